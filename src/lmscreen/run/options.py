@@ -1,0 +1,34 @@
+"""Everything `lmscreen screen` was asked to do, in one value the runner and run.json share."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class ScreenOptions:
+    pool: Path
+    out: Path
+    reports: Path | None = None
+    rules: Path | None = None
+    engine: str = "embedded"
+    model: str | None = None
+    base_url: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    concurrency: int = 4
+    no_llm: bool = False
+    fresh: bool = False
+    limit: int | None = None
+    n_ctx: int = 4096
+    report_token_budget: int = 1536
+    """Report-text tokens sent per row; longer texts keep their head and tail (recorded as `truncated`)."""
+    max_tokens: int = 320
+    progress: bool = True
+
+    def public(self) -> dict[str, Any]:
+        """Settings as recorded in run.json: paths as strings, the API key never."""
+        data = asdict(self)
+        data["api_key"] = "set" if self.api_key else None
+        return {k: str(v) if isinstance(v, Path) else v for k, v in data.items()}

@@ -1,0 +1,69 @@
+"""Where a row's report text comes from: the pool's own column, or `--reports DIR/<code>.txt|.md`.
+
+Texts are located up front but read only when their row is sent, so a large pool with long reports never
+sits in memory at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from lmscreen.errors import InputError
+
+_SUFFIXES = (".txt", ".md")
+
+
+@dataclass(frozen=True)
+class ReportSource:
+    """A row's report: inline text or a file path (never both)."""
+
+    text: str | None = None
+    path: Path | None = None
+
+    def read(self) -> str:
+        if self.text is not None:
+            return self.text
+        assert self.path is not None
+        return decode_text(self.path.read_bytes(), self.path)
+
+    def digest(self) -> str:
+        return hashlib.sha256(self.read().encode("utf-8")).hexdigest()
+
+
+def decode_text(data: bytes, path: Path) -> str:
+    """BOM (UTF-8/UTF-16), then UTF-8, then GB18030 — the order broker and vendor files need."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8", errors="replace")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16")
+    for encoding in ("utf-8", "gb18030"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise InputError(f"{path}: not UTF-8, UTF-16 or GB18030 text")
+
+
+def index_reports(directory: Path) -> dict[str, Path]:
+    """Map both `600519.SH` and bare `600519` (upper-cased stems) to their files."""
+    if not directory.is_dir():
+        raise InputError(f"{directory}: --reports must be a folder of <code>.txt / <code>.md files")
+    found: dict[str, Path] = {}
+    for path in sorted(directory.iterdir()):
+        if path.suffix.lower() in _SUFFIXES and path.is_file():
+            found.setdefault(path.stem.strip().upper(), path)
+    return found
+
+
+def report_for(code: str, inline: str | None, index: dict[str, Path] | None) -> ReportSource | None:
+    """The report file wins over an empty inline cell; an inline text wins over nothing."""
+    if index:
+        bare = code.split(".")[0]
+        path = index.get(code.upper()) or index.get(bare)
+        if path is not None:
+            return ReportSource(path=path)
+    if inline is not None and inline.strip():
+        return ReportSource(text=inline)
+    return None

@@ -1,0 +1,263 @@
+"""The screening run: pool → rules → (LLM per row, checkpointed) → outputs in input order.
+
+The deterministic part (load, rules, output) is vectorised over the whole pool; only rows with a report
+text go to the LLM, one request per row, streamed through the engine so memory does not grow with the
+pool. Every LLM answer is committed to the checkpoint before the next is taken, and the outputs are
+re-derived from the checkpoint at the end, so a rerun after a kill produces exactly the rows of an
+uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from lmscreen import __version__
+from lmscreen.engines.protocol import Engine, LLMRequest, LLMResult
+from lmscreen.errors import InputError
+from lmscreen.run import checkpoint as ckpt_mod
+from lmscreen.run.keys import row_key, run_signature
+from lmscreen.run.options import ScreenOptions
+from lmscreen.run.progress import RowProgress
+from lmscreen.run.reports import ReportSource, index_reports, report_for
+
+
+@dataclass
+class RunSummary:
+    out_dir: Path
+    rows: int
+    errors: int
+    llm_sent: int = 0
+    llm_resumed: int = 0
+    llm_failed: int = 0
+    risk_counts: dict[str, int] = field(default_factory=dict)
+    run: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class _LLMRow:
+    idx: int
+    row: int
+    code: str
+    name: str
+    roe: float | None
+    pe: float | None
+    source: ReportSource
+    key: str = ""
+
+
+def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
+    """Run one screening job end to end; `engine` lets a caller reuse an already loaded one."""
+    from lmscreen.pool.load import load_pool
+    from lmscreen.report.writers import write_errors, write_json, write_results
+    from lmscreen.rules import evaluate, load_rules, rules_hash
+
+    started = time.time()
+    timings: dict[str, float] = {}
+    t = time.perf_counter()
+    rules = load_rules(opts.rules)
+    pool = load_pool(opts.pool)
+    frame = pool.frame
+    if opts.limit is not None:
+        frame = frame.head(opts.limit)
+    timings["load_s"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    frame = evaluate(frame, rules)
+    timings["rules_s"] = time.perf_counter() - t
+
+    opts.out.mkdir(parents=True, exist_ok=True)
+    if opts.fresh:
+        ckpt_mod.remove(opts.out)
+
+    llm_info: dict[str, Any] = {"enabled": not opts.no_llm}
+    if opts.no_llm:
+        frame = _without_llm(frame, "no_llm")
+    else:
+        t = time.perf_counter()
+        frame, llm_info = _llm_stage(frame, opts, engine)
+        timings["llm_s"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    write_results(frame, opts.out)
+    n_errors = write_errors(pool.errors, opts.out, str(opts.pool))
+    timings["write_s"] = time.perf_counter() - t
+    timings["total_s"] = time.time() - started
+
+    risk_counts = {str(k): int(v) for k, v in frame.group_by("risk_level").len().iter_rows()}
+    run = {
+        "lmscreen_version": __version__,
+        "started_at": datetime.fromtimestamp(started, timezone.utc).isoformat(),
+        "finished_at": datetime.now(timezone.utc).isoformat(),
+        "input": {"path": str(opts.pool), "sha256": _file_hash(opts.pool), "encoding": pool.encoding,
+                  "columns": pool.column_map, "warnings": pool.warnings},
+        "rules": {"path": str(opts.rules) if opts.rules else "default", "hash": rules_hash(rules)},
+        "options": opts.public(),
+        "counts": {"input_rows": frame.height + n_errors, "screened": frame.height, "errors": n_errors,
+                   "risk_levels": risk_counts},
+        "llm": llm_info,
+        "timings": timings,
+        "host": {"python": platform.python_version(), "platform": platform.platform()},
+    }
+    write_json(run, opts.out / "run.json")
+    from lmscreen.report.html import write_report
+
+    write_report(opts.out)
+    return RunSummary(out_dir=opts.out, rows=frame.height, errors=n_errors,
+                      llm_sent=llm_info.get("sent", 0), llm_resumed=llm_info.get("resumed", 0),
+                      llm_failed=llm_info.get("failed", 0), risk_counts=risk_counts, run=run)
+
+
+def _file_hash(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+_LLM_COLUMNS: dict[str, pl.DataType] = {
+    "reason": pl.String(), "flags": pl.String(), "status": pl.String(),
+    "revenue_yuan": pl.Float64(), "net_profit_yuan": pl.Float64(), "gross_margin_pct": pl.Float64(),
+    "roe_extracted_pct": pl.Float64(), "pe_extracted": pl.Float64(),
+    "prompt_tokens": pl.Int64(), "completion_tokens": pl.Int64(),
+}
+
+
+def _without_llm(frame: pl.DataFrame, flag: str) -> pl.DataFrame:
+    cols = [pl.lit(None, dtype=dt).alias(name) for name, dt in _LLM_COLUMNS.items()
+            if name not in ("flags", "status")]
+    return frame.with_columns(*cols, pl.lit(flag).alias("flags"), pl.lit("ok").alias("status"))
+
+
+def _llm_rows(frame: pl.DataFrame, opts: ScreenOptions) -> list[_LLMRow]:
+    index = index_reports(opts.reports) if opts.reports else None
+    has_inline = "report_text" in frame.columns
+    cols = ["row", "code", "name", "roe", "pe_ttm"] + (["report_text"] if has_inline else [])
+    rows: list[_LLMRow] = []
+    for i, rec in enumerate(frame.select(cols).iter_rows()):
+        src = report_for(rec[1], rec[5] if has_inline else None, index)
+        if src is not None:
+            rows.append(_LLMRow(i, rec[0], rec[1], rec[2] or "", rec[3], rec[4], src))
+    return rows
+
+
+def _llm_stage(frame: pl.DataFrame, opts: ScreenOptions,
+               engine: Engine | None) -> tuple[pl.DataFrame, dict[str, Any]]:
+    from lmscreen.task import build_messages, fit_text, process_completion, prompt_hash, row_schema
+
+    llm_rows = _llm_rows(frame, opts)
+    own_engine = engine is None
+    if engine is None:
+        from lmscreen.engines import make_engine
+
+        engine = make_engine(opts)
+    described = engine.describe()
+    identity = described.get("identity") or {k: v for k, v in described.items() if k != "model"}
+    signature = run_signature(identity, prompt_hash(), opts.report_token_budget, opts.max_tokens)
+    for r in llm_rows:
+        r.key = row_key(signature, r.code, r.name, r.source.digest())
+
+    store = ckpt_mod.Checkpoint(opts.out)
+    done = store.finished_keys(r.key for r in llm_rows)
+    pending = [r for r in llm_rows if r.key not in done]
+    # Bucket by prompt length: similar lengths together let batching engines pad less; the embedded
+    # engine's answers do not depend on order (each row restores the same prefix state).
+    pending.sort(key=lambda r: (_source_size(r.source) // 512, r.idx))
+    inflight: dict[str, tuple[_LLMRow, dict[str, Any] | None]] = {}
+
+    def requests() -> Iterator[LLMRequest]:
+        for r in pending:
+            text, truncation = fit_text(r.source.read(), opts.report_token_budget, engine.count_tokens)
+            inflight[r.key] = (r, truncation)
+            yield LLMRequest(key=r.key, messages=build_messages(r.code, r.name, text),
+                             schema=row_schema(r.code), max_tokens=opts.max_tokens)
+
+    sent = failed = 0
+    t0 = time.perf_counter()
+    try:
+        with RowProgress(len(pending), enabled=opts.progress, label=f"LLM {engine.name}") as progress:
+            for result in engine.run(requests()):
+                r, truncation = inflight.pop(result.key)
+                if truncation:
+                    result.extra = {**result.extra, "truncation": truncation}
+                store.put(r.row, r.code, result)
+                sent += 1
+                failed += result.error is not None
+                progress.advance(result.prompt_tokens + result.completion_tokens)
+    finally:
+        if own_engine:
+            engine.close()
+    llm_seconds = time.perf_counter() - t0
+
+    stored = store.get_many([r.key for r in llm_rows])
+    store.close()
+    outcome_rows: list[dict[str, Any]] = []
+    details: list[dict[str, Any]] = []
+    usage = {"prompt_tokens": 0, "completion_tokens": 0, "cached_prompt_tokens": 0}
+    for r in llm_rows:
+        res = stored.get(r.key) or LLMResult(key=r.key, text=None, error="no answer recorded")
+        row_out, detail = _outcome(r, res, process_completion)
+        outcome_rows.append(row_out)
+        details.append(detail)
+        for k in usage:
+            usage[k] += int(getattr(res, k))
+    merged = _merge(frame, outcome_rows, details)
+    info = {
+        "enabled": True, "engine": described, "prompt_hash": prompt_hash(), "signature": signature,
+        "rows_with_report": len(llm_rows), "resumed": len(done), "sent": sent, "failed": failed,
+        "llm_seconds_this_run": llm_seconds, "usage": usage,
+        "rows_per_s_this_run": sent / llm_seconds if llm_seconds > 0 else None,
+    }
+    return merged, info
+
+
+def _source_size(src: ReportSource) -> int:
+    return len(src.text.encode()) if src.text is not None else (src.path.stat().st_size if src.path else 0)
+
+
+def _outcome(r: _LLMRow, res: LLMResult, process: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Turn a stored raw answer into the row's output columns (re-derived on every run)."""
+    truncation = (res.extra or {}).get("truncation")
+    base = {"row": r.row, "prompt_tokens": res.prompt_tokens, "completion_tokens": res.completion_tokens}
+    if res.error is not None or res.text is None:
+        flags = ["truncated"] if truncation else []
+        out = {**base, "reason": None, "flags": ";".join(flags), "status": f"llm_error: {res.error}"}
+        return out, {"row": r.row, "llm": {"error": res.error, "finish_reason": res.finish_reason,
+                                           "truncation": truncation}}
+    outcome = process(res.text, r.code, r.source.read(), r.roe, r.pe)
+    flags = list(outcome.flags)
+    if truncation:
+        flags.append("truncated")
+    out = {**base, **outcome.columns, "flags": ";".join(flags), "status": outcome.status}
+    detail = {"row": r.row, "llm": {**outcome.detail, "finish_reason": res.finish_reason,
+                                    "truncation": truncation, "raw": res.text}}
+    return out, detail
+
+
+def _merge(frame: pl.DataFrame, outcome_rows: list[dict[str, Any]],
+           details: list[dict[str, Any]]) -> pl.DataFrame:
+    schema = {"row": pl.Int64(), **_LLM_COLUMNS}
+    llm = pl.DataFrame([{k: o.get(k) for k in schema} for o in outcome_rows], schema=schema)
+    merged = frame.join(llm, on="row", how="left", maintain_order="left")
+    merged = merged.with_columns(
+        pl.col("status").fill_null("ok"),
+        pl.col("flags").fill_null("no_report"),
+    )
+    if details:
+        detail_df = pl.DataFrame(details, infer_schema_length=None)
+        merged = merged.join(detail_df, on="row", how="left", maintain_order="left")
+    return merged
+
+
+def check_out_dir(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{out}: --out must be a folder")

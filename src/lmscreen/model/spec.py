@@ -78,7 +78,7 @@ class ModelSpec(BaseModel):
     quantization_group_size: int | None = None
     """Group size of awq / gptq / int scales (128 typical; -1 = per channel); sets the scale overhead."""
     mtp_layers: int = 0
-    """Multi-token-prediction layers shipped with the checkpoint (DeepSeek-V3, Qwen3.5, GLM-4.5); not in num_layers."""
+    """Multi-token-prediction layers in the checkpoint (DeepSeek-V3, Qwen3.5, GLM-4.5); not in num_layers."""
     is_vision: bool = False
 
     sources: dict[str, str] = Field(default_factory=dict)

@@ -1,0 +1,104 @@
+"""Parameter counts from the architecture alone (when no weights header is at hand).
+
+The totals follow the tensors the checkpoints really hold (q/k/v/o with biases where the family has them,
+SwiGLU/GeGLU MLPs, routed + shared experts, MLA low-rank projections, gated-delta-net projections), so a
+config.json gives the same count a safetensors header would, within norms and other vectors. MTP layers are
+left out, as publishers leave them out of the headline count.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lmscreen.model.spec import ModelSpec
+
+
+def _moe_layer_flags(spec: ModelSpec, cfg: dict[str, Any]) -> list[bool]:
+    """Which layers carry routed experts (DeepSeek/GLM first_k_dense_replace, Qwen mlp_only_layers, step)."""
+    n = spec.num_layers or 0
+    if not spec.num_experts:
+        return [False] * n
+    first_dense = int(cfg.get("first_k_dense_replace") or 0)
+    dense_only = set(cfg.get("mlp_only_layers") or [])
+    step = (
+        int(cfg.get("decoder_sparse_step") or cfg.get("moe_layer_freq") or 1)
+        if not isinstance(cfg.get("moe_layer_freq"), list)
+        else 1
+    )
+    return [i >= first_dense and i not in dense_only and (i + 1) % step == 0 for i in range(n)]
+
+
+def _attention_params(spec: ModelSpec, cfg: dict[str, Any]) -> int:
+    h, nh = spec.hidden_size or 0, spec.num_attention_heads or 0
+    if spec.mla:
+        rope, nope = spec.mla.qk_rope_head_dim, int(cfg.get("qk_nope_head_dim") or 128)
+        v_dim, q_lora = int(cfg.get("v_head_dim") or 128), cfg.get("q_lora_rank")
+        q = h * q_lora + q_lora + q_lora * nh * (nope + rope) if q_lora else h * nh * (nope + rope)
+        kv = (
+            h * (spec.mla.kv_lora_rank + rope)
+            + spec.mla.kv_lora_rank
+            + spec.mla.kv_lora_rank * nh * (nope + v_dim)
+        )
+        return q + kv + nh * v_dim * h
+    hd, nkv = spec.head_dim or 0, spec.num_kv_heads or 0
+    gated = bool(cfg.get("attn_output_gate")) or str(spec.model_type or "").startswith("qwen3_next")
+    params = h * nh * hd * (2 if gated else 1) + 2 * h * nkv * hd + nh * hd * h
+    if cfg.get("attention_bias") or cfg.get("add_qkv_bias") or str(spec.model_type) == "qwen2":
+        params += nh * hd + 2 * nkv * hd
+    return params
+
+
+def _linear_attention_params(spec: ModelSpec) -> int:
+    la, h = spec.linear_attention, spec.hidden_size or 0
+    if la is None:
+        return 0
+    qk = 2 * la.num_key_heads * la.key_head_dim
+    v = la.num_value_heads * la.value_head_dim
+    # in_proj qkv + z gate, a/b projections, depthwise conv, out_proj, A_log + dt_bias, gated norm.
+    return (
+        h * (qk + v)
+        + h * v
+        + 2 * h * la.num_value_heads
+        + (qk + v) * la.conv_kernel
+        + v * h
+        + 2 * la.num_value_heads
+        + la.value_head_dim
+    )
+
+
+def _expert_params(spec: ModelSpec, cfg: dict[str, Any]) -> tuple[int, int, int]:
+    """(one routed expert, router, shared experts) parameter counts for one MoE layer."""
+    h = spec.hidden_size or 0
+    inter = spec.moe_intermediate_size or spec.intermediate_size or 0
+    expert = 3 * h * inter
+    if str(spec.model_type) == "gpt_oss":
+        expert += 2 * inter + h  # gate_up and down biases
+    router = h * (spec.num_experts or 0) + (spec.num_experts or 0 if str(spec.model_type) == "gpt_oss" else 0)
+    shared_inter = cfg.get("shared_expert_intermediate_size")
+    if shared_inter:
+        shared = 3 * h * int(shared_inter) + h  # Qwen: one shared expert with its sigmoid gate
+    else:
+        shared = (spec.num_shared_experts or 0) * 3 * h * inter
+    return expert, router, shared
+
+
+def count_params(spec: ModelSpec, cfg: dict[str, Any]) -> tuple[int, int, int] | None:
+    """(total, active, embedding+lm_head) parameters, or None when the config lacks the basic sizes."""
+    h, n, vocab = spec.hidden_size, spec.num_layers, spec.vocab_size
+    if not (h and n and vocab and spec.num_attention_heads):
+        return None
+    embedding = vocab * h * (1 if spec.tie_word_embeddings else 2)
+    linear_layers = spec.linear_attention.num_layers if spec.linear_attention else 0
+    attention = (
+        _attention_params(spec, cfg) * (n - linear_layers) + _linear_attention_params(spec) * linear_layers
+    )
+    moe_flags = _moe_layer_flags(spec, cfg)
+    moe_layers = sum(moe_flags)
+    dense_mlp = 3 * h * (spec.intermediate_size or 0) * (n - moe_layers)
+    expert, router, shared = _expert_params(spec, cfg)
+    experts_total = moe_layers * ((spec.num_experts or 0) * expert + router + shared)
+    norms = 2 * h * n + h
+    total = embedding + attention + dense_mlp + experts_total + norms
+    idle_experts = (spec.num_experts or 0) - (spec.num_experts_per_tok or spec.num_experts or 0)
+    active = total - moe_layers * idle_experts * expert
+    return total, active, embedding

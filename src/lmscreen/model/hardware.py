@@ -1,0 +1,121 @@
+"""GPU catalog: memory, bandwidth and low-precision support of the cards people plan for.
+
+Data lives in data/gpus.yaml (one entry per card, each with its `source`); this module only loads it and
+resolves the loose names users type ("3090", "rtx4090", "H100 SXM", "a100-40g", "M3 Max 128GB").
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from functools import lru_cache
+from importlib import resources
+
+from pydantic import BaseModel, Field
+
+from lmscreen.errors import InputError
+
+APPLE_USABLE_FRACTION = 0.75
+"""macOS lets the GPU wire about 75% of unified memory by default (sysctl iogpu.wired_limit_mb raises it)."""
+
+
+class GPU(BaseModel):
+    """One accelerator (per device). Memory is in GiB (2**30 bytes); bandwidth in GB/s (10**9 bytes/s)."""
+
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    vendor: str
+    arch: str
+    """ampere | ada | hopper | blackwell | cdna3 | apple."""
+    memory_gib: float
+    """Marketed memory per device, taken as GiB (a "24 GB" GDDR card carries 24 GiB of DRAM)."""
+    visible_gib: float | None = None
+    """Total the driver reports (torch total capacity / vLLM startup log) where a public log shows it."""
+    bandwidth_gbs: float
+    fp8: bool
+    fp4: bool
+    unified_memory: bool = False
+    usable_fraction: float = 1.0
+    """Share of the memory a model may use: 0.75 on Apple unified memory (OS + GPU wired limit)."""
+    note: str | None = None
+    source: str
+
+    @property
+    def usable_gib(self) -> float:
+        """Memory a plan should count on: driver-visible total when known, times usable_fraction."""
+        return (self.visible_gib or self.memory_gib) * self.usable_fraction
+
+
+def _key(text: str) -> str:
+    """Canonical form for matching: lower case, no vendor words, no separators, 'G'/'GB' unified."""
+    t = text.lower()
+    t = re.sub(r"\b(nvidia|geforce|amd|instinct|apple)\b", " ", t)
+    t = re.sub(r"(\d+)\s*(gib|gb|g)\b", r"\1gb", t)
+    return re.sub(r"[^a-z0-9]", "", t)
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict:
+    import yaml
+
+    text = resources.files("lmscreen.model").joinpath("data/gpus.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+@lru_cache(maxsize=1)
+def all_gpus() -> list[GPU]:
+    """Every discrete card in the catalog, then every Apple chip at every memory size sold, in file order."""
+    cards = [GPU(**entry) for entry in _data()["gpus"]]
+    for chip in _data()["apple"]:
+        for size in chip["memory_options_gib"]:
+            cards.append(
+                GPU(
+                    name=f"{chip['name']} {size}GB",
+                    vendor="apple",
+                    arch="apple",
+                    memory_gib=float(size),
+                    bandwidth_gbs=chip["bandwidth_gbs"],
+                    fp8=False,
+                    fp4=False,
+                    unified_memory=True,
+                    usable_fraction=APPLE_USABLE_FRACTION,
+                    note=chip.get("note"),
+                    source=chip["source"],
+                )
+            )
+    return cards
+
+
+@lru_cache(maxsize=1)
+def _index() -> dict[str, GPU]:
+    index: dict[str, GPU] = {}
+    for card in all_gpus():
+        for label in [card.name, *card.aliases]:
+            index.setdefault(_key(label), card)
+            index.setdefault(_key(re.sub(r"^(rtx|gtx)\s*", "", label, flags=re.I)), card)
+    return index
+
+
+def gpu(name: str) -> GPU:
+    """Resolve a user-typed card name; unknown → InputError listing close matches.
+
+    Accepts the catalog name, an alias, the name without "RTX"/vendor words, any case or separators
+    ("rtx4090", "a100-40g", "H100 SXM", "M3 Max 128GB").
+    """
+    key = _key(name)
+    index = _index()
+    if key in index:
+        return index[key]
+    if key.startswith(("rtx", "gtx")) and key[3:] in index:
+        return index[key[3:]]
+    apple = re.fullmatch(r"(m\d(?:max|ultra|pro))(\d+)?(?:gb)?", key)
+    if apple:
+        sizes = [c.name for c in all_gpus() if c.unified_memory and _key(c.name).startswith(apple.group(1))]
+        if sizes:
+            raise InputError(f"GPU {name!r}: say the unified memory size, one of: {', '.join(sizes)}")
+    names = [c.name for c in all_gpus()]
+    close = difflib.get_close_matches(name, names, n=4, cutoff=0.4) or difflib.get_close_matches(
+        key, [_key(n) for n in names], n=4, cutoff=0.5
+    )
+    hint = f"; close matches: {', '.join(close)}" if close else ""
+    raise InputError(f"unknown GPU {name!r}{hint} (or pass --vram-gib)")

@@ -1,0 +1,196 @@
+"""Built-in model catalog and GPU catalog: coverage, lookups, sources, and fast light imports."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from lmscreen.errors import InputError
+from lmscreen.model.catalog import all_models, lookup, spec_for
+from lmscreen.model.hardware import all_gpus, gpu
+
+
+def test_catalog_size_sources_and_unique_names() -> None:
+    models = all_models()
+    assert len(models) >= 40
+    assert all(m.source for m in models)
+    keys = [k.lower() for m in models for k in (m.id, *m.aliases, *m.ollama)]
+    assert len(keys) == len(set(keys)), "an id, alias or ollama tag points at two entries"
+
+
+@pytest.mark.parametrize(
+    "family",
+    [
+        "qwen2.5",
+        "qwen2.5-coder",
+        "qwen3",
+        "qwen3-next",
+        "qwen3.5",
+        "qwen3.6",
+        "llama",
+        "mistral",
+        "mistral-small",
+        "mixtral",
+        "deepseek",
+        "deepseek-r1",
+        "deepseek-r1-distill-qwen",
+        "deepseek-r1-distill-llama",
+        "glm-4",
+        "glm-4.5",
+        "gpt-oss",
+        "gemma-3",
+        "phi",
+        "smollm2",
+    ],
+)
+def test_required_families_present(family: str) -> None:
+    assert any(m.family == family for m in all_models())
+
+
+def test_every_entry_builds_a_plannable_spec() -> None:
+    for entry in all_models():
+        spec = spec_for(entry.id)
+        assert spec.num_layers and spec.hidden_size and spec.vocab_size and spec.max_position_embeddings, (
+            entry.id
+        )
+        assert spec.full_attention_layers is not None and spec.full_attention_layers > 0, entry.id
+        assert spec.mla or (spec.num_kv_heads and spec.head_dim), entry.id
+        assert spec.total_params == round(entry.total_params_b * 1e9)
+        assert 0 < spec.active_params <= spec.total_params
+        assert spec.sources["num_layers"] == "catalog"
+
+
+@pytest.mark.parametrize(
+    "query,expected",
+    [
+        ("Qwen/Qwen3-8B", "Qwen/Qwen3-8B"),
+        ("qwen/qwen3-8b", "Qwen/Qwen3-8B"),
+        ("Qwen3-8B", "Qwen/Qwen3-8B"),
+        ("qwen3:8b", "Qwen/Qwen3-8B"),
+        ("Qwen3-8B-Q4_K_M.gguf", "Qwen/Qwen3-8B"),
+        ("Qwen/Qwen2.5-7B-Instruct-AWQ", "Qwen/Qwen2.5-7B-Instruct"),
+        ("llama3.1:70b-instruct-q4_K_M", "meta-llama/Llama-3.1-70B-Instruct"),
+        ("meta-llama/Meta-Llama-3.1-8B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"),
+        ("Qwen/Qwen3-30B-A3B-Instruct-2507", "Qwen/Qwen3-30B-A3B"),
+        ("gemma3:27b", "google/gemma-3-27b-it"),
+        ("gemma-3-27b", "google/gemma-3-27b-it"),
+        ("GLM-4-9B-Chat", "THUDM/glm-4-9b-chat"),
+        ("deepseek-v3", "deepseek-ai/DeepSeek-V3"),
+        ("mixtral:8x7b", "mistralai/Mixtral-8x7B-Instruct-v0.1"),
+    ],
+)
+def test_lookup_is_forgiving(query: str, expected: str) -> None:
+    entry = lookup(query)
+    assert entry is not None and entry.id == expected
+
+
+def test_unknown_model_lists_close_matches() -> None:
+    assert lookup("qwen3.5:9b") is None
+    with pytest.raises(InputError, match="close matches: .*Qwen3-8B"):
+        spec_for("Qwen3-9B")
+
+
+def test_hybrid_and_mla_facts_in_catalog() -> None:
+    spec = spec_for("Qwen/Qwen3.6-35B-A3B")
+    assert spec.full_attention_layers == 10 and spec.linear_attention.num_layers == 30
+    assert spec.active_params == 3_000_000_000 and spec.num_experts == 256
+    ds = spec_for("deepseek-ai/DeepSeek-V3")
+    assert ds.mla.kv_lora_rank == 512 and ds.num_layers * 576 * 2 == 70272
+    gemma = spec_for("google/gemma-3-1b-it")
+    assert (gemma.sliding_window, gemma.sliding_window_layers, gemma.full_attention_layers) == (512, 22, 4)
+
+
+@pytest.mark.parametrize(
+    "name,expected",
+    [
+        ("RTX 3090", "RTX 3090"),
+        ("3090", "RTX 3090"),
+        ("rtx4090", "RTX 4090"),
+        ("GeForce RTX 4090", "RTX 4090"),
+        ("H100", "H100 SXM"),
+        ("H100 SXM", "H100 SXM"),
+        ("h100-pcie", "H100 PCIe"),
+        ("A100 80GB", "A100 80GB"),
+        ("a100-40g", "A100 40GB"),
+        ("4060 Ti 16GB", "RTX 4060 Ti 16GB"),
+        ("RTX 5090", "RTX 5090"),
+        ("RTX PRO 6000", "RTX PRO 6000 Blackwell"),
+        ("mi300x", "MI300X"),
+        ("M3 Max 128GB", "M3 Max 128GB"),
+        ("m4 max 36gb", "M4 Max 36GB"),
+        ("L40S", "L40S"),
+        ("H20", "H20"),
+        ("H200", "H200"),
+        ("B200", "B200"),
+    ],
+)
+def test_gpu_lookup(name: str, expected: str) -> None:
+    assert gpu(name).name == expected
+
+
+def test_gpu_facts() -> None:
+    rtx3090 = gpu("RTX 3090")
+    assert (rtx3090.memory_gib, rtx3090.bandwidth_gbs, rtx3090.fp8, rtx3090.arch) == (
+        24,
+        936,
+        False,
+        "ampere",
+    )
+    assert rtx3090.visible_gib == pytest.approx(23.70) and rtx3090.usable_gib < rtx3090.memory_gib
+    assert gpu("RTX 4090").fp8 and not gpu("RTX 4090").fp4
+    assert gpu("RTX 5090").fp4 and gpu("B200").fp4 and gpu("H100").fp8
+    mac = gpu("M3 Max 128GB")
+    assert mac.unified_memory and mac.usable_gib == pytest.approx(96.0)
+    required = [
+        "RTX 3090",
+        "RTX 4060",
+        "RTX 4060 Ti 8GB",
+        "RTX 4060 Ti 16GB",
+        "RTX 4070",
+        "RTX 4070 Ti",
+        "RTX 4070 Ti Super",
+        "RTX 4080",
+        "RTX 4080 Super",
+        "RTX 4090",
+        "RTX 5070",
+        "RTX 5070 Ti",
+        "RTX 5080",
+        "RTX 5090",
+        "A10",
+        "L4",
+        "L40S",
+        "A100 40GB",
+        "A100 80GB",
+        "H100 PCIe",
+        "H100 SXM",
+        "H20",
+        "H200",
+        "B200",
+        "RTX PRO 6000 Blackwell",
+        "MI300X",
+    ]
+    names = {g.name for g in all_gpus()}
+    assert set(required) <= names
+    assert all(g.source and g.bandwidth_gbs > 0 and g.memory_gib > 0 for g in all_gpus())
+
+
+def test_gpu_unknown_and_apple_without_size() -> None:
+    with pytest.raises(InputError, match="close matches: RTX 5090"):
+        gpu("RTX 9090")
+    with pytest.raises(InputError, match="M3 Max 128GB"):
+        gpu("M3 Max")
+
+
+def test_model_modules_import_light() -> None:
+    """Catalog, decode and GPU lookups never pull numpy / gguf / torch / transformers / vllm."""
+    code = (
+        "import sys\n"
+        "from lmscreen.model import catalog, hardware, names, arch\n"
+        "catalog.spec_for('Qwen/Qwen3-8B'); names.decode('qwen3:8b'); hardware.gpu('RTX 3090')\n"
+        "print(','.join(m for m in ('numpy', 'gguf', 'torch', 'transformers', 'vllm') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == ""

@@ -19,4 +19,16 @@ Contract used by rules/ and run/ (`load_pool(path) -> Pool` in `pool/load.py`):
 `Pool.errors` lists `RowError(row, column, reason)` for rows that were rejected (not in the frame),
 including duplicated codes after the first. A file that is not a table, or has no code column, raises
 `lmscreen.errors.InputError` (exit 2, one line).
+
+Also on `Pool`: `error_frame` (the same errors as a polars frame row/column/reason, cheap for a million
+rejected rows: write errors.csv from it), `path`, `encoding` (utf-8, utf-8-sig, utf-16, gb18030 or xlsx),
+`column_map` (canonical field -> header as written, incl. net_profit_<year>), `warnings` (file-level notes,
+e.g. a 市盈率(动) column left unused), `header_dates` (dates screeners append to headers, per field).
+`row` counts records as a spreadsheet shows them, so title lines above the header (通达信) shift it.
+Module map: read (bytes -> string table), columns (aliases), codes, names, numbers, load (assembly).
 """
+
+from lmscreen.pool.load import load_pool
+from lmscreen.pool.model import Pool, RowError
+
+__all__ = ["Pool", "RowError", "load_pool"]

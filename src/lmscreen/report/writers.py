@@ -6,10 +6,8 @@ never half of one. The CSVs carry a UTF-8 BOM so Excel on a Chinese Windows open
 
 from __future__ import annotations
 
-import csv
 import json
 import os
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -39,18 +37,12 @@ def write_results(frame: pl.DataFrame, out_dir: Path) -> None:
     _replace(jsonl_tmp, out_dir / "results.jsonl")
 
 
-def write_errors(errors: Iterable[Any], out_dir: Path, source: str) -> int:
+def write_errors(errors: pl.DataFrame, out_dir: Path, source: str) -> int:
     """errors.csv: one line per rejected input row (file, row, column, reason). Returns the count."""
     tmp = out_dir / "errors.csv.tmp"
-    n = 0
-    with tmp.open("w", encoding="utf-8-sig", newline="") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(["file", "row", "column", "reason"])
-        for err in errors:
-            writer.writerow([source, err.row, err.column, err.reason])
-            n += 1
+    errors.select(pl.lit(source).alias("file"), "row", "column", "reason").write_csv(tmp, include_bom=True)
     _replace(tmp, out_dir / "errors.csv")
-    return n
+    return errors.height
 
 
 def write_json(data: dict[str, Any], path: Path) -> None:

@@ -88,7 +88,7 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
 
     t = time.perf_counter()
     write_results(frame, opts.out)
-    n_errors = write_errors(pool.errors, opts.out, str(opts.pool))
+    n_errors = write_errors(pool.error_frame, opts.out, str(opts.pool))
     timings["write_s"] = time.perf_counter() - t
     timings["total_s"] = time.time() - started
 

@@ -1,0 +1,151 @@
+"""Normalise A-share codes from every vendor form to `600519.SH` / `000001.SZ` / `920819.BJ`, vectorised.
+
+Accepted forms: bare `600519` (AkShare), `1` (Excel dropped the zeros of 000001), `600519.0` (a float cell),
+`sh600519` / `SH600519` / `sh.600519` (Sina, qlib, BaoStock), `600519.SH` / `.SS` (Tushare, Yahoo),
+`600519.XSHG` / `000001.XSHE` (JoinQuant), `bj830799`, `920819.BJ`, and Eastmoney secids `1.600519` /
+`0.000001` (0 covers both SZ and BJ). `="000001"` and `'000001`, Excel's ways to keep zeros, are unwrapped.
+
+The exchange comes from the 6-digit prefix; a vendor's own exchange tag must agree with it, because a
+disagreement (`sz600519`) means the row is not what it claims to be. `92` is checked before anything else
+starting with 9: 900xxx is a Shanghai B share, 92xxxx the Beijing exchange's new segment. A prefix outside
+the stock table (funds 510300, bonds 123xxx, or a segment this table predates) is a row error when the cell
+is bare, because the exchange is then unknowable; when the vendor tagged it (`510300.SH`) the tag is kept
+and `exchange_from_tag` marks the row, so the loader can say how many such codes it kept.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from lmscreen.pool.text import fold_width, full_null
+
+# Exchange by prefix, as 2- or 3-digit prefixes; BJ's 92 is its own entry, never caught by a rule about 9.
+EXCHANGE_PREFIXES: dict[str, tuple[str, ...]] = {
+    "BJ": ("92", "43", "83", "87", "88"),
+    "SH": ("600", "601", "603", "605", "688", "689", "900"),
+    # 302 is ChiNext's new segment (e.g. 302132 中航成飞, renamed 2025).
+    "SZ": ("000", "001", "002", "003", "300", "301", "302", "200"),
+}
+# The same table keyed by 3-digit prefix, for one hash lookup per row.
+_BY_PREFIX3: dict[str, str] = {
+    (prefix + str(d) if len(prefix) == 2 else prefix): exchange
+    for exchange, prefixes in EXCHANGE_PREFIXES.items()
+    for prefix in prefixes
+    for d in (range(10) if len(prefix) == 2 else (0,))
+}
+
+# One pass: optional Excel wrappers (="…", '…), then exactly one of the vendor forms.
+_ANY_FORM = (
+    r"(?i)^\s*=?[\"']?(?:"
+    r"(SH|SZ|BJ)[.:]?(\d{1,6})"  # sh600519, SH600519, sh.600519, bj830799
+    r"|(\d{1,6})\.(SH|SS|SZ|BJ|XSHG|XSHE|BSE)"  # 600519.SH, 600519.SS, 600519.XSHG, 000001.XSHE
+    r"|([01])\.(\d{6})"  # Eastmoney secid: 1.600519, 0.000001
+    r"|(\d{1,6})(?:\.0+)?"  # 600519, 1 (Excel dropped the zeros), 600519.0 (a float cell)
+    r")[\"']?\s*$"
+)
+_VENDOR_EXCHANGE = {
+    "SH": "SH",
+    "SS": "SH",
+    "XSHG": "SH",
+    "SZ": "SZ",
+    "XSHE": "SZ",
+    "BJ": "BJ",
+    "BSE": "BJ",
+    "1": "SH",
+    "0": "SZ/BJ",
+}
+
+
+def _quoted(expr: pl.Expr) -> pl.Expr:
+    return pl.concat_str([pl.lit("'"), expr.str.slice(0, 40), pl.lit("'")])
+
+
+def normalise_codes(raw: pl.Series) -> pl.DataFrame:
+    """Return columns `code` (normalised or null), `code_error` (why not, or null) and `exchange_from_tag`
+    (true where the exchange came from the vendor's tag because the prefix is not in the stock table)."""
+    digits, given = _split_codes(fold_width(raw))
+    frame = pl.DataFrame([digits, given]).with_columns(
+        pl.col("digits")
+        .str.slice(0, 3)
+        .replace_strict(_BY_PREFIX3, default=None, return_dtype=pl.String)
+        .alias("inferred")
+    )
+    given_, inferred = pl.col("given"), pl.col("inferred")
+    agrees = given_.is_null() | (given_ == inferred) | ((given_ == "SZ/BJ") & inferred.is_in(["SZ", "BJ"]))
+    from_tag = (inferred.is_null() & given_.is_in(["SH", "SZ", "BJ"])).fill_null(False)
+    frame = frame.with_columns(
+        ((inferred.is_not_null() & agrees) | from_tag).fill_null(False).alias("ok"),
+        from_tag.alias("from_tag"),
+    )
+    codes = frame.select(
+        pl.when("ok")
+        .then(pl.concat_str([pl.col("digits"), pl.lit("."), pl.coalesce(inferred, given_)]))
+        .alias("code")
+    ).to_series()
+    errors = full_null("code_error", raw.len(), pl.String)
+    bad = ~frame.get_column("ok")
+    if bad.any():
+        reasons = _reasons(frame.filter(bad).with_columns(raw.filter(bad).alias("raw")))
+        errors = errors.scatter(bad.arg_true(), reasons)
+    return pl.DataFrame([codes, errors, frame.get_column("from_tag").alias("exchange_from_tag")])
+
+
+def _split_codes(folded: pl.Series) -> tuple[pl.Series, pl.Series]:
+    """6-digit code and the vendor's exchange tag (mapped to SH/SZ/BJ/"SZ/BJ") per cell, null if unreadable.
+
+    The two forms that fill most files (`600519`, `600519.SH`) are cut by position; only other cells pay
+    for the full regex.
+    """
+    bare = folded.str.contains(r"^\d{6}$").fill_null(False)
+    suffixed = folded.str.contains(r"^\d{6}\.(?:SH|SZ|BJ)$").fill_null(False)
+    fast = bare | suffixed
+    digits = pl.select(pl.when(fast).then(folded.str.slice(0, 6)).alias("digits")).to_series()
+    given = pl.select(pl.when(suffixed).then(folded.str.slice(7)).alias("given")).to_series()
+    if not fast.all():
+        rest = ~fast
+        parts = folded.filter(rest).str.extract_groups(_ANY_FORM).struct.unnest()
+        g = [pl.col(str(i)) for i in range(1, 8)]
+        slow = parts.select(
+            pl.coalesce(g[1], g[2], g[5], g[6]).str.zfill(6).alias("digits"),
+            pl.coalesce(g[0], g[3], g[4]).str.to_uppercase().alias("given"),
+        )
+        index = rest.arg_true()
+        digits = digits.scatter(index, slow.get_column("digits"))
+        given = given.scatter(index, slow.get_column("given"))
+    mapped = given.replace_strict(_VENDOR_EXCHANGE, default=None, return_dtype=pl.String).alias("given")
+    return digits, mapped
+
+
+def _reasons(bad: pl.DataFrame) -> pl.Series:
+    """Why each rejected code was rejected (computed for the rejected rows only)."""
+    raw = pl.col("raw")
+    return bad.select(
+        pl.when(raw.is_null() | (raw.str.strip_chars() == ""))
+        .then(pl.lit("empty code"))
+        .when(pl.col("digits").is_null())
+        .then(pl.concat_str([pl.lit("not a stock code: "), _quoted(raw)]))
+        .when(pl.col("inferred").is_null())
+        .then(
+            pl.concat_str(
+                [
+                    pl.lit("unknown exchange for code "),
+                    _quoted(pl.col("digits")),
+                    pl.lit(" (not an A-share stock prefix; tag it .SH/.SZ/.BJ if it is listed)"),
+                ]
+            )
+        )
+        .otherwise(
+            pl.concat_str(
+                [
+                    _quoted(raw),
+                    pl.lit(" is marked "),
+                    pl.col("given"),
+                    pl.lit(" but "),
+                    pl.col("digits"),
+                    pl.lit(" is listed on "),
+                    pl.col("inferred"),
+                ]
+            )
+        )
+        .alias("code_error")
+    ).to_series()

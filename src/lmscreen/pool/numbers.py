@@ -1,0 +1,94 @@
+"""Numeric cells as broker exports write them, parsed column-wise into Float64 plus a per-row error.
+
+What counts as "no value" (null, not an error): blank, `-`, `--`, `—`, `N/A`, `nan`, `亏损` (how UIs show a
+loss-making PE). Accepted spellings of a value: full-width digits, thousands separators (`1,234.5`), a
+leading `+`/`-` (negative PE is kept: it is how Eastmoney reports losses), scientific notation, and a unit the
+column allows: `%` for percents, `倍` for PE, `元` for per-share values, `万` / `亿` / `万亿` (and `元`) for
+amounts, which are scaled to yuan. Anything else is garbage and becomes a row error naming the column.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import polars as pl
+
+from lmscreen.pool.text import fold_width, full_null
+
+NULL_TOKENS: tuple[str, ...] = (
+    "",
+    "-",
+    "--",
+    "---",
+    "—",
+    "——",
+    "n/a",
+    "na",
+    "#n/a",
+    "nan",
+    "none",
+    "null",
+    "亏损",
+    "不适用",
+)
+
+_NUMBER = r"[+-]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+
+
+class NumberKind(Enum):
+    """Which unit suffix a column may carry (regex) and what it means."""
+
+    PE = r"倍"
+    PERCENT = r"%"
+    PER_SHARE = r"元"
+    AMOUNT = r"万亿元|万亿|亿元|亿|万元|万|元"
+
+
+_MULTIPLIERS = {"万亿": 1e12, "万亿元": 1e12, "亿": 1e8, "亿元": 1e8, "万": 1e4, "万元": 1e4, "元": 1.0}
+
+
+def parse_numbers(raw: pl.Series, kind: NumberKind) -> pl.DataFrame:
+    """Return columns `value` (Float64, null for no value) and `error` (reason, or null) per input row.
+
+    Plain numbers take a direct cast; only the cells that fail it (units, separators, `--`, garbage) go
+    through folding and the regex, so a clean column costs one cast.
+    """
+    # `32.78%` is the common percent spelling: cut it before the cast so it takes the fast path too.
+    direct = (raw.str.strip_suffix("%") if kind is NumberKind.PERCENT else raw).cast(pl.Float64, strict=False)
+    pending = direct.is_null() | ~direct.is_finite()
+    pending = pending & raw.is_not_null()
+    values = pl.select(pl.when(pending).then(None).otherwise(direct)).to_series().alias("value")
+    errors = full_null("error", raw.len(), pl.String)
+    if pending.any():
+        index = pending.arg_true()
+        slow = _parse_slow(raw.filter(pending), kind)
+        values = values.scatter(index, slow.get_column("value"))
+        errors = errors.scatter(index, slow.get_column("error"))
+    return pl.DataFrame([values, errors])
+
+
+def _parse_slow(raw: pl.Series, kind: NumberKind) -> pl.DataFrame:
+    """Units, separators, full-width digits, null tokens and garbage, for the cells a cast could not read."""
+    frame = pl.DataFrame({"raw": raw, "s": fold_width(raw).str.strip_chars()})
+    parts = pl.col("s").str.extract_groups(rf"^({_NUMBER})\s*({kind.value})?$")
+    frame = frame.with_columns(
+        parts.struct.field("1")
+        .str.replace_all(",", "", literal=True)
+        .cast(pl.Float64, strict=False)
+        .alias("num"),
+        parts.struct.field("2").alias("unit"),
+        (pl.col("s").is_null() | pl.col("s").str.to_lowercase().is_in(NULL_TOKENS)).alias("empty"),
+    )
+    scale = pl.col("unit").replace_strict(_MULTIPLIERS, default=1.0, return_dtype=pl.Float64)
+    valid = pl.col("num").is_not_null() & pl.col("num").is_finite()
+    return frame.select(
+        # Scaled amounts are rounded to 1e-4 yuan so 747.34亿 reads as 74734000000, not ...0.00002.
+        pl.when(valid & (scale != 1.0))
+        .then((pl.col("num") * scale).round(4))
+        .when(valid)
+        .then(pl.col("num"))
+        .alias("value"),
+        pl.when(~pl.col("empty") & ~valid)
+        .then(pl.concat_str([pl.lit("not a number: '"), pl.col("raw").str.slice(0, 40), pl.lit("'")]))
+        .alias("error"),
+    )

@@ -24,7 +24,8 @@ class ScreenOptions:
     n_ctx: int = 4096
     report_token_budget: int = 1536
     """Report-text tokens sent per row; longer texts keep their head and tail (recorded as `truncated`)."""
-    max_tokens: int = 320
+    max_tokens: int = 448
+    """Room for the longest schema-valid answer (task.schema.longest_completion: 433 tokens on SmolLM2)."""
     progress: bool = True
 
     def public(self) -> dict[str, Any]:

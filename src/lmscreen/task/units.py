@@ -1,0 +1,298 @@
+"""Find every number a report text prints, with its sign, unit and printed precision.
+
+Why this exists: an extracted figure is only trusted if the report really prints it, and the report prints
+the same amount in many ways: `150.56亿元`, `1,505,600万元`, `15,056,000,000元`, full-width `１５０．５６亿`,
+a loss as `净亏损3.2亿元`, a ratio as `18.04%` (which is not money) or `35.2倍`. This module turns each
+printed number into a `Mention` in base units (yuan, percent, times) and remembers the span it came from in
+the original text, so grounding can compare like with like and cite its evidence.
+
+Folding is done per character (NFKC, plus U+2212 minus) with a map back to original offsets, except the
+full-width comma `，`, which in Chinese prose separates clauses and must not read as a thousands separator
+(it does only between full-width digits, `１，５０５，６００`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import Literal
+
+UnitKind = Literal["money", "percent", "times", "points", "other", "none"]
+"""money (yuan), percent (%), times (倍), points (百分点: a change, not a level), other (年, 股, 美元…),
+none (a bare number)."""
+
+SCALES: dict[str, float] = {
+    "万亿": 1e12,
+    "千亿": 1e11,
+    "百亿": 1e10,
+    "亿": 1e8,
+    "千万": 1e7,
+    "百万": 1e6,
+    "万": 1e4,
+    "千": 1e3,
+}
+MONEY_UNIT_FACTORS: dict[str, float] = {"元": 1.0, "千元": 1e3, "万元": 1e4, "亿元": 1e8, "万亿元": 1e12}
+
+_CLAUSE_BREAKS = "。；;\n！？!?"
+_SIGN_BREAKS = _CLAUSE_BREAKS + "，,"
+_LOSS_WORDS = ("净亏损", "亏损", "净亏", "减亏")
+_DECREASE_WORDS = ("下降", "减少", "下滑", "降低", "下跌", "负")
+_ADJACENT_ONLY = frozenset({"负"})
+"""`负` signs only the number right after it (`为负3.2亿`), never one further on (`负债总额3.2亿`)."""
+_LEVEL_MARKERS = ("至", "到", "为")
+"""`下降至3亿` states the new level (positive), `下降3亿` the change (negative)."""
+_SIGN_WINDOW = 8
+_MAX_SIGN_GAP = 6
+
+_OTHER_UNITS = tuple(
+    (
+        "元/股 元每股 美元 港元 港币 欧元 日元 英镑 年 月 日 季度 天 小时 股 人 名 户 家 个 只 次 "
+        "台 辆 件 套 吨 千瓦 瓦 度 平方米 平米 立方米 桶 张 份 手 笔 头 箱 升 千克 公斤 克 公里 "
+        "米 亩 片 座 条 项 颗 位 所 ‰"
+    ).split()
+)
+"""Measure words after a number (or after its 万/亿) that make it something other than money."""
+_NUMBER_RE = re.compile(
+    r"(?P<sign>-)?"
+    r"(?P<int>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.(?P<frac>[0-9]+))?"
+    r"[ \t]?(?P<scale>万亿|千亿|百亿|亿|千万|百万|万|千)?"
+    r"[ \t]?(?P<unit>元/股|元每股|元|个百分点|百分点|%|倍)?"
+)
+_AFTER_OTHER_RE = re.compile(
+    "[ \t]?(?:" + "|".join(re.escape(u) for u in sorted(_OTHER_UNITS, key=len, reverse=True)) + ")"
+)
+_HEADER_UNIT_RE = re.compile(r"[(（]\s*(?:单位[:：]\s*)?(?:人民币)?\s*(万亿元|亿元|万元|千元|元|%)\s*[)）]")
+_DECLARED_UNIT_RE = re.compile(r"单位[:：]\s*(?:人民币)?\s*(万亿元|亿元|万元|千元|元|%)")
+
+
+@dataclass(frozen=True)
+class FoldedText:
+    """`text` folded for number parsing; `origin[i]` is the original offset of folded character i."""
+
+    original: str
+    text: str
+    origin: list[int]
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """Original [start, end) offsets of folded [start, end)."""
+        if end <= start:
+            o = self.origin[start] if start < len(self.origin) else len(self.original)
+            return o, o
+        return self.origin[start], self.origin[end - 1] + 1
+
+
+def fold_char(ch: str) -> str:
+    """One character folded: NFKC (full-width digits, `．`, `％`, `－`), U+2212 minus to `-`, `，` kept."""
+    if ch < "\x80" or ch == "，":
+        return ch
+    if ch in "−﹣‒–":
+        return "-"
+    return unicodedata.normalize("NFKC", ch)
+
+
+def _full_width_digit(ch: str) -> bool:
+    return "０" <= ch <= "９"
+
+
+def fold(text: str) -> FoldedText:
+    """Fold `text` character by character, keeping the offset map back to the original.
+
+    `，` between full-width digits (`１，５０５，６００`) is that writer's thousands separator and folds to
+    `,`; elsewhere it stays a clause break.
+    """
+    if text.isascii():
+        return FoldedText(text, text, list(range(len(text))))
+    parts: list[str] = []
+    origin: list[int] = []
+    last = len(text) - 1
+    for i, ch in enumerate(text):
+        if ch == "，" and 0 < i < last and _full_width_digit(text[i - 1]) and _full_width_digit(text[i + 1]):
+            folded = ","
+        else:
+            folded = fold_char(ch)
+        parts.append(folded)
+        origin.extend([i] * len(folded))
+    return FoldedText(text, "".join(parts), origin)
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One printed number, read with its sign and unit."""
+
+    start: int
+    """Offset in the original text (of the number; a sign word before it is not included)."""
+    end: int
+    printed: str
+    """The original characters of the span, e.g. `１５０．５６亿元`."""
+    magnitude: float
+    """The printed number, unsigned, in the printed scale (150.56 for `150.56亿元`)."""
+    negative: bool
+    decimals: int
+    """Digits after the decimal point as printed (the text's precision)."""
+    factor: float
+    """Printed scale to base unit (1e8 for `亿元`)."""
+    kind: UnitKind
+    unit_source: Literal["beside", "header", "declared", "none"]
+    """Where the unit came from: printed beside the number, a `(万元)` header on the same line, or an
+    earlier `单位：万元` declaration."""
+    folded_start: int
+    """Offset of the number in the folded text (for keyword look-back)."""
+
+    @property
+    def value(self) -> float:
+        """Signed printed number (in the printed scale)."""
+        return -self.magnitude if self.negative else self.magnitude
+
+    @property
+    def base(self) -> float:
+        """Signed value in base units: yuan, percent or times."""
+        return self.value * self.factor
+
+
+def clause_start(folded: str, pos: int, breaks: str = _CLAUSE_BREAKS, limit: int = 60) -> int:
+    """Start of the clause holding `pos`: after the last break character, at most `limit` chars back."""
+    lo = max(0, pos - limit)
+    for i in range(pos - 1, lo - 1, -1):
+        if folded[i] in breaks:
+            return i + 1
+    return lo
+
+
+def _word_sign(folded: str, pos: int) -> bool:
+    """True when a sign word right before `pos` (same comma-clause) makes the number negative."""
+    lo = clause_start(folded, pos, _SIGN_BREAKS, _SIGN_WINDOW)
+    window = folded[lo:pos]
+    for word in _LOSS_WORDS:
+        idx = window.rfind(word)
+        if idx >= 0 and len(window) - idx - len(word) <= _MAX_SIGN_GAP:
+            if word == "亏损" and window[max(0, idx - 1) : idx] == "扭":
+                continue
+            return True
+    best = -1
+    best_word = ""
+    for word in _DECREASE_WORDS:
+        idx = window.rfind(word)
+        if idx > best:
+            best, best_word = idx, word
+    if best < 0:
+        return False
+    gap = window[best + len(best_word) :]
+    if best_word in _ADJACENT_ONLY:
+        return gap.strip() == ""
+    return len(gap) <= _MAX_SIGN_GAP and not any(m in gap for m in _LEVEL_MARKERS)
+
+
+class _ContextUnits:
+    """Units stated away from the numbers, indexed once per text so each lookup is a bisection.
+
+    `营业收入（万元） 1,505,600` (a header earlier on the same line) or an earlier `单位：万元` declaration.
+    """
+
+    def __init__(self, folded: str) -> None:
+        self._folded = folded
+        self._headers = [(m.end(), m.start(), m.group(1)) for m in _HEADER_UNIT_RE.finditer(folded)]
+        self._header_ends = [h[0] for h in self._headers]
+        self._declared = [(m.end(), m.group(1)) for m in _DECLARED_UNIT_RE.finditer(folded)]
+        self._declared_ends = [d[0] for d in self._declared]
+
+    def at(self, pos: int) -> tuple[str, Literal["header", "declared"]] | None:
+        line_start = self._folded.rfind("\n", 0, pos) + 1
+        i = bisect_right(self._header_ends, pos) - 1
+        if i >= 0 and self._headers[i][1] >= line_start:
+            return self._headers[i][2], "header"
+        j = bisect_right(self._declared_ends, pos) - 1
+        if j >= 0:
+            return self._declared[j][1], "declared"
+        return None
+
+
+def _classify(
+    unit: str | None, scale: str | None, folded: str, end: int, prev: str
+) -> tuple[UnitKind, float]:
+    """Unit kind and factor from what is printed beside the number (`prev`: the character before it)."""
+    scale_factor = SCALES.get(scale or "", 1.0)
+    if unit in ("%",):
+        return ("percent", 1.0) if scale is None else ("other", 1.0)
+    if unit in ("个百分点", "百分点"):
+        return "points", 1.0
+    if unit == "倍":
+        return ("times", 1.0) if scale is None else ("other", 1.0)
+    if unit in ("元/股", "元每股"):
+        return "other", 1.0
+    if unit == "元":
+        return "money", scale_factor
+    # no unit word matched: a following measure word (股, 人, 年, 美元…) makes it something else
+    if _AFTER_OTHER_RE.match(folded, end) or prev == "$":
+        return "other", 1.0
+    if scale is not None or prev == "¥":
+        # `营收150.56亿，` : a bare 亿/万 in a financial report means yuan
+        return "money", scale_factor
+    return "none", 1.0
+
+
+@dataclass(frozen=True)
+class ScannedText:
+    """A report text read once: its folded form and every number it prints."""
+
+    folded: FoldedText
+    mentions: list[Mention]
+
+
+def scan(text: str) -> ScannedText:
+    """Fold `text` and read every number printed in it, in order of appearance."""
+    ft = fold(text)
+    folded = ft.text
+    context = _ContextUnits(folded)
+    mentions: list[Mention] = []
+    for m in _NUMBER_RE.finditer(folded):
+        start = m.start("int")
+        prev = folded[start - 1] if start > 0 else ""
+        if prev.isdigit() or prev == ".":
+            continue  # the tail of something else: `1.2.3`
+        sign = m.group("sign") is not None
+        if sign:
+            before = folded[m.start() - 1] if m.start() > 0 else ""
+            if before.isdigit() or (before.isascii() and before.isalpha()):
+                sign = False  # a range or a name: `2023-2024`, `PE-35`
+            else:
+                prev = before
+        frac = m.group("frac") or ""
+        digits = m.group("int").replace(",", "")
+        magnitude = float(f"{digits}.{frac}" if frac else digits)
+        unit, scale = m.group("unit"), m.group("scale")
+        last = "unit" if unit else "scale" if scale else "frac" if frac else "int"
+        end = m.end(last)
+        kind, factor = _classify(unit, scale, folded, end, prev)
+        unit_source: Literal["beside", "header", "declared", "none"] = "beside"
+        if kind == "none":
+            unit_source = "none"
+            ctx = context.at(start)
+            if ctx is not None:
+                ctx_unit, unit_source = ctx
+                kind, factor = (
+                    ("percent", 1.0) if ctx_unit == "%" else ("money", MONEY_UNIT_FACTORS[ctx_unit])
+                )
+        negative = sign or _word_sign(folded, m.start())
+        o_start, o_end = ft.span(m.start() if sign else start, end)
+        mentions.append(
+            Mention(
+                start=o_start,
+                end=o_end,
+                printed=text[o_start:o_end],
+                magnitude=magnitude,
+                negative=negative and magnitude != 0,
+                decimals=len(frac),
+                factor=factor,
+                kind=kind,
+                unit_source=unit_source,
+                folded_start=m.start(),
+            )
+        )
+    return ScannedText(ft, mentions)
+
+
+def find_mentions(text: str) -> list[Mention]:
+    """Every number printed in `text`, in order of appearance."""
+    return scan(text).mentions

@@ -1,0 +1,479 @@
+"""The memory plan against real engine logs (research/vllm-measurements-calibration.csv, fit-planners.md 2.6,
+2.7) and the `model fit` command contract (offline, < 1 s, no torch/vLLM/Transformers, one JSON object)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from lmscreen.errors import InputError
+from lmscreen.model.hardware import gpu
+from lmscreen.model.kv import kv_layout
+from lmscreen.model.memory import VllmBlocks, plan
+from lmscreen.model.spec import LinearAttention, ModelSpec
+from lmscreen.model.weights import weights
+
+GIB = 1 << 30
+MIB = 1 << 20
+REPO = Path(__file__).resolve().parents[1]
+CALIBRATION = REPO.parent / "shared" / "research" / "vllm-measurements-calibration.csv"
+DESIGN_FIELDS = {
+    "weights_gib",
+    "kv_bytes_per_token",
+    "kv_state_bytes_per_seq",
+    "overhead_gib",
+    "available_kv_gib",
+    "kv_cache_tokens",
+    "max_concurrency",
+    "max_context",
+    "fits",
+    "engine",
+    "engine_version_modelled",
+    "notes",
+}
+
+
+def gdn(layers: int, v_heads: int) -> LinearAttention:
+    return LinearAttention(
+        num_layers=layers,
+        num_key_heads=16,
+        key_head_dim=128,
+        num_value_heads=v_heads,
+        value_head_dim=128,
+        conv_kernel=4,
+    )
+
+
+def qwen36_35b(quant: str | None = None) -> ModelSpec:
+    return ModelSpec(
+        name="Qwen/Qwen3.6-35B-A3B",
+        num_layers=40,
+        hidden_size=2048,
+        num_attention_heads=16,
+        num_kv_heads=2,
+        head_dim=256,
+        vocab_size=248320,
+        tie_word_embeddings=False,
+        max_position_embeddings=262144,
+        full_attention_layers=10,
+        linear_attention=gdn(30, 32),
+        num_experts=256,
+        num_experts_per_tok=8,
+        moe_intermediate_size=512,
+        total_params=35_000_000_000,
+        active_params=3_000_000_000,
+        quantization=quant,
+        is_vision=True,
+    )
+
+
+def qwen36_27b(quant: str | None = None) -> ModelSpec:
+    return ModelSpec(
+        name="Qwen/Qwen3.6-27B",
+        num_layers=64,
+        hidden_size=5120,
+        intermediate_size=17408,
+        num_attention_heads=24,
+        num_kv_heads=4,
+        head_dim=256,
+        vocab_size=248320,
+        tie_word_embeddings=False,
+        max_position_embeddings=262144,
+        full_attention_layers=16,
+        linear_attention=gdn(48, 48),
+        total_params=27_000_000_000,
+        quantization=quant,
+    )
+
+
+def qwen25_7b(quant: str | None = None) -> ModelSpec:
+    return ModelSpec(
+        name="Qwen/Qwen2.5-7B-Instruct",
+        num_layers=28,
+        hidden_size=3584,
+        intermediate_size=18944,
+        num_attention_heads=28,
+        num_kv_heads=4,
+        vocab_size=152064,
+        tie_word_embeddings=False,
+        max_position_embeddings=32768,
+        total_params=7_620_000_000,
+        quantization=quant,
+    )
+
+
+def qwen3_32b() -> ModelSpec:
+    return ModelSpec(
+        name="Qwen/Qwen3-32B",
+        num_layers=64,
+        hidden_size=5120,
+        intermediate_size=25600,
+        num_attention_heads=64,
+        num_kv_heads=8,
+        head_dim=128,
+        vocab_size=151936,
+        tie_word_embeddings=False,
+        max_position_embeddings=40960,
+        total_params=32_800_000_000,
+    )
+
+
+def gpt_oss(big: bool) -> ModelSpec:
+    layers, experts, total, active = (
+        (36, 128, 116_830_000_000, 5_130_000_000) if big else (24, 32, 20_910_000_000, 3_610_000_000)
+    )
+    return ModelSpec(
+        name=f"openai/gpt-oss-{'120b' if big else '20b'}",
+        num_layers=layers,
+        hidden_size=2880,
+        intermediate_size=2880,
+        num_attention_heads=64,
+        num_kv_heads=8,
+        head_dim=64,
+        vocab_size=201088,
+        tie_word_embeddings=False,
+        max_position_embeddings=131072,
+        full_attention_layers=layers // 2,
+        sliding_window_layers=layers // 2,
+        sliding_window=128,
+        num_experts=experts,
+        num_experts_per_tok=4,
+        total_params=total,
+        active_params=active,
+        quantization="mxfp4",
+    )
+
+
+def mistral_small_32() -> ModelSpec:
+    return ModelSpec(
+        name="mistralai/Mistral-Small-3.2-24B-Instruct-2506",
+        num_layers=40,
+        hidden_size=5120,
+        intermediate_size=32768,
+        num_attention_heads=32,
+        num_kv_heads=8,
+        head_dim=128,
+        vocab_size=131072,
+        tie_word_embeddings=False,
+        max_position_embeddings=131072,
+        total_params=24_010_000_000,
+        is_vision=True,
+    )
+
+
+# ------------------------------------------------------------------------------- vLLM block accounting
+
+
+@pytest.mark.parametrize(
+    ("spec", "tp", "available_gib", "block", "blocks", "tokens"),
+    [
+        (qwen36_35b("nvfp4"), 1, 5.98, 2096, 299, 567_978),  # club-3090#612, RTX 5090
+        (qwen36_35b("nvfp4"), 1, 6.01, 2096, 300, 569_878),  # club-3090#652
+        (qwen36_27b("fp8"), 2, 4.99, 1568, 208, 302_921),  # 2×RTX 3090, TP2
+    ],
+)
+def test_hybrid_block_model_reproduces_logged_token_counts(
+    spec: ModelSpec, tp: int, available_gib: float, block: int, blocks: int, tokens: int
+) -> None:
+    layout = kv_layout(spec, "fp8", tp=tp)
+    model = VllmBlocks.from_layout(layout)
+    assert model.block_tokens == block
+    assert model.num_blocks(available_gib * GIB) == blocks
+    assert model.tokens(blocks, 131072) == tokens
+    assert model.blocks_per_request(131072) == -(-131072 // block) + 2 * 3  # two blocks per GDN group
+
+
+def test_full_attention_capacity_is_blocks_times_block_size() -> None:
+    # RTX 4080 log: 8.0 GiB pool, 149,712 tokens (9357 blocks of 16) for Qwen2.5-7B-AWQ.
+    model = VllmBlocks.from_layout(kv_layout(qwen25_7b("awq")))
+    assert model.single_group and model.block_tokens == 16
+    assert abs(model.tokens(model.num_blocks(8.0 * GIB), 32768) - 149_712) / 149_712 < 0.001
+
+
+def test_budget_identity_on_rtx_4080_log() -> None:
+    # vLLM 0.26 log: weights 5.29, activation 1.04, non-torch 0.06, KV 8.0 GiB, 149,712 tokens.
+    p = plan(
+        qwen25_7b("awq"), gpu("RTX 4080"), gpu_memory_utilization=0.9, context=32768, vllm_version="0.26.0"
+    )
+    assert p.gpu_total_gib == pytest.approx(15.99)
+    assert p.weights_gib == pytest.approx(5.29, rel=0.03)
+    assert p.available_kv_gib == pytest.approx(8.0, rel=0.02)
+    assert p.kv_cache_tokens == pytest.approx(149_712, rel=0.01)
+    assert p.fits and p.max_concurrency == pytest.approx(4.57, rel=0.02)
+
+
+@pytest.mark.parametrize(
+    ("spec", "util", "logged_weights", "logged_kv", "block", "tokens"),
+    [
+        (gpt_oss(False), 0.90, 13.47, 50.28, 128, None),
+        (gpt_oss(True), 0.95, 64.38, 3.33, 128, None),
+        (mistral_small_32(), 0.95, 44.76, 28.20, 128, 184_832),
+    ],
+)
+def test_h100_logs_of_vllm_011(
+    spec: ModelSpec, util: float, logged_weights: float, logged_kv: float, block: int, tokens: int | None
+) -> None:
+    p = plan(
+        spec,
+        gpu("H100"),
+        vram_gib=79.18,
+        gpu_memory_utilization=util,
+        context=16000,
+        vllm_version="0.11.0",
+        block_size=block,
+    )
+    assert p.weights_gib == pytest.approx(logged_weights, rel=0.01)
+    assert p.available_kv_gib == pytest.approx(logged_kv, abs=0.25)
+    assert p.fits
+    if tokens:
+        assert p.kv_cache_tokens == pytest.approx(tokens, rel=0.005)
+
+
+def test_failure_boundaries() -> None:
+    h100 = gpu("H100")
+    # gpt-oss-120b at the default 131072 on one H100 with vLLM 0.14.1: OOM (vllm#33155).
+    assert not plan(
+        gpt_oss(True), h100, gpu_memory_utilization=0.9, context=131072, vllm_version="0.14.1"
+    ).fits
+    # Qwen3-32B bf16 at 32000 on one H100 does not fit; TP2 does.
+    assert not plan(qwen3_32b(), h100, gpu_memory_utilization=0.9, context=32000, vllm_version="0.11.0").fits
+    assert plan(
+        qwen3_32b(), h100, gpus=2, gpu_memory_utilization=0.9, context=32000, vllm_version="0.11.0"
+    ).fits
+    # Qwen2.5-7B 4-bit on an 8 GB card at utilization 0.7: no room for the cache.
+    small = plan(qwen25_7b("awq"), vram_gib=8.0, gpu_memory_utilization=0.7, context=4096)
+    assert not small.fits and small.available_kv_gib < 0
+
+
+def test_notes_name_the_knobs() -> None:
+    p = plan(qwen3_32b(), gpu("RTX 3090"))
+    assert not p.fits
+    text = " ".join(p.notes)
+    assert "quantize" in text and "AWQ" in text and "TP=4" in text  # TP=2 is still 30.5 GiB per GPU
+    assert any(n.startswith("modelled on vLLM 0.33") for n in p.notes)
+    tight = plan(qwen3_32b(), gpu("H100"), context=40960, concurrency=8)
+    assert "--kv-cache-dtype fp8" in " ".join(tight.notes)
+    assert not tight.fits and tight.max_concurrency < 8
+
+
+def test_default_context_is_the_longest_that_fits() -> None:
+    p = plan(qwen25_7b(), vram_gib=17.5)
+    assert p.fits and p.context <= p.max_context < 32768
+    exact = plan(qwen25_7b(), vram_gib=17.5, context=p.max_context)
+    assert exact.fits and exact.blocks_per_request <= exact.num_blocks
+    over = plan(qwen25_7b(), vram_gib=17.5, context=p.max_context + 64)
+    assert over.max_context == p.max_context and not over.fits
+    assert plan(qwen25_7b(), gpu("RTX 3090")).context == 32768  # the model's own limit
+    beyond = plan(qwen25_7b(), gpu("H100"), context=65536)
+    assert not beyond.fits and any("exceeds the model's 32,768" in n for n in beyond.notes)
+
+
+def test_context_by_concurrency_table_is_monotone() -> None:
+    p = plan(qwen36_27b("fp8"), gpu("RTX 5090"), gpus=2, kv_cache_dtype="fp8")
+    contexts = [row.context for row in p.table]
+    assert contexts == sorted(contexts) and contexts[-1] == 262144
+    concurrency = [row.max_concurrency for row in p.table]
+    assert concurrency == sorted(concurrency, reverse=True)
+    assert p.kv_state_bytes_per_seq > 0  # recurrent state per sequence
+    assert any("hybrid" in n for n in p.notes)
+
+
+def test_mla_plan_on_eight_gpus() -> None:
+    spec = ModelSpec(
+        name="deepseek-ai/DeepSeek-V3",
+        num_layers=61,
+        hidden_size=7168,
+        intermediate_size=18432,
+        num_attention_heads=128,
+        num_kv_heads=128,
+        head_dim=128,
+        vocab_size=129280,
+        max_position_embeddings=163840,
+        num_experts=256,
+        num_experts_per_tok=8,
+        moe_intermediate_size=2048,
+        total_params=671_000_000_000,
+        active_params=37_000_000_000,
+        quantization="fp8",
+        mla={"kv_lora_rank": 512, "qk_rope_head_dim": 64},
+    )
+    p = plan(spec, gpu("H200"), gpus=8)
+    assert p.tp == 8 and p.kv_bytes_per_token == 70_272
+    assert p.weights_gib == pytest.approx(671e9 / 8 / GIB, rel=0.02)
+    assert p.fits
+    assert not plan(spec, gpu("H100"), gpus=8).fits
+
+
+# ------------------------------------------------------------------------------------- llama.cpp / Ollama
+
+
+def test_llamacpp_cells_shared_by_slots_match_log() -> None:
+    # "llama_kv_cache: size = 16384.00 MiB (262144 cells, 16 layers, 4/1 seqs)" + recurrent 598.50 MiB.
+    p = plan(qwen36_27b("q8_0"), vram_gib=96.0, context=65536, concurrency=4, engine="llamacpp")
+    assert p.kv_cache_tokens == 262144
+    kv = next(c for c in p.breakdown if c.name == "KV cache")
+    assert kv.gib * GIB == pytest.approx(16384 * MIB + 598.5 * MIB)
+    assert p.fits and p.gpu_layers == 64
+
+
+def test_llamacpp_offloads_moe_experts_then_layers() -> None:
+    moe = plan(qwen36_35b("q4_k_m"), gpu("RTX 4060"), context=32768, engine="llamacpp")
+    assert not moe.fits and moe.n_cpu_moe and moe.gpu_layers == 40 and moe.cpu_ram_gib > 5
+    assert any("--n-cpu-moe" in n for n in moe.notes)
+    dense = plan(
+        qwen3_32b().model_copy(update={"quantization": "q4_k_m"}),
+        gpu("RTX 4060"),
+        context=8192,
+        engine="llamacpp",
+    )
+    assert not dense.fits and dense.n_cpu_moe is None and 0 < dense.gpu_layers < 64
+
+
+def test_ollama_context_times_parallel_and_kv_types() -> None:
+    p = plan(qwen25_7b(), gpu("RTX 4090"), engine="ollama", concurrency=2)
+    assert p.quantization == "q4_k_m"  # library tags without a suffix
+    assert p.context == 32768 and p.kv_cache_tokens == 32768 * 2  # OLLAMA_CONTEXT_LENGTH auto for 24 GiB
+    with pytest.raises(InputError, match="ollama KV cache type"):
+        plan(qwen25_7b(), gpu("RTX 4090"), engine="ollama", kv_cache_dtype="fp8")
+    with pytest.raises(InputError, match="vllm KV cache type"):
+        plan(qwen25_7b(), gpu("RTX 4090"), kv_cache_dtype="q8_0")
+
+
+def test_weights_by_format() -> None:
+    base = qwen25_7b()
+    emb = 2 * 152064 * 3584
+    body = 7_620_000_000 - emb
+    assert weights(base).total_bytes == 7_620_000_000 * 2
+    awq = weights(qwen25_7b("awq"))
+    assert awq.total_bytes == round(body * (4 + 20 / 128) / 8 + emb * 2)  # scales + zeros per group of 128
+    per_channel = qwen25_7b("gptq").model_copy(update={"quantization_bits": 8, "quantization_group_size": -1})
+    assert weights(per_channel).total_bytes == round(body + emb * 2)
+    assert weights(qwen25_7b("fp8")).total_bytes == round(body * (8 + 32 / 16384) / 8 + emb * 2)
+    assert weights(qwen25_7b("nvfp4")).total_bytes == round(body * 4.5 / 8 + emb * 2)
+    assert weights(qwen25_7b("q4_k_m")).bits_per_weight == pytest.approx(4.90)
+    assert weights(qwen25_7b("UD-Q4_K_XL")).quantization == "q4_k_m"
+    # gpt-oss-120b: MXFP4 experts padded 2880 → 3072 by vLLM, the rest bf16 (logged 64.38 GiB).
+    assert weights(gpt_oss(True)).per_gpu_gib == pytest.approx(64.38, rel=0.01)
+    assert weights(gpt_oss(True), engine="llamacpp").total_bytes < weights(gpt_oss(True)).total_bytes
+    with pytest.raises(InputError, match="cannot size"):
+        weights(qwen25_7b("compressed-tensors"))
+
+
+def test_header_bytes_are_used_and_split_per_gpu() -> None:
+    exact = qwen25_7b("compressed-tensors").model_copy(
+        update={"weights_bytes": 6 * GIB, "sources": {"weights_bytes": "safetensors"}}
+    )
+    one, two = weights(exact), weights(exact, tp=2)
+    assert one.total_bytes == 6 * GIB and one.source == "safetensors"
+    assert two.per_gpu_bytes == 3 * GIB
+    staged = weights(exact, pp=2)  # each stage: half the layers + the larger of embedding / lm_head
+    assert staged.per_gpu_bytes == pytest.approx((6 * GIB - 2 * 152064 * 3584 * 2) / 2 + 152064 * 3584 * 2)
+
+
+def test_llamacpp_keeps_input_embedding_in_host_memory() -> None:
+    w = weights(qwen25_7b("q8_0"), engine="llamacpp")
+    assert w.host_bytes == pytest.approx(152064 * 3584 * 8.51 / 8, rel=0.001)
+    assert w.per_gpu_bytes == w.total_bytes - w.host_bytes
+
+
+def test_bad_arguments_are_input_errors() -> None:
+    with pytest.raises(InputError, match="divide"):
+        plan(qwen25_7b(), gpu("H100"), gpus=3, tp=2)
+    with pytest.raises(InputError, match="--gpu"):
+        plan(qwen25_7b())
+    with pytest.raises(InputError, match="engine"):
+        plan(qwen25_7b(), gpu("H100"), engine="tgi")
+
+
+# --------------------------------------------------------------------------------------------- the CLI
+
+FORBIDDEN = ("torch", "vllm", "transformers")
+_PROBE = f"""
+import json, sys, time
+t = time.perf_counter()
+from lmscreen.cli import main
+code = 0
+try:
+    main(sys.argv[1:])
+except SystemExit as exc:
+    code = exc.code
+loaded = [m for m in {FORBIDDEN!r} if m in sys.modules]
+sys.stderr.write("PROBE " + json.dumps({{"seconds": time.perf_counter() - t, "loaded": loaded}}) + "\\n")
+sys.exit(code)
+"""
+
+
+def _run_probe(*args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
+    proc = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, timeout=60)
+    line = next(x for x in proc.stderr.splitlines() if x.startswith("PROBE "))
+    return proc, json.loads(line[6:])
+
+
+def test_fit_cli_is_fast_offline_and_imports_no_ml_stack() -> None:
+    proc, probe = _run_probe("model", "fit", "Qwen/Qwen3-8B", "--gpu", "RTX 3090")
+    assert proc.returncode == 0, proc.stderr
+    assert probe["loaded"] == []
+    assert probe["seconds"] < 1.0
+    assert "RTX 3090" in proc.stdout and "fits" in proc.stdout
+    start = time.perf_counter()
+    whole = subprocess.run(
+        [sys.executable, "-m", "lmscreen", "model", "fit", "Qwen/Qwen3-8B", "--gpu", "RTX 3090"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert whole.returncode == 0 and time.perf_counter() - start < 2.0  # interpreter start included
+
+
+def test_fit_cli_json_is_one_object_with_the_design_fields() -> None:
+    proc, probe = _run_probe("model", "fit", "Qwen/Qwen3-8B", "--gpu", "RTX 3090", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert len(proc.stdout.strip().splitlines()) == 1
+    data = json.loads(proc.stdout)
+    assert DESIGN_FIELDS <= data.keys()
+    assert data["kv_bytes_per_token"] == 147_456 and data["engine"] == "vllm" and data["fits"] is True
+
+
+def test_fit_cli_engines_and_errors() -> None:
+    proc, _ = _run_probe(
+        "model",
+        "fit",
+        "Qwen/Qwen3.6-35B-A3B",
+        "--vram-gib",
+        "16",
+        "--engine",
+        "llamacpp",
+        "--context",
+        "32768",
+        "--json",
+    )
+    data = json.loads(proc.stdout)
+    assert data["engine"] == "llamacpp" and data["kv_bytes_per_token"] == 20 * 1024
+    bad, _ = _run_probe("model", "fit", "Qwen/Qwen3-8B", "--gpu", "RTX 9999")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert len([x for x in bad.stderr.splitlines() if not x.startswith("PROBE ")]) == 1
+    missing, _ = _run_probe("model", "fit", "Qwen/Qwen3-8B")
+    assert missing.returncode == 2 and "--gpu" in missing.stderr
+
+
+def test_planner_accuracy_bench_meets_its_targets() -> None:
+    if not CALIBRATION.is_file():
+        pytest.skip(f"{CALIBRATION} not present in this checkout")
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "planner_accuracy.py"), "--csv", str(CALIBRATION), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)["summary"]
+    assert summary["available_kv_rows"] >= 5 and summary["available_kv_median_rel_error"] < 0.10
+    assert summary["tokens_from_logged_pool_rows"] >= 4
+    assert summary["tokens_from_logged_pool_median_rel_error"] < 0.10
+    assert summary["tokens_median_rel_error"] < 0.10
+    assert summary["verdicts"] >= 8 and summary["verdicts_right"] == summary["verdicts"]

@@ -1,0 +1,157 @@
+"""The audit trail of a verdict: which rules fired and the values that made them fire, as text and JSON.
+
+Built for a million rows: each value source is turned into text (and JSON) once, in temporary columns,
+and each output is ONE flat `concat_str(ignore_nulls=True)` over per-rule pieces masked by the rule's
+fired flag. A rule that did not fire contributes only nulls, which concat_str skips. Measured on 1M rows,
+concat_str costs about 6 ns per piece per row whether or not the piece is null, so pieces are kept few:
+what a fired rule can show is decided from the rule (a comparison shows a present value, an is_null rule
+shows its raw cell or nothing), not per row. Per-rule concatenations, polars lists and struct JSON
+encoding were all several times slower.
+
+Output formats, which `reference.evaluate_row` reproduces exactly:
+- text: `id(column=value)` joined by `;`, e.g. `st(name=*ST天山);pe_missing(pe_ttm=亏损)`, "" when none;
+  a missing value shows as nothing: `roe_missing(roe=)`.
+- JSON: `[{"id":..,"field":..,"value":..}, ...]`, `[]` when none, byte for byte what
+  `json.dumps(entries, ensure_ascii=False, separators=(",", ":"))` writes; `value` is the same text as in
+  the text form, or null when missing.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import polars as pl
+
+from lmscreen.rules.ruleset import Rule, RuleSet
+
+TMP = "__lmscreen_"
+"""Prefix of the temporary columns `evaluate` adds and drops."""
+
+# json.dumps(ensure_ascii=False) escapes exactly these: quote, backslash and the C0 controls.
+_JSON_SHORT = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_JSON_ESCAPES = {chr(c): _JSON_SHORT.get(chr(c), f"\\u{c:04x}") for c in range(0x20)} | _JSON_SHORT
+
+
+@dataclass(frozen=True)
+class _Source:
+    """Where a fired rule's shown value comes from: its text, and what that text can be."""
+
+    key: str
+    text: pl.Expr
+    may_be_null: bool
+    needs_escape: bool
+
+
+def _is_text(frame: pl.DataFrame, column: str) -> bool:
+    return frame.schema[column] == pl.String
+
+
+def _source(frame: pl.DataFrame, rules: RuleSet, rule: Rule, value: dict[str, pl.Expr]) -> _Source | None:
+    """The value a fired rule shows; None when it is always missing (`roe_missing(roe=)`).
+
+    Decided from the rule, which is what keeps the per-row work small: a comparison or is_true fires only
+    on a present value, so it shows that value; an is_null rule fires only on a missing one, so it shows
+    the raw cell (pe_raw) if the pool has one. A rule showing another column (st shows the name) shows
+    that column's value, else its raw cell. `reference.shown_value` gives the same text in every case.
+    """
+    column = rule.shown_column
+    raw = rules.raw_columns.get(column)
+    raw = raw if raw is not None and raw in frame.columns else None
+    if column == rule.field and rule.op == "is_null":
+        if raw is None:
+            return None
+        return _Source(f"raw:{raw}", pl.col(raw).cast(pl.String), True, _is_text(frame, raw))
+    own = value[column].cast(pl.String)
+    if column == rule.field:
+        return _Source(f"value:{column}", own, False, _is_text(frame, column))
+    if raw is None:
+        return _Source(f"shown:{column}", own, True, _is_text(frame, column))
+    text = pl.coalesce(own, pl.col(raw).cast(pl.String))
+    return _Source(f"shown:{column}", text, True, _is_text(frame, column) or _is_text(frame, raw))
+
+
+def _json_escape(text: pl.Expr) -> pl.Expr:
+    return text.str.replace_many(list(_JSON_ESCAPES), list(_JSON_ESCAPES.values()))
+
+
+@dataclass(frozen=True)
+class AuditTrail:
+    """Expressions that add the `rules_fired` text and JSON. Once the fired flags are columns, `first`
+    and then `second` add temporary columns (each stage reads the one before), then `text` and `json`
+    read them; drop `temporary` after."""
+
+    first: list[pl.Expr]
+    second: list[pl.Expr]
+    text: pl.Expr
+    json: pl.Expr
+
+    @property
+    def temporary(self) -> list[str]:
+        return [expr.meta.output_name() for expr in self.first + self.second]
+
+
+def _temporaries(
+    sources: dict[str, _Source], users: dict[str, list[pl.Expr]]
+) -> tuple[list[pl.Expr], list[pl.Expr], dict[str, str], dict[str, str]]:
+    """Per source: a text column, and a JSON column (escaped; quoted or null if it may be missing) unless
+    the text needs neither. Only rows where a rule using the source fired ever read it, so the others are
+    left null: casting and escaping them would be wasted work."""
+    first: list[pl.Expr] = []
+    second: list[pl.Expr] = []
+    text_col: dict[str, str] = {}
+    json_col: dict[str, str] = {}
+    for index, (key, source) in enumerate(sources.items()):
+        text_col[key] = json_col[key] = f"{TMP}text_{index}"
+        first.append(pl.when(pl.any_horizontal(users[key])).then(source.text).alias(text_col[key]))
+        if not (source.needs_escape or source.may_be_null):
+            continue
+        as_json = pl.col(text_col[key])
+        if source.needs_escape:
+            as_json = _json_escape(as_json)
+        if source.may_be_null:
+            as_json = pl.concat_str([pl.lit('"'), as_json, pl.lit('"')]).fill_null(pl.lit("null"))
+        json_col[key] = f"{TMP}json_{index}"
+        second.append(as_json.alias(json_col[key]))
+    return first, second, text_col, json_col
+
+
+def audit_trail(
+    frame: pl.DataFrame, rules: RuleSet, value: dict[str, pl.Expr], fired: dict[str, pl.Expr]
+) -> AuditTrail:
+    """Compile the rules into the two audit columns (formats in the module docstring).
+
+    `value[column]` is the column with non-finite numbers made null; `fired[rule.id]` the rule's flag.
+    Text entries are written as `);id(column=` + value, two pieces each: the leading `);` is cut and the
+    last `)` added once at the end (an empty result stays empty). JSON entries end with `,`, cut once.
+    """
+    rule_source = {rule.id: _source(frame, rules, rule, value) for rule in rules.rules}
+    sources: dict[str, _Source] = {}
+    users: dict[str, list[pl.Expr]] = {}
+    for rule in rules.rules:
+        source = rule_source[rule.id]
+        if source is not None:
+            sources.setdefault(source.key, source)
+            users.setdefault(source.key, []).append(fired[rule.id])
+    first, second, text_col, json_col = _temporaries(sources, users)
+
+    text_pieces: list[pl.Expr] = []
+    json_pieces: list[pl.Expr] = []
+    for rule in rules.rules:
+        when = pl.when(fired[rule.id])
+        column = rule.shown_column
+        text_pieces.append(when.then(pl.lit(f");{rule.id}({column}=")))
+        head = f'{{"id":{json.dumps(rule.id)},"field":{json.dumps(column, ensure_ascii=False)},"value":'
+        source = rule_source[rule.id]
+        if source is None:
+            json_pieces.append(when.then(pl.lit(head + "null},")))
+            continue
+        text_pieces.append(when.then(pl.col(text_col[source.key])))
+        as_json = when.then(pl.col(json_col[source.key]))
+        if source.may_be_null:
+            json_pieces += [when.then(pl.lit(head)), as_json, when.then(pl.lit("},"))]
+        else:
+            json_pieces += [when.then(pl.lit(head + '"')), as_json, when.then(pl.lit('"},'))]
+    text = pl.concat_str([pl.concat_str(text_pieces, ignore_nulls=True), pl.lit(")")]).str.slice(2)
+    body = pl.concat_str(json_pieces, ignore_nulls=True).str.strip_suffix(",")
+    return AuditTrail(first, second, text, pl.concat_str([pl.lit("["), body, pl.lit("]")]))

@@ -34,7 +34,9 @@ def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: maps our exceptions onto the exit-code contract."""
     _register()
     try:
-        app(args=argv, standalone_mode=False)
+        # With standalone_mode=False click returns (not raises) a typer.Exit's code: keep it.
+        rc = app(args=argv, standalone_mode=False)
+        sys.exit(rc if isinstance(rc, int) else 0)
     except InputError as exc:
         print(f"lmscreen: error: {exc}", file=sys.stderr)
         sys.exit(2)

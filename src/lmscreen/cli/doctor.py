@@ -1,6 +1,11 @@
-"""`lmscreen doctor`: checks a running OpenAI-compatible endpoint (issue 4)."""
+"""`lmscreen doctor`: checks a running OpenAI-compatible endpoint (issue 4).
+
+Exit codes: 0 every check passed (warnings allowed), 1 a check failed, 2 unusable arguments (one line).
+"""
 
 from __future__ import annotations
+
+import json
 
 import typer
 
@@ -8,9 +13,27 @@ import typer
 def register(app: typer.Typer) -> None:
     @app.command("doctor")
     def doctor(
-        base_url: str = typer.Option(..., "--base-url", envvar="OPENAI_BASE_URL", help="Server URL."),
+        base_url: str | None = typer.Option(
+            None, "--base-url", help="Server URL, e.g. http://127.0.0.1:8000/v1 (default: $OPENAI_BASE_URL)."
+        ),
         model: str | None = typer.Option(None, "--model", help="Model name the client will request."),
+        api_key: str | None = typer.Option(
+            None, "--api-key", help="API key (default: $OPENAI_API_KEY). Never printed.", show_default=False
+        ),
+        timeout: float = typer.Option(60.0, "--timeout", help="Seconds to wait for each request."),
         json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
-        """Tell why an OpenAI-compatible endpoint does or does not work."""
-        raise NotImplementedError("doctor is not implemented yet (issue 4)")
+        """Tell why an OpenAI-compatible endpoint does or does not work.
+
+        Checks: reachable, model name served, chat template, JSON-schema output really enforced, time to
+        first token and decode speed. Exit 0 when all pass, 1 when a check fails, 2 for bad arguments.
+        """
+        from lmscreen.doctor import run_doctor
+
+        report = run_doctor(base_url, model, api_key, timeout)
+        if json_out:
+            typer.echo(json.dumps(report.to_dict(), ensure_ascii=False))
+        else:
+            typer.echo(report.render_text())
+        # SystemExit, not typer.Exit: with standalone_mode=False click returns an Exit's code, not exits.
+        raise SystemExit(0 if report.ok else 1)

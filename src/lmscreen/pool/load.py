@@ -42,15 +42,20 @@ def load_pool(path: str | Path) -> Pool:
     match = resolve_columns(table.headers)
     if "code" not in match.fields:  # the reader found the header by its code column, so this is a safeguard
         raise InputError(f"no code column (looked for {code_aliases_hint()})", file=name)
-    headers, encoding = table.headers, table.encoding
-    raw = _drop_blank_rows(_with_row_numbers(table), f"c{match.fields['code']}")
+    headers, encoding, read_errors = table.headers, table.encoding, table.errors
+    raw = _with_row_numbers(table)
     del table  # the raw strings live on only where a column keeps them (code_raw, pe_raw)
-    if raw.height == 0:
+    if read_errors.height:  # rows the reader could not split into cells: all-null placeholders
+        raw = raw.filter(~pl.col("_row").is_in(read_errors.get_column("row").implode()))
+    raw = _drop_blank_rows(raw, f"c{match.fields['code']}")
+    if raw.height == 0 and read_errors.height == 0:
         raise InputError("no data rows under the header", file=name)
 
     columns, problems, notes = _normalise(raw, match, headers)
     del raw
-    usable, error_frame = _split_rejected(pl.DataFrame(columns), problems, headers[match.fields["code"]])
+    usable, error_frame = _split_rejected(
+        pl.DataFrame(columns), problems, headers[match.fields["code"]], read_errors
+    )
     column_map = {field: headers[i] for field, i in match.fields.items()}
     column_map.update({f"net_profit_{y}": headers[i] for y, i in sorted(match.net_profit.items())})
     return Pool(
@@ -65,14 +70,16 @@ def load_pool(path: str | Path) -> Pool:
 
 
 def _split_rejected(
-    frame: pl.DataFrame, problems: list[tuple[str, pl.Series]], code_header: str
+    frame: pl.DataFrame, problems: list[tuple[str, pl.Series]], code_header: str, read_errors: pl.DataFrame
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(usable rows, errors as row/column/reason): rows with any problem out, then later duplicates out.
+
+    `read_errors` are rows the reader already rejected (not in `frame`); they join the list in row order.
 
     Duplicates are looked for among usable rows only, so a rejected first occurrence does not hide the
     next. The common cases (nothing bad, no duplicate) cost one null scan and one hash pass.
     """
-    error_frames = []
+    error_frames = [read_errors] if read_errors.height else []
     bad: pl.Series | None = None
     for header, reason in problems:
         if reason.null_count() == reason.len():

@@ -7,7 +7,10 @@ the first line that names a code column, and the encoding is tried as BOM → UT
 GBK that also holds the rare characters in some company names).
 
 Every value stays a string here; numbers are parsed later, column by column, so a bad cell becomes a row
-error instead of a failed load.
+error instead of a failed load. Likewise a row whose field count differs from the header's (an unquoted
+comma in a text cell), an unterminated quote or a stray NUL byte costs that row, not the file: polars reads
+well-formed files fast, a cheap byte count proves every row had the header's width, and anything else is
+read again record by record (ragged.py).
 """
 
 from __future__ import annotations
@@ -17,19 +20,21 @@ import csv
 import io
 import zipfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
 
 import polars as pl
 
 from lmscreen.errors import InputError
+from lmscreen.pool.ragged import empty_errors, parse_body
 
 HeaderTest = Callable[[list[str]], bool]
 
 _SNIFF_LINES = 30  # title lines (通达信) and blank lines above the header are skipped within this window
 _DELIMITERS = ("\t", ",", ";", "|")
 _OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_STRAY_NULS = 2  # a text file may carry a stray NUL or two; binary data has many, and runs of them
 
 
 @dataclass
@@ -37,12 +42,15 @@ class RawTable:
     """Header cells, all-String data columns named c0..cN, and where the data starts.
 
     `first_row` is the spreadsheet row number of the first data record, so record i is row first_row + i.
+    `errors` (row/column/reason) lists records that could not be split into the header's cells; they stay
+    in `frame` as all-null rows so the numbering holds, and the loader drops them.
     """
 
     headers: list[str]
     frame: pl.DataFrame
     first_row: int
     encoding: str
+    errors: pl.DataFrame = field(default_factory=empty_errors)
 
 
 def read_table(path: Path, is_header: HeaderTest, *, missing_header: Callable[[], str]) -> RawTable:
@@ -64,17 +72,23 @@ def read_table(path: Path, is_header: HeaderTest, *, missing_header: Callable[[]
         raise InputError("binary Excel 97-2003 (.xls) is not supported; save it as .xlsx or CSV", file=name)
     encoding, data = _as_utf8(data, name)
     layout = _layout(data, name, is_header, missing_header)
-    schema = {f"c{i}": pl.String for i in range(len(layout.headers))}
+    first_row = layout.header_index + 2
+    end = len(data) - layout.footer_bytes
+    stats = _body_stats(data, layout.body_start, end, layout.delimiter)
     source: Path | io.BytesIO
     if encoding in ("utf-8", "utf-8-sig") and layout.footer_bytes == 0:
         # The file on disk is already what polars reads: let it map the file instead of copying our bytes.
         del data
         source = path
     else:
-        source = io.BytesIO(data[layout.body_start : len(data) - layout.footer_bytes])
+        source = io.BytesIO(data[layout.body_start : end])
         del data
-    frame = _read_body(source, layout, schema, name)
-    return RawTable(headers=layout.headers, frame=frame, first_row=layout.header_index + 2, encoding=encoding)
+    frame = None if stats.has_nul else _read_fast(source, layout, stats)
+    if frame is not None:
+        return RawTable(headers=layout.headers, frame=frame, first_row=first_row, encoding=encoding)
+    body = source.getvalue() if isinstance(source, io.BytesIO) else path.read_bytes()[layout.body_start : end]
+    parsed = parse_body(body.decode("utf-8"), layout.delimiter, layout.headers, first_row)
+    return RawTable(layout.headers, parsed.frame, first_row, encoding, errors=parsed.errors)
 
 
 def _as_utf8(data: bytes, name: str) -> tuple[str, bytes]:
@@ -92,7 +106,8 @@ def _as_utf8(data: bytes, name: str) -> tuple[str, bytes]:
             return "utf-16", data.decode("utf-16").encode("utf-8")
         except UnicodeDecodeError as exc:
             raise InputError("starts with a UTF-16 BOM but is not valid UTF-16", file=name) from exc
-    if b"\x00" in data[:65536]:
+    head = data[:65536]
+    if b"\x00\x00" in head or head.count(b"\x00") > max(_STRAY_NULS, len(head) // 100):
         raise InputError("not a table (binary data)", file=name)
     if _is_utf8(memoryview(data)):
         return "utf-8", data
@@ -189,27 +204,65 @@ def _footer_length(tail: bytes, delimiter: bytes) -> int:
     return len(tail) - end if saw_text else 0
 
 
-def _read_body(
-    source: Path | io.BytesIO, layout: _Layout, schema: dict[str, type[pl.String]], name: str
-) -> pl.DataFrame:
-    """All cells as strings; ragged rows padded with nulls or cut to the header's width."""
+@dataclass
+class _BodyStats:
+    """What a few byte scans of the body say, so the fast read can be checked without a loop over rows."""
+
+    delimiters: int  # delimiter bytes in the body, inside quoted cells included
+    has_quote: bool
+    has_nul: bool
+    trailing_blank_lines: int  # empty lines after the last record (polars reads each as an all-null row)
+
+
+def _body_stats(data: bytes, start: int, end: int, delimiter: str) -> _BodyStats:
+    """Count over `data[start:end]` without copying it (bytes.count/find take bounds)."""
+    blank = 0
+    cut = end
+    while cut > start and data[cut - 1] == 0x0A:  # peel "\n" / "\r\n" line ends off the tail
+        cut -= 2 if cut - 2 >= start and data[cut - 2] == 0x0D else 1
+        blank += 1
+    return _BodyStats(
+        delimiters=data.count(delimiter.encode(), start, end),
+        has_quote=data.find(b'"', start, end) >= 0,
+        has_nul=data.find(b"\x00", start, end) >= 0,
+        # The first line end peeled belongs to the last record; a body of line ends alone is left to the
+        # careful reader (0 makes the check below fail rather than pass wrongly).
+        trailing_blank_lines=blank - 1 if blank and cut > start else 0,
+    )
+
+
+def _read_fast(source: Path | io.BytesIO, layout: _Layout, stats: _BodyStats) -> pl.DataFrame | None:
+    """All cells as strings, or None when some record does not have exactly the header's fields.
+
+    polars raises on a record with more fields (or on a broken quote) but pads a record with fewer, so the
+    fields are also counted: if no record has more than the header's width and the body's delimiters outside
+    cells add up to (width - 1) per record, then every record has exactly the header's width.
+    """
+    width = len(layout.headers)
+    schema = {f"c{i}": pl.String for i in range(width)}
     skip = layout.header_index + 1 if isinstance(source, Path) else 0
     if isinstance(source, io.BytesIO) and not source.getbuffer().nbytes:
         return pl.DataFrame(schema=schema)
     try:
-        return pl.read_csv(
+        frame = pl.read_csv(
             source,
             has_header=False,
             skip_rows=skip,
             separator=layout.delimiter,
             schema=schema,
-            truncate_ragged_lines=True,
+            truncate_ragged_lines=False,
             quote_char='"',
         )
     except pl.exceptions.NoDataError:
         return pl.DataFrame(schema=schema)
-    except pl.exceptions.PolarsError as exc:
-        raise InputError(f"not a readable table ({str(exc).splitlines()[0]})", file=name) from exc
+    except pl.exceptions.PolarsError:
+        return None
+    inside_cells = 0
+    if stats.has_quote:  # only a quoted cell can hold the delimiter
+        counts = [pl.col(c).str.count_matches(layout.delimiter, literal=True).sum() for c in frame.columns]
+        inside_cells = int(frame.select(pl.sum_horizontal(counts)).item())
+    records = frame.height - stats.trailing_blank_lines
+    return frame if stats.delimiters - inside_cells == records * (width - 1) else None
 
 
 def _cell_text(value: object, number_format: str | None) -> str | None:

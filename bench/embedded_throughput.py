@@ -29,20 +29,27 @@ EXAMPLES = ROOT / "examples"
 def example_requests() -> list:
     """The example pool's LLM requests exactly as the runner builds them."""
     from lmscreen.engines.embedded import EmbeddedEngine
+    from lmscreen.engines.protocol import LLMRequest
     from lmscreen.pool.load import load_pool
     from lmscreen.run.options import ScreenOptions
     from lmscreen.run.runner import _llm_rows
     from lmscreen.task import build_messages, fit_text, row_schema
-    from lmscreen.engines.protocol import LLMRequest
 
-    opts = ScreenOptions(pool=EXAMPLES / "pool.csv", out=Path(tempfile.mkdtemp()), reports=EXAMPLES / "reports")
+    out = Path(tempfile.mkdtemp())
+    opts = ScreenOptions(pool=EXAMPLES / "pool.csv", out=out, reports=EXAMPLES / "reports")
     rows = _llm_rows(load_pool(opts.pool).frame, opts)
     counter = EmbeddedEngine(n_ctx=opts.n_ctx)
     reqs = []
     for r in rows:
         text, _ = fit_text(r.source.read(), opts.report_token_budget, counter.count_tokens)
-        reqs.append(LLMRequest(key=r.code, messages=build_messages(r.code, r.name, text),
-                               schema=row_schema(r.code), max_tokens=opts.max_tokens))
+        reqs.append(
+            LLMRequest(
+                key=r.code,
+                messages=build_messages(r.code, r.name, text),
+                schema=row_schema(r.code),
+                max_tokens=opts.max_tokens,
+            )
+        )
     counter.close()
     return reqs
 
@@ -68,8 +75,9 @@ def raw_pass(llm, engine, reqs) -> tuple[float, int]:
         prefix, rest = engine.split_prompt(req.messages)
         grammar = LlamaGrammar.from_json_schema(json.dumps(req.schema, ensure_ascii=False), verbose=False)
         llm.reset()
-        out = llm.create_completion(prompt=prefix + rest, max_tokens=req.max_tokens, temperature=0.0,
-                                    grammar=grammar)
+        out = llm.create_completion(
+            prompt=prefix + rest, max_tokens=req.max_tokens, temperature=0.0, grammar=grammar
+        )
         tokens += out["usage"]["prompt_tokens"] + out["usage"]["completion_tokens"]
     return time.perf_counter() - t, tokens
 
@@ -98,9 +106,23 @@ def peak_rss_mib(n: int) -> tuple[float, float]:
             "try:\n    main(sys.argv[1:])\nexcept SystemExit as e:\n    rc = e.code\n"
             "print('MAXRSS', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
         )
-        proc = subprocess.run([sys.executable, "-c", code, "screen", str(pool), "--reports",
-                               str(Path(tmp) / "reports"), "--out", str(Path(tmp) / "out"), "--quiet"],
-                              capture_output=True, text=True, check=True)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                code,
+                "screen",
+                str(pool),
+                "--reports",
+                str(Path(tmp) / "reports"),
+                "--out",
+                str(Path(tmp) / "out"),
+                "--quiet",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         kib = int(proc.stdout.strip().split()[-1])
         return kib / 1024, time.perf_counter() - t
 
@@ -117,8 +139,13 @@ def main() -> int:
 
     reqs = example_requests()
     engine = EmbeddedEngine()
-    raw = Llama(model_path=str(default_model_path()), n_ctx=engine.n_ctx, n_batch=engine.n_ctx,
-                n_ubatch=engine.n_ctx, verbose=False)
+    raw = Llama(
+        model_path=str(default_model_path()),
+        n_ctx=engine.n_ctx,
+        n_batch=engine.n_ctx,
+        n_ubatch=engine.n_ctx,
+        verbose=False,
+    )
     best_pipe = best_raw = 0.0
     prompt = cached = 0
     for _ in range(2):  # interleaved: both sides see the same machine noise
@@ -130,11 +157,15 @@ def main() -> int:
     share = cached / prompt if prompt else 0.0
     ok = True
     print(f"requests: {len(reqs)} (example pool rows with a report)")
-    print(f"(a) pipeline {best_pipe:.0f} tok/s vs raw llama.cpp {best_raw:.0f} tok/s: ratio {ratio:.2f} "
-          f"(target >= 0.90) {'PASS' if ratio >= 0.9 else 'FAIL'}")
+    print(
+        f"(a) pipeline {best_pipe:.0f} tok/s vs raw llama.cpp {best_raw:.0f} tok/s: ratio {ratio:.2f} "
+        f"(target >= 0.90) {'PASS' if ratio >= 0.9 else 'FAIL'}"
+    )
     ok &= ratio >= 0.9
-    print(f"(b) prompt tokens not recomputed: {cached}/{prompt} = {share:.1%} (target >= 50%) "
-          f"{'PASS' if share >= 0.5 else 'FAIL'}")
+    print(
+        f"(b) prompt tokens not recomputed: {cached}/{prompt} = {share:.1%} (target >= 50%) "
+        f"{'PASS' if share >= 0.5 else 'FAIL'}"
+    )
     ok &= share >= 0.5
     engine.close()
     raw.close()
@@ -142,9 +173,11 @@ def main() -> int:
         small, t_small = peak_rss_mib(args.rows)
         large, t_large = peak_rss_mib(args.rows * 10)
         growth = large / small
-        print(f"(c) peak RSS: {args.rows} rows {small:.0f} MiB ({t_small:.0f} s), {args.rows * 10} rows "
-              f"{large:.0f} MiB ({t_large:.0f} s): ratio {growth:.3f} (target <= 1.10) "
-              f"{'PASS' if growth <= 1.10 else 'FAIL'}")
+        print(
+            f"(c) peak RSS: {args.rows} rows {small:.0f} MiB ({t_small:.0f} s), {args.rows * 10} rows "
+            f"{large:.0f} MiB ({t_large:.0f} s): ratio {growth:.3f} (target <= 1.10) "
+            f"{'PASS' if growth <= 1.10 else 'FAIL'}"
+        )
         ok &= growth <= 1.10
     print(f"this process peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
     return 0 if ok else 1

@@ -11,11 +11,19 @@ from __future__ import annotations
 class InputError(Exception):
     """Unusable input or arguments: the message is the one line the user sees."""
 
-    def __init__(self, message: str, *, file: str | None = None, row: int | None = None,
-                 column: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, file: str | None = None, row: int | None = None, column: str | None = None
+    ) -> None:
         self.file = file
         self.row = row
         self.column = column
-        parts = [p for p in (file, f"row {row}" if row is not None else None,
-                             f"column {column!r}" if column else None) if p]
+        parts = [
+            p
+            for p in (
+                file,
+                f"row {row}" if row is not None else None,
+                f"column {column!r}" if column else None,
+            )
+            if p
+        ]
         super().__init__(f"{': '.join([', '.join(parts), message]) if parts else message}")

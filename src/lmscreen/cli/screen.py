@@ -36,16 +36,33 @@ def register(app: typer.Typer) -> None:
         if not pool.exists():
             raise InputError(f"{pool}: no such file")
         check_out_dir(out)
-        opts = ScreenOptions(pool=pool, out=out, reports=reports, rules=rules, engine=engine, model=model,
-                             base_url=base_url, api_key=api_key, concurrency=concurrency, no_llm=no_llm,
-                             fresh=fresh, limit=limit, progress=not quiet)
+        opts = ScreenOptions(
+            pool=pool,
+            out=out,
+            reports=reports,
+            rules=rules,
+            engine=engine,
+            model=model,
+            base_url=base_url,
+            api_key=api_key,
+            concurrency=concurrency,
+            no_llm=no_llm,
+            fresh=fresh,
+            limit=limit,
+            progress=not quiet,
+        )
         summary = run_screen(opts)
         console = Console(stderr=True)
         levels = " ".join(f"{k}:{v}" for k, v in sorted(summary.risk_counts.items()))
-        llm = ("LLM off" if no_llm else
-               f"LLM sent {summary.llm_sent}, resumed {summary.llm_resumed}, failed {summary.llm_failed}")
-        console.print(f"screened {summary.rows} rows ({levels}); {summary.errors} rejected; {llm}; "
-                      f"outputs in {summary.out_dir}")
+        llm = (
+            "LLM off"
+            if no_llm
+            else f"LLM sent {summary.llm_sent}, resumed {summary.llm_resumed}, failed {summary.llm_failed}"
+        )
+        console.print(
+            f"screened {summary.rows} rows ({levels}); {summary.errors} rejected; {llm}; "
+            f"outputs in {summary.out_dir}"
+        )
 
     @app.command("report")
     def report(out_dir: Path = typer.Argument(..., help="A finished run's output folder.")) -> None:

@@ -56,8 +56,9 @@ def _evidence(rec: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for name, f in fields.items():
         if isinstance(f, dict) and f.get("grounded"):
-            out.append({"field": name, "value": f.get("value"), "unit": f.get("unit"),
-                        "evidence": f.get("evidence")})
+            out.append(
+                {"field": name, "value": f.get("value"), "unit": f.get("unit"), "evidence": f.get("evidence")}
+            )
     return out
 
 
@@ -75,13 +76,19 @@ def write_report(out_dir: Path) -> Path:
                 rec = json.loads(line)
                 rec["evidence"] = _evidence(rec)
                 rows.append(rec)
-    levels = sorted((run.get("counts", {}).get("risk_levels") or {}).items(),
-                    key=lambda kv: "高中低未知".find(kv[0]))
+    levels = sorted(
+        (run.get("counts", {}).get("risk_levels") or {}).items(), key=lambda kv: "高中低未知".find(kv[0])
+    )
     engine = (run.get("llm") or {}).get("engine", {}).get("engine", "none (--no-llm)")
     env = Environment(autoescape=select_autoescape(default=True))
     html = env.from_string(_TEMPLATE).render(
-        run=run, rows=rows, levels=levels, max_level=max([n for _, n in levels] or [1]), engine=engine,
-        truncated_rows=total if total > len(rows) else 0)
+        run=run,
+        rows=rows,
+        levels=levels,
+        max_level=max([n for _, n in levels] or [1]),
+        engine=engine,
+        truncated_rows=total if total > len(rows) else 0,
+    )
     path = out_dir / "report.html"
     tmp = path.with_suffix(".html.tmp")
     tmp.write_text(html, encoding="utf-8")

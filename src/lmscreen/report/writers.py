@@ -14,9 +14,28 @@ from typing import Any
 import polars as pl
 
 CSV_COLUMNS = [
-    "row", "code", "name", "industry", "pe_ttm", "roe", "eps", "is_st", "risk_level", "score", "reason",
-    "rules_fired", "flags", "status", "revenue_yuan", "net_profit_yuan", "gross_margin_pct",
-    "roe_extracted_pct", "pe_extracted", "code_raw", "prompt_tokens", "completion_tokens",
+    "row",
+    "code",
+    "name",
+    "industry",
+    "pe_ttm",
+    "roe",
+    "eps",
+    "is_st",
+    "risk_level",
+    "score",
+    "reason",
+    "rules_fired",
+    "flags",
+    "status",
+    "revenue_yuan",
+    "net_profit_yuan",
+    "gross_margin_pct",
+    "roe_extracted_pct",
+    "pe_extracted",
+    "code_raw",
+    "prompt_tokens",
+    "completion_tokens",
 ]
 
 

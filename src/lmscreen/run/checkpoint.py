@@ -62,8 +62,7 @@ class Checkpoint:
 
     def _query_done(self, keys: list[str]) -> set[str]:
         marks = ",".join("?" * len(keys))
-        cur = self._db.execute(
-            f"SELECT key FROM llm_results WHERE error IS NULL AND key IN ({marks})", keys)
+        cur = self._db.execute(f"SELECT key FROM llm_results WHERE error IS NULL AND key IN ({marks})", keys)
         return {k for (k,) in cur}
 
     def put(self, row: int, code: str, result: LLMResult) -> None:
@@ -72,23 +71,44 @@ class Checkpoint:
             "INSERT OR REPLACE INTO llm_results (key, row, code, text, error, finish_reason, prompt_tokens,"
             " completion_tokens, cached_prompt_tokens, seconds, extra, finished_at)"
             " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            (result.key, row, code, result.text, result.error, result.finish_reason, result.prompt_tokens,
-             result.completion_tokens, result.cached_prompt_tokens, result.seconds,
-             json.dumps(result.extra, ensure_ascii=False) if result.extra else None, time.time()),
+            (
+                result.key,
+                row,
+                code,
+                result.text,
+                result.error,
+                result.finish_reason,
+                result.prompt_tokens,
+                result.completion_tokens,
+                result.cached_prompt_tokens,
+                result.seconds,
+                json.dumps(result.extra, ensure_ascii=False) if result.extra else None,
+                time.time(),
+            ),
         )
 
     def get_many(self, keys: list[str]) -> dict[str, LLMResult]:
         out: dict[str, LLMResult] = {}
         for i in range(0, len(keys), 500):
-            chunk = keys[i:i + 500]
+            chunk = keys[i : i + 500]
             marks = ",".join("?" * len(chunk))
             cur = self._db.execute(
                 "SELECT key, text, error, finish_reason, prompt_tokens, completion_tokens,"
-                f" cached_prompt_tokens, seconds, extra FROM llm_results WHERE key IN ({marks})", chunk)
+                f" cached_prompt_tokens, seconds, extra FROM llm_results WHERE key IN ({marks})",
+                chunk,
+            )
             for key, text, error, finish, pt, ct, cached, secs, extra in cur:
-                out[key] = LLMResult(key=key, text=text, error=error, finish_reason=finish, prompt_tokens=pt,
-                                     completion_tokens=ct, cached_prompt_tokens=cached, seconds=secs,
-                                     extra=json.loads(extra) if extra else {})
+                out[key] = LLMResult(
+                    key=key,
+                    text=text,
+                    error=error,
+                    finish_reason=finish,
+                    prompt_tokens=pt,
+                    completion_tokens=ct,
+                    cached_prompt_tokens=cached,
+                    seconds=secs,
+                    extra=json.loads(extra) if extra else {},
+                )
         return out
 
     def close(self) -> None:

@@ -12,11 +12,18 @@ def stable_hash(obj: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def run_signature(engine_identity: dict[str, Any], prompt_hash: str, report_token_budget: int,
-                  max_tokens: int) -> str:
+def run_signature(
+    engine_identity: dict[str, Any], prompt_hash: str, report_token_budget: int, max_tokens: int
+) -> str:
     """What every row's answer depends on besides the row itself (model, prompt, schema, budgets)."""
-    return stable_hash({"engine": engine_identity, "prompt": prompt_hash, "budget": report_token_budget,
-                        "max_tokens": max_tokens})[:32]
+    return stable_hash(
+        {
+            "engine": engine_identity,
+            "prompt": prompt_hash,
+            "budget": report_token_budget,
+            "max_tokens": max_tokens,
+        }
+    )[:32]
 
 
 def row_key(signature: str, code: str, name: str, report_digest: str) -> str:

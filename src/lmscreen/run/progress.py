@@ -43,13 +43,15 @@ class RowProgress:
         self._progress.start()
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self._progress.stop()
 
     def advance(self, tokens: int = 0) -> None:
         self._done += 1
         self._tokens += tokens
         elapsed = max(time.perf_counter() - self._t0, 1e-9)
-        self._progress.update(self._task, advance=1, rate=f"{self._done / elapsed:.2f}",
-                              tps=f"{self._tokens / elapsed:.0f}")
+        self._progress.update(
+            self._task, advance=1, rate=f"{self._done / elapsed:.2f}", tps=f"{self._tokens / elapsed:.0f}"
+        )

@@ -97,12 +97,21 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
         "lmscreen_version": __version__,
         "started_at": datetime.fromtimestamp(started, timezone.utc).isoformat(),
         "finished_at": datetime.now(timezone.utc).isoformat(),
-        "input": {"path": str(opts.pool), "sha256": _file_hash(opts.pool), "encoding": pool.encoding,
-                  "columns": pool.column_map, "warnings": pool.warnings},
+        "input": {
+            "path": str(opts.pool),
+            "sha256": _file_hash(opts.pool),
+            "encoding": pool.encoding,
+            "columns": pool.column_map,
+            "warnings": pool.warnings,
+        },
         "rules": {"path": str(opts.rules) if opts.rules else "default", "hash": rules_hash(rules)},
         "options": opts.public(),
-        "counts": {"input_rows": frame.height + n_errors, "screened": frame.height, "errors": n_errors,
-                   "risk_levels": risk_counts},
+        "counts": {
+            "input_rows": frame.height + n_errors,
+            "screened": frame.height,
+            "errors": n_errors,
+            "risk_levels": risk_counts,
+        },
         "llm": llm_info,
         "timings": timings,
         "host": {"python": platform.python_version(), "platform": platform.platform()},
@@ -111,9 +120,16 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
     from lmscreen.report.html import write_report
 
     write_report(opts.out)
-    return RunSummary(out_dir=opts.out, rows=frame.height, errors=n_errors,
-                      llm_sent=llm_info.get("sent", 0), llm_resumed=llm_info.get("resumed", 0),
-                      llm_failed=llm_info.get("failed", 0), risk_counts=risk_counts, run=run)
+    return RunSummary(
+        out_dir=opts.out,
+        rows=frame.height,
+        errors=n_errors,
+        llm_sent=llm_info.get("sent", 0),
+        llm_resumed=llm_info.get("resumed", 0),
+        llm_failed=llm_info.get("failed", 0),
+        risk_counts=risk_counts,
+        run=run,
+    )
 
 
 def _file_hash(path: Path) -> str:
@@ -125,16 +141,25 @@ def _file_hash(path: Path) -> str:
 
 
 _LLM_COLUMNS: dict[str, pl.DataType] = {
-    "reason": pl.String(), "flags": pl.String(), "status": pl.String(),
-    "revenue_yuan": pl.Float64(), "net_profit_yuan": pl.Float64(), "gross_margin_pct": pl.Float64(),
-    "roe_extracted_pct": pl.Float64(), "pe_extracted": pl.Float64(),
-    "prompt_tokens": pl.Int64(), "completion_tokens": pl.Int64(),
+    "reason": pl.String(),
+    "flags": pl.String(),
+    "status": pl.String(),
+    "revenue_yuan": pl.Float64(),
+    "net_profit_yuan": pl.Float64(),
+    "gross_margin_pct": pl.Float64(),
+    "roe_extracted_pct": pl.Float64(),
+    "pe_extracted": pl.Float64(),
+    "prompt_tokens": pl.Int64(),
+    "completion_tokens": pl.Int64(),
 }
 
 
 def _without_llm(frame: pl.DataFrame, flag: str) -> pl.DataFrame:
-    cols = [pl.lit(None, dtype=dt).alias(name) for name, dt in _LLM_COLUMNS.items()
-            if name not in ("flags", "status")]
+    cols = [
+        pl.lit(None, dtype=dt).alias(name)
+        for name, dt in _LLM_COLUMNS.items()
+        if name not in ("flags", "status")
+    ]
     return frame.with_columns(*cols, pl.lit(flag).alias("flags"), pl.lit("ok").alias("status"))
 
 
@@ -150,8 +175,9 @@ def _llm_rows(frame: pl.DataFrame, opts: ScreenOptions) -> list[_LLMRow]:
     return rows
 
 
-def _llm_stage(frame: pl.DataFrame, opts: ScreenOptions,
-               engine: Engine | None) -> tuple[pl.DataFrame, dict[str, Any]]:
+def _llm_stage(
+    frame: pl.DataFrame, opts: ScreenOptions, engine: Engine | None
+) -> tuple[pl.DataFrame, dict[str, Any]]:
     from lmscreen.task import build_messages, fit_text, process_completion, prompt_hash, row_schema
 
     llm_rows = _llm_rows(frame, opts)
@@ -178,8 +204,12 @@ def _llm_stage(frame: pl.DataFrame, opts: ScreenOptions,
         for r in pending:
             text, truncation = fit_text(r.source.read(), opts.report_token_budget, engine.count_tokens)
             inflight[r.key] = (r, truncation)
-            yield LLMRequest(key=r.key, messages=build_messages(r.code, r.name, text),
-                             schema=row_schema(r.code), max_tokens=opts.max_tokens)
+            yield LLMRequest(
+                key=r.key,
+                messages=build_messages(r.code, r.name, text),
+                schema=row_schema(r.code),
+                max_tokens=opts.max_tokens,
+            )
 
     sent = failed = 0
     t0 = time.perf_counter()
@@ -212,9 +242,16 @@ def _llm_stage(frame: pl.DataFrame, opts: ScreenOptions,
             usage[k] += int(getattr(res, k))
     merged = _merge(frame, outcome_rows, details)
     info = {
-        "enabled": True, "engine": described, "prompt_hash": prompt_hash(), "signature": signature,
-        "rows_with_report": len(llm_rows), "resumed": len(done), "sent": sent, "failed": failed,
-        "llm_seconds_this_run": llm_seconds, "usage": usage,
+        "enabled": True,
+        "engine": described,
+        "prompt_hash": prompt_hash(),
+        "signature": signature,
+        "rows_with_report": len(llm_rows),
+        "resumed": len(done),
+        "sent": sent,
+        "failed": failed,
+        "llm_seconds_this_run": llm_seconds,
+        "usage": usage,
         "rows_per_s_this_run": sent / llm_seconds if llm_seconds > 0 else None,
     }
     return merged, info
@@ -231,20 +268,30 @@ def _outcome(r: _LLMRow, res: LLMResult, process: Any) -> tuple[dict[str, Any], 
     if res.error is not None or res.text is None:
         flags = ["truncated"] if truncation else []
         out = {**base, "reason": None, "flags": ";".join(flags), "status": f"llm_error: {res.error}"}
-        return out, {"row": r.row, "llm": {"error": res.error, "finish_reason": res.finish_reason,
-                                           "truncation": truncation}}
+        return out, {
+            "row": r.row,
+            "llm": {"error": res.error, "finish_reason": res.finish_reason, "truncation": truncation},
+        }
     outcome = process(res.text, r.code, r.source.read(), r.roe, r.pe)
     flags = list(outcome.flags)
     if truncation:
         flags.append("truncated")
     out = {**base, **outcome.columns, "flags": ";".join(flags), "status": outcome.status}
-    detail = {"row": r.row, "llm": {**outcome.detail, "finish_reason": res.finish_reason,
-                                    "truncation": truncation, "raw": res.text}}
+    detail = {
+        "row": r.row,
+        "llm": {
+            **outcome.detail,
+            "finish_reason": res.finish_reason,
+            "truncation": truncation,
+            "raw": res.text,
+        },
+    }
     return out, detail
 
 
-def _merge(frame: pl.DataFrame, outcome_rows: list[dict[str, Any]],
-           details: list[dict[str, Any]]) -> pl.DataFrame:
+def _merge(
+    frame: pl.DataFrame, outcome_rows: list[dict[str, Any]], details: list[dict[str, Any]]
+) -> pl.DataFrame:
     schema = {"row": pl.Int64(), **_LLM_COLUMNS}
     llm = pl.DataFrame([{k: o.get(k) for k in schema} for o in outcome_rows], schema=schema)
     merged = frame.join(llm, on="row", how="left", maintain_order="left")

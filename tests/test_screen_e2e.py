@@ -188,3 +188,31 @@ def test_failed_llm_call_keeps_the_deterministic_verdict(tmp_path: Path) -> None
     row = json.loads((tmp_path / "o" / "results.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert row["status"].startswith("llm_error:")
     assert row["risk_level"] == "中" and row["score"] is not None
+
+
+def test_one_malformed_row_among_100_gives_99_results_and_1_error(tmp_path: Path) -> None:
+    pool = tmp_path / "pool.csv"
+    lines = ["代码,名称,市盈率TTM,净资产收益率"]
+    for i in range(100):
+        code = "60X123" if i == 41 else f"{600000 + i:06d}"
+        lines.append(f"{code},股票{i},{10 + i % 50},{5 + i % 20}")
+    pool.write_bytes(("\n".join(lines) + "\n").encode("gbk"))
+    lmscreen("screen", str(pool), "--out", str(tmp_path / "o"), "--no-llm", "--quiet")
+    results = pl.read_csv(tmp_path / "o" / "results.csv", infer_schema_length=0)
+    errors = pl.read_csv(tmp_path / "o" / "errors.csv", infer_schema_length=0)
+    assert results.height == 99
+    assert errors.height == 1
+    assert errors.row(0, named=True)["row"] == "43"  # header is row 1, so the 42nd data row is row 43
+    assert errors.row(0, named=True)["column"] == "代码"
+
+
+def test_unusable_input_exits_2_with_one_line(tmp_path: Path) -> None:
+    no_code = tmp_path / "nocode.csv"
+    no_code.write_text("名称,市盈率TTM\n贵州茅台,20\n", encoding="utf-8")
+    proc = lmscreen("screen", str(no_code), "--out", str(tmp_path / "o"), "--no-llm", check=False)
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and "nocode.csv" in proc.stderr
+    proc = lmscreen(
+        "screen", str(POOL), "--out", str(tmp_path / "o2"), "--chat-template-kwargs", "[1]", check=False
+    )
+    assert proc.returncode == 2 and "--chat-template-kwargs" in proc.stderr

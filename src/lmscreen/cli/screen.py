@@ -21,6 +21,11 @@ def register(app: typer.Typer) -> None:
         base_url: str | None = typer.Option(None, "--base-url", envvar="OPENAI_BASE_URL"),
         api_key: str | None = typer.Option(None, "--api-key", envvar="OPENAI_API_KEY", show_default=False),
         concurrency: int = typer.Option(4, "--concurrency", min=1, help="Requests in flight (openai)."),
+        chat_template_kwargs: str | None = typer.Option(
+            None,
+            "--chat-template-kwargs",
+            help='JSON for the server\'s chat template, e.g. {"enable_thinking": false}.',
+        ),
         no_llm: bool = typer.Option(False, "--no-llm", help="Rules only; no model is loaded."),
         fresh: bool = typer.Option(False, "--fresh", help="Forget stored LLM answers and start over."),
         limit: int | None = typer.Option(None, "--limit", min=1, help="Screen only the first N rows."),
@@ -36,6 +41,7 @@ def register(app: typer.Typer) -> None:
         if not pool.exists():
             raise InputError(f"{pool}: no such file")
         check_out_dir(out)
+        template_kwargs = _json_object(chat_template_kwargs, "--chat-template-kwargs")
         opts = ScreenOptions(
             pool=pool,
             out=out,
@@ -46,6 +52,7 @@ def register(app: typer.Typer) -> None:
             base_url=base_url,
             api_key=api_key,
             concurrency=concurrency,
+            chat_template_kwargs=template_kwargs,
             no_llm=no_llm,
             fresh=fresh,
             limit=limit,
@@ -71,3 +78,17 @@ def register(app: typer.Typer) -> None:
 
         path = write_report(out_dir)
         typer.echo(str(path))
+
+
+def _json_object(text: str | None, option: str) -> dict | None:
+    import json
+
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{option}: not JSON ({exc.msg} at character {exc.pos})") from exc
+    if not isinstance(value, dict):
+        raise InputError(f'{option}: expected a JSON object such as {{"enable_thinking": false}}')
+    return value

@@ -23,7 +23,11 @@ def make_engine(opts: ScreenOptions) -> Engine:
         from lmscreen.engines.openai_engine import OpenAIEngine
 
         return OpenAIEngine(
-            base_url=opts.base_url, model=opts.model, api_key=opts.api_key, concurrency=opts.concurrency
+            base_url=opts.base_url,
+            model=opts.model,
+            api_key=opts.api_key,
+            concurrency=opts.concurrency,
+            chat_template_kwargs=opts.chat_template_kwargs,
         )
     if opts.engine in ("vllm", "ray"):
         raise InputError(

@@ -34,8 +34,9 @@ from lmscreen.model.memory import VllmBlocks, plan
 from lmscreen.model.overhead import parse_vllm_version, vllm_batch_defaults
 from lmscreen.model.spec import ModelSpec
 
+# A copy of ../shared/research/vllm-measurements-calibration.csv kept in the repo.
 DEFAULT_CSV = (
-    Path(__file__).resolve().parents[2] / "shared" / "research" / "vllm-measurements-calibration.csv"
+    Path(__file__).resolve().parents[1] / "tests" / "data" / "research" / "vllm-measurements-calibration.csv"
 )
 GIB = 1 << 30
 TARGET = 0.10

@@ -216,3 +216,24 @@ def test_unusable_input_exits_2_with_one_line(tmp_path: Path) -> None:
         "screen", str(POOL), "--out", str(tmp_path / "o2"), "--chat-template-kwargs", "[1]", check=False
     )
     assert proc.returncode == 2 and "--chat-template-kwargs" in proc.stderr
+
+
+def test_limit_report_rerender_and_bad_engine_arguments(tmp_path: Path) -> None:
+    out = tmp_path / "o"
+    lmscreen("screen", str(POOL), "--out", str(out), "--no-llm", "--limit", "5", "--quiet")
+    results = pl.read_csv(out / "results.csv", infer_schema_length=0)
+    assert results.height == 5
+    (out / "report.html").unlink()
+    proc = lmscreen("report", str(out))
+    assert Path(proc.stdout.strip()) == out / "report.html"
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert results["code"][0] in html and "<script src=" not in html  # self-contained
+
+    proc = lmscreen("report", str(tmp_path), check=False)
+    assert proc.returncode == 2 and "not a finished lmscreen run" in proc.stderr
+    proc = lmscreen(
+        "screen", str(POOL), "--out", str(tmp_path / "m"), "--model", str(tmp_path / "nope.gguf"), check=False
+    )
+    assert proc.returncode == 2 and "nope.gguf" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    proc = lmscreen("screen", str(POOL), "--out", str(tmp_path / "v"), "--engine", "vllm", check=False)
+    assert proc.returncode == 2 and "vllm" in proc.stderr

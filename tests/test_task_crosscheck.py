@@ -128,3 +128,22 @@ def test_reason_is_sanitised_for_display() -> None:
     out = process_completion(answer(reason="=HYPERLINK(A)　盈利\u200b强"), CODE, REPORT, None, None)
     assert out.reason is not None and not out.reason.startswith("=")
     assert "\u200b" not in out.reason and len(out.reason) <= 30
+
+
+def test_a_reason_copied_from_the_prompt_is_dropped_and_flagged() -> None:
+    from lmscreen.task import echoes_instructions, process_completion
+
+    # What SmolLM2 really answered for 600036.SH: a line of its own instructions.
+    assert echoes_instructions("用一句话概括这家公司的经营情况（最多")
+    assert not echoes_instructions("营收稳健增长，盈利能力较强")
+    assert not echoes_instructions("营业收入增长")
+    text = (
+        '{"code": "600036.SH", "revenue": null, "net_profit": null, "gross_margin": null, "roe": null, '
+        '"pe_ttm": null, "reason": "用一句话概括这家公司的经营情况（最多"}'
+    )
+    out = process_completion(text, "600036.SH", "招商银行营业收入3374.88亿元。", 14.49, 7.1)
+    assert out.status == "ok"
+    assert out.reason == "" and "reason_echoes_prompt" in out.flags
+    good = text.replace("用一句话概括这家公司的经营情况（最多", "零售银行业务稳健")
+    out = process_completion(good, "600036.SH", "招商银行营业收入3374.88亿元。", 14.49, 7.1)
+    assert out.reason == "零售银行业务稳健" and "reason_echoes_prompt" not in out.flags

@@ -38,6 +38,7 @@ __all__ = [
     "process_completion",
     "prompt_hash",
     "row_schema",
+    "echoes_instructions",
     "sanitize_reason",
 ]
 
@@ -49,6 +50,9 @@ COLUMN_FOR_FIELD: dict[str, str] = {
     "pe_ttm": "pe_extracted",
 }
 """results.csv column (base units) for each extracted figure."""
+
+_INSTRUCTIONS = "".join((SYSTEM_PROMPT + build_messages("", "", "")[1]["content"]).split())
+"""The fixed instruction text (system prompt + user-message frame), whitespace removed, for echo checks."""
 
 _REASON_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 _FORMULA_LEAD = "=+-@\t\r "
@@ -64,6 +68,29 @@ def sanitize_reason(text: str | None) -> str:
         return ""
     cleaned = " ".join(_REASON_CONTROL_RE.sub(" ", text).split())
     return cleaned.lstrip(_FORMULA_LEAD)[:REASON_MAX_CHARS]
+
+
+def _longest_common_run(a: str, b: str) -> int:
+    """Length of the longest substring `a` and `b` share (a is short: a reason of <= 30 characters)."""
+    best = 0
+    for i in range(len(a)):
+        for j in range(i + best + 1, len(a) + 1):
+            if a[i:j] in b:
+                best = j - i
+            else:
+                break
+    return best
+
+
+def echoes_instructions(reason: str) -> bool:
+    """True when the reason copies the instructions instead of summarising the report.
+
+    A weak model often answers with a line of its own prompt ("用一句话概括这家公司的经营情况…"); shown as the
+    reason it would look like a finding. A copied run of 10+ characters, or of most of a short reason, is
+    the prompt, not a summary (generic words such as 营业收入 are far shorter than that).
+    """
+    text = "".join(reason.split())
+    return _longest_common_run(text, _INSTRUCTIONS) >= 8
 
 
 @dataclass(frozen=True)
@@ -111,6 +138,9 @@ def process_completion(
     found = mismatches(grounded, provided_roe, provided_pe)
     flags = list(grounded.flags) + crosscheck(grounded, provided_roe, provided_pe)
     reason = sanitize_reason(parsed.reason)
+    if echoes_instructions(reason):
+        flags.append("reason_echoes_prompt")
+        reason = ""
     values = {COLUMN_FOR_FIELD[name]: grounded.base_value(name) for name in FIGURES}
     detail = {
         "fields": {name: grounded.fields[name].to_json() for name in FIGURES},

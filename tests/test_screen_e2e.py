@@ -223,6 +223,8 @@ def test_limit_report_rerender_and_bad_engine_arguments(tmp_path: Path) -> None:
     lmscreen("screen", str(POOL), "--out", str(out), "--no-llm", "--limit", "5", "--quiet")
     results = pl.read_csv(out / "results.csv", infer_schema_length=0)
     assert results.height == 5
+    # the example's duplicate and malformed rows come after row 6: not part of a 5-row run
+    assert pl.read_csv(out / "errors.csv", infer_schema_length=0).height == 0
     (out / "report.html").unlink()
     proc = lmscreen("report", str(out))
     assert Path(proc.stdout.strip()) == out / "report.html"

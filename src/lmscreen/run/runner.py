@@ -66,8 +66,12 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
     rules = load_rules(opts.rules)
     pool = load_pool(opts.pool)
     frame = pool.frame
+    errors = pool.error_frame
     if opts.limit is not None:
         frame = frame.head(opts.limit)
+        # Rows past the limit were not screened, so their load errors are not this run's either.
+        last = frame["row"].max() if frame.height else 0
+        errors = errors.filter(pl.col("row") <= last)
     timings["load_s"] = time.perf_counter() - t
 
     t = time.perf_counter()
@@ -88,7 +92,7 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
 
     t = time.perf_counter()
     write_results(frame, opts.out)
-    n_errors = write_errors(pool.error_frame, opts.out, str(opts.pool))
+    n_errors = write_errors(errors, opts.out, str(opts.pool))
     timings["write_s"] = time.perf_counter() - t
     timings["total_s"] = time.time() - started
 

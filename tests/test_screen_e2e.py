@@ -239,3 +239,19 @@ def test_limit_report_rerender_and_bad_engine_arguments(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "nope.gguf" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     proc = lmscreen("screen", str(POOL), "--out", str(tmp_path / "v"), "--engine", "vllm", check=False)
     assert proc.returncode == 2 and "vllm" in proc.stderr
+
+
+def test_an_unreadable_report_file_fails_only_its_row(tmp_path: Path) -> None:
+    pool = tmp_path / "pool.csv"
+    pool.write_text(
+        "代码,名称,市盈率TTM,ROE\n600519,贵州茅台,20.5,36.02\n000001,平安银行,4.8,10.08\n", encoding="utf-8"
+    )
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    (reports / "600519.SH.txt").write_bytes(b"\xff\xff\xfa\xfb\x80\x81" * 10)
+    (reports / "000001.SZ.txt").write_text("平安银行2024年营业收入1466.95亿元。", encoding="gbk")
+    lmscreen("screen", str(pool), "--reports", str(reports), "--out", str(tmp_path / "o"), "--quiet")
+    rows = stable_rows(tmp_path / "o")
+    assert rows[0]["status"].startswith("llm_error:") and "600519.SH.txt" in rows[0]["status"]
+    assert rows[0]["flags"] == "report_unreadable" and rows[0]["risk_level"] == "低"
+    assert rows[1]["status"] == "ok" and rows[1]["llm"]["finish_reason"] == "stop"

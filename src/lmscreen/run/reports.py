@@ -35,15 +35,17 @@ class ReportSource:
 def decode_text(data: bytes, path: Path) -> str:
     """BOM (UTF-8/UTF-16), then UTF-8, then GB18030 — the order broker and vendor files need."""
     if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8", errors="replace")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16")
-    for encoding in ("utf-8", "gb18030"):
+        encodings: tuple[str, ...] = ("utf-8-sig",)
+    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        encodings = ("utf-16",)
+    else:
+        encodings = ("utf-8", "gb18030")
+    for encoding in encodings:
         try:
             return data.decode(encoding)
         except UnicodeDecodeError:
             continue
-    raise InputError(f"{path}: not UTF-8, UTF-16 or GB18030 text")
+    raise InputError(f"{path}: not valid {' or '.join(encodings)} text")
 
 
 def index_reports(directory: Path) -> dict[str, Path]:

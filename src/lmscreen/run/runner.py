@@ -130,7 +130,7 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
         errors=n_errors,
         llm_sent=llm_info.get("sent", 0),
         llm_resumed=llm_info.get("resumed", 0),
-        llm_failed=llm_info.get("failed", 0),
+        llm_failed=llm_info.get("failed", 0) + llm_info.get("reports_unreadable", 0),
         risk_counts=risk_counts,
         run=run,
     )
@@ -193,8 +193,15 @@ def _llm_stage(
     described = engine.describe()
     identity = described.get("identity") or {k: v for k, v in described.items() if k != "model"}
     signature = run_signature(identity, prompt_hash(), opts.report_token_budget, opts.max_tokens)
+    unreadable: list[tuple[_LLMRow, str]] = []
     for r in llm_rows:
-        r.key = row_key(signature, r.code, r.name, r.source.digest())
+        try:
+            r.key = row_key(signature, r.code, r.name, r.source.digest())
+        except (InputError, OSError) as exc:  # one bad report file must not stop an overnight run
+            unreadable.append((r, str(exc)))
+    if unreadable:
+        skip = {id(r) for r, _ in unreadable}
+        llm_rows = [r for r in llm_rows if id(r) not in skip]
 
     store = ckpt_mod.Checkpoint(opts.out)
     done = store.finished_keys(r.key for r in llm_rows)
@@ -244,6 +251,9 @@ def _llm_stage(
         details.append(detail)
         for k in usage:
             usage[k] += int(getattr(res, k))
+    for r, why in unreadable:
+        outcome_rows.append({"row": r.row, "flags": "report_unreadable", "status": f"llm_error: {why}"})
+        details.append({"row": r.row, "llm": {"error": why}})
     merged = _merge(frame, outcome_rows, details)
     info = {
         "enabled": True,
@@ -251,6 +261,7 @@ def _llm_stage(
         "prompt_hash": prompt_hash(),
         "signature": signature,
         "rows_with_report": len(llm_rows),
+        "reports_unreadable": len(unreadable),
         "resumed": len(done),
         "sent": sent,
         "failed": failed,

@@ -28,6 +28,7 @@ from lmscreen.run.keys import row_key, run_signature
 from lmscreen.run.options import ScreenOptions
 from lmscreen.run.progress import RowProgress
 from lmscreen.run.reports import ReportSource, index_reports, report_for
+from lmscreen.task import build_messages, fit_text, process_completion, prompt_hash, row_schema
 
 
 @dataclass
@@ -182,8 +183,6 @@ def _llm_rows(frame: pl.DataFrame, opts: ScreenOptions) -> list[_LLMRow]:
 def _llm_stage(
     frame: pl.DataFrame, opts: ScreenOptions, engine: Engine | None
 ) -> tuple[pl.DataFrame, dict[str, Any]]:
-    from lmscreen.task import build_messages, fit_text, process_completion, prompt_hash, row_schema
-
     llm_rows = _llm_rows(frame, opts)
     own_engine = engine is None
     if engine is None:
@@ -246,7 +245,7 @@ def _llm_stage(
     usage = {"prompt_tokens": 0, "completion_tokens": 0, "cached_prompt_tokens": 0}
     for r in llm_rows:
         res = stored.get(r.key) or LLMResult(key=r.key, text=None, error="no answer recorded")
-        row_out, detail = _outcome(r, res, process_completion)
+        row_out, detail = _outcome(r, res)
         outcome_rows.append(row_out)
         details.append(detail)
         for k in usage:
@@ -276,7 +275,7 @@ def _source_size(src: ReportSource) -> int:
     return len(src.text.encode()) if src.text is not None else (src.path.stat().st_size if src.path else 0)
 
 
-def _outcome(r: _LLMRow, res: LLMResult, process: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+def _outcome(r: _LLMRow, res: LLMResult) -> tuple[dict[str, Any], dict[str, Any]]:
     """Turn a stored raw answer into the row's output columns (re-derived on every run)."""
     truncation = (res.extra or {}).get("truncation")
     base = {"row": r.row, "prompt_tokens": res.prompt_tokens, "completion_tokens": res.completion_tokens}
@@ -287,7 +286,7 @@ def _outcome(r: _LLMRow, res: LLMResult, process: Any) -> tuple[dict[str, Any], 
             "row": r.row,
             "llm": {"error": res.error, "finish_reason": res.finish_reason, "truncation": truncation},
         }
-    outcome = process(res.text, r.code, r.source.read(), r.roe, r.pe)
+    outcome = process_completion(res.text, r.code, r.source.read(), r.roe, r.pe)
     flags = list(outcome.flags)
     if truncation:
         flags.append("truncated")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import os
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from lmscreen.engines.protocol import LLMRequest, LLMResult
+from lmscreen.engines.threads import choose_threads
 from lmscreen.errors import InputError
 
 DEFAULT_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -98,13 +98,14 @@ class EmbeddedEngine:
         self.model = str(path)
         self.n_ctx = n_ctx
         self.seed = seed
+        self.n_threads = choose_threads(n_threads)
         try:
             self._llm = Llama(
                 model_path=str(path),
                 n_ctx=n_ctx,
                 n_batch=n_ctx,
                 n_ubatch=n_ctx,
-                n_threads=n_threads or max(1, os.cpu_count() or 1),
+                n_threads=self.n_threads,
                 seed=seed,
                 verbose=verbose,
             )

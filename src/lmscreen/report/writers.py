@@ -25,6 +25,7 @@ CSV_COLUMNS = [
     "risk_level",
     "score",
     "reason",
+    "reason_source",
     "rules_fired",
     "flags",
     "status",

@@ -26,8 +26,9 @@ class ScreenOptions:
     n_ctx: int = 4096
     report_token_budget: int = 1536
     """Report-text tokens sent per row; longer texts keep their head and tail (recorded as `truncated`)."""
-    max_tokens: int = 448
-    """Room for the longest schema-valid answer (task.schema.longest_completion: 433 tokens on SmolLM2)."""
+    max_tokens: int = 192
+    """Room for the longest schema-valid answer: five candidate ids and a reason
+    (task.choice.longest_choice_completion: 168 tokens on SmolLM2). The free-form question needed 448."""
     progress: bool = True
 
     def public(self) -> dict[str, Any]:

@@ -1,0 +1,280 @@
+"""Extraction accuracy and speed: the free-form question vs numbered candidates, side by side in one run.
+
+On the labelled corpus in bench/data/extraction (report texts in the styles A-share users feed in, each
+with the accepted value(s) of the five figures in base units, or none), both questions are put to the same
+engine and model, and every answer goes through its own path's full checks (grounding included):
+- old: the model writes each value, unit and period (task.build_messages / row_schema / process_completion);
+- new: the model picks candidate ids, the label reader settles standard labels first (task.prepare_request /
+  process_choice); `labels` shows what the label reader alone keeps (no model).
+Printed, per field and per trap category: recall (labelled figures kept with an accepted value), wrong
+(kept values that are not accepted, including any value kept where the label is none), and rows/s with
+completion tokens per row; then the same speed comparison on the example pool (examples/reports).
+Machines are shared: compare the ratios, and note the load average printed at the start and end.
+
+Usage: python bench/extraction_accuracy.py [--model PATH.gguf] [--limit N] [--skip-pool] [--skip-old]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "bench" / "data" / "extraction"
+EXAMPLES = ROOT / "examples" / "reports"
+FIELDS = ("revenue", "net_profit", "gross_margin", "roe", "pe_ttm")
+COLUMN = {
+    "revenue": "revenue_yuan",
+    "net_profit": "net_profit_yuan",
+    "gross_margin": "gross_margin_pct",
+    "roe": "roe_extracted_pct",
+    "pe_ttm": "pe_extracted",
+}
+TOLERANCE = 0.005
+OLD_MAX_TOKENS = 448
+CODE = "600000.SH"
+
+
+@dataclass
+class Case:
+    id: str
+    text: str
+    categories: list[str]
+    labels: dict[str, list[float] | None]
+
+
+@dataclass
+class Score:
+    labelled: int = 0
+    kept_right: int = 0
+    wrong: int = 0
+
+    @property
+    def recall(self) -> float:
+        return self.kept_right / self.labelled if self.labelled else float("nan")
+
+
+@dataclass
+class PathResult:
+    values: dict[str, dict[str, float | None]] = field(default_factory=dict)
+    seconds: float = 0.0
+    rows: int = 0
+    completion_tokens: int = 0
+    reasons: dict[str, str] = field(default_factory=dict)
+
+
+def load_corpus(limit: int | None) -> list[Case]:
+    cases = []
+    for line in (CORPUS / "labels.jsonl").read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        text = (CORPUS / row["file"]).read_text(encoding="utf-8")
+        cases.append(Case(row["id"], text, row["categories"], {f: row[f] for f in FIELDS}))
+    return cases[:limit] if limit else cases
+
+
+def accepted(value: float, allowed: list[float]) -> bool:
+    return any(math.isclose(value, a, rel_tol=TOLERANCE) or value == a for a in allowed)
+
+
+def score(cases: list[Case], values: dict[str, dict[str, float | None]]) -> tuple[dict, dict, Score, list]:
+    per_field: dict[str, Score] = defaultdict(Score)
+    per_cat: dict[str, Score] = defaultdict(Score)
+    total = Score()
+    wrong_list = []
+    for case in cases:
+        got = values.get(case.id, {})
+        for f in FIELDS:
+            allowed = case.labels[f]
+            value = got.get(f)
+            right = value is not None and allowed is not None and accepted(value, allowed)
+            wrong = value is not None and not right
+            buckets = [per_field[f], total] + [per_cat[c] for c in case.categories]
+            for s in buckets:
+                s.labelled += bool(allowed)
+                s.kept_right += right
+                s.wrong += wrong
+            if wrong:
+                wrong_list.append((case.id, f, value, allowed))
+    return per_field, per_cat, total, wrong_list
+
+
+def run_path(
+    engine: Any,
+    items: list[tuple[str, str]],
+    make: Callable[[str, str], tuple[Any, Any]],
+    finish: Callable[[str, str, Any, Any], Any],
+) -> PathResult:
+    """Send every item's request through the engine; `finish` turns (id, text, result, extra) → outcome."""
+    from lmscreen.engines.protocol import LLMRequest
+
+    extras: dict[str, Any] = {}
+    requests = []
+    texts = dict(items)
+    for key, text in items:
+        request, extra = make(key, text)
+        extras[key] = extra
+        requests.append(LLMRequest(key=key, **request))
+    out = PathResult()
+    t = time.perf_counter()
+    results = list(engine.run(requests))
+    out.seconds = time.perf_counter() - t
+    out.rows = len(results)
+    for res in results:
+        out.completion_tokens += res.completion_tokens
+        outcome = finish(res.key, texts[res.key], res, extras[res.key])
+        out.values[res.key] = {f: outcome.columns[COLUMN[f]] for f in FIELDS}
+        out.reasons[res.key] = f"{outcome.columns.get('reason_source')}: {outcome.reason}"
+    return out
+
+
+def old_path(engine: Any, budget: int) -> tuple[Callable, Callable]:
+    from lmscreen.task import build_messages, fit_text, process_completion, row_schema
+
+    def make(key: str, text: str) -> tuple[dict, None]:
+        fitted, _ = fit_text(text, budget, engine.count_tokens)
+        messages = build_messages(CODE, "", fitted)
+        return {"messages": messages, "schema": row_schema(CODE), "max_tokens": OLD_MAX_TOKENS}, None
+
+    def finish(key: str, text: str, res: Any, extra: None) -> Any:
+        return process_completion(res.text, CODE, text, None, None)
+
+    return make, finish
+
+
+def new_path(engine: Any, budget: int, max_tokens: int) -> tuple[Callable, Callable]:
+    from lmscreen.task import prepare_request, process_choice
+
+    def make(key: str, text: str) -> tuple[dict, None]:
+        question, _ = prepare_request(CODE, "", text, budget, engine.count_tokens)
+        return {"messages": question.messages, "schema": question.schema, "max_tokens": max_tokens}, None
+
+    def finish(key: str, text: str, res: Any, extra: None) -> Any:
+        error = None if res.error is None and res.text is not None else str(res.error)
+        return process_choice(res.text, CODE, text, None, None, engine_error=error)
+
+    return make, finish
+
+
+def labels_only(cases: list[Case]) -> dict[str, dict[str, float | None]]:
+    from lmscreen.task import process_choice
+
+    values = {}
+    for case in cases:
+        outcome = process_choice(None, CODE, case.text, None, None, engine_error="no model")
+        values[case.id] = {f: outcome.columns[COLUMN[f]] for f in FIELDS}
+    return values
+
+
+def fmt_recall(s: Score) -> str:
+    return f"{s.kept_right:>3}/{s.labelled:<3} {100 * s.recall:5.1f}%" if s.labelled else "   -/0        "
+
+
+def print_table(
+    title: str, keys: list[str], scored: dict[str, tuple[dict, dict, Score, list]], pick: int
+) -> None:
+    names = list(scored)
+    print(f"\n{title}")
+    header = f"{'':22}" + "".join(f"{n + ' recall':>18}{n + ' wrong':>12}" for n in names)
+    print(header)
+    for key in keys:
+        cells = []
+        for n in names:
+            table = scored[n][pick]
+            s = table.get(key, Score())
+            cells.append(f"{fmt_recall(s):>18}{s.wrong:>12}")
+        print(f"{key:22}" + "".join(cells))
+
+
+def load_average() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "n/a"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--model", default=None, help="GGUF file (default: the bundled SmolLM2-135M)")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N corpus texts")
+    parser.add_argument("--skip-pool", action="store_true", help="skip the example-pool speed comparison")
+    parser.add_argument("--skip-old", action="store_true", help="skip the free-form question (no comparison)")
+    args = parser.parse_args()
+
+    from lmscreen.engines.embedded import EmbeddedEngine
+    from lmscreen.run.options import ScreenOptions
+
+    defaults = ScreenOptions(pool=Path("-"), out=Path("-"))
+    cases = load_corpus(args.limit)
+    labelled = sum(bool(v) for c in cases for v in c.labels.values())
+    print(f"corpus: {len(cases)} texts, {labelled} labelled figures")
+    print(f"load average at start: {load_average()} (cores: {os.cpu_count()})")
+    engine = EmbeddedEngine(args.model, n_ctx=defaults.n_ctx)
+    print(f"model: {engine.model_path.name}, threads: {engine.n_threads}")
+    items = [(c.id, c.text) for c in cases]
+    paths: dict[str, PathResult] = {}
+    try:
+        make, finish = new_path(engine, defaults.report_token_budget, defaults.max_tokens)
+        paths["new"] = run_path(engine, items, make, finish)
+        if not args.skip_old:
+            make, finish = old_path(engine, defaults.report_token_budget)
+            paths["old"] = run_path(engine, items, make, finish)
+        pool: dict[str, PathResult] = {}
+        if not args.skip_pool:
+            reports = [(p.stem, p.read_text(encoding="utf-8")) for p in sorted(EXAMPLES.glob("*.txt"))]
+            make, finish = new_path(engine, defaults.report_token_budget, defaults.max_tokens)
+            pool["new"] = run_path(engine, reports, make, finish)
+            if not args.skip_old:
+                make, finish = old_path(engine, defaults.report_token_budget)
+                pool["old"] = run_path(engine, reports, make, finish)
+    finally:
+        engine.close()
+
+    scored = {"labels": score(cases, labels_only(cases))}
+    for name in ("old", "new"):
+        if name in paths:
+            scored[name] = score(cases, paths[name].values)
+    print_table("per field", list(FIELDS), scored, 0)
+    categories = sorted({c for case in cases for c in case.categories})
+    print_table("per trap category", categories, scored, 1)
+    print(
+        f"\n{'all figures':22}" + "".join(f"{fmt_recall(s[2]):>18}{s[2].wrong:>12}" for s in scored.values())
+    )
+    for name, s in scored.items():
+        for case_id, f, value, allowed in s[3]:
+            print(f"  wrong ({name}): {case_id} {f} = {value} (accepted: {allowed})")
+
+    print("\nspeed (same engine, same model, one run)")
+    for label, results in (("corpus", paths), ("example pool", pool)):
+        for name, r in results.items():
+            rate = r.rows / r.seconds if r.seconds else float("nan")
+            tokens = r.completion_tokens / r.rows if r.rows else float("nan")
+            print(
+                f"  {label:13} {name}: {r.rows} rows in {r.seconds:7.1f} s = {rate:.3f} rows/s, "
+                f"{tokens:.0f} completion tokens/row"
+            )
+        if "old" in results and "new" in results and results["old"].seconds and results["new"].seconds:
+            ratio = (results["new"].rows / results["new"].seconds) / (
+                results["old"].rows / results["old"].seconds
+            )
+            print(f"  {label:13} new/old rows/s ratio: {ratio:.2f}x")
+    if pool.get("new"):
+        print("\nexample pool reasons (new path):")
+        for key, reason in pool["new"].reasons.items():
+            print(f"  {key}: {reason}")
+    print(f"\nload average at end: {load_average()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

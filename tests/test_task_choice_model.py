@@ -166,3 +166,19 @@ def test_a_usd_distractor_is_never_revenue_in_yuan(engine: EmbeddedEngine) -> No
     assert (
         outcome.reason_source == "rules" or reason_problem(outcome.reason or "", text, instructions) is None
     )
+
+
+def test_the_choice_grammar_compiles_and_max_tokens_covers_the_longest_answer(engine: EmbeddedEngine) -> None:
+    import llama_cpp
+
+    from lmscreen.task import choice_schema, longest_choice_completion
+
+    schema = choice_schema({"revenue": [1, 2, 12], "net_profit": [3], "roe": [], "pe_ttm": [4]})
+    grammar = llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
+    vocab = engine._llm._model.vocab
+    sampler = llama_cpp.llama_sampler_init_grammar(
+        vocab, grammar._grammar.encode("utf-8"), grammar._root.encode("utf-8")
+    )
+    assert sampler, "llama.cpp rejected the grammar built from choice_schema"
+    llama_cpp.llama_sampler_free(sampler)
+    assert engine.count_tokens(longest_choice_completion()) <= OPTS.max_tokens

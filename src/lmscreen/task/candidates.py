@@ -53,6 +53,7 @@ _LABEL_GAP_ASCII = 48
 _LOOSE_GAP = 60
 _BARE_GAP = 8
 _ENUM_RE = re.compile(r"分别|依次|各为|respectively", re.IGNORECASE)
+_TTM_RE = re.compile(r"TTM|滚动|trailing", re.IGNORECASE)
 _ENGLISH_STOP_RE = re.compile(r"[.](?=\s)")
 _PE_AFTER_RE = re.compile(
     r"-?[0-9][0-9.,]*\s?[xX×倍]\s?(?:(?:TTM|trailing)\s?(?:P/?E|PE|市盈率)|(?:P/?E|PE)\s?[(（]?TTM)",
@@ -209,6 +210,10 @@ def _prose_candidate(name: str, scanned: ScannedText, index: int, doc: Period | 
     period = _period_of(folded, sent_lo, pos, doc)
     if period is not None and not same_period(period, doc):
         return None
+    if name == "pe_ttm" and not _TTM_RE.search(label.group(0) + gap):
+        # `2025年PE 18倍` is a forecast or a static PE, whatever year the report is for
+        if any(p.year is not None for _, _, p in periods_in(lead + gap)):
+            return None
     if mention.kind == "none" and (len(gap) > _BARE_GAP or re.search(r"[0-9]", gap)):
         return None
     limit = _LABEL_GAP_ASCII if gap.isascii() else _LABEL_GAP

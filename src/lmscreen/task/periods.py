@@ -22,7 +22,8 @@ _PERIOD_RE = re.compile(
     r"|(?:"
     + _YEAR
     + r"\s?年?\s?(?:度)?(?P<sub>上半年|半年度|中期|前三季度|1-9月|1至9月|第?[一二三四1-4]季度|全年|年度)?)"
-    r"|(?P<bare>上半年|半年度|前三季度|1-9月|1至9月|第[一二三四1-4]季度|[一二三四]季度)"
+    r"|(?P<bare>上半年|半年度|前三季度|1-9月|1至9月|第[一二三四1-4]季度|[一二三四]季度|单季度?|全年)"
+    r"|(?<![A-Za-z0-9])(?P<bareq>Q[1-4])(?![A-Za-z0-9-])"
 )
 _QUARTER = {"一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
 _TITLE_RE = re.compile(
@@ -63,6 +64,8 @@ def _sub(word: str | None) -> str:
         return "H1"
     if word in ("前三季度", "1-9月", "1至9月"):
         return "Q1-Q3"
+    if word in ("单季", "单季度"):
+        return "Q"
     if word.endswith("季度"):
         digit = word.replace("第", "").replace("季度", "")
         return f"Q{_QUARTER.get(digit, 0)}" if digit in _QUARTER else ""
@@ -78,6 +81,8 @@ def _from_match(m: re.Match[str]) -> Period:
         return Period(_year(m.group("h1fy")), f"H{m.group('h1f')}")
     if m.group("qy"):
         return Period(_year(m.group("qy")), f"Q{m.group('qn')}")
+    if m.group("bareq"):
+        return Period(None, m.group("bareq"))
     if m.group("year"):
         return Period(_year(m.group("year")), _sub(m.group("sub")))
     return Period(None, _sub(m.group("bare")))

@@ -315,7 +315,7 @@ FIELDS: dict[str, FieldWords] = {
         ),
         re.compile(
             r"市净率|市销率|P/?B(?![A-Za-z])|P/?S(?![A-Za-z])|动态|\(动\)|（动）|静态|\(静\)|（静）|forward"
-            r"|price[- ]to[- ]book|EV/EBITDA|PEG",
+            r"|price[- ]to[- ]book|EV/EBITDA|PEG|LYR|静",
             re.IGNORECASE,
         ),
         strength=(re.compile(r"TTM|滚动|trailing", re.IGNORECASE),),

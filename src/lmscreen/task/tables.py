@@ -19,6 +19,8 @@ _CURRENT_RE = re.compile(
 )
 _PRIOR_RE = re.compile(r"上年|上期|去年|同期|调整前|调整后|last|prior|previous|year ago", re.IGNORECASE)
 _CHANGE_RE = re.compile(r"增减|变动|幅度|同比|变化|增长率|change|yoy|y/y|%", re.IGNORECASE)
+_MAX_CELL = 24
+"""Longer than this is prose, not a cell (a table's value and header cells are short)."""
 _NUMERIC_CELL_RE = re.compile(r"^[-+(（]?[0-9０-９][0-9０-９,，.．]*\s*[%％]?[)）]?$")
 
 
@@ -46,7 +48,7 @@ def _cells(line: str, offset: int) -> list[Cell]:
     elif re.search(r"\S\s{2,}\S", line):
         parts = re.finditer(r"\S(?:.*?\S)?(?=\s{2,}|\s*$)", line)
     else:
-        parts = re.finditer(r"\S+", line)
+        return []  # prose: single spaces separate words, not cells
     cells = []
     for m in parts:
         raw = m.group(0)
@@ -91,8 +93,8 @@ def read_tables(folded: str, doc: Period | None) -> list[TableRow]:
     for line in folded.split("\n"):
         cells = _cells(line, offset)
         offset += len(line) + 1
-        if len(cells) < 2:
-            header, column = None, None
+        if len(cells) < 2 or any(len(c.text) > _MAX_CELL for c in cells[1:]):
+            header, column = None, None  # not a table line (a sentence that happens to hold a `|`)
             continue
         numeric = sum(_is_numeric(c) for c in cells[1:])
         if numeric == 0:

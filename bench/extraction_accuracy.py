@@ -209,6 +209,13 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=None, help="only the first N corpus texts")
     parser.add_argument("--skip-pool", action="store_true", help="skip the example-pool speed comparison")
     parser.add_argument("--skip-old", action="store_true", help="skip the free-form question (no comparison)")
+    parser.add_argument(
+        "--old-limit",
+        type=int,
+        default=None,
+        help="put the (slow) free-form question to N texts spread over the corpus",
+    )
+    parser.add_argument("--pool-limit", type=int, default=None, help="only the first N example reports")
     args = parser.parse_args()
 
     from lmscreen.engines.embedded import EmbeddedEngine
@@ -228,10 +235,12 @@ def main() -> int:
         paths["new"] = run_path(engine, items, make, finish)
         if not args.skip_old:
             make, finish = old_path(engine, defaults.report_token_budget)
-            paths["old"] = run_path(engine, items, make, finish)
+            step = max(1, len(items) // args.old_limit) if args.old_limit else 1
+            paths["old"] = run_path(engine, items[::step][: args.old_limit], make, finish)
         pool: dict[str, PathResult] = {}
         if not args.skip_pool:
             reports = [(p.stem, p.read_text(encoding="utf-8")) for p in sorted(EXAMPLES.glob("*.txt"))]
+            reports = reports[: args.pool_limit]
             make, finish = new_path(engine, defaults.report_token_budget, defaults.max_tokens)
             pool["new"] = run_path(engine, reports, make, finish)
             if not args.skip_old:
@@ -244,6 +253,20 @@ def main() -> int:
     for name in ("old", "new"):
         if name in paths:
             scored[name] = score(cases, paths[name].values)
+    if "old" in paths and len(paths["old"].values) < len(cases):
+        subset = [c for c in cases if c.id in paths["old"].values]
+        print(f"\n(the free-form question was put to {len(subset)} texts spread over the corpus; on those:)")
+        on_subset = {
+            "labels": score(subset, labels_only(subset)),
+            "old": score(subset, paths["old"].values),
+            "new": score(subset, paths["new"].values),
+        }
+        print_table("per field, those texts only", list(FIELDS), on_subset, 0)
+        print(
+            f"{'all figures':22}"
+            + "".join(f"{fmt_recall(s[2]):>18}{s[2].wrong:>12}" for s in on_subset.values())
+        )
+        scored.pop("old")
     print_table("per field", list(FIELDS), scored, 0)
     categories = sorted({c for case in cases for c in case.categories})
     print_table("per trap category", categories, scored, 1)

@@ -15,6 +15,7 @@ from lmscreen.task import (
     choice_schema,
     find_candidates,
     marked_text,
+    open_field_ids,
     parse_choice,
     process_choice,
     prompt_hash,
@@ -120,19 +121,28 @@ def test_traps_are_never_candidates(text: str, field: str) -> None:
     assert field not in cset.settled
 
 
-def test_ids_are_shared_and_marked_in_the_text() -> None:
-    text = "2024年公司实现营业收入150.56亿元，归母净利润20.1亿元，毛利率35.2%。"
+def test_only_open_fields_are_asked_and_their_ids_are_marked_in_the_text() -> None:
+    text = (
+        "2024年第三季度报告：年初至报告期末营业收入1884.92亿元；本报告期营业收入650.40亿元；"
+        "归母净利润93.85亿元。"
+    )
     cset = find_candidates(text)
-    marked = marked_text(text, cset)
-    assert "[1]150.56亿元" in marked and "[2]20.1亿元" in marked and "[3]35.2%" in marked
-    schema = choice_schema({f: cset.field_ids(f) for f in cset.by_field})
-    assert schema["properties"]["revenue"] == {"anyOf": [{"type": "integer", "enum": [1]}, {"type": "null"}]}
-    assert schema["properties"]["pe_ttm"] == {"type": "null"}
-    ok = '{"revenue": 1, "net_profit": null, "gross_margin": 3, "roe": null, "pe_ttm": null, "reason": "稳"}'
-    assert isinstance(parse_choice(ok, schema), Choice)
+    asked = open_field_ids(cset)
+    assert asked["net_profit"] == []  # settled by its label: not asked
+    assert len(asked["revenue"]) == 2  # two labelled revenues of equal rank: the model decides
+    marked = marked_text(text, cset, {i for ids in asked.values() for i in ids})
+    assert "[1]1884.92亿元" in marked and "[2]650.40亿元" in marked and "[3]" not in marked
+    schema = choice_schema(asked)
+    assert set(schema["properties"]) == {"revenue", "reason"}
+    assert schema["properties"]["revenue"] == {
+        "anyOf": [{"type": "integer", "enum": [1, 2]}, {"type": "null"}]
+    }
+    ok = '{"revenue": 2, "reason": "稳"}'
+    parsed = parse_choice(ok, schema)
+    assert isinstance(parsed, Choice) and parsed.ids["revenue"] == 2 and parsed.ids["net_profit"] is None
     # an id outside the field's enum (here: the profit's id as revenue) is a schema violation
-    bad = ok.replace('"revenue": 1', '"revenue": 2')
-    assert "schema violation" in str(parse_choice(bad, schema))
+    assert "schema violation" in str(parse_choice(ok.replace("2", "3"), schema))
+    assert "schema violation" in str(parse_choice('{"revenue": 1, "roe": 3, "reason": "稳"}', schema))
 
 
 def test_the_label_wins_and_a_disagreeing_model_is_flagged() -> None:
@@ -222,7 +232,7 @@ def test_the_question_shares_one_system_prompt_and_fences_the_report() -> None:
     assert "600519" not in a.messages[0]["content"] and "150.56" not in a.messages[0]["content"]
     user = b.messages[1]["content"]
     assert user.count(FENCE_END) == 1 and "<|im_start|>" not in user
-    assert "[1]20.1亿元" in user and "revenue [1]" in user
+    assert user.endswith("ids: -")  # every figure settled by its label: nothing to ask but the reason
 
 
 def test_the_new_question_has_its_own_prompt_hash() -> None:

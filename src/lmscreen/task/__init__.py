@@ -28,6 +28,7 @@ from lmscreen.task.choice import (
     choice_prompt_hash,
     choice_schema,
     longest_choice_completion,
+    open_field_ids,
     parse_choice,
 )
 from lmscreen.task.crosscheck import crosscheck, mismatches
@@ -209,7 +210,8 @@ def prepare_request(
     Ids whose mark was cut by the fitting are not offered (the row is flagged `truncated` by the caller).
     """
     cset = find_candidates(report_text)
-    fitted, truncation = fit_text(marked_text(report_text, cset), budget_tokens, count_tokens)
+    asked = {i for ids in open_field_ids(cset).values() for i in ids}
+    fitted, truncation = fit_text(marked_text(report_text, cset, asked), budget_tokens, count_tokens)
     return build_choice(code, name, report_text, cset, fitted), truncation
 
 
@@ -234,7 +236,7 @@ def process_choice(
     if engine_error is not None:
         parsed = engine_error
     else:
-        schema = choice_schema({f: cset.field_ids(f) for f in FIGURES})
+        schema = choice_schema(open_field_ids(cset), all_required=False)
         parsed = parse_choice(text, schema)
     choice = parsed if isinstance(parsed, Choice) else None
     resolved = resolve(cset, choice, report_text)
@@ -267,6 +269,7 @@ def process_choice(
         "reason_source": source,
         "model_reason": choice.reason if choice else None,
         "candidates": {name: cset.field_ids(name) for name in FIGURES},
+        "asked": {name: ids for name, ids in open_field_ids(cset).items() if ids},
         "document_period": cset.doc_period.label() if cset.doc_period else None,
     }
     if choice is not None:

@@ -402,9 +402,12 @@ def find_candidates(text: str, max_per_field: int = MAX_PER_FIELD) -> CandidateS
     return CandidateSet(scanned, doc, by_field, settled, ids, capped, ambiguous)
 
 
-def marked_text(text: str, cset: CandidateSet) -> str:
-    """The report with `[id]` written before each candidate number, so the model can name it."""
+def marked_text(text: str, cset: CandidateSet, only: set[int] | None = None) -> str:
+    """The report with `[id]` written before each candidate number (or each of `only`), so the model can
+    name it."""
     out = text
     for cid, mention in sorted(cset.ids.items(), key=lambda kv: kv[1].start, reverse=True):
+        if only is not None and cid not in only:
+            continue
         out = f"{out[: mention.start]}[{cid}]{out[mention.start :]}"
     return out

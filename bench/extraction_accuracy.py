@@ -5,13 +5,19 @@ with the accepted value(s) of the five figures in base units, or none), both que
 engine and model, and every answer goes through its own path's full checks (grounding included):
 - old: the model writes each value, unit and period (task.build_messages / row_schema / process_completion);
 - new: the model picks candidate ids, the label reader settles standard labels first (task.prepare_request /
-  process_choice); `labels` shows what the label reader alone keeps (no model).
+  process_choice); `labels` shows what the label reader alone keeps (no model). A text whose fields the
+  labels all settle (or that has no candidates) asks the model only for a reason, so its figures cannot
+  depend on the answer: by default only the texts with an open field are sent (`--send-all` sends all).
 Printed, per field and per trap category: recall (labelled figures kept with an accepted value), wrong
 (kept values that are not accepted, including any value kept where the label is none), and rows/s with
-completion tokens per row; then the same speed comparison on the example pool (examples/reports).
+completion tokens per row; then the same speed comparison on the example pool (examples/reports), the
+two questions alternating row by row on two engines so that a shared machine's load weighs on both alike.
 Machines are shared: compare the ratios, and note the load average printed at the start and end.
 
 Usage: python bench/extraction_accuracy.py [--model PATH.gguf] [--limit N] [--skip-pool] [--skip-old]
+       [--old-limit N] [--pool-limit N] [--send-all]
+The speed comparison (rows/s, completion tokens/row) is made on the example pool, both questions on the same
+rows in one run; with --send-all the corpus is timed too.
 """
 
 from __future__ import annotations
@@ -136,6 +142,31 @@ def run_path(
     return out
 
 
+def run_interleaved(
+    items: list[tuple[str, str]], sides: dict[str, tuple[Any, Callable, Callable]]
+) -> dict[str, PathResult]:
+    """Both questions row by row, alternating which goes first, each on its own engine (its own cached
+    system prefix): a shared machine's load then weighs on both sides alike."""
+    from lmscreen.engines.protocol import LLMRequest
+
+    out = {name: PathResult() for name in sides}
+    names = list(sides)
+    for i, (key, text) in enumerate(items):
+        for name in names if i % 2 == 0 else names[::-1]:
+            engine, make, finish = sides[name]
+            request, extra = make(key, text)
+            t = time.perf_counter()
+            (res,) = list(engine.run([LLMRequest(key=key, **request)]))
+            side = out[name]
+            side.seconds += time.perf_counter() - t
+            side.rows += 1
+            side.completion_tokens += res.completion_tokens
+            outcome = finish(key, text, res, extra)
+            side.values[key] = {f: outcome.columns[COLUMN[f]] for f in FIELDS}
+            side.reasons[key] = f"{outcome.columns.get('reason_source')}: {outcome.reason}"
+    return out
+
+
 def old_path(engine: Any, budget: int) -> tuple[Callable, Callable]:
     from lmscreen.task import build_messages, fit_text, process_completion, row_schema
 
@@ -172,6 +203,13 @@ def labels_only(cases: list[Case]) -> dict[str, dict[str, float | None]]:
         outcome = process_choice(None, CODE, case.text, None, None, engine_error="no model")
         values[case.id] = {f: outcome.columns[COLUMN[f]] for f in FIELDS}
     return values
+
+
+def depends_on_model(text: str) -> bool:
+    """Whether any figure of `text` is left to the model (the labels settle all the others)."""
+    from lmscreen.task import find_candidates, open_field_ids
+
+    return any(open_field_ids(find_candidates(text)).values())
 
 
 def fmt_recall(s: Score) -> str:
@@ -216,6 +254,12 @@ def main() -> int:
         help="put the (slow) free-form question to N texts spread over the corpus",
     )
     parser.add_argument("--pool-limit", type=int, default=None, help="only the first N example reports")
+    parser.add_argument(
+        "--send-all",
+        action="store_true",
+        help="send every corpus text to the model on the new path (default: only the texts with a field the "
+        "labels leave open; the others' figures cannot depend on the model's answer)",
+    )
     args = parser.parse_args()
 
     from lmscreen.engines.embedded import EmbeddedEngine
@@ -229,10 +273,17 @@ def main() -> int:
     engine = EmbeddedEngine(args.model, n_ctx=defaults.n_ctx)
     print(f"model: {engine.model_path.name}, threads: {engine.n_threads}")
     items = [(c.id, c.text) for c in cases]
+    asked = [(key, text) for key, text in items if args.send_all or depends_on_model(text)]
+    print(
+        f"new path: {len(asked)} of {len(items)} texts have a field the labels leave open and go to the model"
+        + (" (--send-all: all are sent)" if args.send_all else "; the others' figures are the label reader's")
+    )
     paths: dict[str, PathResult] = {}
     try:
         make, finish = new_path(engine, defaults.report_token_budget, defaults.max_tokens)
-        paths["new"] = run_path(engine, items, make, finish)
+        paths["new"] = run_path(engine, asked, make, finish)
+        for case_id, values in labels_only([c for c in cases if c.id not in paths["new"].values]).items():
+            paths["new"].values[case_id] = values
         if not args.skip_old:
             make, finish = old_path(engine, defaults.report_token_budget)
             step = max(1, len(items) // args.old_limit) if args.old_limit else 1
@@ -241,11 +292,15 @@ def main() -> int:
         if not args.skip_pool:
             reports = [(p.stem, p.read_text(encoding="utf-8")) for p in sorted(EXAMPLES.glob("*.txt"))]
             reports = reports[: args.pool_limit]
-            make, finish = new_path(engine, defaults.report_token_budget, defaults.max_tokens)
-            pool["new"] = run_path(engine, reports, make, finish)
+            sides = {"new": (engine, *new_path(engine, defaults.report_token_budget, defaults.max_tokens))}
             if not args.skip_old:
-                make, finish = old_path(engine, defaults.report_token_budget)
-                pool["old"] = run_path(engine, reports, make, finish)
+                second = EmbeddedEngine(args.model, n_ctx=defaults.n_ctx)
+                sides["old"] = (second, *old_path(second, defaults.report_token_budget))
+            try:
+                pool = run_interleaved(reports, sides)
+            finally:
+                if "old" in sides:
+                    sides["old"][0].close()
     finally:
         engine.close()
 
@@ -278,7 +333,9 @@ def main() -> int:
             print(f"  wrong ({name}): {case_id} {f} = {value} (accepted: {allowed})")
 
     print("\nspeed (same engine, same model, one run)")
-    for label, results in (("corpus", paths), ("example pool", pool)):
+    speed = {"corpus": paths if args.send_all else {k: v for k, v in paths.items() if k != "new"}}
+    speed["example pool"] = pool
+    for label, results in speed.items():
         for name, r in results.items():
             rate = r.rows / r.seconds if r.seconds else float("nan")
             tokens = r.completion_tokens / r.rows if r.rows else float("nan")

@@ -29,9 +29,9 @@ from pathlib import Path
 from lmscreen.errors import InputError
 from lmscreen.model.catalog import spec_for
 from lmscreen.model.hardware import GPU, gpu
-from lmscreen.model.kv import kv_layout
 from lmscreen.model.memory import VllmBlocks, plan
-from lmscreen.model.overhead import parse_vllm_version, vllm_batch_defaults
+from lmscreen.model.memory.kv import kv_layout
+from lmscreen.model.memory.overhead import parse_vllm_version, vllm_batch_defaults
 from lmscreen.model.spec import ModelSpec
 
 # A copy of ../shared/research/vllm-measurements-calibration.csv kept in the repo.

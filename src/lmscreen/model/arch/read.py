@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from lmscreen.errors import InputError
-from lmscreen.model.arch_config import spec_from_config
+from lmscreen.model.arch.config import spec_from_config
 from lmscreen.model.spec import ModelSpec
 
 __all__ = ["hf_cache_dirs", "inspect", "spec_from_config", "spec_from_folder"]
@@ -79,7 +79,7 @@ def spec_from_folder(folder: Path, name: str | None = None) -> ModelSpec:
             return spec
         ggufs = sorted(folder.glob("*.gguf"))
         if len(ggufs) == 1:
-            from lmscreen.model.arch_gguf import read_gguf
+            from lmscreen.model.arch.gguf import read_gguf
 
             return read_gguf(ggufs[0])
         what = f"{len(ggufs)} .gguf files, pass one of them" if ggufs else "no config.json or .gguf file"
@@ -91,7 +91,7 @@ def spec_from_folder(folder: Path, name: str | None = None) -> ModelSpec:
 
 def _add_safetensors(spec: ModelSpec, folder: Path) -> None:
     """Overlay exact bytes (and, for unpacked dtypes, exact parameter counts) from the shard headers."""
-    from lmscreen.model.arch_safetensors import shard_files, summarize
+    from lmscreen.model.arch.safetensors import shard_files, summarize
 
     files = shard_files(folder)
     if not files:
@@ -133,7 +133,7 @@ def inspect(path_or_id: str) -> ModelSpec:
         return spec_from_folder(path)
     if path.is_file():
         if path.suffix == ".gguf":
-            from lmscreen.model.arch_gguf import read_gguf
+            from lmscreen.model.arch.gguf import read_gguf
 
             return read_gguf(path)
         if path.suffix == ".safetensors":
@@ -147,7 +147,7 @@ def inspect(path_or_id: str) -> ModelSpec:
     snapshot = _cached_snapshot(path_or_id) if "/" in path_or_id else None
     if snapshot is not None:
         return spec_from_folder(snapshot, path_or_id)
-    from lmscreen.model.catalog import close_matches, lookup, spec_for
+    from lmscreen.model.catalog.models import close_matches, lookup, spec_for
 
     if lookup(path_or_id):
         spec = spec_for(path_or_id)

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lmscreen.model import overhead
-from lmscreen.model.kv import KVLayout, kv_layout
-from lmscreen.model.memory_common import (
+from lmscreen.model.memory import overhead
+from lmscreen.model.memory.common import (
     ENGINE_VERSIONS,
     GIB,
     MIN_USEFUL_CONTEXT,
@@ -29,8 +28,9 @@ from lmscreen.model.memory_common import (
     round_context,
     table_contexts,
 )
+from lmscreen.model.memory.kv import KVLayout, kv_layout
+from lmscreen.model.memory.weights import expert_bytes_per_layer, is_gguf, normalize_quantization, weights
 from lmscreen.model.spec import ModelSpec
-from lmscreen.model.weights import expert_bytes_per_layer, is_gguf, normalize_quantization, weights
 
 
 def _pad(cells: int, to: int = 256) -> int:

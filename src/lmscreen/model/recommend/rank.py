@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from lmscreen.errors import InputError
-from lmscreen.model.families import TASKS
-from lmscreen.model.kv import kv_layout
-from lmscreen.model.memory import plan
+from lmscreen.model.launch.families import TASKS
+from lmscreen.model.memory.kv import kv_layout
+from lmscreen.model.memory.plan import plan
+from lmscreen.model.memory.weights import active_bytes_per_token, normalize_quantization
 from lmscreen.model.spec import ModelSpec
-from lmscreen.model.weights import active_bytes_per_token, normalize_quantization
 
 if TYPE_CHECKING:
     from lmscreen.model.hardware import GPU
@@ -63,7 +63,7 @@ class Recommendation(BaseModel):
 
 def catalog_candidates() -> list[Candidate]:
     """Every catalog model with its spec (the built-in catalog; no network)."""
-    from lmscreen.model.catalog import all_models, spec_for
+    from lmscreen.model.catalog.models import all_models, spec_for
 
     return [Candidate(id=e.id, tasks=tuple(e.tasks), spec=spec_for(e.id)) for e in all_models()]
 

@@ -1,6 +1,6 @@
 """vLLM's side of the plan: the KV pool left after weights and overhead, cut into paged blocks.
 
-The pool is `util × total − weights − activation peak − non-torch` (lmscreen.model.overhead). vLLM groups
+The pool is `util × total − weights − activation peak − non-torch` (memory.overhead). vLLM groups
 layers by kind (full, sliding window, linear attention) into groups of equal size (the smallest kind's layer
 count, or the largest when within 25% of it; kv_cache_utils.py) and all groups share one page size: with
 linear attention the attention block grows until one attention page holds one layer's recurrent state
@@ -17,9 +17,8 @@ import math
 from dataclasses import dataclass
 
 from lmscreen.errors import InputError
-from lmscreen.model import overhead
-from lmscreen.model.kv import KV_DTYPE_BYTES, KVLayout, kv_layout
-from lmscreen.model.memory_common import (
+from lmscreen.model.memory import overhead
+from lmscreen.model.memory.common import (
     ENGINE_VERSIONS,
     GIB,
     MIN_USEFUL_CONTEXT,
@@ -35,8 +34,9 @@ from lmscreen.model.memory_common import (
     round_context,
     table_contexts,
 )
+from lmscreen.model.memory.kv import KV_DTYPE_BYTES, KVLayout, kv_layout
+from lmscreen.model.memory.weights import is_gguf, normalize_quantization, weights
 from lmscreen.model.spec import ModelSpec
-from lmscreen.model.weights import is_gguf, normalize_quantization, weights
 
 
 @dataclass(frozen=True)
@@ -208,7 +208,7 @@ def _vllm_breakdown(inp: PlanInputs, core: _VllmCore, util: float, mnbt: int) ->
         Component(
             name="activation peak",
             gib=core.activation_gib,
-            source=f"profiled batch of {mnbt} tokens, calibrated (lmscreen.model.overhead)",
+            source=f"profiled batch of {mnbt} tokens, calibrated (lmscreen.model.memory.overhead)",
         ),
         Component(
             name="non-torch memory",

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from lmscreen.model.kv import KVLayout
+from lmscreen.model.memory.kv import KVLayout
 from lmscreen.model.spec import ModelSpec
 
 if TYPE_CHECKING:

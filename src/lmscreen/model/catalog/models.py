@@ -1,7 +1,7 @@
 """Built-in catalog of popular open models (data/models.yaml), each entry with the source of its facts.
 
 Used when neither config.json nor a weights header is at hand: `model fit Qwen/Qwen3-8B --gpu "RTX 3090"` must
-work offline. Each entry keeps the config.json fields as published, so one parser (arch_config) serves both
+work offline. Each entry keeps the config.json fields as published, so one parser (arch.config) serves both
 real files and the catalog. Lookup is forgiving (HF id, short name, Ollama tag, any case) because users type
 names loosely.
 """
@@ -48,7 +48,7 @@ class CatalogEntry(BaseModel):
     @property
     def max_context(self) -> int | None:
         """Native context window (max_position_embeddings / seq_length)."""
-        from lmscreen.model.arch_config import text_part
+        from lmscreen.model.arch.config import text_part
 
         cfg = text_part(self.config)
         return cfg.get("max_position_embeddings") or cfg.get("seq_length")
@@ -150,7 +150,7 @@ def spec_for(name_or_id: str) -> ModelSpec:
     Architecture fields come from the entry's config.json facts; total/active parameters are the publisher's
     headline counts (the config-derived count is kept in notes when it differs by more than 3%).
     """
-    from lmscreen.model.arch_config import spec_from_config
+    from lmscreen.model.arch.config import spec_from_config
 
     entry = lookup(name_or_id)
     if entry is None:

@@ -2,7 +2,7 @@
 
 Every flag used here exists in the engine version named in `ENGINE_VERSIONS` (checked by the tests against
 the flag lists in research/engine-flags/, read from the engines' own argument parsers). Parser names and
-sampling presets per family live in lmscreen.model.families.
+sampling presets per family live in lmscreen.model.launch.families.
 
 Safety: servers bind 127.0.0.1 unless asked otherwise; asked for any other address, the command gets a
 generated API key (vLLM, SGLang and llama-server all take `--api-key`) and a warning. Ollama has no API key,
@@ -19,10 +19,10 @@ import shlex
 from pydantic import BaseModel, Field
 
 from lmscreen.errors import InputError
-from lmscreen.model.families import GENERIC, Family, family_for, sampling_preset
-from lmscreen.model.memory import Plan
+from lmscreen.model.launch.families import GENERIC, Family, family_for, sampling_preset
+from lmscreen.model.memory.plan import Plan
+from lmscreen.model.memory.weights import is_gguf, normalize_quantization
 from lmscreen.model.spec import ModelSpec
-from lmscreen.model.weights import is_gguf, normalize_quantization
 
 ENGINES = ("vllm", "sglang", "llamacpp", "ollama", "transformers")
 ENGINE_VERSIONS = {

@@ -1,9 +1,9 @@
 """The memory plan: will a model fit a GPU, with what context and how many parallel requests, per engine.
 
 Each engine sizes its cache its own way and the answer changes with it (research/fit-planners.md 2.5–2.7), so
-the arithmetic lives per engine: memory_vllm (pool and paged blocks, hybrid block rules), memory_llama
+the arithmetic lives per engine: vllm.py (pool and paged blocks, hybrid block rules), llama.py
 (llama.cpp cells shared by slots, -ngl / --n-cpu-moe offload, Ollama). This module checks the arguments,
-resolves the GPU memory and dispatches; memory_common holds the Plan every engine returns.
+resolves the GPU memory and dispatches; common.py holds the Plan every engine returns.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lmscreen.errors import InputError
-from lmscreen.model.memory_common import (
+from lmscreen.model.memory.common import (
     ENGINES,
     FALLBACK_NATIVE_CONTEXT,
     KV_TYPES,
@@ -21,8 +21,8 @@ from lmscreen.model.memory_common import (
     Plan,
     PlanInputs,
 )
-from lmscreen.model.memory_llama import plan_llama
-from lmscreen.model.memory_vllm import VllmBlocks, plan_vllm
+from lmscreen.model.memory.llama import plan_llama
+from lmscreen.model.memory.vllm import VllmBlocks, plan_vllm
 from lmscreen.model.spec import ModelSpec
 
 if TYPE_CHECKING:

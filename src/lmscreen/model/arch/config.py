@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lmscreen.model.arch_params import count_params
+from lmscreen.model.arch.params import count_params
 from lmscreen.model.spec import MLA, LinearAttention, ModelSpec
 
 _FULL = {"full_attention", "attention", "global_attention", "global"}

@@ -73,7 +73,7 @@ def test_every_entry_builds_a_plannable_spec() -> None:
         ("Qwen/Qwen2.5-7B-Instruct-AWQ", "Qwen/Qwen2.5-7B-Instruct"),
         ("llama3.1:70b-instruct-q4_K_M", "meta-llama/Llama-3.1-70B-Instruct"),
         ("meta-llama/Meta-Llama-3.1-8B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"),
-        ("Qwen/Qwen3-30B-A3B-Instruct-2507", "Qwen/Qwen3-30B-A3B"),
+        ("Qwen/Qwen3-30B-A3B-Instruct-2507-AWQ", "Qwen/Qwen3-30B-A3B-Instruct-2507"),
         ("gemma3:27b", "google/gemma-3-27b-it"),
         ("gemma-3-27b", "google/gemma-3-27b-it"),
         ("GLM-4-9B-Chat", "THUDM/glm-4-9b-chat"),

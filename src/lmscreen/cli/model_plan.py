@@ -7,7 +7,6 @@ nothing here ever imports torch, vLLM or Transformers.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -20,45 +19,32 @@ if TYPE_CHECKING:
     from lmscreen.model.spec import ModelSpec
 
 
-def resolve_model(model: str) -> tuple[ModelSpec, str, str | None]:
+def resolve_model(
+    model: str, config: str | None = None, allow_name_only: bool = False
+) -> tuple[ModelSpec, str, str | None]:
     """(spec, what the engine should load, Ollama tag) for a path, catalog name, HF id or Ollama tag.
 
-    A local path is inspected (config.json / safetensors / GGUF headers); otherwise the built-in catalog
-    answers, and a quantization the name states (…-AWQ, :q4_K_M) is applied to the catalog's architecture.
+    See lmscreen.model.resolve: a config.json / folder, the local HF cache, the catalog, else an estimate
+    from the name with every estimated field marked.
     """
-    from lmscreen.model import catalog
+    from lmscreen.model.resolve import resolve
 
-    path = Path(model).expanduser()
-    if path.exists():
-        from lmscreen.model import arch
-
-        return arch.inspect(str(path)), str(path), None
-    try:
-        spec = catalog.spec_for(model)
-    except InputError as missing:
-        from lmscreen.model import arch
-
-        try:
-            spec = arch.inspect(model)
-        except InputError:
-            raise missing from None
-    quant = _name_quantization(model)
-    if quant and not spec.quantization:
-        spec = spec.model_copy(
-            update={"quantization": quant, "sources": {**spec.sources, "quantization": "name"}}
-        )
-    ollama_tag = model if ":" in model and "/" not in model else None
-    model_ref = model if "/" in model else spec.name
-    return spec, model_ref, ollama_tag
+    found = resolve(model, config=config, allow_name_only=allow_name_only)
+    return found.spec, found.model_ref, found.ollama_tag
 
 
-def _name_quantization(model: str) -> str | None:
-    from lmscreen.model import names
+def _estimate_warning(spec: ModelSpec) -> str | None:
+    """One line naming what was estimated, or None when every fact came from a file or the catalog."""
+    from lmscreen.model.arch.estimate import estimated_fields
 
-    try:
-        return names.decode(model).quantization
-    except (InputError, NotImplementedError):
+    fields = estimated_fields(spec)
+    if not fields:
         return None
+    like = next((v for v in spec.sources.values() if str(v).startswith("estimate")), "")
+    return (
+        f"{spec.name}: no config.json found and not in the catalog; {len(fields)} architecture fields "
+        f"estimated ({like}); pass --config PATH (config.json or model folder) for exact numbers"
+    )
 
 
 def _gpu(name: str | None) -> GPU | None:
@@ -157,13 +143,19 @@ def register(app: typer.Typer) -> None:
         ),
         kv_cache_dtype: str = typer.Option("auto", "--kv-cache-dtype", help="auto | fp8 | q8_0 | q4_0 …"),
         engine: str = typer.Option("vllm", "--engine", help="vllm | llamacpp | ollama"),
+        config: str | None = typer.Option(
+            None, "--config", help="config.json or model folder to read the architecture from (no download)."
+        ),
         json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
         """Plan GPU memory: weights, KV cache, overhead, max context and concurrency, knobs to turn."""
         from lmscreen.model.memory import plan
 
         _need_gpu(gpu, vram_gib)
-        spec, _, _ = resolve_model(model)
+        spec, _, _ = resolve_model(model, config)
+        warning = _estimate_warning(spec)
+        if warning and not json_out:
+            print(f"warning: {warning}", file=sys.stderr)
         result = plan(
             spec,
             _gpu(gpu),
@@ -176,6 +168,8 @@ def register(app: typer.Typer) -> None:
             kv_cache_dtype=kv_cache_dtype,
             engine=engine,
         )
+        if warning:
+            result.notes.insert(0, f"estimate: {warning}")
         if json_out:
             _print_json(result.model_dump(mode="json"))
         else:
@@ -196,6 +190,9 @@ def register(app: typer.Typer) -> None:
         concurrency: int | None = typer.Option(None, "--concurrency", help="Parallel requests."),
         kv_cache_dtype: str = typer.Option("auto", "--kv-cache-dtype", help="auto | fp8 | q8_0 | q4_0 …"),
         task: str = typer.Option("text", "--task", help="text | vision | agent (sampling preset)."),
+        config: str | None = typer.Option(
+            None, "--config", help="config.json or model folder to read the architecture from (no download)."
+        ),
         json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
         """Print a launch command whose every flag exists in the engine version it names."""
@@ -205,9 +202,10 @@ def register(app: typer.Typer) -> None:
         eng = engine.lower().replace(".", "").replace("-", "")
         if eng not in ENGINES:
             raise InputError(f"--engine {engine!r}: use one of {', '.join(ENGINES)}")
-        spec, model_ref, ollama_tag = resolve_model(model)
+        wants_plan = (gpu is not None or vram_gib is not None) and eng != "transformers"
+        spec, model_ref, ollama_tag = resolve_model(model, config, allow_name_only=not wants_plan)
         the_plan = None
-        if (gpu is not None or vram_gib is not None) and eng != "transformers":
+        if wants_plan:
             plan_engine = "vllm" if eng == "sglang" else eng
             the_plan = plan(
                 spec,
@@ -223,6 +221,9 @@ def register(app: typer.Typer) -> None:
         cmd = launch_command(
             spec, eng, the_plan, model_ref=model_ref, host=host, port=port, task=task, ollama_tag=ollama_tag
         )
+        warning = _estimate_warning(spec)
+        if warning:
+            cmd.warnings.insert(0, warning)
         if json_out:
             _print_json(
                 {

@@ -14,7 +14,7 @@ from lmscreen.errors import InputError
 from lmscreen.model.arch.config import spec_from_config
 from lmscreen.model.spec import ModelSpec
 
-__all__ = ["hf_cache_dirs", "inspect", "spec_from_config", "spec_from_folder"]
+__all__ = ["cached_snapshot", "hf_cache_dirs", "inspect", "spec_from_config", "spec_from_folder"]
 
 _PACKED_DTYPES = {"I32", "U32", "I8", "U8", "F8_E4M3", "F8_E5M2", "F8_E8M0", "I4", "U4"}
 """Dtypes of packed / quantized storage: element counts from these shapes are not parameter counts."""
@@ -48,7 +48,7 @@ def hf_cache_dirs() -> list[Path]:
     return dirs
 
 
-def _cached_snapshot(model_id: str) -> Path | None:
+def cached_snapshot(model_id: str) -> Path | None:
     """The snapshot folder of a cached HF model (refs/main first, else the newest snapshot)."""
     folder_name = "models--" + model_id.replace("/", "--")
     for cache in hf_cache_dirs():
@@ -144,7 +144,7 @@ def inspect(path_or_id: str) -> ModelSpec:
         return spec
     if _looks_like_path(path_or_id):
         raise InputError("no such file or folder", file=path_or_id)
-    snapshot = _cached_snapshot(path_or_id) if "/" in path_or_id else None
+    snapshot = cached_snapshot(path_or_id) if "/" in path_or_id else None
     if snapshot is not None:
         return spec_from_folder(snapshot, path_or_id)
     from lmscreen.model.catalog.models import close_matches, lookup, spec_for

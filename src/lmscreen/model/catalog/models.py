@@ -36,6 +36,10 @@ class CatalogEntry(BaseModel):
     tasks: list[str] = Field(default_factory=lambda: ["text"])
     """text | vision | agent."""
     license: str | None = None
+    release: str | None = None
+    """Release tag of a re-release with its own facts (2507, 0528, v0.3); None for the first release."""
+    thinking: str | None = None
+    """always | never | hybrid, when the model card says (a release can change it)."""
     source: str
     config: dict[str, Any] = Field(default_factory=dict)
     """config.json fields (only those a memory plan needs), already merged with the `like:` entry."""
@@ -108,6 +112,24 @@ def _strip_decorations(name: str) -> str:
     return text
 
 
+_RELEASE = re.compile(r"(?i)(?:^|[-_])(\d{4}|v\d+(?:\.\d+)+)(?=$|[-_.:])")
+"""A release tag in a name: -2507, -0528, -2501, -v0.3 (a 4-digit date or a dotted version)."""
+
+
+def releases(name: str) -> set[str]:
+    """Release tags a name carries (lower case), e.g. {'2507'} for Qwen3-30B-A3B-Instruct-2507-AWQ."""
+    return {m.group(1).lower() for m in _RELEASE.finditer(name.split("/")[-1])}
+
+
+def _same_release(name: str, entry: CatalogEntry) -> bool:
+    """A release in the name must be the entry's own: -2507 never resolves to the first release."""
+    wanted = releases(name)
+    if not wanted:
+        return True
+    have = set().union(*(releases(key) for key in (entry.id, *entry.aliases)))
+    return wanted <= have
+
+
 def lookup(name_or_id: str) -> CatalogEntry | None:
     """Find an entry by HF id, short name, alias or Ollama tag (case-insensitive); None when not found.
 
@@ -131,7 +153,7 @@ def lookup(name_or_id: str) -> CatalogEntry | None:
         candidates += [f"{short}-Instruct", f"{short}-it", f"{short}-chat"]
     for cand in candidates:
         entry = index.get(_norm(cand))
-        if entry:
+        if entry and _same_release(name_or_id, entry):
             return entry
     return None
 

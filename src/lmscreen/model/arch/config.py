@@ -194,6 +194,13 @@ def spec_from_config(config: dict[str, Any], name: str) -> ModelSpec:
     params = count_params(spec, cfg)
     if params:
         spec.total_params, spec.active_params, spec.embedding_params = params
+    if quant and quant not in ("mxfp4",):  # mxfp4 sizes experts only: the rest is bf16 already
+        from lmscreen.model.arch.unquantized import patterns, unquantized_params
+
+        q = config.get("quantization_config") or (config.get("text_config") or {}).get("quantization_config")
+        kept = unquantized_params(spec, patterns(q))
+        if kept:
+            spec.unquantized_params = kept
     spec.sources = {
         k: "config"
         for k, v in spec.model_dump(exclude={"name", "sources", "notes"}).items()

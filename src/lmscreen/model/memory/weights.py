@@ -234,12 +234,13 @@ def estimate_total_bytes(
             f"{f' × {pad:.3f} padding' if pad != 1 else ''} + {rest / 1e9:.2f} B bf16"
         )
         return nbytes, how
-    body = max(total - emb, 0)
-    nbytes = round(body * bits / 8 + emb * 2)
-    return (
-        nbytes,
-        f"{body / 1e9:.2f} B params × {bits:.3f} bpw ({quant}) + {emb / 1e9:.2f} B embedding/lm_head bf16",
-    )
+    kept = spec.unquantized_params or 0 if quant == normalize_quantization(spec.quantization) else 0
+    body = max(total - emb - kept, 0)
+    nbytes = round(body * bits / 8 + (emb + kept) * 2)
+    how = f"{body / 1e9:.2f} B params × {bits:.3f} bpw ({quant}) + {emb / 1e9:.2f} B embedding/lm_head bf16"
+    if kept:
+        how += f" + {kept / 1e9:.2f} B left unquantized by the checkpoint (bf16)"
+    return nbytes, how
 
 
 def weights(

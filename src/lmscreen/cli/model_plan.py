@@ -55,6 +55,56 @@ def _gpu(name: str | None) -> GPU | None:
     return gpu(name)
 
 
+def _batch(spec, gpu_name, result, workload, rows, prompt_tokens, output_tokens, prefix_tokens) -> dict:
+    """The --workload screen estimate as a dict (one JSON field; rendered by _render_batch)."""
+    from lmscreen.model.recommend.workload import Workload, estimate
+
+    if workload != "screen":
+        raise InputError(f"--workload {workload!r}: use screen")
+    if rows is None or prompt_tokens is None or output_tokens is None:
+        raise InputError("--workload screen needs --rows, --prompt-tokens and --output-tokens")
+    if gpu_name is None:
+        raise InputError("--workload screen needs --gpu (bandwidth and FLOPs of the card)")
+    if result.engine != "vllm":
+        raise InputError("--workload screen models vLLM batching: use --engine vllm")
+    job = Workload(rows, prompt_tokens, output_tokens, prefix_tokens)
+    out = estimate(spec, _gpu(gpu_name), result, job, kv_cache_dtype=result.kv_cache_dtype)
+    return {
+        "rows": rows,
+        "prompt_tokens": prompt_tokens,
+        "prefix_tokens": prefix_tokens,
+        "output_tokens": output_tokens,
+        "concurrency": out.concurrency,
+        "prefill_tokens_per_s": round(out.prefill_tokens_per_s, 1)
+        if out.prefill_tokens_per_s != float("inf")
+        else None,
+        "decode_tokens_per_s": round(out.decode_tokens_per_s, 1),
+        "rows_per_hour": round(out.rows_per_hour, 1),
+        "hours": round(out.hours, 3),
+        "bound": out.bound,
+        "notes": out.notes,
+    }
+
+
+def _render_batch(batch: dict) -> None:
+    print(
+        f"screen workload: {batch['rows']:,} rows × {batch['prompt_tokens']:,} prompt tokens "
+        f"({batch['prefix_tokens']:,} shared) + {batch['output_tokens']:,} output tokens"
+    )
+    print(
+        f"  {batch['concurrency']} rows in parallel; prefill "
+        + (
+            f"{batch['prefill_tokens_per_s']:,.0f} tok/s, "
+            if batch["prefill_tokens_per_s"]
+            else "not counted, "
+        )
+        + f"decode {batch['decode_tokens_per_s']:,.0f} tok/s ({batch['bound']}-bound)"
+    )
+    print(f"  {batch['rows_per_hour']:,.0f} rows/hour → {batch['hours']:.2f} h for {batch['rows']:,} rows")
+    for note in batch["notes"]:
+        print(f"  • {note}")
+
+
 def _need_gpu(gpu_name: str | None, vram_gib: float | None) -> None:
     if gpu_name is None and vram_gib is None:
         raise InputError("say which GPU: --gpu NAME or --vram-gib X")
@@ -143,6 +193,19 @@ def register(app: typer.Typer) -> None:
         ),
         kv_cache_dtype: str = typer.Option("auto", "--kv-cache-dtype", help="auto | fp8 | q8_0 | q4_0 …"),
         engine: str = typer.Option("vllm", "--engine", help="vllm | llamacpp | ollama"),
+        workload: str | None = typer.Option(
+            None, "--workload", help="screen: rows/hour for a batch with a shared prefix (needs --rows …)."
+        ),
+        rows: int | None = typer.Option(None, "--rows", help="Workload: rows to screen."),
+        prompt_tokens: int | None = typer.Option(
+            None, "--prompt-tokens", help="Workload: prompt tokens per row."
+        ),
+        output_tokens: int | None = typer.Option(
+            None, "--output-tokens", help="Workload: output tokens per row."
+        ),
+        prefix_tokens: int = typer.Option(
+            0, "--prefix-tokens", help="Workload: prompt tokens every row shares (cached once)."
+        ),
         config: str | None = typer.Option(
             None, "--config", help="config.json or model folder to read the architecture from (no download)."
         ),
@@ -170,10 +233,18 @@ def register(app: typer.Typer) -> None:
         )
         if warning:
             result.notes.insert(0, f"estimate: {warning}")
+        batch = None
+        if workload is not None:
+            batch = _batch(spec, gpu, result, workload, rows, prompt_tokens, output_tokens, prefix_tokens)
         if json_out:
-            _print_json(result.model_dump(mode="json"))
+            out = result.model_dump(mode="json")
+            if batch is not None:
+                out["workload"] = batch
+            _print_json(out)
         else:
             _render_plan(result)
+            if batch is not None:
+                _render_batch(batch)
 
     @app.command("launch")
     def launch(
@@ -251,15 +322,27 @@ def register(app: typer.Typer) -> None:
         task: str = typer.Option("text", "--task", help="text | vision | agent"),
         gpus: int = typer.Option(1, "--gpus", help="Number of GPUs."),
         limit: int = typer.Option(15, "--limit", help="Show at most this many models."),
+        rows: int = typer.Option(5500, "--rows", help="Workload: rows to screen."),
+        prompt_tokens: int = typer.Option(2000, "--prompt-tokens", help="Workload: prompt tokens per row."),
+        output_tokens: int = typer.Option(300, "--output-tokens", help="Workload: output tokens per row."),
+        prefix_tokens: int = typer.Option(
+            1000, "--prefix-tokens", help="Workload: prompt tokens every row shares (cached once)."
+        ),
         json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
-        """Catalog models that fit this card with at least a 32k context, best first, with decode speed."""
+        """Catalog models that fit this card with at least a 32k context, best first, with decode speed.
+
+        --task screen ranks by rows per hour for a batch (--rows, --prompt-tokens, --prefix-tokens,
+        --output-tokens; defaults are an assumed screening pass, printed with the result).
+        """
         from lmscreen.model.recommend import MIN_CONTEXT
         from lmscreen.model.recommend import recommend as rank
+        from lmscreen.model.recommend.workload import Workload
 
         _need_gpu(gpu, vram_gib)
         card = _gpu(gpu)
-        found = rank(card, vram_gib, task=task, gpus=gpus, limit=limit)
+        job = Workload(rows, prompt_tokens, output_tokens, prefix_tokens) if task == "screen" else None
+        found = rank(card, vram_gib, task=task, gpus=gpus, limit=limit, job=job)
         if json_out:
             _print_json(
                 {
@@ -268,6 +351,7 @@ def register(app: typer.Typer) -> None:
                     "gpus": gpus,
                     "task": task,
                     "min_context": MIN_CONTEXT,
+                    "workload": job.__dict__ if job else None,
                     "models": [r.model_dump(mode="json") for r in found],
                 }
             )
@@ -284,7 +368,7 @@ def register(app: typer.Typer) -> None:
             f"(≥ {MIN_CONTEXT:,} tokens)",
             header_style="bold",
         )
-        for col, just in (
+        columns = [
             ("#", "right"),
             ("model", "left"),
             ("format", "left"),
@@ -292,10 +376,13 @@ def register(app: typer.Typer) -> None:
             ("weights GiB", "right"),
             ("max context", "right"),
             ("tok/s", "right"),
-        ):
+        ]
+        if job:
+            columns += [("parallel", "right"), ("rows/hour", "right"), (f"hours for {job.rows:,}", "right")]
+        for col, just in columns:
             table.add_column(col, justify=just, overflow="fold")
         for i, r in enumerate(found, 1):
-            table.add_row(
+            cells = [
                 str(i),
                 r.model,
                 r.quantization,
@@ -303,6 +390,19 @@ def register(app: typer.Typer) -> None:
                 f"{r.weights_gib:.1f}",
                 f"{r.max_context:,}",
                 f"{r.decode_tokens_per_s:.0f}" if r.decode_tokens_per_s else "?",
-            )
+            ]
+            if job:
+                cells += [
+                    str(r.concurrency or "?"),
+                    f"{r.rows_per_hour:,.0f}" if r.rows_per_hour else "?",
+                    f"{r.hours:.2f}" if r.hours is not None else "?",
+                ]
+            table.add_row(*cells)
         console.print(table)
-        console.print("tok/s: single request at a 4k context, bandwidth × 0.6 / bytes read per token")
+        if job:
+            console.print(
+                f"workload: {job.rows:,} rows × {job.prompt_tokens:,} prompt tokens ({job.prefix_tokens:,} "
+                f"shared) + {job.output_tokens:,} output tokens; rows/hour from KV concurrency, prefill and "
+                "decode rates (lmscreen.model.recommend.workload); llama.cpp rows not modelled"
+            )
+        console.print("tok/s: single request at a 4k context, bandwidth × 0.70 / bytes read per token")

@@ -7,7 +7,7 @@ KV cache of the context so far, so
 
     tokens/s ≈ bandwidth × efficiency × TP / (active weight bytes + KV bytes at a 4k-token context)
 
-with efficiency 0.6 (llmfit uses 0.55; real engines reach 50–80% of peak bandwidth at batch 1). Ranking:
+with the efficiency calibrated in workload.py on four published vLLM single-stream rates (0.70). Ranking:
 a larger model first (the geometric mean of total and active parameters, a common dense-equivalent size for
 MoE models, times 0.95 for 4-bit formats), then the faster one.
 """
@@ -26,13 +26,14 @@ from lmscreen.model.launch.families import TASKS
 from lmscreen.model.memory.kv import kv_layout
 from lmscreen.model.memory.plan import plan
 from lmscreen.model.memory.weights import active_bytes_per_token, normalize_quantization
+from lmscreen.model.recommend.workload import DECODE_EFFICIENCY
 from lmscreen.model.spec import ModelSpec
 
 if TYPE_CHECKING:
     from lmscreen.model.hardware import GPU
+    from lmscreen.model.recommend.workload import Workload
 
 MIN_CONTEXT = 32768
-DECODE_EFFICIENCY = 0.6
 SPEED_CONTEXT = 4096
 
 FOUR_BIT = ("awq", "gptq", "nvfp4", "mxfp4", "q4_k_m")
@@ -58,6 +59,11 @@ class Recommendation(BaseModel):
     total_params_b: float | None
     active_params_b: float | None
     score: float
+    rows_per_hour: float | None = None
+    """--task screen: rows per hour for the batch job (recommend/workload.py); None where not modelled."""
+    hours: float | None = None
+    """--task screen: hours for all the job's rows."""
+    concurrency: int | None = None
     notes: list[str]
 
 
@@ -111,10 +117,22 @@ def recommend(
     min_context: int = MIN_CONTEXT,
     candidates: Iterable[Candidate] | None = None,
     limit: int | None = None,
+    job: Workload | None = None,
 ) -> list[Recommendation]:
-    """Catalog models that fit with at least `min_context` tokens for `task`, best first."""
+    """Catalog models that fit with at least `min_context` tokens for `task`, best first.
+
+    task "screen" ranks text models by rows per hour for `job` (a batch with a shared prefix) instead.
+    """
+    screen = task == "screen"
+    if screen:
+        from lmscreen.model.recommend.workload import Workload as _Workload
+        from lmscreen.model.recommend.workload import estimate
+
+        job = job or _Workload(rows=5500, prompt_tokens=2000, output_tokens=300, prefix_tokens=1000)
+        job.check()
+        task = "text"
     if task not in TASKS:
-        raise InputError(f"--task {task!r}: use one of {', '.join(TASKS)}")
+        raise InputError(f"--task {task!r}: use one of {', '.join((*TASKS, 'screen'))}")
     if gpu is None and vram_gib is None:
         raise InputError("say which GPU: --gpu NAME or --vram-gib X")
     bandwidth = gpu.bandwidth_gbs if gpu is not None else None
@@ -140,6 +158,10 @@ def recommend(
             )
             if not bandwidth:
                 notes.append("no bandwidth for --vram-gib: speed unknown")
+            batch = None
+            if screen and gpu is not None and engine == "vllm":
+                batch = estimate(variant, gpu, p, job, kv_cache_dtype=p.kv_cache_dtype)
+                notes += batch.notes
             found.append(
                 Recommendation(
                     model=cand.id,
@@ -155,8 +177,14 @@ def recommend(
                     else None,
                     score=round(_score(spec, p.quantization), 2),
                     notes=notes,
+                    rows_per_hour=round(batch.rows_per_hour) if batch else None,
+                    hours=round(batch.hours, 2) if batch else None,
+                    concurrency=batch.concurrency if batch else None,
                 )
             )
             break
+    if screen:
+        found.sort(key=lambda r: (-(r.rows_per_hour or 0), -r.score, r.model))
+        return found[:limit] if limit else found
     found.sort(key=lambda r: (-r.score, -r.decode_tokens_per_s, r.model))
     return found[:limit] if limit else found

@@ -229,5 +229,11 @@ def sampling_preset(spec: ModelSpec, task: str = "text") -> tuple[dict[str, floa
     if task not in TASKS:
         raise InputError(f"--task {task!r}: use one of {', '.join(TASKS)}")
     family = family_for(spec)
+    if task == "text" and "agent" not in family.sampling:
+        from lmscreen.model.catalog.models import lookup
+
+        entry = lookup(spec.name)
+        if entry is not None and entry.generation and entry.id.lower() == spec.name.lower():
+            return dict(entry.generation), f"{entry.id} generation_config.json ({entry.generation_source})"
     preset = family.sampling.get(task) or family.sampling.get("text") or {}
     return dict(preset), family.source

@@ -34,7 +34,7 @@ class CatalogEntry(BaseModel):
     total_params_b: float
     active_params_b: float
     tasks: list[str] = Field(default_factory=lambda: ["text"])
-    """text | vision | agent."""
+    """text | vision | agent; `base` marks a pretrained (not chat-tuned) model, never recommended."""
     license: str | None = None
     release: str | None = None
     """Release tag of a re-release with its own facts (2507, 0528, v0.3); None for the first release."""

@@ -151,3 +151,20 @@ def test_release_absent_from_catalog_never_becomes_the_first_release() -> None:
         "estimate: like Qwen/Qwen3-30B-A3B-Instruct-2507"
     )
     assert family_for(spec).vllm_reasoning == "deepseek_r1"
+
+
+def test_recommend_ranks_a_named_model_outside_the_catalog() -> None:
+    args = ("--gpu", "H100", "--task", "screen", "--model", ABSENT, "--limit", "100", "--json")
+    out = _cli("recommend", *args)
+    assert out.returncode == 0, out.stderr
+    ranked = {m["model"]: m for m in json.loads(out.stdout)["models"]}
+    assert ABSENT in ranked and ranked[ABSENT]["rows_per_hour"] > 0
+    assert "estimated" in out.stderr
+
+
+def test_decode_of_an_absent_name_says_what_it_does_not_know() -> None:
+    out = _cli("decode", ABSENT, "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["total_params_b"] == 14 and data["source"]["total_params_b"] == "name"
+    assert data["catalog_id"] is None

@@ -319,9 +319,12 @@ def register(app: typer.Typer) -> None:
     def recommend(
         gpu: str | None = typer.Option(None, "--gpu", help="GPU name from the catalog."),
         vram_gib: float | None = typer.Option(None, "--vram-gib", help="Memory per GPU in GiB."),
-        task: str = typer.Option("text", "--task", help="text | vision | agent"),
+        task: str = typer.Option("text", "--task", help="text | vision | agent | screen"),
         gpus: int = typer.Option(1, "--gpus", help="Number of GPUs."),
         limit: int = typer.Option(15, "--limit", help="Show at most this many models."),
+        models: list[str] = typer.Option(
+            [], "--model", help="Also rank this model (any name, path or config; repeatable)."
+        ),
         rows: int = typer.Option(5500, "--rows", help="Workload: rows to screen."),
         prompt_tokens: int = typer.Option(2000, "--prompt-tokens", help="Workload: prompt tokens per row."),
         output_tokens: int = typer.Option(300, "--output-tokens", help="Workload: output tokens per row."),
@@ -342,7 +345,21 @@ def register(app: typer.Typer) -> None:
         _need_gpu(gpu, vram_gib)
         card = _gpu(gpu)
         job = Workload(rows, prompt_tokens, output_tokens, prefix_tokens) if task == "screen" else None
-        found = rank(card, vram_gib, task=task, gpus=gpus, limit=limit, job=job)
+        candidates = None
+        if models:
+            from lmscreen.model.recommend.rank import Candidate, catalog_candidates
+
+            extra = []
+            for name in models:
+                spec, _, _ = resolve_model(name)
+                warning = _estimate_warning(spec)
+                if warning:
+                    print(f"warning: {warning}", file=sys.stderr)
+                tasks = ("text", "agent", "vision") if spec.is_vision else ("text", "agent")
+                extra.append(Candidate(id=name, tasks=tasks, spec=spec))
+            known = {c.id for c in extra}
+            candidates = extra + [c for c in catalog_candidates() if c.id not in known]
+        found = rank(card, vram_gib, task=task, gpus=gpus, limit=limit, job=job, candidates=candidates)
         if json_out:
             _print_json(
                 {

@@ -18,6 +18,8 @@ class ScreenOptions:
     base_url: str | None = None
     api_key: str | None = field(default=None, repr=False)
     concurrency: int = 4
+    threads: int | None = None
+    """llama.cpp threads (embedded engine); None: idle usable cores, see engines/threads.py."""
     chat_template_kwargs: dict[str, Any] | None = None
     """Passed to OpenAI-compatible servers as-is, e.g. {"enable_thinking": false}."""
     no_llm: bool = False

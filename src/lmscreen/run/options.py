@@ -36,4 +36,8 @@ class ScreenOptions:
         """Settings as recorded in run.json: paths as strings, the API key never."""
         data = asdict(self)
         data["api_key"] = "set" if self.api_key else None
+        if self.base_url:
+            from lmscreen.engines.openai_endpoint import safe_url
+
+            data["base_url"] = safe_url(self.base_url)
         return {k: str(v) if isinstance(v, Path) else v for k, v in data.items()}

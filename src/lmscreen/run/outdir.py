@@ -51,6 +51,7 @@ def hold(out: Path) -> Iterator[None]:
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         except OSError as exc:
             raise InputError(f"{out}: cannot write in the output folder ({_why(exc)})") from exc
+        _remove_stale_temps(out)
         yield
     finally:
         os.close(fd)  # closing releases the lock; the file stays (removing it would race a waiting run)
@@ -77,6 +78,15 @@ def probe_writable(out: Path) -> None:
     finally:
         try:
             probe.unlink()
+        except OSError:
+            pass
+
+
+def _remove_stale_temps(out: Path) -> None:
+    """Temp files (report/atomic.py) a killed run left: we hold the folder now, so none is being written."""
+    for tmp in out.glob(".*.tmp"):
+        try:
+            tmp.unlink()
         except OSError:
             pass
 

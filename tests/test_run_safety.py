@@ -7,6 +7,7 @@ fault proxy where the test must count what was sent): these tests are about the 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -247,3 +248,36 @@ def test_a_crash_mid_write_leaves_the_previous_file_whole(tmp_path: Path) -> Non
     assert [p.name for p in tmp_path.iterdir()] == ["results.csv"]  # no temp file left behind
     write_with(final, lambda tmp: tmp.write_text("row,code\n", encoding="utf-8"))
     assert final.read_text(encoding="utf-8") == "row,code\n"
+
+
+# ------------------------------------------------------------------------------------------ --threads
+
+
+def test_threads_flag_is_recorded_and_kept_out_of_the_checkpoint_key(tmp_path: Path) -> None:
+    out = tmp_path / "threads"
+    base = [
+        sys.executable,
+        "-m",
+        "lmscreen",
+        "screen",
+        str(POOL),
+        "--reports",
+        str(REPORTS),
+        "--out",
+        str(out),
+    ]
+    base += ["--limit", "1", "--quiet"]
+    first = subprocess.run(
+        [*base, "--threads", "1"], capture_output=True, text=True, env=clean_env(), timeout=900
+    )
+    assert first.returncode == 0, first.stderr
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert run["llm"]["engine"]["n_threads"] == 1 and run["options"]["threads"] == 1
+    assert run["llm"]["sent"] == 1
+    again = subprocess.run(
+        [*base, "--threads", "2"], capture_output=True, text=True, env=clean_env(), timeout=900
+    )
+    assert again.returncode == 0, again.stderr
+    rerun = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert rerun["llm"]["engine"]["n_threads"] == 2
+    assert rerun["llm"]["resumed"] == 1 and rerun["llm"]["sent"] == 0  # another thread count still resumes

@@ -21,6 +21,9 @@ def register(app: typer.Typer) -> None:
         base_url: str | None = typer.Option(None, "--base-url", envvar="OPENAI_BASE_URL"),
         api_key: str | None = typer.Option(None, "--api-key", envvar="OPENAI_API_KEY", show_default=False),
         concurrency: int = typer.Option(4, "--concurrency", min=1, help="Requests in flight (openai)."),
+        threads: int | None = typer.Option(
+            None, "--threads", min=1, help="llama.cpp threads (embedded; default: idle usable cores)."
+        ),
         chat_template_kwargs: str | None = typer.Option(
             None,
             "--chat-template-kwargs",
@@ -52,6 +55,7 @@ def register(app: typer.Typer) -> None:
             base_url=base_url,
             api_key=api_key,
             concurrency=concurrency,
+            threads=threads,
             chat_template_kwargs=template_kwargs,
             no_llm=no_llm,
             fresh=fresh,

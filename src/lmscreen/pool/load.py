@@ -36,9 +36,17 @@ def load_pool(path: str | Path) -> Pool:
     """
     path = Path(path)
     name = str(path)
-    table = read_table(
-        path, is_code_header, missing_header=lambda: f"no code column (looked for {code_aliases_hint()})"
-    )
+    try:
+        table = read_table(
+            path, is_code_header, missing_header=lambda: f"no code column (looked for {code_aliases_hint()})"
+        )
+    except (InputError, MemoryError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - a damaged file (broken zip, stray CR, …) is unusable input
+        detail = (str(exc).strip().splitlines() or [""])[0][:200]
+        raise InputError(
+            f"cannot read this file as a table ({type(exc).__name__}: {detail})", file=name
+        ) from exc
     match = resolve_columns(table.headers)
     if "code" not in match.fields:  # the reader found the header by its code column, so this is a safeguard
         raise InputError(f"no code column (looked for {code_aliases_hint()})", file=name)

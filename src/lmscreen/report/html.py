@@ -14,6 +14,7 @@ from typing import Any
 from jinja2 import Environment, select_autoescape
 
 from lmscreen.errors import InputError
+from lmscreen.report.atomic import write_text
 
 _TEMPLATE = """<!doctype html>
 <html lang="zh"><head><meta charset="utf-8"><title>lmscreen report</title>
@@ -90,7 +91,5 @@ def write_report(out_dir: Path) -> Path:
         truncated_rows=total if total > len(rows) else 0,
     )
     path = out_dir / "report.html"
-    tmp = path.with_suffix(".html.tmp")
-    tmp.write_text(html, encoding="utf-8")
-    tmp.replace(path)
+    write_text(path, html)
     return path

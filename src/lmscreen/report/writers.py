@@ -7,11 +7,12 @@ never half of one. The CSVs carry a UTF-8 BOM so Excel on a Chinese Windows open
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import polars as pl
+
+from lmscreen.report.atomic import write_text, write_with
 
 CSV_COLUMNS = [
     "row",
@@ -39,32 +40,19 @@ CSV_COLUMNS = [
 ]
 
 
-def _replace(tmp: Path, final: Path) -> None:
-    with tmp.open("rb") as fh:
-        os.fsync(fh.fileno())
-    os.replace(tmp, final)
-
-
 def write_results(frame: pl.DataFrame, out_dir: Path) -> None:
     """results.csv (flat columns) and results.jsonl (every column, nested details kept)."""
     flat = [c for c in CSV_COLUMNS if c in frame.columns]
-    csv_tmp = out_dir / "results.csv.tmp"
-    frame.select(flat).write_csv(csv_tmp, include_bom=True)
-    _replace(csv_tmp, out_dir / "results.csv")
-    jsonl_tmp = out_dir / "results.jsonl.tmp"
-    frame.write_ndjson(jsonl_tmp)
-    _replace(jsonl_tmp, out_dir / "results.jsonl")
+    write_with(out_dir / "results.csv", lambda tmp: frame.select(flat).write_csv(tmp, include_bom=True))
+    write_with(out_dir / "results.jsonl", frame.write_ndjson)
 
 
 def write_errors(errors: pl.DataFrame, out_dir: Path, source: str) -> int:
     """errors.csv: one line per rejected input row (file, row, column, reason). Returns the count."""
-    tmp = out_dir / "errors.csv.tmp"
-    errors.select(pl.lit(source).alias("file"), "row", "column", "reason").write_csv(tmp, include_bom=True)
-    _replace(tmp, out_dir / "errors.csv")
+    table = errors.select(pl.lit(source).alias("file"), "row", "column", "reason")
+    write_with(out_dir / "errors.csv", lambda tmp: table.write_csv(tmp, include_bom=True))
     return errors.height
 
 
 def write_json(data: dict[str, Any], path: Path) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2, default=str), encoding="utf-8")
-    _replace(tmp, path)
+    write_text(path, json.dumps(data, ensure_ascii=False, indent=2, default=str))

@@ -18,6 +18,8 @@ class ScreenOptions:
     base_url: str | None = None
     api_key: str | None = field(default=None, repr=False)
     concurrency: int = 4
+    threads: int | None = None
+    """llama.cpp threads (embedded engine); None: idle usable cores, see engines/threads.py."""
     chat_template_kwargs: dict[str, Any] | None = None
     """Passed to OpenAI-compatible servers as-is, e.g. {"enable_thinking": false}."""
     no_llm: bool = False
@@ -34,4 +36,8 @@ class ScreenOptions:
         """Settings as recorded in run.json: paths as strings, the API key never."""
         data = asdict(self)
         data["api_key"] = "set" if self.api_key else None
+        if self.base_url:
+            from lmscreen.engines.openai_endpoint import safe_url
+
+            data["base_url"] = safe_url(self.base_url)
         return {k: str(v) if isinstance(v, Path) else v for k, v in data.items()}

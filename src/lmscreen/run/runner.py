@@ -24,6 +24,7 @@ from lmscreen import __version__
 from lmscreen.engines.protocol import Engine, LLMRequest, LLMResult
 from lmscreen.errors import InputError
 from lmscreen.run import checkpoint as ckpt_mod
+from lmscreen.run import outdir
 from lmscreen.run.keys import row_key, run_signature
 from lmscreen.run.options import ScreenOptions
 from lmscreen.run.progress import RowProgress
@@ -56,7 +57,21 @@ class _LLMRow:
 
 
 def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
-    """Run one screening job end to end; `engine` lets a caller reuse an already loaded one."""
+    """Run one screening job end to end; `engine` lets a caller reuse an already loaded one.
+
+    The OUT folder is locked for the whole run (a second run on it exits 2 naming this one's pid) and
+    proven writable before anything slow starts.
+    """
+    try:
+        opts.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{opts.out}: cannot create the output folder ({exc.strerror or exc})") from exc
+    with outdir.hold(opts.out):
+        outdir.probe_writable(opts.out)
+        return _screen(opts, engine)
+
+
+def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     from lmscreen.pool.load import load_pool
     from lmscreen.report.writers import write_errors, write_json, write_results
     from lmscreen.rules import evaluate, load_rules, rules_hash

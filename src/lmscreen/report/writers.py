@@ -20,6 +20,8 @@ CSV_COLUMNS = [
     "industry",
     "pe_ttm",
     "roe",
+    "roe_reported",
+    "roe_period",
     "eps",
     "is_st",
     "risk_level",

@@ -23,6 +23,8 @@ import polars as pl
 from lmscreen import __version__
 from lmscreen.engines.protocol import Engine, LLMRequest, LLMResult
 from lmscreen.errors import InputError
+from lmscreen.pool.notes import input_notes
+from lmscreen.pool.periods import annualize_roe, record_annualized
 from lmscreen.run import checkpoint as ckpt_mod
 from lmscreen.run.keys import row_key, run_signature
 from lmscreen.run.options import ScreenOptions
@@ -41,6 +43,8 @@ class RunSummary:
     llm_failed: int = 0
     risk_counts: dict[str, int] = field(default_factory=dict)
     run: dict[str, Any] = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)
+    """What the user must read about the input (PE basis, partial-year ROE), said on the console too."""
 
 
 @dataclass
@@ -76,7 +80,11 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
     timings["load_s"] = time.perf_counter() - t
 
     t = time.perf_counter()
+    if opts.annualize_roe:
+        frame = annualize_roe(frame)
     frame = evaluate(frame, rules)
+    if opts.annualize_roe:
+        frame = record_annualized(frame)
     timings["rules_s"] = time.perf_counter() - t
 
     opts.out.mkdir(parents=True, exist_ok=True)
@@ -108,6 +116,7 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
             "encoding": pool.encoding,
             "columns": pool.column_map,
             "warnings": pool.warnings,
+            **input_notes(pool, opts.annualize_roe),
         },
         "rules": {"path": str(opts.rules) if opts.rules else "default", "hash": rules_hash(rules)},
         "options": opts.public(),
@@ -134,6 +143,7 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
         llm_failed=llm_info.get("failed", 0) + llm_info.get("reports_unreadable", 0),
         risk_counts=risk_counts,
         run=run,
+        notices=run["input"]["notices"],
     )
 
 

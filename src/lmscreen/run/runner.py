@@ -29,7 +29,7 @@ from lmscreen.run import checkpoint as ckpt_mod
 from lmscreen.run.keys import row_key, run_signature
 from lmscreen.run.options import ScreenOptions
 from lmscreen.run.progress import RowProgress
-from lmscreen.run.reports import ReportSource, index_reports, report_for
+from lmscreen.run.reports import ReportSource, annotate_pages, index_reports, report_for
 from lmscreen.task import build_messages, fit_text, process_completion, prompt_hash, row_schema
 
 
@@ -297,8 +297,8 @@ def _outcome(r: _LLMRow, res: LLMResult) -> tuple[dict[str, Any], dict[str, Any]
             "llm": {"error": res.error, "finish_reason": res.finish_reason, "truncation": truncation},
         }
     outcome = process_completion(res.text, r.code, r.source.read(), r.roe, r.pe)
-    flags = list(outcome.flags)
-    if truncation:
+    flags = list(outcome.flags) + annotate_pages(r.source, outcome.detail)
+    if truncation and "truncated" not in flags:
         flags.append("truncated")
     out = {**base, **outcome.columns, "flags": ";".join(flags), "status": outcome.status}
     detail = {

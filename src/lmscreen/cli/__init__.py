@@ -30,9 +30,10 @@ def _register() -> None:
     _registered = True
     # Imported here so that `lmscreen model fit` never pays for the screening stack and vice versa:
     # each module imports its heavy dependencies inside its command functions.
-    from lmscreen.cli import doctor, model, screen
+    from lmscreen.cli import doctor, model, pool, screen
 
     screen.register(app)
+    pool.register(app)
     model.register(app)
     doctor.register(app)
 

@@ -32,6 +32,9 @@ def register(app: typer.Typer) -> None:
         no_llm: bool = typer.Option(False, "--no-llm", help="Rules only; no model is loaded."),
         fresh: bool = typer.Option(False, "--fresh", help="Forget stored LLM answers and start over."),
         limit: int | None = typer.Option(None, "--limit", min=1, help="Screen only the first N rows."),
+        annualize_roe: bool = typer.Option(
+            False, "--annualize-roe", help="Scale partial-year ROE to a year (Q1 x4, H1 x2, Q1-Q3 x4/3)."
+        ),
         quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
     ) -> None:
         """Screen a stock pool: deterministic rules, LLM extraction checked against the text, reports."""
@@ -60,6 +63,7 @@ def register(app: typer.Typer) -> None:
             no_llm=no_llm,
             fresh=fresh,
             limit=limit,
+            annualize_roe=annualize_roe,
             progress=not quiet,
         )
         summary = run_screen(opts)
@@ -70,6 +74,8 @@ def register(app: typer.Typer) -> None:
             if no_llm
             else f"LLM sent {summary.llm_sent}, resumed {summary.llm_resumed}, failed {summary.llm_failed}"
         )
+        for notice in summary.notices:
+            console.print(f"note: {notice}", markup=False, highlight=False)
         console.print(
             f"screened {summary.rows} rows ({levels}); {summary.errors} rejected; {llm}; "
             f"outputs in {summary.out_dir}"

@@ -77,6 +77,10 @@ def write_report(out_dir: Path) -> Path:
                 rec = json.loads(line)
                 rec["evidence"] = _evidence(rec)
                 rows.append(rec)
+            elif "screened" in run.get("counts", {}):
+                # run.json has the row count: no need to read (and count) a million more lines
+                total = int(run["counts"]["screened"])
+                break
     levels = sorted(
         (run.get("counts", {}).get("risk_levels") or {}).items(), key=lambda kv: "高中低未知".find(kv[0])
     )

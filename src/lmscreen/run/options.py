@@ -25,6 +25,8 @@ class ScreenOptions:
     no_llm: bool = False
     fresh: bool = False
     limit: int | None = None
+    annualize_roe: bool = False
+    """Scale partial-year ROE (Q1 x4, H1 x2, Q1-Q3 x4/3) before the rules; recorded per row."""
     n_ctx: int = 4096
     report_token_budget: int = 1536
     """Report-text tokens sent per row; longer texts keep their head and tail (recorded as `truncated`)."""

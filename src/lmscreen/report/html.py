@@ -14,6 +14,7 @@ from typing import Any
 from jinja2 import Environment, select_autoescape
 
 from lmscreen.errors import InputError
+from lmscreen.report.atomic import write_text
 
 _TEMPLATE = """<!doctype html>
 <html lang="zh"><head><meta charset="utf-8"><title>lmscreen report</title>
@@ -76,6 +77,10 @@ def write_report(out_dir: Path) -> Path:
                 rec = json.loads(line)
                 rec["evidence"] = _evidence(rec)
                 rows.append(rec)
+            elif "screened" in run.get("counts", {}):
+                # run.json has the row count: no need to read (and count) a million more lines
+                total = int(run["counts"]["screened"])
+                break
     levels = sorted(
         (run.get("counts", {}).get("risk_levels") or {}).items(), key=lambda kv: "高中低未知".find(kv[0])
     )
@@ -90,7 +95,5 @@ def write_report(out_dir: Path) -> Path:
         truncated_rows=total if total > len(rows) else 0,
     )
     path = out_dir / "report.html"
-    tmp = path.with_suffix(".html.tmp")
-    tmp.write_text(html, encoding="utf-8")
-    tmp.replace(path)
+    write_text(path, html)
     return path

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from decimal import Decimal
 from dataclasses import dataclass
 from typing import Literal
 
@@ -175,9 +176,9 @@ class Mention:
 
     @property
     def base(self) -> float:
-        """Signed value in base units: yuan, percent or times (rounded to 6 decimals: 32.496亿 is
-        3249600000, not 3249599999.9999995)."""
-        return round(self.value * self.factor, 6)
+        """Signed value in base units: yuan, percent or times, multiplied in decimal (318.53亿 is
+        31853000000, not 31852999999.999996)."""
+        return float(Decimal(repr(self.value)) * Decimal(repr(self.factor)))
 
 
 def clause_start(folded: str, pos: int, breaks: str = _CLAUSE_BREAKS, limit: int = 60) -> int:

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from decimal import Decimal
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Literal
 
 UnitKind = Literal["money", "percent", "times", "points", "other", "none"]

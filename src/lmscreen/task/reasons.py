@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 
+from lmscreen.task.schema import REASON_MAX_CHARS
 from lmscreen.task.vocabulary import INJECTION_RE
 
 MIN_MEANINGFUL_CHARS = 8
@@ -30,8 +31,11 @@ _NOT_WORD_RE = re.compile(r"[^\u4e00-\u9fffA-Za-z0-9]")
 _MEANINGFUL_RE = re.compile(r"[\u4e00-\u9fffA-Za-z]")
 _CJK_RE = re.compile(r"[\u4e00-\u9fff]")
 _PUNCT_RUN_RE = re.compile(r"[,，、;；:：\s]")
+_LIST_SPLIT_RE = re.compile(r"[,，、;；]")
+PROMPT_RUN = 5
+"""A run this long shared with the instructions (`不选预测值`) is an echo of the prompt."""
 _TEMPLATE_WORDS_RE = re.compile(
-    r"股票代码|股票名称|REPORT|report|JSON|json|code|reason|null|revenue|net_profit|gross_margin|pe_ttm|编号"
+    r"股票|股票名称|REPORT|report|JSON|json|code|reason|null|revenue|net_profit|gross_margin|pe_ttm|编号"
 )
 _PREDICATE_RE = re.compile(
     r"[增降升减长稳持推保实现扩提改善承受亏盈恢复回落下滑领先拓展优化波动压力较承压转放缓加快]|"
@@ -82,7 +86,11 @@ def reason_problem(reason: str, report_text: str, instructions: str) -> str | No
         return "fragment"
     if _loops(reason):
         return "loop"
-    if _longest_common_run(text, instructions) >= 8 or _TEMPLATE_WORDS_RE.search(text):
+    if len(reason) >= REASON_MAX_CHARS:
+        return "cut_off"  # the answer ran into the length cap: it stops mid-word
+    if len([p for p in _LIST_SPLIT_RE.split(reason) if p.strip()]) >= 3:
+        return "not_a_sentence"  # a list of phrases (`五粮液,公司实现营业总收入,同比增长,…`)
+    if _longest_common_run(text, instructions) >= PROMPT_RUN or _TEMPLATE_WORDS_RE.search(text):
         return "copies_prompt"
     if INJECTION_RE.search(text):
         return "injection"

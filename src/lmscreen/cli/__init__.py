@@ -23,9 +23,11 @@ app = typer.Typer(
 def _register() -> None:
     # Imported here so that `lmscreen model fit` never pays for the screening stack and vice versa:
     # each module imports its heavy dependencies inside its command functions.
-    from lmscreen.cli import doctor, model, screen
+    from lmscreen.cli import doctor, history, model, screen
 
+    app.info.help = f"{app.info.help}\n\n{history.history_help()}"
     screen.register(app)
+    history.register(app)
     model.register(app)
     doctor.register(app)
 

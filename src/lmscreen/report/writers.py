@@ -45,11 +45,29 @@ def _replace(tmp: Path, final: Path) -> None:
     os.replace(tmp, final)
 
 
+def neutralise_formulas(frame: pl.DataFrame) -> pl.DataFrame:
+    """Text cells a spreadsheet would run as a formula (`=`, `+`, `-`, `@` then something that is not a
+    number, or a leading tab / carriage return) get a leading `'`, so `=HYPERLINK(...)` in a stock name or
+    a model's reason shows as text in Excel. `-12.5` and `+3` stay numbers."""
+    risky = r"^([=+\-@].|[\t\r])"
+    return frame.with_columns(
+        pl.when(
+            pl.col(c).str.contains(risky)
+            & pl.col(c).str.strip_chars().str.replace_all(",", "").cast(pl.Float64, strict=False).is_null()
+        )
+        .then(pl.lit("'") + pl.col(c))
+        .otherwise(pl.col(c))
+        .alias(c)
+        for c, dtype in frame.schema.items()
+        if dtype == pl.String
+    )
+
+
 def write_results(frame: pl.DataFrame, out_dir: Path) -> None:
-    """results.csv (flat columns) and results.jsonl (every column, nested details kept)."""
+    """results.csv (flat columns, formula-neutralised) and results.jsonl (every column, as given)."""
     flat = [c for c in CSV_COLUMNS if c in frame.columns]
     csv_tmp = out_dir / "results.csv.tmp"
-    frame.select(flat).write_csv(csv_tmp, include_bom=True)
+    neutralise_formulas(frame.select(flat)).write_csv(csv_tmp, include_bom=True)
     _replace(csv_tmp, out_dir / "results.csv")
     jsonl_tmp = out_dir / "results.jsonl.tmp"
     frame.write_ndjson(jsonl_tmp)
@@ -59,7 +77,8 @@ def write_results(frame: pl.DataFrame, out_dir: Path) -> None:
 def write_errors(errors: pl.DataFrame, out_dir: Path, source: str) -> int:
     """errors.csv: one line per rejected input row (file, row, column, reason). Returns the count."""
     tmp = out_dir / "errors.csv.tmp"
-    errors.select(pl.lit(source).alias("file"), "row", "column", "reason").write_csv(tmp, include_bom=True)
+    table = errors.select(pl.lit(source).alias("file"), "row", "column", "reason")
+    neutralise_formulas(table).write_csv(tmp, include_bom=True)
     _replace(tmp, out_dir / "errors.csv")
     return errors.height
 

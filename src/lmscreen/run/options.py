@@ -29,6 +29,8 @@ class ScreenOptions:
     max_tokens: int = 448
     """Room for the longest schema-valid answer (task.schema.longest_completion: 433 tokens on SmolLM2)."""
     progress: bool = True
+    lang: str = "zh"
+    """Language of report.html / report.md: zh (default) or en."""
 
     def public(self) -> dict[str, Any]:
         """Settings as recorded in run.json: paths as strings, the API key never."""

@@ -34,7 +34,7 @@ def register(app: typer.Typer) -> None:
                 json.dumps({"db": str(db_path()), "runs": [r.to_json() for r in runs]}, ensure_ascii=False)
             )
             return
-        table = Table(title=f"lmscreen runs ({db_path()})")
+        table = Table(title=f"lmscreen runs ({db_path()}; --json for full paths)")
         for col in ("id", "finished (UTC)", "pool", "rows", "高", "中", "低", "未知", "rejected", "model"):
             table.add_column(
                 col, justify="right" if col not in ("pool", "model", "finished (UTC)") else "left"
@@ -43,11 +43,11 @@ def register(app: typer.Typer) -> None:
             table.add_row(
                 str(r.id),
                 (r.finished_at or r.recorded_at or "")[:19].replace("T", " "),
-                r.pool_path,
+                Path(r.pool_path).name,
                 str(r.rows),
                 *(str(r.levels.get(lv, 0)) for lv in ("高", "中", "低", "未知")),
                 str(r.rejected),
-                r.model or r.engine or "",
+                r.model or ("rules only" if r.engine and r.engine.startswith("none") else r.engine or ""),
             )
         Console().print(table)
 

@@ -1,4 +1,4 @@
-"""Run history and diff through the real CLI: two runs of one pool file that differ in two codes and one ROE."""
+"""Run history and diff through the real CLI: two runs of one pool that differ in two codes and one ROE."""
 
 from __future__ import annotations
 

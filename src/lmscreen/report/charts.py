@@ -88,6 +88,12 @@ def _quiet():
     return ctx
 
 
+def _whole_counts(axis: Any) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
 def levels_chart(rows: list[ChartRow], lang: str) -> str:
     t = text(lang)
     counts = Counter(r.level for r in rows)
@@ -98,6 +104,7 @@ def levels_chart(rows: list[ChartRow], lang: str) -> str:
     values = [counts.get(lv, 0) for lv in levels]
     bars = ax.bar(names, values, color=[COLORS[lv] for lv in levels])
     ax.bar_label(bars, padding=2)
+    _whole_counts(ax.yaxis)
     ax.set_ylabel(t["count"])
     ax.set_title(t["chart_levels"])
     ax.margins(y=0.15)
@@ -123,6 +130,7 @@ def scores_chart(rows: list[ChartRow], lang: str) -> str:
         )
         ax.legend(frameon=False, fontsize=8)
     ax.set_xlim(0, 100)
+    _whole_counts(ax.yaxis)
     ax.set_xlabel(t["score"])
     ax.set_ylabel(t["count"])
     ax.set_title(t["chart_scores"])
@@ -148,6 +156,7 @@ def industry_chart(rows: list[ChartRow], lang: str) -> str:
         if any(widths):
             ax.barh(names, widths, left=left, color=COLORS[lv], label=level_name(lv, lang))
             left = [a + b for a, b in zip(left, widths, strict=True)]
+    _whole_counts(ax.xaxis)
     ax.set_xlabel(t["count"])
     ax.set_title(t["chart_industry"])
     ax.legend(frameon=False, fontsize=8, loc="lower right")

@@ -67,7 +67,8 @@ def _rc() -> dict[str, Any]:
 
 def _svg(fig: Any) -> str:
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+    # The constrained layout already fits the labels: no second "tight" drawing pass needed.
+    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
     svg = buf.getvalue()
     svg = svg[svg.index("<svg") :]
     # Sized by the page's CSS (width 100%, height from the viewBox) so it shrinks on a phone.

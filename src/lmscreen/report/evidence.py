@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-_SENTENCE_END = re.compile(r"[。！？!?；;\n]")
+_ENDS = "。！？!?；;\n"
+_SENTENCE_END = re.compile(f"[{_ENDS}]")
 MAX_SIDE = 60
 """Characters kept either side of the number inside a long sentence (the rest becomes `…`)."""
 
@@ -67,8 +68,7 @@ def sentence_quote(evidence: dict[str, Any], source: str | None) -> Quote | None
         and 0 <= start < end <= len(source)
         and source[start:end] == hit
     ):
-        left = source[:start]
-        cut = max((m.end() for m in _SENTENCE_END.finditer(left)), default=0)
+        cut = max(source.rfind(ch, 0, start) for ch in _ENDS) + 1
         m = _SENTENCE_END.search(source, end)
         stop = m.end() if m else len(source)
         before = _squash(source[cut:start]).lstrip()

@@ -189,10 +189,10 @@ class _Sources:
             return None
 
 
-def _detail(rec: dict[str, Any], rules: RuleSet | None, sources: _Sources, lang: str) -> dict[str, Any]:
+def _detail(
+    rec: dict[str, Any], by_id: dict[str, Rule], names: dict[str, str], sources: _Sources, lang: str
+) -> dict[str, Any]:
     t = labels.text(lang)
-    by_id = {r.id: r for r in rules.rules} if rules else {}
-    names = rules.levels.names if rules else {}
     fired = []
     for entry in _fired(rec):
         rule = by_id.get(str(entry.get("id")))
@@ -237,6 +237,7 @@ def _detail(rec: dict[str, Any], rules: RuleSet | None, sources: _Sources, lang:
 def payload(view: RunView, lang: str) -> dict[str, Any]:
     rules = view.rules
     names = rules.levels.names if rules else {}
+    by_id = {r.id: r for r in rules.rules} if rules else {}
     sources = _Sources(view.run)
     flag_index: dict[str, int] = {}
     changed = {
@@ -263,7 +264,7 @@ def payload(view: RunView, lang: str) -> dict[str, Any]:
                 changed.get(code) or ("new" if code in added else None),
             ]
         )
-        details.append(_detail(rec, rules, sources, lang))
+        details.append(_detail(rec, by_id, names, sources, lang))
     t = labels.text(lang)
     return {
         "lang": lang,

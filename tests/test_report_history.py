@@ -15,9 +15,16 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "pool.csv"
 
 
-def lmscreen(*args: str, env: dict[str, str], check: bool = True) -> subprocess.CompletedProcess[str]:
+def lmscreen(
+    *args: str, env: dict[str, str], check: bool = True, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     proc = subprocess.run(
-        [sys.executable, "-m", "lmscreen", *args], capture_output=True, text=True, timeout=600, env=env
+        [sys.executable, "-m", "lmscreen", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+        cwd=cwd,
     )
     if check and proc.returncode != 0:
         raise AssertionError(f"exit {proc.returncode}\nstdout:{proc.stdout}\nstderr:{proc.stderr}")
@@ -50,7 +57,8 @@ def two_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], 
             ["000001", "平安银行", "银行", "4.8", "10.08"],
         ],
     )
-    lmscreen("screen", str(pool), "--out", str(tmp_path / "night1"), "--no-llm", "--quiet", env=env)
+    # Run from the pool's folder with a relative path, as a cron job would; reports are re-rendered elsewhere.
+    lmscreen("screen", "pool.csv", "--out", "night1", "--no-llm", "--quiet", env=env, cwd=tmp_path)
     _write(
         pool,
         [
@@ -60,7 +68,7 @@ def two_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], 
             ["600036", "招商银行", "银行", "7.1", "14.49"],
         ],
     )
-    lmscreen("screen", str(pool), "--out", str(tmp_path / "night2"), "--no-llm", "--quiet", env=env)
+    lmscreen("screen", "pool.csv", "--out", "night2", "--no-llm", "--quiet", env=env, cwd=tmp_path)
     return env, pool, tmp_path
 
 

@@ -226,17 +226,23 @@ def resolve_run(ref: str, path: Path | None = None) -> RunInfo:
     return _info(row)
 
 
-def previous_run(run_id: int | None, pool: str | Path, before: str | None = None, path: Path | None = None):
-    """The run of the same pool file recorded just before `run_id` (or, for a run that was never recorded,
-    the latest one finished before `before`); None when there is none or no history at all."""
+def previous_run(
+    run_id: int | None, pool: str | Path, before: str | None = None, path: Path | None = None
+) -> RunInfo | None:
+    """The run of the same pool file recorded just before `run_id` (its pool path as recorded, so a
+    relative path in run.json does not depend on where `lmscreen report` is started); for a run that was
+    never recorded, the latest run of `pool` finished before `before`. None when there is none."""
     db = path or db_path()
     if not db.is_file():
         return None
     with connect(db, create=False) as con:
+        own = None
         if run_id is not None:
+            own = con.execute("SELECT pool_path FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if own is not None:
             row = con.execute(
                 f"SELECT {_INFO_COLUMNS} FROM runs WHERE pool_path = ? AND id < ? ORDER BY id DESC LIMIT 1",
-                (pool_key(pool), run_id),
+                (own["pool_path"], run_id),
             ).fetchone()
         else:
             row = con.execute(

@@ -113,6 +113,7 @@ TEXT = {
         "value": "数值",
         "threshold": "阈值",
         "no_score": "无评分",
+        "no_details": "此浏览器无法解压详情（需要 DecompressionStream），请用较新的浏览器打开",
     },
     "en": {
         "title": "lmscreen screening report",
@@ -182,6 +183,7 @@ TEXT = {
         "value": "value",
         "threshold": "threshold",
         "no_score": "no score",
+        "no_details": "this browser cannot unpack the details (needs DecompressionStream)",
     },
 }
 

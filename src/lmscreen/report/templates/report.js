@@ -6,10 +6,15 @@
   var T = D.t, rows = D.rows, details = null;
   // Per-stock details travel gzip-compressed (see html.packed); unpacked once, in the background.
   var detailsReady = (function () {
-    var b64 = document.getElementById("lmscreen-details").textContent.trim();
-    var bin = Uint8Array.from(atob(b64), function (c) { return c.charCodeAt(0); });
-    var stream = new Blob([bin]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return new Response(stream).text().then(function (text) { details = JSON.parse(text); return details; });
+    try {
+      var b64 = document.getElementById("lmscreen-details").textContent.trim();
+      var bin = Uint8Array.from(atob(b64), function (c) { return c.charCodeAt(0); });
+      var stream = new Blob([bin]).stream().pipeThrough(new DecompressionStream("gzip"));
+      return new Response(stream).text().then(function (text) { details = JSON.parse(text); })
+        .catch(function () { details = null; });
+    } catch (e) {
+      return Promise.resolve(); // a browser without DecompressionStream: the table works, details say so
+    }
   })();
   var ROW = 0, CODE = 1, NAME = 2, IND = 3, LEVEL = 4, SCORE = 5, PE = 6, ROE = 7, FLAGS = 8, OK = 9, REASON = 10, CHG = 11;
   var tbody = document.querySelector("#grid tbody");
@@ -133,7 +138,7 @@
     detailsReady.then(function () { showDetail(i); });
   }
   function showDetail(i) {
-    var r = rows[i], d = details[i];
+    var r = rows[i], d = details ? details[i] : { r: [], f: [], rs: "", st: T.no_details, fw: [] };
     body.textContent = "";
     var h = el("h2", null, r[CODE] + " " + (r[NAME] || ""));
     body.appendChild(h);

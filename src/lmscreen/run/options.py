@@ -34,6 +34,8 @@ class ScreenOptions:
     """Room for the longest schema-valid answer: five candidate ids and a reason
     (task.choice.longest_choice_completion: 168 tokens on SmolLM2). The free-form question needed 448."""
     progress: bool = True
+    lang: str = "zh"
+    """Language of report.html / report.md: zh (default) or en."""
 
     def public(self) -> dict[str, Any]:
         """Settings as recorded in run.json: paths as strings, the API key never."""

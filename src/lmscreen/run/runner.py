@@ -139,7 +139,11 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
             "warnings": pool.warnings,
             **input_notes(pool, opts.annualize_roe),
         },
-        "rules": {"path": str(opts.rules) if opts.rules else "default", "hash": rules_hash(rules)},
+        "rules": {
+            "path": str(opts.rules) if opts.rules else "default",
+            "hash": rules_hash(rules),
+            "spec": rules.model_dump(mode="json"),
+        },
         "options": opts.public(),
         "counts": {
             "input_rows": frame.height + n_errors,
@@ -151,10 +155,17 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
         "timings": timings,
         "host": {"python": platform.python_version(), "platform": platform.platform()},
     }
+    from lmscreen.report.history import VERDICT_COLUMNS, record_run_safely
+
+    # Recorded before run.json is written so run.json can name its history id (the reports use it to find
+    # the previous run of the same pool); a broken history is noted there, never fatal.
+    run["history"] = record_run_safely(
+        run, frame.select([c for c in VERDICT_COLUMNS if c in frame.columns]).to_dicts()
+    )
     write_json(run, opts.out / "run.json")
     from lmscreen.report.html import write_report
 
-    write_report(opts.out)
+    write_report(opts.out, lang=opts.lang)
     return RunSummary(
         out_dir=opts.out,
         rows=frame.height,

@@ -127,6 +127,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     timings["total_s"] = time.time() - started
 
     risk_counts = {str(k): int(v) for k, v in frame.group_by("risk_level").len().iter_rows()}
+    flag_counts = _flag_counts(frame)
     run = {
         "lmscreen_version": __version__,
         "started_at": datetime.fromtimestamp(started, timezone.utc).isoformat(),
@@ -150,6 +151,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
             "screened": frame.height,
             "errors": n_errors,
             "risk_levels": risk_counts,
+            "flags": flag_counts,
         },
         "llm": llm_info,
         "timings": timings,
@@ -159,9 +161,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
 
     # Recorded before run.json is written so run.json can name its history id (the reports use it to find
     # the previous run of the same pool); a broken history is noted there, never fatal.
-    run["history"] = record_run_safely(
-        run, frame.select([c for c in VERDICT_COLUMNS if c in frame.columns]).to_dicts()
-    )
+    run["history"] = record_run_safely(run, frame.select([c for c in VERDICT_COLUMNS if c in frame.columns]))
     write_json(run, opts.out / "run.json")
     from lmscreen.report.html import write_report
 
@@ -362,3 +362,17 @@ def _merge(
 def check_out_dir(out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: --out must be a folder")
+
+
+def _flag_counts(frame: pl.DataFrame) -> dict[str, int]:
+    """Rows per flag over the whole run, so the reports need not re-read a million rows to count them."""
+    if "flags" not in frame.columns:
+        return {}
+    counts = (
+        frame.select(pl.col("flags").str.split(";").explode().alias("flag"))
+        .filter(pl.col("flag").is_not_null() & (pl.col("flag") != ""))
+        .group_by("flag")
+        .len()
+        .sort(["len", "flag"], descending=[True, False])
+    )
+    return {str(f): int(n) for f, n in counts.iter_rows()}

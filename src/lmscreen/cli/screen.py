@@ -30,6 +30,17 @@ def register(app: typer.Typer) -> None:
         fresh: bool = typer.Option(False, "--fresh", help="Forget stored LLM answers and start over."),
         limit: int | None = typer.Option(None, "--limit", min=1, help="Screen only the first N rows."),
         quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+        gpu_memory_utilization: float | None = typer.Option(
+            None, "--gpu-memory-utilization", help="vLLM: share of GPU memory (default: model fit's plan)."
+        ),
+        max_model_len: int | None = typer.Option(
+            None, "--max-model-len", min=1, help="vLLM: context length (default: model fit's plan)."
+        ),
+        tp: int | None = typer.Option(None, "--tp", min=1, help="vLLM: tensor parallel size per engine."),
+        ray_address: str | None = typer.Option(
+            None, "--ray-address", help="Ray: join this cluster (default: a local Ray on this machine)."
+        ),
+        workers: int | None = typer.Option(None, "--workers", min=1, help="Ray: engine actors in the pool."),
     ) -> None:
         """Screen a stock pool: deterministic rules, LLM extraction checked against the text, reports."""
         from rich.console import Console
@@ -57,6 +68,11 @@ def register(app: typer.Typer) -> None:
             fresh=fresh,
             limit=limit,
             progress=not quiet,
+            gpu_memory_utilization=gpu_memory_utilization,
+            max_model_len=max_model_len,
+            tp=tp,
+            ray_address=ray_address,
+            workers=workers,
         )
         summary = run_screen(opts)
         console = Console(stderr=True)

@@ -29,6 +29,12 @@ class ScreenOptions:
     max_tokens: int = 448
     """Room for the longest schema-valid answer (task.schema.longest_completion: 433 tokens on SmolLM2)."""
     progress: bool = True
+    # --engine vllm / ray (unset: what `lmscreen model fit` plans for the visible GPU, or Ray's resources)
+    gpu_memory_utilization: float | None = None
+    max_model_len: int | None = None
+    tp: int | None = None
+    ray_address: str | None = None
+    workers: int | None = None
 
     def public(self) -> dict[str, Any]:
         """Settings as recorded in run.json: paths as strings, the API key never."""

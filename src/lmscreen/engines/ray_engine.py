@@ -19,6 +19,7 @@ Why it is built the way it is:
 from __future__ import annotations
 
 import json
+import logging
 import os
 import socket
 import sys
@@ -32,11 +33,11 @@ from lmscreen.engines.protocol import LLMRequest, LLMResult
 from lmscreen.errors import InputError
 
 EXTRA_HINT = "pip install 'lmscreen[ray]'"
-BATCH_ROWS = {"embedded": 4, "vllm": 256}
-"""Rows per map_batches call: small on CPU (a batch is lost on a crash and takes seconds per row),
-large on a GPU (vLLM needs many requests at once to be fast)."""
+BATCH_ROWS = {"embedded": 1, "vllm": 256}
+"""Rows per map_batches call: one on CPU (a row takes seconds there, so a Ray task per row costs nothing
+and each answer is checkpointed the moment it exists), many on a GPU (vLLM is fast only with many
+requests at once)."""
 RESULT_FIELDS = (
-    "key",
     "text",
     "error",
     "finish_reason",
@@ -44,7 +45,6 @@ RESULT_FIELDS = (
     "completion_tokens",
     "cached_prompt_tokens",
     "seconds",
-    "worker",
 )
 
 
@@ -94,16 +94,19 @@ class EngineActor:
         self.engine = make_engine(inner_opts)
         self.worker = f"{socket.gethostname()}:{os.getpid()}"
 
-    def __call__(self, batch: dict[str, Any]) -> dict[str, list[Any]]:
+    def __call__(self, batch: dict[str, Any]) -> dict[str, list[str]]:
+        """Results travel as one JSON string per row: columns that are all None in one batch and text in
+        another would give blocks of different Arrow types."""
         requests = [
-            LLMRequest(key=str(k), **json.loads(payload))
+            LLMRequest(key=str(k), **json.loads(str(payload)))
             for k, payload in zip(batch["key"], batch["request"], strict=True)
         ]
-        out: dict[str, list[Any]] = {name: [] for name in RESULT_FIELDS}
+        out: dict[str, list[str]] = {"key": [], "result": []}
         for result in self.engine.run(requests):
-            for name in RESULT_FIELDS[:-1]:
-                out[name].append(getattr(result, name))
-            out["worker"].append(self.worker)
+            fields = {name: getattr(result, name) for name in RESULT_FIELDS}
+            fields["worker"] = self.worker
+            out["key"].append(result.key)
+            out["result"].append(json.dumps(fields, ensure_ascii=False))
         return out
 
 
@@ -162,7 +165,9 @@ class RayEngine:
             kwargs["num_cpus"] = usable_cores()
         try:
             ray.init(**kwargs)
-        except ConnectionError as exc:
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            if not address:
+                raise
             raise InputError(f"--ray-address {address}: cannot join the Ray cluster: {exc}") from None
         self._own_ray = True
 
@@ -200,6 +205,9 @@ class RayEngine:
         if not items:
             return
         ray = self._ray
+        # lmscreen's own progress bar shows rows/s across workers; Ray Data's bars and INFO lines would
+        # interleave with it on stderr.
+        logging.getLogger("ray.data").setLevel(logging.WARNING)
         ctx = ray.data.DataContext.get_current()
         ctx.enable_progress_bars = False
         ctx.verbose_progress = False
@@ -245,17 +253,8 @@ class RayEngine:
 
 
 def _rows(batch: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    n = len(batch["key"])
-    for i in range(n):
-        yield {name: _plain(batch[name][i]) for name in RESULT_FIELDS}
-
-
-def _plain(value: Any) -> Any:
-    """numpy scalars / None-objects back to plain Python values."""
-    if value is None:
-        return None
-    item = getattr(value, "item", None)
-    return item() if callable(item) else value
+    for key, payload in zip(batch["key"], batch["result"], strict=True):
+        yield {"key": str(key), **json.loads(str(payload))}
 
 
 def _result(row: dict[str, Any]) -> LLMResult:

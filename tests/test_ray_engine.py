@@ -26,10 +26,11 @@ from lmscreen.engines.ray_engine import RayEngine  # noqa: E402
 from lmscreen.run.options import ScreenOptions  # noqa: E402
 from lmscreen.run.runner import screen  # noqa: E402
 
+pytestmark = pytest.mark.timeout(1800)  # a cap for a hung cluster on a busy shared CI box, not a speed bound
 ROOT = Path(__file__).resolve().parents[1]
 POOL = ROOT / "examples" / "pool.csv"
 REPORTS = ROOT / "examples" / "reports"
-LIMIT = 4
+LIMIT = 3
 COMPARED = [
     "row",
     "code",

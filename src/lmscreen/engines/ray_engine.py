@@ -88,8 +88,13 @@ class EngineActor:
     """One Ray Data actor: loads its engine once, answers a batch of requests per call."""
 
     def __init__(self, inner_opts: Any, threads: int) -> None:
-        os.environ.setdefault("LMSCREEN_THREADS", str(threads))
         from lmscreen.engines import make_engine
+        from lmscreen.engines.threads import THREADS_ENV, choose_threads
+
+        if THREADS_ENV not in os.environ:
+            # The actor's share of the node, and no more than the node's idle cores: llama.cpp threads
+            # busy-wait, so on a loaded node extra threads slow every process down.
+            os.environ[THREADS_ENV] = str(min(threads, choose_threads()))
 
         self.engine = make_engine(inner_opts)
         self.worker = f"{socket.gethostname()}:{os.getpid()}"

@@ -252,11 +252,13 @@ def register(app: typer.Typer) -> None:
         engine: str = typer.Option(..., "--engine", help="vllm | sglang | llamacpp | ollama | transformers"),
         gpu: str | None = typer.Option(None, "--gpu", help="GPU to size the command for."),
         host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (0.0.0.0 adds an API key)."),
-        port: int | None = typer.Option(None, "--port", help="Port (engine default when omitted)."),
+        port: int | None = typer.Option(
+            None, "--port", min=1, max=65535, help="Port (engine default when omitted)."
+        ),
         vram_gib: float | None = typer.Option(
             None, "--vram-gib", help="Memory per GPU in GiB, for any other card."
         ),
-        gpus: int = typer.Option(1, "--gpus", help="Number of GPUs (tensor parallel)."),
+        gpus: int = typer.Option(1, "--gpus", min=1, help="Number of GPUs (tensor parallel)."),
         context: int | None = typer.Option(None, "--context", help="Context per request."),
         concurrency: int | None = typer.Option(None, "--concurrency", help="Parallel requests."),
         kv_cache_dtype: str = typer.Option("auto", "--kv-cache-dtype", help="auto | fp8 | q8_0 | q4_0 …"),
@@ -321,7 +323,7 @@ def register(app: typer.Typer) -> None:
         vram_gib: float | None = typer.Option(None, "--vram-gib", help="Memory per GPU in GiB."),
         task: str = typer.Option("text", "--task", help="text | vision | agent | screen"),
         gpus: int = typer.Option(1, "--gpus", help="Number of GPUs."),
-        limit: int = typer.Option(15, "--limit", help="Show at most this many models."),
+        limit: int = typer.Option(15, "--limit", min=1, help="Show at most this many models."),
         models: list[str] = typer.Option(
             [], "--model", help="Also rank this model (any name, path or config; repeatable)."
         ),

@@ -129,19 +129,13 @@ def inspect(path_or_id: str) -> ModelSpec:
     An `Org/Name` id that is not in the local HF cache falls back to the built-in catalog (sources say so).
     """
     path = Path(path_or_id).expanduser()
-    if path.is_dir():
-        return spec_from_folder(path)
-    if path.is_file():
-        if path.suffix == ".gguf":
-            from lmscreen.model.arch.gguf import read_gguf
-
-            return read_gguf(path)
-        if path.suffix == ".safetensors":
-            return spec_from_folder(path.parent)
-        spec = spec_from_config(read_config(path), path.parent.name or path.stem)
-        if path.name == "config.json":
-            _add_safetensors(spec, path.parent)
-        return spec
+    if path.is_dir() or path.is_file():
+        try:
+            return _inspect_local(path)
+        except InputError:
+            raise
+        except _HEADER_ERRORS as exc:  # a header or config with the wrong shape: the file's fault, not ours
+            raise InputError(f"unusable model metadata ({_one_line(exc)})", file=str(path)) from exc
     if _looks_like_path(path_or_id):
         raise InputError("no such file or folder", file=path_or_id)
     snapshot = cached_snapshot(path_or_id) if "/" in path_or_id else None
@@ -158,3 +152,34 @@ def inspect(path_or_id: str) -> ModelSpec:
     raise InputError(
         f"{path_or_id!r} is not a file, a folder, a cached Hugging Face model or a catalog model{hint}"
     )
+
+
+_HEADER_ERRORS = (AttributeError, TypeError, ValueError, KeyError, IndexError, OverflowError, EOFError)
+"""What malformed metadata raises deep in the readers (pydantic's ValidationError is a ValueError)."""
+
+
+def _one_line(exc: BaseException) -> str:
+    errors = getattr(exc, "errors", None)
+    if callable(errors):  # pydantic: the first failing field says most
+        try:
+            first = errors()[0]
+            return f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
+        except Exception:  # noqa: BLE001
+            pass
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}"[:300]
+
+
+def _inspect_local(path: Path) -> ModelSpec:
+    if path.is_dir():
+        return spec_from_folder(path)
+    if path.suffix == ".gguf":
+        from lmscreen.model.arch.gguf import read_gguf
+
+        return read_gguf(path)
+    if path.suffix == ".safetensors":
+        return spec_from_folder(path.parent)
+    spec = spec_from_config(read_config(path), path.parent.name or path.stem)
+    if path.name == "config.json":
+        _add_safetensors(spec, path.parent)
+    return spec

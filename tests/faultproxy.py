@@ -150,6 +150,11 @@ class FaultProxy:
         self._server.close()
         for writer in list(self._writers):
             writer.close()
+        # Requests still held by a `delay` fault: cancel them so the loop closes without orphans.
+        pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
         await self._client.aclose()
 
     def _take_fault(self, path: str) -> Fault | None:

@@ -6,17 +6,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from lmscreen.errors import InputError
 from lmscreen.model.hardware import gpu
-from lmscreen.model.kv import kv_layout
 from lmscreen.model.memory import VllmBlocks, plan
+from lmscreen.model.memory.kv import kv_layout
+from lmscreen.model.memory.weights import weights
 from lmscreen.model.spec import LinearAttention, ModelSpec
-from lmscreen.model.weights import weights
 
 GIB = 1 << 30
 MIB = 1 << 20
@@ -415,19 +414,32 @@ def _run_probe(*args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
 
 
 def test_fit_cli_is_fast_offline_and_imports_no_ml_stack() -> None:
+    # What keeps `model fit` fast is what it does not import: no ML stack, no dataframe or GGUF/numpy
+    # reader. Checked by module, not by seconds (a busy CI machine must not turn this red).
     proc, probe = _run_probe("model", "fit", "Qwen/Qwen3-8B", "--gpu", "RTX 3090")
     assert proc.returncode == 0, proc.stderr
     assert probe["loaded"] == []
-    assert probe["seconds"] < 1.0
     assert "RTX 3090" in proc.stdout and "fits" in proc.stdout
-    start = time.perf_counter()
     whole = subprocess.run(
-        [sys.executable, "-m", "lmscreen", "model", "fit", "Qwen/Qwen3-8B", "--gpu", "RTX 3090"],
+        [sys.executable, "-c", _HEAVY_PROBE, "model", "fit", "Qwen/Qwen3-8B", "--gpu", "RTX 3090"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=120,
     )
-    assert whole.returncode == 0 and time.perf_counter() - start < 2.0  # interpreter start included
+    assert whole.returncode == 0, whole.stderr
+    assert json.loads(whole.stderr.splitlines()[-1]) == []
+
+
+_HEAVY_PROBE = """
+import json, sys
+from lmscreen.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+heavy = ("polars", "numpy", "llama_cpp", "gguf", "httpx")
+sys.stderr.write(json.dumps([m for m in heavy if m in sys.modules]))
+"""
 
 
 def test_fit_cli_json_is_one_object_with_the_design_fields() -> None:

@@ -22,7 +22,7 @@ from lmscreen.engines.openai_engine import OpenAIEngine, estimate_tokens, strip_
 from lmscreen.engines.protocol import Engine, LLMRequest, LLMResult
 from lmscreen.engines.structured import Mechanism
 from lmscreen.errors import InputError
-from servers import LlamaServer, bundled_gguf, free_port
+from servers import FAKE_MODEL, FakeServerProcess, LlamaServer, bundled_gguf, free_port
 
 ALIAS = "qwen-test"
 SENTINEL = "sk-SENTINEL-7f3a9c-never-print-me"
@@ -129,17 +129,31 @@ def test_429_waits_for_retry_after(proxy: FaultProxy) -> None:
     assert time.monotonic() - started >= 0.6
 
 
-def test_answers_slower_than_timeout_are_retried_then_recorded(proxy: FaultProxy) -> None:
-    proxy.inject("delay", 2, seconds=4.0)
-    with fast_engine(proxy.base_url, timeout=1.0, max_attempts=2, concurrency=1) as engine:
-        started = time.monotonic()
-        results = {r.key: r for r in engine.run([request(CODES[0]), request(CODES[1])])}
-        elapsed = time.monotonic() - started
+@pytest.fixture(scope="module")
+def canned() -> Iterator[FakeServerProcess]:
+    """A loopback server that answers at once with a canned completion for 000001.SZ (CODES[1])."""
+    with FakeServerProcess(latency=0.0) as srv:
+        yield srv
+
+
+def test_answers_slower_than_timeout_are_retried_then_recorded(canned: FakeServerProcess) -> None:
+    # The delayed answer (120 s) and the prompt one (a canned answer, milliseconds) sit far on either side of
+    # the 5 s timeout, so no machine load can move either across it (the real model could take > 1 s).
+    with FaultProxy(f"http://127.0.0.1:{canned.port}") as proxy:
+        proxy.inject("delay", 2, seconds=120.0)
+        with fast_engine(
+            proxy.base_url, model=FAKE_MODEL, timeout=5.0, max_attempts=2, concurrency=1
+        ) as engine:
+            started = time.monotonic()
+            results = {r.key: r for r in engine.run([request(CODES[0]), request(CODES[1])])}
+            elapsed = time.monotonic() - started
+        delayed = [s.fault for s in proxy.requests_to("/v1/chat/completions")]
     slow, fine = results[CODES[0]], results[CODES[1]]
     assert slow.text is None and slow.error is not None
-    assert "timed out after 1 s" in slow.error and "2 attempts" in slow.error
+    assert "timed out after 5 s" in slow.error and "2 attempts" in slow.error
+    assert delayed == ["delay", "delay", None]
     assert_valid(fine)  # the run went on
-    assert elapsed < 30
+    assert elapsed < 240  # it gave up on the delayed answers instead of waiting for them
 
 
 def test_malformed_body_is_recorded_and_run_continues(proxy: FaultProxy) -> None:

@@ -20,14 +20,22 @@ app = typer.Typer(
 )
 
 
+_registered = False
+
+
 def _register() -> None:
+    global _registered
+    if _registered:  # main() may be called more than once in one process (tests)
+        return
+    _registered = True
     # Imported here so that `lmscreen model fit` never pays for the screening stack and vice versa:
     # each module imports its heavy dependencies inside its command functions.
-    from lmscreen.cli import doctor, history, model, screen
+    from lmscreen.cli import doctor, history, model, pool, screen
 
     app.info.help = f"{app.info.help}\n\n{history.history_help()}"
     screen.register(app)
     history.register(app)
+    pool.register(app)
     model.register(app)
     doctor.register(app)
 
@@ -37,26 +45,28 @@ def main(argv: list[str] | None = None) -> None:
     _register()
     try:
         # With standalone_mode=False click returns (not raises) a typer.Exit's code: keep it.
-        rc = app(args=argv, standalone_mode=False)
+        rc = app(args=argv, prog_name="lmscreen", standalone_mode=False)
         sys.exit(rc if isinstance(rc, int) else 0)
     except InputError as exc:
         print(f"lmscreen: error: {exc}", file=sys.stderr)
         sys.exit(2)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except typer.Abort:
+    except (typer.Abort, KeyboardInterrupt):
         print("lmscreen: aborted", file=sys.stderr)
         sys.exit(130)
     except SystemExit:
         raise
     except Exception as exc:  # noqa: BLE001 - the contract: anything else is an internal error, exit 1
-        import click
-
-        if isinstance(exc, click.exceptions.UsageError):
-            print(f"lmscreen: error: {exc.format_message()}", file=sys.stderr)
-            sys.exit(2)
-        if isinstance(exc, click.exceptions.ClickException):
-            print(f"lmscreen: error: {exc.format_message()}", file=sys.stderr)
-            sys.exit(exc.exit_code)
+        if _is_click_exception(exc):
+            # Usage mistakes (unknown command, missing or bad argument): click's own usage line, hint and
+            # error, exit 2. Typer >= 0.2x vendors click, so its exceptions are not `click.*` ones.
+            exc.show()  # type: ignore[attr-defined]
+            sys.exit(int(getattr(exc, "exit_code", 2)))
         print(f"lmscreen: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         sys.exit(1)
+
+
+def _is_click_exception(exc: BaseException) -> bool:
+    """True for click's (or typer's vendored click's) ClickException family, whichever module holds it."""
+    return any(c.__name__ == "ClickException" for c in type(exc).__mro__) and hasattr(exc, "show")

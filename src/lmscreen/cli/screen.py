@@ -21,6 +21,9 @@ def register(app: typer.Typer) -> None:
         base_url: str | None = typer.Option(None, "--base-url", envvar="OPENAI_BASE_URL"),
         api_key: str | None = typer.Option(None, "--api-key", envvar="OPENAI_API_KEY", show_default=False),
         concurrency: int = typer.Option(4, "--concurrency", min=1, help="Requests in flight (openai)."),
+        threads: int | None = typer.Option(
+            None, "--threads", min=1, help="llama.cpp threads (embedded; default: idle usable cores)."
+        ),
         chat_template_kwargs: str | None = typer.Option(
             None,
             "--chat-template-kwargs",
@@ -29,6 +32,9 @@ def register(app: typer.Typer) -> None:
         no_llm: bool = typer.Option(False, "--no-llm", help="Rules only; no model is loaded."),
         fresh: bool = typer.Option(False, "--fresh", help="Forget stored LLM answers and start over."),
         limit: int | None = typer.Option(None, "--limit", min=1, help="Screen only the first N rows."),
+        annualize_roe: bool = typer.Option(
+            False, "--annualize-roe", help="Scale partial-year ROE to a year (Q1 x4, H1 x2, Q1-Q3 x4/3)."
+        ),
         quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
         lang: str = typer.Option("zh", "--lang", help="Language of report.html / report.md: zh or en."),
     ) -> None:
@@ -54,10 +60,12 @@ def register(app: typer.Typer) -> None:
             base_url=base_url,
             api_key=api_key,
             concurrency=concurrency,
+            threads=threads,
             chat_template_kwargs=template_kwargs,
             no_llm=no_llm,
             fresh=fresh,
             limit=limit,
+            annualize_roe=annualize_roe,
             progress=not quiet,
             lang=lang,
         )
@@ -69,6 +77,8 @@ def register(app: typer.Typer) -> None:
             if no_llm
             else f"LLM sent {summary.llm_sent}, resumed {summary.llm_resumed}, failed {summary.llm_failed}"
         )
+        for notice in summary.notices:
+            console.print(f"note: {notice}", markup=False, highlight=False)
         console.print(
             f"screened {summary.rows} rows ({levels}); {summary.errors} rejected; {llm}; "
             f"outputs in {summary.out_dir}"

@@ -18,7 +18,7 @@ def make_engine(opts: ScreenOptions) -> Engine:
     if opts.engine == "embedded":
         from lmscreen.engines.embedded import EmbeddedEngine
 
-        return EmbeddedEngine(opts.model, n_ctx=opts.n_ctx)
+        return EmbeddedEngine(opts.model, n_ctx=opts.n_ctx, n_threads=opts.threads)
     if opts.engine == "openai":
         from lmscreen.engines.openai_engine import OpenAIEngine
 

@@ -118,16 +118,25 @@ class EmbeddedEngine:
     def count_tokens(self, text: str) -> int:
         return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
-    def describe(self) -> dict[str, Any]:
+    def identity(self) -> dict[str, Any]:
+        """What an answer depends on (the checkpoint key): not the thread count, so a rerun with another
+        --threads or on a busier machine still resumes."""
         return {
             "engine": self.name,
-            "model": self.model,
             "model_file": self.model_path.name,
             "model_fingerprint": file_fingerprint(str(self.model_path)),
             "n_ctx": self.n_ctx,
             "temperature": 0.0,
             "seed": self.seed,
             "llama_cpp_python": _llama_cpp_version(),
+        }
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "identity": self.identity(),
+            **self.identity(),
+            "model": self.model,
+            "n_threads": self.n_threads,
         }
 
     def run(self, requests: Iterable[LLMRequest]) -> Iterator[LLMResult]:

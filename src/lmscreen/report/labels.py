@@ -113,6 +113,7 @@ TEXT = {
         "value": "数值",
         "threshold": "阈值",
         "no_score": "无评分",
+        "truncated": "表格只含前 {shown} 行（共 {total} 行）；全部结果见 results.csv。",
         "no_details": "此浏览器无法解压详情（需要 DecompressionStream），请用较新的浏览器打开",
     },
     "en": {
@@ -183,6 +184,7 @@ TEXT = {
         "value": "value",
         "threshold": "threshold",
         "no_score": "no score",
+        "truncated": "The table holds the first {shown} of {total} rows; results.csv has all of them.",
         "no_details": "this browser cannot unpack the details (needs DecompressionStream)",
     },
 }

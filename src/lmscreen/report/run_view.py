@@ -20,6 +20,10 @@ from lmscreen.report.diff import RunDiff, diff_verdicts
 from lmscreen.rules.ruleset import RuleSet
 
 MAX_ERRORS_SHOWN = 50
+MAX_TABLE_ROWS = 20_000
+"""Rows carried into the reports. A 5,000-row pool is shown whole; a million-row pool gets its summary,
+changes and counts in full but a table of its first rows (results.csv has all), so writing the report
+never costs more than the screening itself."""
 
 
 @dataclass
@@ -27,6 +31,7 @@ class RunView:
     out_dir: Path
     run: dict[str, Any]
     rows: list[dict[str, Any]]
+    total_rows: int
     errors: list[dict[str, str]]
     rules: RuleSet | None
     previous: history.RunInfo | None = None
@@ -70,21 +75,26 @@ def _errors(out_dir: Path) -> list[dict[str, str]]:
         return out
 
 
-def verdict_of(rec: dict[str, Any]) -> dict[str, Any]:
-    return {c: rec.get(c) for c in history.VERDICT_COLUMNS}
-
-
 def load_run(out_dir: Path) -> RunView:
     run_path, results_path = out_dir / "run.json", out_dir / "results.jsonl"
     if not run_path.is_file() or not results_path.is_file():
         raise InputError(f"{out_dir}: not a finished lmscreen run (run.json / results.jsonl missing)")
     try:
         run = json.loads(run_path.read_text(encoding="utf-8"))
+        rows = []
         with results_path.open(encoding="utf-8") as fh:
-            rows = [json.loads(line) for line in fh if line.strip()]
+            for line in fh:
+                if len(rows) >= MAX_TABLE_ROWS:
+                    break
+                if line.strip():
+                    rows.append(json.loads(line))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"{out_dir}: run.json or results.jsonl is damaged ({exc})") from None
-    view = RunView(out_dir=out_dir, run=run, rows=rows, errors=_errors(out_dir), rules=_rules(run))
+    total = (run.get("counts") or {}).get("screened")
+    total = int(total) if isinstance(total, int) else len(rows)
+    view = RunView(
+        out_dir=out_dir, run=run, rows=rows, total_rows=total, errors=_errors(out_dir), rules=_rules(run)
+    )
     _attach_changes(view)
     return view
 
@@ -99,8 +109,10 @@ def _attach_changes(view: RunView) -> None:
         if prev is None:
             return
         before = history.verdicts(prev.id)
+        # This run's own recorded verdicts cover every row, also beyond the report's table.
+        now = history.verdicts(view.run_id) if view.run_id is not None else view.rows
     except (sqlite3.Error, OSError, InputError, ValueError) as exc:  # a broken history never stops a report
         view.history_error = f"{type(exc).__name__}: {exc}"
         return
     view.previous = prev
-    view.changes = diff_verdicts(before, [verdict_of(r) for r in view.rows], prev.id, view.run_id)
+    view.changes = diff_verdicts(before, now, prev.id, view.run_id)

@@ -18,11 +18,15 @@ class ScreenOptions:
     base_url: str | None = None
     api_key: str | None = field(default=None, repr=False)
     concurrency: int = 4
+    threads: int | None = None
+    """llama.cpp threads (embedded engine); None: idle usable cores, see engines/threads.py."""
     chat_template_kwargs: dict[str, Any] | None = None
     """Passed to OpenAI-compatible servers as-is, e.g. {"enable_thinking": false}."""
     no_llm: bool = False
     fresh: bool = False
     limit: int | None = None
+    annualize_roe: bool = False
+    """Scale partial-year ROE (Q1 x4, H1 x2, Q1-Q3 x4/3) before the rules; recorded per row."""
     n_ctx: int = 4096
     report_token_budget: int = 1536
     """Report-text tokens sent per row; longer texts keep their head and tail (recorded as `truncated`)."""
@@ -36,4 +40,8 @@ class ScreenOptions:
         """Settings as recorded in run.json: paths as strings, the API key never."""
         data = asdict(self)
         data["api_key"] = "set" if self.api_key else None
+        if self.base_url:
+            from lmscreen.engines.openai_endpoint import safe_url
+
+            data["base_url"] = safe_url(self.base_url)
         return {k: str(v) if isinstance(v, Path) else v for k, v in data.items()}

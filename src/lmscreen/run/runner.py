@@ -13,6 +13,7 @@ import hashlib
 import platform
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -23,11 +24,14 @@ import polars as pl
 from lmscreen import __version__
 from lmscreen.engines.protocol import Engine, LLMRequest, LLMResult
 from lmscreen.errors import InputError
+from lmscreen.pool.notes import input_notes
+from lmscreen.pool.periods import annualize_roe, record_annualized
 from lmscreen.run import checkpoint as ckpt_mod
+from lmscreen.run import outdir
 from lmscreen.run.keys import row_key, run_signature
 from lmscreen.run.options import ScreenOptions
 from lmscreen.run.progress import RowProgress
-from lmscreen.run.reports import ReportSource, index_reports, report_for
+from lmscreen.run.reports import ReportSource, annotate_pages, index_reports, report_for
 from lmscreen.task import build_messages, fit_text, process_completion, prompt_hash, row_schema
 
 
@@ -41,6 +45,8 @@ class RunSummary:
     llm_failed: int = 0
     risk_counts: dict[str, int] = field(default_factory=dict)
     run: dict[str, Any] = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)
+    """What the user must read about the input (PE basis, partial-year ROE), said on the console too."""
 
 
 @dataclass
@@ -56,7 +62,21 @@ class _LLMRow:
 
 
 def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
-    """Run one screening job end to end; `engine` lets a caller reuse an already loaded one."""
+    """Run one screening job end to end; `engine` lets a caller reuse an already loaded one.
+
+    The OUT folder is locked for the whole run (a second run on it exits 2 naming this one's pid) and
+    proven writable before anything slow starts.
+    """
+    try:
+        opts.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{opts.out}: cannot create the output folder ({exc.strerror or exc})") from exc
+    with outdir.hold(opts.out):
+        outdir.probe_writable(opts.out)
+        return _screen(opts, engine)
+
+
+def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     from lmscreen.pool.load import load_pool
     from lmscreen.report.writers import write_errors, write_json, write_results
     from lmscreen.rules import evaluate, load_rules, rules_hash
@@ -64,6 +84,10 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
     started = time.time()
     timings: dict[str, float] = {}
     t = time.perf_counter()
+    # The input's hash (a full read of the file) runs beside the load; hashlib releases the GIL.
+    hasher = ThreadPoolExecutor(max_workers=1)
+    input_hash = hasher.submit(_file_hash, opts.pool)
+    hasher.shutdown(wait=False)
     rules = load_rules(opts.rules)
     pool = load_pool(opts.pool)
     frame = pool.frame
@@ -76,7 +100,11 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
     timings["load_s"] = time.perf_counter() - t
 
     t = time.perf_counter()
+    if opts.annualize_roe:
+        frame = annualize_roe(frame)
     frame = evaluate(frame, rules)
+    if opts.annualize_roe:
+        frame = record_annualized(frame)
     timings["rules_s"] = time.perf_counter() - t
 
     opts.out.mkdir(parents=True, exist_ok=True)
@@ -104,10 +132,11 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
         "finished_at": datetime.now(timezone.utc).isoformat(),
         "input": {
             "path": str(opts.pool),
-            "sha256": _file_hash(opts.pool),
+            "sha256": input_hash.result(),
             "encoding": pool.encoding,
             "columns": pool.column_map,
             "warnings": pool.warnings,
+            **input_notes(pool, opts.annualize_roe),
         },
         "rules": {
             "path": str(opts.rules) if opts.rules else "default",
@@ -125,13 +154,11 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
         "timings": timings,
         "host": {"python": platform.python_version(), "platform": platform.platform()},
     }
-    from lmscreen.report.history import VERDICT_COLUMNS, record_run_safely
+    from lmscreen.report.history import record_run_safely
 
     # Recorded before run.json is written so run.json can name its history id (the reports use it to find
     # the previous run of the same pool); a broken history is noted there, never fatal.
-    run["history"] = record_run_safely(
-        run, frame.select([c for c in VERDICT_COLUMNS if c in frame.columns]).to_dicts()
-    )
+    run["history"] = record_run_safely(run, frame)
     write_json(run, opts.out / "run.json")
     from lmscreen.report.html import write_report
 
@@ -145,6 +172,7 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
         llm_failed=llm_info.get("failed", 0) + llm_info.get("reports_unreadable", 0),
         risk_counts=risk_counts,
         run=run,
+        notices=run["input"]["notices"],
     )
 
 
@@ -298,8 +326,8 @@ def _outcome(r: _LLMRow, res: LLMResult) -> tuple[dict[str, Any], dict[str, Any]
             "llm": {"error": res.error, "finish_reason": res.finish_reason, "truncation": truncation},
         }
     outcome = process_completion(res.text, r.code, r.source.read(), r.roe, r.pe)
-    flags = list(outcome.flags)
-    if truncation:
+    flags = list(outcome.flags) + annotate_pages(r.source, outcome.detail)
+    if truncation and "truncated" not in flags:
         flags.append("truncated")
     out = {**base, **outcome.columns, "flags": ";".join(flags), "status": outcome.status}
     detail = {

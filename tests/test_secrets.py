@@ -1,0 +1,120 @@
+"""An API key given by flag, by environment or inside the base URL never lands in anything a run leaves.
+
+Every file under OUT (whatever writers exist by then: results, run.json, report.html, report.md, the
+checkpoint and its WAL, …) and under LMSCREEN_HOME (the run history), plus everything the command printed,
+is searched byte for byte for the key. The fault proxy in front of a real loopback server shows the key
+really went out in the Authorization header, so a run that silently dropped it could not pass.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from faultproxy import FaultProxy
+from servers import FAKE_MODEL, FakeServerProcess
+
+ROOT = Path(__file__).resolve().parents[1]
+POOL = ROOT / "examples" / "pool.csv"
+REPORTS = ROOT / "examples" / "reports"
+KEY = "sk-lmscreen-SECRET-5b1e0c7d9a"
+NEEDLES = [KEY.encode(), KEY[3:].encode(), KEY.encode("utf-16-le")]
+
+
+@pytest.fixture(scope="module")
+def upstream() -> Iterator[FakeServerProcess]:
+    with FakeServerProcess(latency=0.0) as srv:
+        yield srv
+
+
+@pytest.fixture()
+def proxy(upstream: FakeServerProcess) -> Iterator[FaultProxy]:
+    with FaultProxy(f"http://127.0.0.1:{upstream.port}") as prx:
+        yield prx
+
+
+def run_cli(args: list[str], home: Path, env_key: bool) -> subprocess.CompletedProcess[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    env["LMSCREEN_HOME"] = str(home)
+    if env_key:
+        env["OPENAI_API_KEY"] = KEY
+    argv = [sys.executable, "-m", "lmscreen", *args]
+    return subprocess.run(argv, capture_output=True, env=env, timeout=600)
+
+
+def leaks(root: Path) -> list[str]:
+    found = []
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        data = path.read_bytes()
+        if any(n in data for n in NEEDLES):
+            found.append(str(path))
+    return found
+
+
+def screen_args(out: Path, base_url: str, *extra: str) -> list[str]:
+    return [
+        "screen",
+        str(POOL),
+        "--reports",
+        str(REPORTS),
+        "--out",
+        str(out),
+        "--limit",
+        "4",
+        "--engine",
+        "openai",
+        "--base-url",
+        base_url,
+        "--model",
+        FAKE_MODEL,
+        *extra,
+    ]
+
+
+@pytest.mark.parametrize("how", ["flag", "env", "url"])
+def test_api_key_never_reaches_files_or_output(proxy: FaultProxy, tmp_path: Path, how: str) -> None:
+    out, home = tmp_path / "out", tmp_path / "home"
+    base_url = proxy.base_url
+    extra: list[str] = []
+    if how == "flag":
+        extra = ["--api-key", KEY]
+    elif how == "url":
+        base_url = base_url.replace("http://", f"http://user:{KEY}@")
+    proxy.inject("status", 2, status=401)  # the first answers reject the key: error texts get recorded too
+    proxy.inject("status", 1, status=500)
+    done = run_cli(screen_args(out, base_url, *extra), home, env_key=how == "env")
+    assert done.returncode in (0, 2), done.stderr.decode(errors="replace")
+    sent = proxy.requests_to("/v1/")
+    if how != "url":  # the key was really used (httpx sends URL credentials as Basic auth instead)
+        assert any(s.headers.get("authorization") == f"Bearer {KEY}" for s in sent)
+    printed = done.stdout + done.stderr
+    assert not any(n in printed for n in NEEDLES), printed.decode(errors="replace")
+    if done.returncode == 0:
+        assert (out / "results.csv").is_file() and (out / "run.json").is_file()
+        rerun = run_cli(screen_args(out, base_url, *extra), home, env_key=how == "env")  # resume path
+        assert not any(n in rerun.stdout + rerun.stderr for n in NEEDLES)
+        report = run_cli(["report", str(out)], home, env_key=how == "env")
+        assert not any(n in report.stdout + report.stderr for n in NEEDLES)
+    assert leaks(out) == [] and leaks(home) == []
+
+
+def test_api_key_not_in_error_messages(proxy: FaultProxy, tmp_path: Path) -> None:
+    """Runs that stop with exit 2 (wrong model name, rejected key) say why without the key."""
+    home = tmp_path / "home"
+    wrong = screen_args(tmp_path / "wrong", proxy.base_url, "--api-key", KEY)
+    wrong[wrong.index(FAKE_MODEL)] = "no-such-model"
+    done = run_cli(wrong, home, env_key=False)
+    assert done.returncode == 2, done.stderr
+    proxy.inject("status", None, status=401, path="/v1/models")
+    doctor_args = ["doctor", "--base-url", proxy.base_url, "--api-key", KEY, "--json"]
+    doctor = run_cli(doctor_args, home, env_key=False)
+    assert b'"status"' in doctor.stdout  # doctor ran its checks (exit 1 there means a check failed)
+    for proc in (done, doctor):
+        assert b"internal error" not in proc.stderr and b"Traceback" not in proc.stderr, proc.stderr
+        assert not any(n in proc.stdout + proc.stderr for n in NEEDLES)
+    assert leaks(tmp_path) == []

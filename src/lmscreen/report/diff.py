@@ -36,7 +36,8 @@ class RunDiff:
         }
 
 
-_BRIEF = ["code", "name", "risk_level", "score", "pe_ttm", "roe"]
+BRIEF = ["code", "name", "risk_level", "score", "pe_ttm", "roe"]
+"""The verdict columns a diff reads."""
 
 
 def _severity(level: str | None) -> int:
@@ -44,17 +45,18 @@ def _severity(level: str | None) -> int:
 
 
 def _frame(rows: pl.DataFrame | list[dict[str, Any]]) -> pl.DataFrame:
-    from lmscreen.report.history import VERDICT_TYPES, verdict_frame
+    from lmscreen.report.history import VERDICT_TYPES
 
     if isinstance(rows, pl.DataFrame):
         frame = rows
     else:
         frame = pl.DataFrame([{c: r.get(c) for c in VERDICT_TYPES} for r in rows], schema=VERDICT_TYPES)
-    return (
-        verdict_frame(frame)
-        .filter(pl.col("code").is_not_null())
-        .unique("code", keep="first", maintain_order=True)
-    )
+    types = {c: VERDICT_TYPES[c] for c in BRIEF}
+    # Codes are unique already (the pool loader keeps the first of a duplicated code).
+    return frame.select(
+        (pl.col(c) if c in frame.columns else pl.lit(None)).cast(t, strict=False).alias(c)
+        for c, t in types.items()
+    ).filter(pl.col("code").is_not_null())
 
 
 def diff_verdicts(
@@ -65,11 +67,18 @@ def diff_verdicts(
 ) -> RunDiff:
     """Compare run A (older) with run B (newer), matched by code, as polars joins (a million-row pool
     diffs in well under a second). `changed` lists both sides and the inputs that moved."""
-    fa, fb = _frame(a), _frame(b)
-    both = fa.select(_BRIEF).join(fb.select(_BRIEF), on="code", how="inner", suffix="_b")
-    moved = both.filter(
-        pl.col("risk_level").ne_missing(pl.col("risk_level_b"))
-        | pl.col("score").ne_missing(pl.col("score_b"))
+    fa = _frame(a).with_columns(pl.lit(True).alias("in_a"))
+    fb = _frame(b).with_columns(pl.lit(True).alias("in_b"))
+    # One full join instead of three: in_a / in_b say which side a code is on.
+    j = fa.join(fb, on="code", how="full", suffix="_b", coalesce=True)
+    in_a, in_b = pl.col("in_a").fill_null(False), pl.col("in_b").fill_null(False)
+    moved = j.filter(
+        in_a
+        & in_b
+        & (
+            pl.col("risk_level").ne_missing(pl.col("risk_level_b"))
+            | pl.col("score").ne_missing(pl.col("score_b"))
+        )
     ).select(
         "code",
         pl.col("name_b").alias("name"),
@@ -82,8 +91,9 @@ def diff_verdicts(
         pl.col("roe").alias("roe_a"),
         "roe_b",
     )
+    side_b = [pl.col(f"{c}_b").alias(c) for c in BRIEF if c != "code"]
     out = RunDiff(run_a, run_b)
     out.changed = sorted(moved.to_dicts(), key=lambda e: (_severity(e["risk_level_b"]), e["code"]))
-    out.added = fb.join(fa, on="code", how="anti").select(_BRIEF).to_dicts()
-    out.dropped = fa.join(fb, on="code", how="anti").select(_BRIEF).to_dicts()
+    out.added = j.filter(~in_a).select("code", *side_b).sort("code").to_dicts()
+    out.dropped = j.filter(~in_b).select(BRIEF).sort("code").to_dicts()
     return out

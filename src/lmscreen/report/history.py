@@ -139,7 +139,7 @@ def record_run(run: dict[str, Any], verdicts: pl.DataFrame, path: Path | None = 
     model, engine = model_and_engine(run)
     counts = run.get("counts") or {}
     blob = io.BytesIO()
-    verdict_frame(verdicts).write_parquet(blob, compression="zstd")
+    verdict_frame(verdicts).write_parquet(blob, compression="lz4")
     with connect(path) as con:
         cur = con.execute(
             "INSERT INTO runs (recorded_at, started_at, finished_at, pool_path, pool_sha256, out_dir, rows,"
@@ -249,12 +249,13 @@ def previous_run(
     return None if row is None else _info(row)
 
 
-def verdicts(run_id: int, path: Path | None = None) -> pl.DataFrame:
+def verdicts(run_id: int, path: Path | None = None, columns: list[str] | None = None) -> pl.DataFrame:
+    """A run's recorded verdicts (only `columns`, when given: a diff reads six of the eleven)."""
     with connect(path, create=False) as con:
         row = con.execute("SELECT verdicts FROM runs WHERE id = ?", (run_id,)).fetchone()
     if row is None or row["verdicts"] is None:
         raise InputError(f"run {run_id}: no verdicts recorded")
-    return pl.read_parquet(io.BytesIO(row["verdicts"]))
+    return pl.read_parquet(io.BytesIO(row["verdicts"]), columns=columns)
 
 
 def record_run_safely(run: dict[str, Any], verdict_rows: pl.DataFrame) -> dict[str, Any]:

@@ -16,11 +16,11 @@ from typing import Any
 
 from lmscreen.errors import InputError
 from lmscreen.report import history
-from lmscreen.report.diff import RunDiff, diff_verdicts
+from lmscreen.report.diff import BRIEF, RunDiff, diff_verdicts
 from lmscreen.rules.ruleset import RuleSet
 
 MAX_ERRORS_SHOWN = 50
-MAX_TABLE_ROWS = 20_000
+MAX_TABLE_ROWS = 10_000
 """Rows carried into the reports. A 5,000-row pool is shown whole; a million-row pool gets its summary,
 changes and counts in full but a table of its first rows (results.csv has all), so writing the report
 never costs more than the screening itself."""
@@ -108,9 +108,9 @@ def _attach_changes(view: RunView) -> None:
         prev = history.previous_run(view.run_id, pool, before=view.run.get("finished_at"))
         if prev is None:
             return
-        before = history.verdicts(prev.id)
+        before = history.verdicts(prev.id, columns=BRIEF)
         # This run's own recorded verdicts cover every row, also beyond the report's table.
-        now = history.verdicts(view.run_id) if view.run_id is not None else view.rows
+        now = history.verdicts(view.run_id, columns=BRIEF) if view.run_id is not None else view.rows
     except (sqlite3.Error, OSError, InputError, ValueError) as exc:  # a broken history never stops a report
         view.history_error = f"{type(exc).__name__}: {exc}"
         return

@@ -105,6 +105,9 @@ def connect(path: Path | None = None, create: bool = True) -> Iterator[sqlite3.C
     try:
         con.execute("PRAGMA journal_mode=WAL")
         con.executescript(_SCHEMA)
+        columns = {row[1] for row in con.execute("PRAGMA table_info(runs)")}
+        if "verdicts" not in columns:  # a database written before verdicts were kept as one blob
+            con.execute("ALTER TABLE runs ADD COLUMN verdicts BLOB")
         con.row_factory = sqlite3.Row
         yield con
         con.commit()

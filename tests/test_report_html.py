@@ -163,3 +163,24 @@ def test_hostile_strings_stay_text_in_the_browser(browser, tmp_path: Path) -> No
         assert p.requests == [(out / "report.html").resolve().as_uri()]
     finally:
         p.close()
+
+
+def test_a_pdf_figure_shows_its_page(browser, tmp_path: Path) -> None:
+    from test_pdf_reports import annual_report
+
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    annual_report(reports / "600519.pdf")
+    pool = tmp_path / "pool.csv"
+    pool.write_text("代码,名称,市盈率TTM,净资产收益率\n600519,贵州茅台,20,30\n", encoding="utf-8")
+    net_profit = ("8623000.00", "万元", "FY2024")
+    scripted_run(pool, tmp_path / "out", {"600519.SH": answer("600519.SH", net_profit=net_profit)}, reports)
+    p = Page(browser)
+    try:
+        p.open(tmp_path / "out" / "report.html")
+        p.page.click("#grid tbody tr[data-i='0']")
+        quote = p.page.inner_text("#detail .quote")
+        assert "8,623,000.00" in p.page.inner_text("#detail .quote mark") and "第3页" in quote
+        assert p.errors() == []
+    finally:
+        p.close()

@@ -34,8 +34,8 @@ def _register() -> None:
 
     app.info.help = f"{app.info.help}\n\n{history.history_help()}"
     screen.register(app)
-    history.register(app)
     pool.register(app)
+    history.register(app)
     model.register(app)
     doctor.register(app)
 

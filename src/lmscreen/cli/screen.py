@@ -37,6 +37,17 @@ def register(app: typer.Typer) -> None:
         ),
         quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
         lang: str = typer.Option("zh", "--lang", help="Language of report.html / report.md: zh or en."),
+        gpu_memory_utilization: float | None = typer.Option(
+            None, "--gpu-memory-utilization", help="vLLM: share of GPU memory (default: model fit's plan)."
+        ),
+        max_model_len: int | None = typer.Option(
+            None, "--max-model-len", min=1, help="vLLM: context length (default: model fit's plan)."
+        ),
+        tp: int | None = typer.Option(None, "--tp", min=1, help="vLLM: tensor parallel size per engine."),
+        ray_address: str | None = typer.Option(
+            None, "--ray-address", help="Ray: join this cluster (default: a local Ray on this machine)."
+        ),
+        workers: int | None = typer.Option(None, "--workers", min=1, help="Ray: engine actors in the pool."),
     ) -> None:
         """Screen a stock pool: deterministic rules, LLM extraction checked against the text, reports."""
         from rich.console import Console
@@ -68,6 +79,11 @@ def register(app: typer.Typer) -> None:
             annualize_roe=annualize_roe,
             progress=not quiet,
             lang=lang,
+            gpu_memory_utilization=gpu_memory_utilization,
+            max_model_len=max_model_len,
+            tp=tp,
+            ray_address=ray_address,
+            workers=workers,
         )
         summary = run_screen(opts)
         console = Console(stderr=True)

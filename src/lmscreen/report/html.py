@@ -33,6 +33,8 @@ from lmscreen.report.run_view import RunView, load_run
 from lmscreen.rules.ruleset import COMPARISON_OPS, Rule, RuleSet
 
 FIGURE_ORDER = ("revenue", "net_profit", "gross_margin", "roe", "pe_ttm")
+MAX_CHANGES_SHOWN = 500
+"""Entries per change list (changed / added / dropped) in report.html; `lmscreen diff` lists them all."""
 
 
 def _asset(name: str) -> str:
@@ -298,11 +300,12 @@ def _summary(view: RunView, lang: str) -> dict[str, Any]:
     model, engine = model_and_engine(run)
     total_s = _num(timings.get("total_s"))
     screened = counts.get("screened") or len(view.rows)
-    flag_counts: dict[str, int] = {}
-    for rec in view.rows:
-        for f in (rec.get("flags") or "").split(";"):
-            if f:
-                flag_counts[f] = flag_counts.get(f, 0) + 1
+    flag_counts: dict[str, int] = dict(counts.get("flags") or {})
+    if not flag_counts:  # a run.json written before flags were counted there
+        for rec in view.rows:
+            for f in (rec.get("flags") or "").split(";"):
+                if f:
+                    flag_counts[f] = flag_counts.get(f, 0) + 1
     levels = counts.get("risk_levels") or {}
     order = ["高", "中", "低", "未知"]
     return {
@@ -360,12 +363,10 @@ def render_html(view: RunView, lang: str = "zh") -> str:
         changes=view.changes,
         previous=view.previous,
         history_error=view.history_error,
-        truncated=(
-            labels.text(lang)["truncated"].format(shown=f"{len(view.rows):,}", total=f"{view.total_rows:,}")
-            if view.total_rows > len(view.rows)
-            else ""
-        ),
         level_name=lambda lv: labels.level_name(lv, lang),
+        rows_cut=view.rows_cut,
+        rows_shown=len(view.rows),
+        max_changes=MAX_CHANGES_SHOWN,
     )
 
 

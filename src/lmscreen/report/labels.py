@@ -51,6 +51,9 @@ TEXT = {
         "summary": "概览",
         "rows_screened": "已筛选",
         "rows_rejected": "被拒行",
+        "rows_cut": "图表与下表只含前 {shown} 行（共 {total} 行）；"
+        "计数与变化覆盖全部行，results.csv 含全部行。",
+        "changes_cut": "每类只列前 {n} 项；完整列表请用 lmscreen diff。",
         "see_errors": "原因见 errors.csv",
         "levels": "风险等级",
         "flags": "标记",
@@ -122,6 +125,9 @@ TEXT = {
         "summary": "Summary",
         "rows_screened": "Screened",
         "rows_rejected": "Rejected rows",
+        "rows_cut": "Charts and the table below hold the first {shown} of {total} rows; "
+        "counts and changes cover every row, and results.csv holds them all.",
+        "changes_cut": "Each list shows its first {n} entries; `lmscreen diff` gives them all.",
         "see_errors": "reasons in errors.csv",
         "levels": "Risk levels",
         "flags": "Flags",

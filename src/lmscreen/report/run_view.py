@@ -14,16 +14,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import polars as pl
+
 from lmscreen.errors import InputError
 from lmscreen.report import history
-from lmscreen.report.diff import BRIEF, RunDiff, diff_verdicts
+from lmscreen.report.diff import RunDiff, diff_verdicts
 from lmscreen.rules.ruleset import RuleSet
 
 MAX_ERRORS_SHOWN = 50
-MAX_TABLE_ROWS = 10_000
-"""Rows carried into the reports. A 5,000-row pool is shown whole; a million-row pool gets its summary,
-changes and counts in full but a table of its first rows (results.csv has all), so writing the report
-never costs more than the screening itself."""
+MAX_ROWS_SHOWN = 10_000
+"""Rows the reports carry in full (table, details, charts). A whole-market pass (~5,500 stocks) fits; a
+million-row run shows its first rows, while counts, flags and changes still cover every row (from run.json
+and the history), and results.csv holds them all."""
 
 
 @dataclass
@@ -31,13 +33,21 @@ class RunView:
     out_dir: Path
     run: dict[str, Any]
     rows: list[dict[str, Any]]
-    total_rows: int
+    """The first MAX_ROWS_SHOWN rows of results.jsonl."""
     errors: list[dict[str, str]]
     rules: RuleSet | None
     previous: history.RunInfo | None = None
     changes: RunDiff | None = None
     history_error: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def total_rows(self) -> int:
+        return int((self.run.get("counts") or {}).get("screened") or len(self.rows))
+
+    @property
+    def rows_cut(self) -> bool:
+        return self.total_rows > len(self.rows)
 
     @property
     def run_id(self) -> int | None:
@@ -75,6 +85,10 @@ def _errors(out_dir: Path) -> list[dict[str, str]]:
         return out
 
 
+def verdict_of(rec: dict[str, Any]) -> dict[str, Any]:
+    return {c: rec.get(c) for c in history.VERDICT_COLUMNS}
+
+
 def load_run(out_dir: Path) -> RunView:
     run_path, results_path = out_dir / "run.json", out_dir / "results.jsonl"
     if not run_path.is_file() or not results_path.is_file():
@@ -84,17 +98,13 @@ def load_run(out_dir: Path) -> RunView:
         rows = []
         with results_path.open(encoding="utf-8") as fh:
             for line in fh:
-                if len(rows) >= MAX_TABLE_ROWS:
-                    break
                 if line.strip():
                     rows.append(json.loads(line))
+                    if len(rows) >= MAX_ROWS_SHOWN:
+                        break
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"{out_dir}: run.json or results.jsonl is damaged ({exc})") from None
-    total = (run.get("counts") or {}).get("screened")
-    total = int(total) if isinstance(total, int) else len(rows)
-    view = RunView(
-        out_dir=out_dir, run=run, rows=rows, total_rows=total, errors=_errors(out_dir), rules=_rules(run)
-    )
+    view = RunView(out_dir=out_dir, run=run, rows=rows, errors=_errors(out_dir), rules=_rules(run))
     _attach_changes(view)
     return view
 
@@ -108,11 +118,20 @@ def _attach_changes(view: RunView) -> None:
         prev = history.previous_run(view.run_id, pool, before=view.run.get("finished_at"))
         if prev is None:
             return
-        before = history.verdicts(prev.id, columns=BRIEF)
-        # This run's own recorded verdicts cover every row, also beyond the report's table.
-        now = history.verdicts(view.run_id, columns=BRIEF) if view.run_id is not None else view.rows
+        before = history.verdict_frame(prev.id)
+        now = history.verdict_frame(view.run_id) if view.run_id is not None else None
     except (sqlite3.Error, OSError, InputError, ValueError) as exc:  # a broken history never stops a report
         view.history_error = f"{type(exc).__name__}: {exc}"
         return
     view.previous = prev
+    if now is None or now.is_empty():  # a run the history lacks: compare what the OUT folder holds
+        now = _csv_verdicts(view.out_dir) if view.rows_cut else [verdict_of(r) for r in view.rows]
     view.changes = diff_verdicts(before, now, prev.id, view.run_id)
+
+
+def _csv_verdicts(out_dir: Path) -> pl.DataFrame:
+    """Every row's verdict columns from results.csv, for a run too big to hold in the view."""
+    cols = ["code", "name", "risk_level", "score", "pe_ttm", "roe"]
+    return pl.read_csv(
+        out_dir / "results.csv", columns=cols, schema_overrides={"code": pl.String, "name": pl.String}
+    )

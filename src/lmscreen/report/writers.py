@@ -28,6 +28,7 @@ CSV_COLUMNS = [
     "risk_level",
     "score",
     "reason",
+    "reason_source",
     "rules_fired",
     "flags",
     "status",
@@ -61,17 +62,18 @@ def neutralise_formulas(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def write_results(frame: pl.DataFrame, out_dir: Path) -> None:
-    """results.csv (flat columns, formula-neutralised) and results.jsonl (every column, as given).
+    """results.csv (flat columns, formula-neutralised) and results.jsonl (every column, nested details kept).
 
     The two files are written at the same time, on two threads: polars releases the GIL while it writes,
     and for a million rows the JSON file alone takes seconds.
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    flat = neutralise_formulas(frame.select([c for c in CSV_COLUMNS if c in frame.columns]))
+    flat = [c for c in CSV_COLUMNS if c in frame.columns]
     with atomic_path(out_dir / "results.csv") as csv_tmp, atomic_path(out_dir / "results.jsonl") as jsonl_tmp:
         with ThreadPoolExecutor(max_workers=2) as pool:
-            csv_done = pool.submit(flat.write_csv, csv_tmp, include_bom=True)
+            csv = neutralise_formulas(frame.select(flat))  # lazy-free but cheap; the write is the cost
+            csv_done = pool.submit(csv.write_csv, csv_tmp, include_bom=True)
             jsonl_done = pool.submit(frame.write_ndjson, jsonl_tmp)
             csv_done.result()
             jsonl_done.result()
@@ -79,8 +81,10 @@ def write_results(frame: pl.DataFrame, out_dir: Path) -> None:
 
 def write_errors(errors: pl.DataFrame, out_dir: Path, source: str) -> int:
     """errors.csv: one line per rejected input row (file, row, column, reason). Returns the count."""
-    table = neutralise_formulas(errors.select(pl.lit(source).alias("file"), "row", "column", "reason"))
-    write_with(out_dir / "errors.csv", lambda tmp: table.write_csv(tmp, include_bom=True))
+    table = errors.select(pl.lit(source).alias("file"), "row", "column", "reason")
+    write_with(
+        out_dir / "errors.csv", lambda tmp: neutralise_formulas(table).write_csv(tmp, include_bom=True)
+    )
     return errors.height
 
 

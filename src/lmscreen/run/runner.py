@@ -32,7 +32,7 @@ from lmscreen.run.keys import row_key, run_signature
 from lmscreen.run.options import ScreenOptions
 from lmscreen.run.progress import RowProgress
 from lmscreen.run.reports import ReportSource, annotate_pages, index_reports, report_for
-from lmscreen.task import build_messages, fit_text, process_completion, prompt_hash, row_schema
+from lmscreen.task import choice_prompt_hash, prepare_request, process_choice
 
 
 @dataclass
@@ -58,6 +58,7 @@ class _LLMRow:
     roe: float | None
     pe: float | None
     source: ReportSource
+    rules_fired: str | None = None
     key: str = ""
 
 
@@ -126,6 +127,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     timings["total_s"] = time.time() - started
 
     risk_counts = {str(k): int(v) for k, v in frame.group_by("risk_level").len().iter_rows()}
+    flag_counts = _flag_counts(frame)
     run = {
         "lmscreen_version": __version__,
         "started_at": datetime.fromtimestamp(started, timezone.utc).isoformat(),
@@ -149,16 +151,17 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
             "screened": frame.height,
             "errors": n_errors,
             "risk_levels": risk_counts,
+            "flags": flag_counts,
         },
         "llm": llm_info,
         "timings": timings,
         "host": {"python": platform.python_version(), "platform": platform.platform()},
     }
-    from lmscreen.report.history import record_run_safely
+    from lmscreen.report.history import VERDICT_COLUMNS, record_run_safely
 
     # Recorded before run.json is written so run.json can name its history id (the reports use it to find
     # the previous run of the same pool); a broken history is noted there, never fatal.
-    run["history"] = record_run_safely(run, frame)
+    run["history"] = record_run_safely(run, frame.select([c for c in VERDICT_COLUMNS if c in frame.columns]))
     write_json(run, opts.out / "run.json")
     from lmscreen.report.html import write_report
 
@@ -186,6 +189,7 @@ def _file_hash(path: Path) -> str:
 
 _LLM_COLUMNS: dict[str, pl.DataType] = {
     "reason": pl.String(),
+    "reason_source": pl.String(),
     "flags": pl.String(),
     "status": pl.String(),
     "revenue_yuan": pl.Float64(),
@@ -210,12 +214,14 @@ def _without_llm(frame: pl.DataFrame, flag: str) -> pl.DataFrame:
 def _llm_rows(frame: pl.DataFrame, opts: ScreenOptions) -> list[_LLMRow]:
     index = index_reports(opts.reports) if opts.reports else None
     has_inline = "report_text" in frame.columns
+    fired = "rules_fired" if "rules_fired" in frame.columns else None
     cols = ["row", "code", "name", "roe", "pe_ttm"] + (["report_text"] if has_inline else [])
+    rules_fired = frame[fired].to_list() if fired else [None] * frame.height
     rows: list[_LLMRow] = []
     for i, rec in enumerate(frame.select(cols).iter_rows()):
         src = report_for(rec[1], rec[5] if has_inline else None, index)
         if src is not None:
-            rows.append(_LLMRow(i, rec[0], rec[1], rec[2] or "", rec[3], rec[4], src))
+            rows.append(_LLMRow(i, rec[0], rec[1], rec[2] or "", rec[3], rec[4], src, rules_fired[i]))
     return rows
 
 
@@ -230,7 +236,7 @@ def _llm_stage(
         engine = make_engine(opts)
     described = engine.describe()
     identity = described.get("identity") or {k: v for k, v in described.items() if k != "model"}
-    signature = run_signature(identity, prompt_hash(), opts.report_token_budget, opts.max_tokens)
+    signature = run_signature(identity, choice_prompt_hash(), opts.report_token_budget, opts.max_tokens)
     unreadable: list[tuple[_LLMRow, str]] = []
     for r in llm_rows:
         try:
@@ -251,13 +257,12 @@ def _llm_stage(
 
     def requests() -> Iterator[LLMRequest]:
         for r in pending:
-            text, truncation = fit_text(r.source.read(), opts.report_token_budget, engine.count_tokens)
+            question, truncation = prepare_request(
+                r.code, r.name, r.source.read(), opts.report_token_budget, engine.count_tokens
+            )
             inflight[r.key] = (r, truncation)
             yield LLMRequest(
-                key=r.key,
-                messages=build_messages(r.code, r.name, text),
-                schema=row_schema(r.code),
-                max_tokens=opts.max_tokens,
+                key=r.key, messages=question.messages, schema=question.schema, max_tokens=opts.max_tokens
             )
 
     sent = failed = 0
@@ -296,7 +301,7 @@ def _llm_stage(
     info = {
         "enabled": True,
         "engine": described,
-        "prompt_hash": prompt_hash(),
+        "prompt_hash": choice_prompt_hash(),
         "signature": signature,
         "rows_with_report": len(llm_rows),
         "reports_unreadable": len(unreadable),
@@ -318,14 +323,10 @@ def _outcome(r: _LLMRow, res: LLMResult) -> tuple[dict[str, Any], dict[str, Any]
     """Turn a stored raw answer into the row's output columns (re-derived on every run)."""
     truncation = (res.extra or {}).get("truncation")
     base = {"row": r.row, "prompt_tokens": res.prompt_tokens, "completion_tokens": res.completion_tokens}
-    if res.error is not None or res.text is None:
-        flags = ["truncated"] if truncation else []
-        out = {**base, "reason": None, "flags": ";".join(flags), "status": f"llm_error: {res.error}"}
-        return out, {
-            "row": r.row,
-            "llm": {"error": res.error, "finish_reason": res.finish_reason, "truncation": truncation},
-        }
-    outcome = process_completion(res.text, r.code, r.source.read(), r.roe, r.pe)
+    engine_error = None if res.error is None and res.text is not None else str(res.error)
+    outcome = process_choice(
+        res.text, r.code, r.source.read(), r.roe, r.pe, r.rules_fired, engine_error=engine_error
+    )
     flags = list(outcome.flags) + annotate_pages(r.source, outcome.detail)
     if truncation and "truncated" not in flags:
         flags.append("truncated")
@@ -361,3 +362,17 @@ def _merge(
 def check_out_dir(out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: --out must be a folder")
+
+
+def _flag_counts(frame: pl.DataFrame) -> dict[str, int]:
+    """Rows per flag over the whole run, so the reports need not re-read a million rows to count them."""
+    if "flags" not in frame.columns:
+        return {}
+    counts = (
+        frame.select(pl.col("flags").str.split(";").explode().alias("flag"))
+        .filter(pl.col("flag").is_not_null() & (pl.col("flag") != ""))
+        .group_by("flag")
+        .len()
+        .sort(["len", "flag"], descending=[True, False])
+    )
+    return {str(f): int(n) for f, n in counts.iter_rows()}

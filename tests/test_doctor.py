@@ -23,7 +23,7 @@ def lmscreen(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
     clean = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
     clean.update(env or {})
     return subprocess.run(
-        [sys.executable, "-m", "lmscreen", *args], capture_output=True, text=True, env=clean, timeout=300
+        [sys.executable, "-m", "lmscreen", *args], capture_output=True, text=True, env=clean, timeout=1200
     )
 
 

@@ -33,7 +33,7 @@ def example_requests() -> list:
     from lmscreen.pool.load import load_pool
     from lmscreen.run.options import ScreenOptions
     from lmscreen.run.runner import _llm_rows
-    from lmscreen.task import build_messages, fit_text, row_schema
+    from lmscreen.task import prepare_request
 
     out = Path(tempfile.mkdtemp())
     opts = ScreenOptions(pool=EXAMPLES / "pool.csv", out=out, reports=EXAMPLES / "reports")
@@ -41,13 +41,12 @@ def example_requests() -> list:
     counter = EmbeddedEngine(n_ctx=opts.n_ctx)
     reqs = []
     for r in rows:
-        text, _ = fit_text(r.source.read(), opts.report_token_budget, counter.count_tokens)
+        question, _ = prepare_request(
+            r.code, r.name, r.source.read(), opts.report_token_budget, counter.count_tokens
+        )
         reqs.append(
             LLMRequest(
-                key=r.code,
-                messages=build_messages(r.code, r.name, text),
-                schema=row_schema(r.code),
-                max_tokens=opts.max_tokens,
+                key=r.code, messages=question.messages, schema=question.schema, max_tokens=opts.max_tokens
             )
         )
     counter.close()

@@ -29,9 +29,9 @@ from pathlib import Path
 from lmscreen.errors import InputError
 from lmscreen.model.catalog import spec_for
 from lmscreen.model.hardware import GPU, gpu
-from lmscreen.model.kv import kv_layout
 from lmscreen.model.memory import VllmBlocks, plan
-from lmscreen.model.overhead import parse_vllm_version, vllm_batch_defaults
+from lmscreen.model.memory.kv import kv_layout
+from lmscreen.model.memory.overhead import parse_vllm_version, vllm_batch_defaults
 from lmscreen.model.spec import ModelSpec
 
 # A copy of ../shared/research/vllm-measurements-calibration.csv kept in the repo.
@@ -298,6 +298,51 @@ def print_table(results: list[RowResult], summary: dict) -> None:
     print(f"fit verdicts right: {summary['verdicts_right']} of {summary['verdicts']} (target: all)")
 
 
+THROUGHPUT_TARGET = 0.30
+
+
+def throughput_rows() -> list[dict]:
+    """The workload estimate against published vLLM rates (recommend/workload.py PUBLISHED)."""
+    from lmscreen.model.recommend.workload import PUBLISHED, estimate_published
+
+    rows = []
+    for point in PUBLISHED:
+        est = estimate_published(point)
+        rows.append(
+            {
+                "model": point.model,
+                "quantization": point.quantization or "bf16",
+                "gpu": f"{point.tp} × {point.gpu}",
+                "kind": point.kind,
+                "published": round(point.tokens_per_s, 1),
+                "estimate": round(est, 1),
+                "rel_error": (est - point.tokens_per_s) / point.tokens_per_s,
+                "source": point.source,
+            }
+        )
+    return rows
+
+
+def print_throughput(rows: list[dict]) -> None:
+    print()
+    head = f"{'model':<34} {'fmt':<5} {'gpu':<14} {'kind':<8} {'published':>10} {'estimate':>9} {'err':>7}"
+    print("throughput: workload estimate vs published vLLM rates (tokens/s)")
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        print(
+            f"{r['model']:<34} {r['quantization']:<5} {r['gpu']:<14} {r['kind']:<8} {r['published']:>10,.1f} "
+            f"{r['estimate']:>9,.1f} {r['rel_error'] * 100:>+6.1f}%"
+        )
+        print(f"{'':<4}{r['source']}")
+    within = sum(abs(r["rel_error"]) <= THROUGHPUT_TARGET for r in rows)
+    pairs = len({(r["model"], r["gpu"]) for r in rows})
+    print(
+        f"throughput within {THROUGHPUT_TARGET:.0%} of the published figure: {within} of {len(rows)} "
+        f"({pairs} model/GPU pairs)"
+    )
+
+
 def load_rows(path: Path) -> list[dict[str, str]]:
     if not path.is_file():
         raise InputError(f"{path}: calibration CSV not found (pass --csv FILE)")
@@ -316,10 +361,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"planner_accuracy: error: {exc}", file=sys.stderr)
         return 2
     summary = summarize(results)
+    throughput = throughput_rows()
     if args.json:
-        print(json.dumps({"summary": summary, "rows": [asdict(r) for r in results]}))
+        print(
+            json.dumps({"summary": summary, "rows": [asdict(r) for r in results], "throughput": throughput})
+        )
     else:
         print_table(results, summary)
+        print_throughput(throughput)
     return 0
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -73,7 +75,7 @@ def test_every_entry_builds_a_plannable_spec() -> None:
         ("Qwen/Qwen2.5-7B-Instruct-AWQ", "Qwen/Qwen2.5-7B-Instruct"),
         ("llama3.1:70b-instruct-q4_K_M", "meta-llama/Llama-3.1-70B-Instruct"),
         ("meta-llama/Meta-Llama-3.1-8B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"),
-        ("Qwen/Qwen3-30B-A3B-Instruct-2507", "Qwen/Qwen3-30B-A3B"),
+        ("Qwen/Qwen3-30B-A3B-Instruct-2507-AWQ", "Qwen/Qwen3-30B-A3B-Instruct-2507"),
         ("gemma3:27b", "google/gemma-3-27b-it"),
         ("gemma-3-27b", "google/gemma-3-27b-it"),
         ("GLM-4-9B-Chat", "THUDM/glm-4-9b-chat"),
@@ -194,3 +196,53 @@ def test_model_modules_import_light() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == ""
+
+
+def test_every_catalog_entry_records_its_source() -> None:
+    """No fact without its origin: each entry names the URL or file its config was read from."""
+    root = Path(__file__).resolve().parents[1]
+    for entry in all_models():
+        assert entry.source.strip(), entry.id
+        assert entry.source.startswith("https://") or (root / entry.source.split()[0]).is_file(), entry.id
+        if entry.generation:
+            assert entry.generation_source, entry.id
+        folder = root / "catalog" / "models" / entry.id.replace("/", "--")
+        assert (folder / "config.json").is_file() and (folder / "entry.yaml").is_file(), entry.id
+
+
+def test_catalog_is_regenerated_from_its_folder(tmp_path: Path) -> None:
+    """scripts/build_catalog.py turns catalog/models/ into exactly the shipped models.yaml, and refuses a
+    model folder without a source."""
+    root = Path(__file__).resolve().parents[1]
+    script = root / "scripts" / "build_catalog.py"
+    check = subprocess.run(
+        [sys.executable, str(script), "--check"], capture_output=True, text=True, timeout=120
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+    folder = tmp_path / "models"
+    shutil.copytree(root / "catalog" / "models" / "Qwen--Qwen3-8B", folder / "Qwen--Qwen3-8B")
+    new = folder / "acme--Tiny-1B"
+    new.mkdir()
+    shutil.copy(root / "catalog" / "models" / "Qwen--Qwen3-8B" / "config.json", new / "config.json")
+    (new / "entry.yaml").write_text("id: acme/Tiny-1B\n", encoding="utf-8")
+    out = tmp_path / "models.yaml"
+    bad = subprocess.run(
+        [sys.executable, str(script), "--from", str(folder), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert bad.returncode == 2 and "source" in bad.stderr and not out.exists()
+    (new / "entry.yaml").write_text("id: acme/Tiny-1B\nsource: https://example.org/config.json\n", "utf-8")
+    good = subprocess.run(
+        [sys.executable, str(script), "--from", str(folder), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert good.returncode == 0, good.stderr
+    import yaml
+
+    models = yaml.safe_load(out.read_text(encoding="utf-8"))["models"]
+    tiny = next(m for m in models if m["id"] == "acme/Tiny-1B")
+    assert tiny["params_source"] == "config" and tiny["total_params_b"] > 0 and tiny["org"] == "acme"

@@ -8,7 +8,12 @@ from __future__ import annotations
 import pytest
 
 from lmscreen.errors import InputError
-from lmscreen.model.kv import kv_bytes_per_token, kv_dtype_bytes, kv_layout, recurrent_state_bytes_per_layer
+from lmscreen.model.memory.kv import (
+    kv_bytes_per_token,
+    kv_dtype_bytes,
+    kv_layout,
+    recurrent_state_bytes_per_layer,
+)
 from lmscreen.model.spec import MLA, LinearAttention, ModelSpec
 
 KIB = 1024

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from lmscreen.model.catalog import all_models, spec_for
-from lmscreen.model.families import family_for, sampling_preset
 from lmscreen.model.hardware import gpu
 from lmscreen.model.launch import LaunchCommand, launch_command
+from lmscreen.model.launch.families import family_for, sampling_preset
 from lmscreen.model.memory import plan
 from lmscreen.model.spec import ModelSpec
 

@@ -12,10 +12,10 @@ import pytest
 
 from lmscreen.errors import InputError
 from lmscreen.model.hardware import gpu
-from lmscreen.model.kv import kv_layout
 from lmscreen.model.memory import VllmBlocks, plan
+from lmscreen.model.memory.kv import kv_layout
+from lmscreen.model.memory.weights import weights
 from lmscreen.model.spec import LinearAttention, ModelSpec
-from lmscreen.model.weights import weights
 
 GIB = 1 << 30
 MIB = 1 << 20

@@ -13,6 +13,7 @@ from lmscreen.model.catalog import all_models, spec_for
 from lmscreen.model.hardware import gpu
 from lmscreen.model.memory import plan
 from lmscreen.model.recommend import Candidate, decode_tokens_per_s, recommend
+from lmscreen.model.recommend.workload import DECODE_EFFICIENCY
 from lmscreen.model.spec import ModelSpec
 
 
@@ -82,7 +83,7 @@ def test_decode_speed_follows_bandwidth_and_active_bytes() -> None:
     dense8 = spec_for("Qwen/Qwen3-8B")
     moe = spec_for("Qwen/Qwen3-30B-A3B")
     bf16 = decode_tokens_per_s(dense8, "bf16", card.bandwidth_gbs)
-    expected = card.bandwidth_gbs * 1e9 * 0.6 / (8.2e9 * 2 + 4096 * 147456)
+    expected = card.bandwidth_gbs * 1e9 * DECODE_EFFICIENCY / (8.2e9 * 2 + 4096 * 147456)
     assert bf16 == pytest.approx(expected, rel=0.02)
     assert decode_tokens_per_s(dense8, "awq", card.bandwidth_gbs) > 2 * bf16
     assert decode_tokens_per_s(moe, "bf16", card.bandwidth_gbs) > 2 * bf16  # 3.3B active of 30.5B

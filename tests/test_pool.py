@@ -35,6 +35,8 @@ NON_CODE_SAMPLES = {
     "eps": "68.64",
     "report_text": "营业收入1741.44亿元",
     "st_flag": "否",
+    "report_period": "2024-12-31",
+    "announce_date": "2025-03-28",
 }
 ALIAS_CASES = [(f, a) for f, aliases in FIELD_ALIASES.items() if f != "code" for a in aliases]
 
@@ -47,6 +49,8 @@ def test_every_field_alias_is_recognised(tmp_path: Path, field: str, alias: str)
         assert pool.frame[field][0] == float(NON_CODE_SAMPLES[field])
     elif field == "st_flag":
         assert pool.frame["is_st"][0] is False
+    elif field in ("report_period", "announce_date"):
+        assert pool.frame.columns.count("roe_period") == 0  # a period matters only beside an ROE
     else:
         assert pool.frame[field][0] == NON_CODE_SAMPLES[field]
 
@@ -97,20 +101,57 @@ def test_net_profit_history_aliases(tmp_path: Path, header: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "header", ["市盈率(动)", "市盈率(静)", "市盈率-动态", "PE(静)", "市盈(动)", "市盈率"]
+    ("header", "basis"),
+    [
+        ("市盈率(动)", "dynamic"),
+        ("市盈率-动态", "dynamic"),
+        ("动态市盈率", "dynamic"),
+        ("市盈(动)", "dynamic"),
+        ("市盈率(静)", "static"),
+        ("静态市盈率", "static"),
+        ("PE(静)", "static"),
+        ("市盈率", "unstated"),
+        ("pe", "unstated"),
+    ],
 )
-def test_non_ttm_pe_is_never_taken_as_pe_ttm(tmp_path: Path, header: str) -> None:
+def test_non_ttm_pe_is_used_and_said_not_to_be_pe_ttm(tmp_path: Path, header: str, basis: str) -> None:
     pool = load_rows(tmp_path, [["代码", header], ["600519", "25.3"]])
-    assert "pe_ttm" not in pool.column_map
-    assert pool.frame["pe_ttm"].to_list() == [None]
-    assert any(header in w and "pe_ttm left empty" in w for w in pool.warnings)
+    assert pool.column_map["pe_ttm"] == header
+    assert pool.frame["pe_ttm"].to_list() == [25.3]
+    assert pool.pe_basis == basis
+    assert pool.pe_note is not None and header in pool.pe_note and "not PE-TTM" in pool.pe_note
+
+
+@pytest.mark.parametrize("header", ["市盈率(TTM)", "TTM市盈率", "市盈率TTM", "pe_ttm"])
+def test_ttm_pe_aliases_are_pe_ttm(tmp_path: Path, header: str) -> None:
+    pool = load_rows(tmp_path, [["代码", header], ["600519", "25.3"]])
+    assert pool.column_map["pe_ttm"] == header
+    assert pool.pe_basis == "ttm" and pool.pe_note is None
 
 
 def test_ttm_column_wins_over_dynamic_pe(tmp_path: Path) -> None:
     pool = load_rows(tmp_path, [["代码", "市盈率(动)", "市盈率TTM"], ["600519", "99", "20.5"]])
     assert pool.column_map["pe_ttm"] == "市盈率TTM"
     assert pool.frame["pe_ttm"][0] == 20.5
-    assert not any("pe_ttm left empty" in w for w in pool.warnings)
+    assert pool.pe_basis == "ttm" and pool.pe_note is None
+    assert any("'市盈率(动)' not used" in w for w in pool.warnings)
+
+
+def test_dynamic_pe_wins_over_static_and_unstated(tmp_path: Path) -> None:
+    rows = [["代码", "pe", "市盈率(静)", "市盈率-动态"], ["600519", "1", "2", "3"]]
+    pool = load_rows(tmp_path, rows)
+    assert pool.column_map["pe_ttm"] == "市盈率-动态" and pool.pe_basis == "dynamic"
+    assert pool.frame["pe_ttm"][0] == 3.0
+    rows = [["代码", "pe", "静态市盈率"], ["600519", "1", "2"]]
+    assert load_rows(tmp_path, rows).pe_basis == "static"
+
+
+@pytest.mark.parametrize(
+    "header", ["roe", "净资产收益率", "加权净资产收益率", "ROE(加权)", "净资产收益率(%)"]
+)
+def test_roe_aliases(tmp_path: Path, header: str) -> None:
+    pool = load_rows(tmp_path, [["代码", header], ["600519", "12.5"]])
+    assert pool.column_map["roe"] == header and pool.frame["roe"][0] == 12.5
 
 
 def test_two_headers_for_one_field_warn_and_use_the_better_alias(tmp_path: Path) -> None:

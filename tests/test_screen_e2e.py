@@ -89,6 +89,27 @@ def test_example_pool_writes_every_output(full_run: Path) -> None:
         assert r["status"] == "ok" or r["status"].startswith("llm_error"), r["status"]
 
 
+def test_every_reason_is_a_checked_sentence_or_the_rules_summary(full_run: Path) -> None:
+    """No fragment, loop or copy reaches results.csv: the model's sentence passes every check, or the row
+    carries the summary of checked facts; and the labelled figures of every report come out."""
+    from lmscreen.task import CHOICE_INSTRUCTIONS, reason_problem
+
+    with (full_run / "results.csv").open(encoding="utf-8-sig", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    with_report = [r for r in rows if (REPORTS / f"{r['code']}.txt").is_file()]
+    assert len(with_report) >= 10
+    for r in with_report:
+        report = (REPORTS / f"{r['code']}.txt").read_text(encoding="utf-8")
+        assert r["reason_source"] in ("model", "rules"), r
+        if r["reason_source"] == "model":
+            assert reason_problem(r["reason"], report, CHOICE_INSTRUCTIONS) is None, r["reason"]
+        else:
+            assert r["reason"].startswith("ROE "), r["reason"]
+        # every example report prints its revenue and net profit under a standard label
+        assert r["revenue_yuan"] and r["net_profit_yuan"], r
+        assert "ungrounded" not in r["flags"], r["flags"]
+
+
 def test_llm_never_changes_the_deterministic_verdict(full_run: Path, tmp_path: Path) -> None:
     lmscreen("screen", str(POOL), "--out", str(tmp_path), "--no-llm", "--quiet")
     with_llm = pl.read_csv(full_run / "results.csv", infer_schema_length=0)

@@ -98,6 +98,7 @@ def test_process_completion_fills_the_result_columns() -> None:
         "roe_extracted_pct": pytest.approx(21.002),
         "pe_extracted": pytest.approx(20.0),
         "reason": "高端白酒龙头，盈利能力强",
+        "reason_source": "model",
     }
     revenue = out.detail["fields"]["revenue"]
     assert revenue["grounded"] is True and revenue["unit"] == "亿元" and revenue["period"] == "FY2024"

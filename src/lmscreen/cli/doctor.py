@@ -22,12 +22,24 @@ def register(app: typer.Typer) -> None:
         ),
         timeout: float = typer.Option(60.0, "--timeout", help="Seconds to wait for each request."),
         json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+        log: str | None = typer.Option(
+            None,
+            "--log",
+            help="A vLLM / SGLang / llama.cpp start-up or crash log: name the cause and the fix.",
+        ),
+        gpu: str | None = typer.Option(None, "--gpu", help="With --log: the GPU, when the log does not say."),
     ) -> None:
-        """Tell why an OpenAI-compatible endpoint does or does not work.
+        """Tell why an OpenAI-compatible endpoint does or does not work, or (--log) why a server failed.
 
         Checks: reachable, model name served, chat template, JSON-schema output really enforced, time to
         first token and decode speed. Exit 0 when all pass, 1 when a check fails, 2 for bad arguments.
         """
+        if log is not None:
+            from lmscreen.doctor.logs import diagnose_file
+
+            found = diagnose_file(log, gpu)
+            typer.echo(json.dumps(found.to_dict(), ensure_ascii=False) if json_out else found.render_text())
+            raise SystemExit(1 if found.cause else 0)
         from lmscreen.doctor import run_doctor
 
         report = run_doctor(base_url, model, api_key, timeout)

@@ -7,7 +7,6 @@ nothing here ever imports torch, vLLM or Transformers.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -20,45 +19,32 @@ if TYPE_CHECKING:
     from lmscreen.model.spec import ModelSpec
 
 
-def resolve_model(model: str) -> tuple[ModelSpec, str, str | None]:
+def resolve_model(
+    model: str, config: str | None = None, allow_name_only: bool = False
+) -> tuple[ModelSpec, str, str | None]:
     """(spec, what the engine should load, Ollama tag) for a path, catalog name, HF id or Ollama tag.
 
-    A local path is inspected (config.json / safetensors / GGUF headers); otherwise the built-in catalog
-    answers, and a quantization the name states (…-AWQ, :q4_K_M) is applied to the catalog's architecture.
+    See lmscreen.model.resolve: a config.json / folder, the local HF cache, the catalog, else an estimate
+    from the name with every estimated field marked.
     """
-    from lmscreen.model import catalog
+    from lmscreen.model.resolve import resolve
 
-    path = Path(model).expanduser()
-    if path.exists():
-        from lmscreen.model import arch
-
-        return arch.inspect(str(path)), str(path), None
-    try:
-        spec = catalog.spec_for(model)
-    except InputError as missing:
-        from lmscreen.model import arch
-
-        try:
-            spec = arch.inspect(model)
-        except InputError:
-            raise missing from None
-    quant = _name_quantization(model)
-    if quant and not spec.quantization:
-        spec = spec.model_copy(
-            update={"quantization": quant, "sources": {**spec.sources, "quantization": "name"}}
-        )
-    ollama_tag = model if ":" in model and "/" not in model else None
-    model_ref = model if "/" in model else spec.name
-    return spec, model_ref, ollama_tag
+    found = resolve(model, config=config, allow_name_only=allow_name_only)
+    return found.spec, found.model_ref, found.ollama_tag
 
 
-def _name_quantization(model: str) -> str | None:
-    from lmscreen.model import names
+def _estimate_warning(spec: ModelSpec) -> str | None:
+    """One line naming what was estimated, or None when every fact came from a file or the catalog."""
+    from lmscreen.model.arch.estimate import estimated_fields
 
-    try:
-        return names.decode(model).quantization
-    except (InputError, NotImplementedError):
+    fields = estimated_fields(spec)
+    if not fields:
         return None
+    like = next((v for v in spec.sources.values() if str(v).startswith("estimate")), "")
+    return (
+        f"{spec.name}: no config.json found and not in the catalog; {len(fields)} architecture fields "
+        f"estimated ({like}); pass --config PATH (config.json or model folder) for exact numbers"
+    )
 
 
 def _gpu(name: str | None) -> GPU | None:
@@ -67,6 +53,56 @@ def _gpu(name: str | None) -> GPU | None:
     from lmscreen.model.hardware import gpu
 
     return gpu(name)
+
+
+def _batch(spec, gpu_name, result, workload, rows, prompt_tokens, output_tokens, prefix_tokens) -> dict:
+    """The --workload screen estimate as a dict (one JSON field; rendered by _render_batch)."""
+    from lmscreen.model.recommend.workload import Workload, estimate
+
+    if workload != "screen":
+        raise InputError(f"--workload {workload!r}: use screen")
+    if rows is None or prompt_tokens is None or output_tokens is None:
+        raise InputError("--workload screen needs --rows, --prompt-tokens and --output-tokens")
+    if gpu_name is None:
+        raise InputError("--workload screen needs --gpu (bandwidth and FLOPs of the card)")
+    if result.engine != "vllm":
+        raise InputError("--workload screen models vLLM batching: use --engine vllm")
+    job = Workload(rows, prompt_tokens, output_tokens, prefix_tokens)
+    out = estimate(spec, _gpu(gpu_name), result, job, kv_cache_dtype=result.kv_cache_dtype)
+    return {
+        "rows": rows,
+        "prompt_tokens": prompt_tokens,
+        "prefix_tokens": prefix_tokens,
+        "output_tokens": output_tokens,
+        "concurrency": out.concurrency,
+        "prefill_tokens_per_s": round(out.prefill_tokens_per_s, 1)
+        if out.prefill_tokens_per_s != float("inf")
+        else None,
+        "decode_tokens_per_s": round(out.decode_tokens_per_s, 1),
+        "rows_per_hour": round(out.rows_per_hour, 1),
+        "hours": round(out.hours, 3),
+        "bound": out.bound,
+        "notes": out.notes,
+    }
+
+
+def _render_batch(batch: dict) -> None:
+    print(
+        f"screen workload: {batch['rows']:,} rows × {batch['prompt_tokens']:,} prompt tokens "
+        f"({batch['prefix_tokens']:,} shared) + {batch['output_tokens']:,} output tokens"
+    )
+    print(
+        f"  {batch['concurrency']} rows in parallel; prefill "
+        + (
+            f"{batch['prefill_tokens_per_s']:,.0f} tok/s, "
+            if batch["prefill_tokens_per_s"]
+            else "not counted, "
+        )
+        + f"decode {batch['decode_tokens_per_s']:,.0f} tok/s ({batch['bound']}-bound)"
+    )
+    print(f"  {batch['rows_per_hour']:,.0f} rows/hour → {batch['hours']:.2f} h for {batch['rows']:,} rows")
+    for note in batch["notes"]:
+        print(f"  • {note}")
 
 
 def _need_gpu(gpu_name: str | None, vram_gib: float | None) -> None:
@@ -157,13 +193,32 @@ def register(app: typer.Typer) -> None:
         ),
         kv_cache_dtype: str = typer.Option("auto", "--kv-cache-dtype", help="auto | fp8 | q8_0 | q4_0 …"),
         engine: str = typer.Option("vllm", "--engine", help="vllm | llamacpp | ollama"),
+        workload: str | None = typer.Option(
+            None, "--workload", help="screen: rows/hour for a batch with a shared prefix (needs --rows …)."
+        ),
+        rows: int | None = typer.Option(None, "--rows", help="Workload: rows to screen."),
+        prompt_tokens: int | None = typer.Option(
+            None, "--prompt-tokens", help="Workload: prompt tokens per row."
+        ),
+        output_tokens: int | None = typer.Option(
+            None, "--output-tokens", help="Workload: output tokens per row."
+        ),
+        prefix_tokens: int = typer.Option(
+            0, "--prefix-tokens", help="Workload: prompt tokens every row shares (cached once)."
+        ),
+        config: str | None = typer.Option(
+            None, "--config", help="config.json or model folder to read the architecture from (no download)."
+        ),
         json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
         """Plan GPU memory: weights, KV cache, overhead, max context and concurrency, knobs to turn."""
         from lmscreen.model.memory import plan
 
         _need_gpu(gpu, vram_gib)
-        spec, _, _ = resolve_model(model)
+        spec, _, _ = resolve_model(model, config)
+        warning = _estimate_warning(spec)
+        if warning and not json_out:
+            print(f"warning: {warning}", file=sys.stderr)
         result = plan(
             spec,
             _gpu(gpu),
@@ -176,10 +231,20 @@ def register(app: typer.Typer) -> None:
             kv_cache_dtype=kv_cache_dtype,
             engine=engine,
         )
+        if warning:
+            result.notes.insert(0, f"estimate: {warning}")
+        batch = None
+        if workload is not None:
+            batch = _batch(spec, gpu, result, workload, rows, prompt_tokens, output_tokens, prefix_tokens)
         if json_out:
-            _print_json(result.model_dump(mode="json"))
+            out = result.model_dump(mode="json")
+            if batch is not None:
+                out["workload"] = batch
+            _print_json(out)
         else:
             _render_plan(result)
+            if batch is not None:
+                _render_batch(batch)
 
     @app.command("launch")
     def launch(
@@ -198,6 +263,9 @@ def register(app: typer.Typer) -> None:
         concurrency: int | None = typer.Option(None, "--concurrency", help="Parallel requests."),
         kv_cache_dtype: str = typer.Option("auto", "--kv-cache-dtype", help="auto | fp8 | q8_0 | q4_0 …"),
         task: str = typer.Option("text", "--task", help="text | vision | agent (sampling preset)."),
+        config: str | None = typer.Option(
+            None, "--config", help="config.json or model folder to read the architecture from (no download)."
+        ),
         json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
         """Print a launch command whose every flag exists in the engine version it names."""
@@ -207,9 +275,10 @@ def register(app: typer.Typer) -> None:
         eng = engine.lower().replace(".", "").replace("-", "")
         if eng not in ENGINES:
             raise InputError(f"--engine {engine!r}: use one of {', '.join(ENGINES)}")
-        spec, model_ref, ollama_tag = resolve_model(model)
+        wants_plan = (gpu is not None or vram_gib is not None) and eng != "transformers"
+        spec, model_ref, ollama_tag = resolve_model(model, config, allow_name_only=not wants_plan)
         the_plan = None
-        if (gpu is not None or vram_gib is not None) and eng != "transformers":
+        if wants_plan:
             plan_engine = "vllm" if eng == "sglang" else eng
             the_plan = plan(
                 spec,
@@ -225,6 +294,9 @@ def register(app: typer.Typer) -> None:
         cmd = launch_command(
             spec, eng, the_plan, model_ref=model_ref, host=host, port=port, task=task, ollama_tag=ollama_tag
         )
+        warning = _estimate_warning(spec)
+        if warning:
+            cmd.warnings.insert(0, warning)
         if json_out:
             _print_json(
                 {
@@ -249,18 +321,47 @@ def register(app: typer.Typer) -> None:
     def recommend(
         gpu: str | None = typer.Option(None, "--gpu", help="GPU name from the catalog."),
         vram_gib: float | None = typer.Option(None, "--vram-gib", help="Memory per GPU in GiB."),
-        task: str = typer.Option("text", "--task", help="text | vision | agent"),
+        task: str = typer.Option("text", "--task", help="text | vision | agent | screen"),
         gpus: int = typer.Option(1, "--gpus", help="Number of GPUs."),
         limit: int = typer.Option(15, "--limit", min=1, help="Show at most this many models."),
+        models: list[str] = typer.Option(
+            [], "--model", help="Also rank this model (any name, path or config; repeatable)."
+        ),
+        rows: int = typer.Option(5500, "--rows", help="Workload: rows to screen."),
+        prompt_tokens: int = typer.Option(2000, "--prompt-tokens", help="Workload: prompt tokens per row."),
+        output_tokens: int = typer.Option(300, "--output-tokens", help="Workload: output tokens per row."),
+        prefix_tokens: int = typer.Option(
+            1000, "--prefix-tokens", help="Workload: prompt tokens every row shares (cached once)."
+        ),
         json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
-        """Catalog models that fit this card with at least a 32k context, best first, with decode speed."""
+        """Catalog models that fit this card with at least a 32k context, best first, with decode speed.
+
+        --task screen ranks by rows per hour for a batch (--rows, --prompt-tokens, --prefix-tokens,
+        --output-tokens; defaults are an assumed screening pass, printed with the result).
+        """
         from lmscreen.model.recommend import MIN_CONTEXT
         from lmscreen.model.recommend import recommend as rank
+        from lmscreen.model.recommend.workload import Workload
 
         _need_gpu(gpu, vram_gib)
         card = _gpu(gpu)
-        found = rank(card, vram_gib, task=task, gpus=gpus, limit=limit)
+        job = Workload(rows, prompt_tokens, output_tokens, prefix_tokens) if task == "screen" else None
+        candidates = None
+        if models:
+            from lmscreen.model.recommend.rank import Candidate, catalog_candidates
+
+            extra = []
+            for name in models:
+                spec, _, _ = resolve_model(name)
+                warning = _estimate_warning(spec)
+                if warning:
+                    print(f"warning: {warning}", file=sys.stderr)
+                tasks = ("text", "agent", "vision") if spec.is_vision else ("text", "agent")
+                extra.append(Candidate(id=name, tasks=tasks, spec=spec))
+            known = {c.id for c in extra}
+            candidates = extra + [c for c in catalog_candidates() if c.id not in known]
+        found = rank(card, vram_gib, task=task, gpus=gpus, limit=limit, job=job, candidates=candidates)
         if json_out:
             _print_json(
                 {
@@ -269,6 +370,7 @@ def register(app: typer.Typer) -> None:
                     "gpus": gpus,
                     "task": task,
                     "min_context": MIN_CONTEXT,
+                    "workload": job.__dict__ if job else None,
                     "models": [r.model_dump(mode="json") for r in found],
                 }
             )
@@ -285,7 +387,7 @@ def register(app: typer.Typer) -> None:
             f"(≥ {MIN_CONTEXT:,} tokens)",
             header_style="bold",
         )
-        for col, just in (
+        columns = [
             ("#", "right"),
             ("model", "left"),
             ("format", "left"),
@@ -293,10 +395,13 @@ def register(app: typer.Typer) -> None:
             ("weights GiB", "right"),
             ("max context", "right"),
             ("tok/s", "right"),
-        ):
+        ]
+        if job:
+            columns += [("parallel", "right"), ("rows/hour", "right"), (f"hours for {job.rows:,}", "right")]
+        for col, just in columns:
             table.add_column(col, justify=just, overflow="fold")
         for i, r in enumerate(found, 1):
-            table.add_row(
+            cells = [
                 str(i),
                 r.model,
                 r.quantization,
@@ -304,6 +409,19 @@ def register(app: typer.Typer) -> None:
                 f"{r.weights_gib:.1f}",
                 f"{r.max_context:,}",
                 f"{r.decode_tokens_per_s:.0f}" if r.decode_tokens_per_s else "?",
-            )
+            ]
+            if job:
+                cells += [
+                    str(r.concurrency or "?"),
+                    f"{r.rows_per_hour:,.0f}" if r.rows_per_hour else "?",
+                    f"{r.hours:.2f}" if r.hours is not None else "?",
+                ]
+            table.add_row(*cells)
         console.print(table)
-        console.print("tok/s: single request at a 4k context, bandwidth × 0.6 / bytes read per token")
+        if job:
+            console.print(
+                f"workload: {job.rows:,} rows × {job.prompt_tokens:,} prompt tokens ({job.prefix_tokens:,} "
+                f"shared) + {job.output_tokens:,} output tokens; rows/hour from KV concurrency, prefill and "
+                "decode rates (lmscreen.model.recommend.workload); llama.cpp rows not modelled"
+            )
+        console.print("tok/s: single request at a 4k context, bandwidth × 0.70 / bytes read per token")

@@ -34,6 +34,9 @@ class GPU(BaseModel):
     bandwidth_gbs: float
     fp8: bool
     fp4: bool
+    bf16_tflops: float | None = None
+    """Dense BF16 tensor-core TFLOPS (the datasheet's sparse figure halved); None where not recorded."""
+    tflops_source: str | None = None
     unified_memory: bool = False
     usable_fraction: float = 1.0
     """Share of the memory a model may use: 0.75 on Apple unified memory (OS + GPU wired limit)."""

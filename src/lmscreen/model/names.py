@@ -220,7 +220,7 @@ def _read_token(out: DecodedName, token: str) -> None:
 
 def _fill_from_catalog(out: DecodedName, name: str, stripped: str) -> None:
     """Fill the fields the name leaves out from the matching catalog entry (source = 'catalog')."""
-    from lmscreen.model.catalog import lookup
+    from lmscreen.model.catalog.models import lookup
 
     entry = lookup(name) or lookup(re.sub(r"[-_.\s]+$", "", stripped))
     if entry is None:

@@ -75,6 +75,9 @@ class ModelSpec(BaseModel):
     """awq, gptq, fp8, nvfp4, mxfp4, q4_k_m …, or None for bf16/fp16 weights."""
     quantization_bits: int | None = None
     """Weight bits of awq / gptq / int checkpoints (4 or 8); None when not stated."""
+    unquantized_params: int | None = None
+    """Linear-layer parameters a quantized checkpoint keeps 16 bit (its modules_to_not_convert / ignore list;
+    embeddings and lm_head not included)."""
     quantization_group_size: int | None = None
     """Group size of awq / gptq / int scales (128 typical; -1 = per channel); sets the scale overhead."""
     mtp_layers: int = 0

@@ -17,6 +17,14 @@ from lmscreen.pool.columns import ColumnMatch, code_aliases_hint, is_code_header
 from lmscreen.pool.model import Pool
 from lmscreen.pool.names import normalise_names, st_flags
 from lmscreen.pool.numbers import NumberKind, parse_numbers
+from lmscreen.pool.periods import (
+    label_from_header_date,
+    labels_from_period_ends,
+    labels_from_publication,
+    parse_dates,
+    partial_year_note,
+    roe_periods,
+)
 from lmscreen.pool.read import RawTable, read_table
 from lmscreen.pool.text import blank_to_null, fold_width, full_null
 
@@ -56,24 +64,33 @@ def load_pool(path: str | Path) -> Pool:
     if read_errors.height:  # rows the reader could not split into cells: all-null placeholders
         raw = raw.filter(~pl.col("_row").is_in(read_errors.get_column("row").implode()))
     raw = _drop_blank_rows(raw, f"c{match.fields['code']}")
+    raw, skipped, repeats = _drop_repeated_headers(raw, headers, match.fields["code"])
     if raw.height == 0 and read_errors.height == 0:
         raise InputError("no data rows under the header", file=name)
 
     columns, problems, notes = _normalise(raw, match, headers)
+    period_source = _add_roe_period(columns, raw, match, headers)
     del raw
     usable, error_frame = _split_rejected(
         pl.DataFrame(columns), problems, headers[match.fields["code"]], read_errors
     )
     column_map = {field: headers[i] for field, i in match.fields.items()}
     column_map.update({f"net_profit_{y}": headers[i] for y, i in sorted(match.net_profit.items())})
+    periods = roe_periods(usable) if "roe_period" in usable.columns else {}
     return Pool(
         frame=usable,
         error_frame=error_frame,
         path=path,
         encoding=encoding,
         column_map=column_map,
-        warnings=match.warnings + notes + _content_warnings(usable, match),
+        warnings=match.warnings + repeats + notes + _content_warnings(usable, match),
         header_dates=match.header_dates,
+        pe_basis=match.pe_basis,
+        pe_note=match.pe_note,
+        roe_period_source=period_source,
+        roe_periods=periods,
+        roe_note=partial_year_note(periods, period_source),
+        skipped_header_rows=skipped,
     )
 
 
@@ -150,6 +167,51 @@ def _drop_blank_rows(raw: pl.DataFrame, code_column: str) -> pl.DataFrame:
         .get_column("_row")
     )
     return raw.filter(~pl.col("_row").is_in(blank_rows.implode()))
+
+
+def _add_roe_period(
+    columns: dict[str, pl.Series], raw: pl.DataFrame, match: ColumnMatch, headers: list[str]
+) -> str | None:
+    """Add `roe_period` (2025H1 ...) when the file says which period its ROE is for; return where from."""
+    if "roe" not in match.fields:
+        return None
+    labels: pl.Series | None = None
+    source: str | None = None
+    if "report_period" in match.fields:
+        index = match.fields["report_period"]
+        labels = labels_from_period_ends(parse_dates(raw.get_column(f"c{index}")))
+        source = f"column {headers[index]!r}"
+    elif "roe" in match.header_dates and label_from_header_date(match.header_dates["roe"]):
+        label = label_from_header_date(match.header_dates["roe"])
+        labels = pl.repeat(label, raw.height, dtype=pl.String, eager=True)
+        source = f"header {headers[match.fields['roe']]!r}"
+    elif "announce_date" in match.fields:
+        index = match.fields["announce_date"]
+        labels = labels_from_publication(parse_dates(raw.get_column(f"c{index}")))
+        source = f"publication dates in column {headers[index]!r}"
+    if labels is None:
+        return None
+    columns["roe_period"] = labels.alias("roe_period")
+    return source
+
+
+def _drop_repeated_headers(
+    raw: pl.DataFrame, headers: list[str], code_index: int
+) -> tuple[pl.DataFrame, int, list[str]]:
+    """Skip copies of the header line inside the data (pages of a terminal export pasted together).
+
+    A row whose code cell reads like the header's is a header, not a stock: it is skipped and counted
+    (one note for all of them), not reported as an error per copy.
+    """
+    code = raw.get_column(f"c{code_index}").str.strip_chars()
+    mark = headers[code_index].strip()
+    repeated = (code == mark).fill_null(False)
+    if not repeated.any():
+        return raw, 0, []
+    rows = raw.get_column("_row").filter(repeated)
+    shown = ", ".join(str(r) for r in rows.head(5).to_list()) + (", …" if rows.len() > 5 else "")
+    note = f"skipped {rows.len()} repeated header row(s) inside the data (row {shown})"
+    return raw.filter(~repeated), rows.len(), [note]
 
 
 def _normalise(

@@ -41,6 +41,16 @@ class Pool:
     column_map: dict[str, str]
     warnings: list[str] = field(default_factory=list)
     header_dates: dict[str, str] = field(default_factory=dict)
+    pe_basis: str | None = None
+    """What the pe_ttm column holds: ttm, dynamic, static or unstated (pool.columns.PE_BASES); None: no PE."""
+    pe_note: str | None = None
+    """Said on the console and in run.json when the PE used is not PE-TTM."""
+    roe_period_source: str | None = None
+    roe_periods: dict[str, int] = field(default_factory=dict)
+    """Rows per ROE report period (2025H1: 5734); `frame` then has a `roe_period` column."""
+    roe_note: str | None = None
+    """Said on the console and in run.json when some ROE covers only part of a year."""
+    skipped_header_rows: int = 0
 
     @cached_property
     def errors(self) -> list[RowError]:

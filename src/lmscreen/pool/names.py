@@ -25,7 +25,12 @@ _LISTING_DAY = r"^[NC](\p{Han})"
 def normalise_names(raw: pl.Series) -> pl.Series:
     """Fold width, remove all whitespace, drop day-only prefixes; blank names become null."""
     folded = fold_width(blank_to_null(raw)).str.replace_all(r"\s+", "")
-    return folded.str.replace(_EX_DAY, "${1}").str.replace(_LISTING_DAY, "${1}").alias("name")
+    # Only names starting with X, D, N or C can carry a day-only prefix: the regexes run on those alone.
+    marked = folded.str.slice(0, 1).is_in(["X", "D", "N", "C"]).fill_null(False)
+    if not marked.any():
+        return folded.alias("name")
+    fixed = folded.filter(marked).str.replace(_EX_DAY, "${1}").str.replace(_LISTING_DAY, "${1}")
+    return folded.scatter(marked.arg_true(), fixed).alias("name")
 
 
 def st_flags(names: pl.Series) -> pl.Series:

@@ -1,7 +1,8 @@
 """Numeric cells as broker exports write them, parsed column-wise into Float64 plus a per-row error.
 
 What counts as "no value" (null, not an error): blank, `-`, `--`, `—`, `N/A`, `nan`, `亏损` (how UIs show a
-loss-making PE). Accepted spellings of a value: full-width digits, thousands separators (`1,234.5`), a
+loss-making PE), `停牌` (suspended: 同花顺 shows it in price-derived cells), and `-"` (同花顺 Table.xls).
+Accepted spellings of a value: full-width digits, thousands separators (`1,234.5`), a
 leading `+`/`-` (negative PE is kept: it is how Eastmoney reports losses), scientific notation, and a unit the
 column allows: `%` for percents, `倍` for PE, `元` for per-share values, `万` / `亿` / `万亿` (and `元`) for
 amounts, which are scaled to yuan. Anything else is garbage and becomes a row error naming the column.
@@ -30,6 +31,13 @@ NULL_TOKENS: tuple[str, ...] = (
     "null",
     "亏损",
     "不适用",
+    "停牌",
+    "暂无",
+    "暂无数据",
+    '-"',
+    '--"',
+    "-%",
+    "--%",
 )
 
 _NUMBER = r"[+-]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"

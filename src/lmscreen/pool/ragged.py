@@ -65,8 +65,8 @@ class _Records:
         width = len(self.headers)
         if problem is not None:
             self.errors.append((self.first_row + len(self.rows), *problem))
-        if problem is None and len(fields) == width:
-            self.rows.append([f or None for f in fields])
+        if problem is None and len(fields) >= width:  # more only when the extra cells are blank
+            self.rows.append([f or None for f in fields[:width]])
         else:  # rejected, or a blank line
             self.rows.append([None] * width)
 
@@ -148,20 +148,21 @@ def _problem(
     """(column, reason) when the record cannot be used, else None."""
     width, count = len(headers), len(fields)
     if still_open:
-        column = headers[count - 1] if 0 < count <= width else "*"
+        column = (headers[count - 1] or f"column {count}") if 0 < count <= width else "*"
         return column, "unterminated quote: the quoted cell runs to the end of the file"
+    if count > width and _is_blank(fields[width:]):
+        count = width  # trailing delimiters (同花顺 ends every row with a tab): blank cells past the header
     if count != width:
         if span > 1:
             hint = f"a quoted cell runs over {span} lines: stray quote?"
         elif count > width:
-            where = "trailing" if _is_blank(fields[width:]) else "unquoted"
-            hint = f"{where} {_DELIMITER_NAMES.get(delimiter, repr(delimiter))}?"
+            hint = f"unquoted {_DELIMITER_NAMES.get(delimiter, repr(delimiter))}?"
         else:
             hint = "missing cells, or a line break inside an unquoted cell?"
-        column = "*" if count > width else headers[count]
+        column = "*" if count > width else (headers[count] or f"column {count + 1}")
         fields_word = "field" if count == 1 else "fields"
         return column, f"row has {count} {fields_word}, header has {width} ({hint})"
-    for header, value in zip(headers, fields, strict=True):
+    for header, value in zip(headers, fields[:width], strict=True):
         if "\x00" in value:
-            return header, "cell contains a NUL byte"
+            return header or "*", "cell contains a NUL byte"
     return None

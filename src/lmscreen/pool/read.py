@@ -70,13 +70,16 @@ def read_table(path: Path, is_header: HeaderTest, *, missing_header: Callable[[]
         return _read_xlsx(data, name, is_header, missing_header)
     if data.startswith(_OLE2_MAGIC):
         raise InputError("binary Excel 97-2003 (.xls) is not supported; save it as .xlsx or CSV", file=name)
-    encoding, data = _as_utf8(data, name)
+    encoding, decoded = _as_utf8(data, name)
+    data = _lf_line_ends(decoded)
+    on_disk = data is decoded and encoding in ("utf-8", "utf-8-sig")
+    del decoded
     layout = _layout(data, name, is_header, missing_header)
     first_row = layout.header_index + 2
     end = len(data) - layout.footer_bytes
     stats = _body_stats(data, layout.body_start, end, layout.delimiter)
     source: Path | io.BytesIO
-    if encoding in ("utf-8", "utf-8-sig") and layout.footer_bytes == 0:
+    if on_disk and layout.footer_bytes == 0:
         # The file on disk is already what polars reads: let it map the file instead of copying our bytes.
         del data
         source = path
@@ -115,6 +118,18 @@ def _as_utf8(data: bytes, name: str) -> tuple[str, bytes]:
         return "gb18030", data.decode("gb18030").encode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError("not a text table (neither UTF-8 nor GB18030/GBK)", file=name) from exc
+
+
+def _lf_line_ends(data: bytes) -> bytes:
+    """Bare CR (同花顺 Table.xls, old Mac files) and mixed line ends become LF.
+
+    LF and CRLF files come back as the same object (both readers take CRLF as it is), so the common case
+    costs two byte counts and no copy.
+    """
+    carriage_returns = data.count(b"\r")
+    if not carriage_returns or carriage_returns == data.count(b"\r\n"):
+        return data
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
 
 
 def _is_utf8(view: memoryview, chunk: int = 1 << 20) -> bool:
@@ -167,6 +182,8 @@ def _layout(data: bytes, name: str, is_header: HeaderTest, missing_header: Calla
             raise InputError(missing_header(), file=name)
         raise InputError("not a table (no delimited header line found)", file=name)
     header_index, delimiter, headers = found
+    while len(headers) > 1 and not headers[-1]:  # a trailing delimiter after the last header (同花顺)
+        headers.pop()
     body_start = _offset_after_lines(data, header_index + 1)
     footer = 0
     if len(headers) > 1:

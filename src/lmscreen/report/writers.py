@@ -12,7 +12,7 @@ from typing import Any
 
 import polars as pl
 
-from lmscreen.report.atomic import write_text, write_with
+from lmscreen.report.atomic import atomic_path, write_text, write_with
 
 CSV_COLUMNS = [
     "row",
@@ -21,11 +21,14 @@ CSV_COLUMNS = [
     "industry",
     "pe_ttm",
     "roe",
+    "roe_reported",
+    "roe_period",
     "eps",
     "is_st",
     "risk_level",
     "score",
     "reason",
+    "reason_source",
     "rules_fired",
     "flags",
     "status",
@@ -40,17 +43,48 @@ CSV_COLUMNS = [
 ]
 
 
+def neutralise_formulas(frame: pl.DataFrame) -> pl.DataFrame:
+    """Text cells a spreadsheet would run as a formula (`=`, `+`, `-`, `@` then something that is not a
+    number, or a leading tab / carriage return) get a leading `'`, so `=HYPERLINK(...)` in a stock name or
+    a model's reason shows as text in Excel. `-12.5` and `+3` stay numbers."""
+    risky = r"^([=+\-@].|[\t\r])"
+    return frame.with_columns(
+        pl.when(
+            pl.col(c).str.contains(risky)
+            & pl.col(c).str.strip_chars().str.replace_all(",", "").cast(pl.Float64, strict=False).is_null()
+        )
+        .then(pl.lit("'") + pl.col(c))
+        .otherwise(pl.col(c))
+        .alias(c)
+        for c, dtype in frame.schema.items()
+        if dtype == pl.String
+    )
+
+
 def write_results(frame: pl.DataFrame, out_dir: Path) -> None:
-    """results.csv (flat columns) and results.jsonl (every column, nested details kept)."""
+    """results.csv (flat columns, formula-neutralised) and results.jsonl (every column, nested details kept).
+
+    The two files are written at the same time, on two threads: polars releases the GIL while it writes,
+    and for a million rows the JSON file alone takes seconds.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
     flat = [c for c in CSV_COLUMNS if c in frame.columns]
-    write_with(out_dir / "results.csv", lambda tmp: frame.select(flat).write_csv(tmp, include_bom=True))
-    write_with(out_dir / "results.jsonl", frame.write_ndjson)
+    with atomic_path(out_dir / "results.csv") as csv_tmp, atomic_path(out_dir / "results.jsonl") as jsonl_tmp:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            csv = neutralise_formulas(frame.select(flat))  # lazy-free but cheap; the write is the cost
+            csv_done = pool.submit(csv.write_csv, csv_tmp, include_bom=True)
+            jsonl_done = pool.submit(frame.write_ndjson, jsonl_tmp)
+            csv_done.result()
+            jsonl_done.result()
 
 
 def write_errors(errors: pl.DataFrame, out_dir: Path, source: str) -> int:
     """errors.csv: one line per rejected input row (file, row, column, reason). Returns the count."""
     table = errors.select(pl.lit(source).alias("file"), "row", "column", "reason")
-    write_with(out_dir / "errors.csv", lambda tmp: table.write_csv(tmp, include_bom=True))
+    write_with(
+        out_dir / "errors.csv", lambda tmp: neutralise_formulas(table).write_csv(tmp, include_bom=True)
+    )
     return errors.height
 
 

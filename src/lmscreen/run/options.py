@@ -25,12 +25,23 @@ class ScreenOptions:
     no_llm: bool = False
     fresh: bool = False
     limit: int | None = None
+    annualize_roe: bool = False
+    """Scale partial-year ROE (Q1 x4, H1 x2, Q1-Q3 x4/3) before the rules; recorded per row."""
     n_ctx: int = 4096
     report_token_budget: int = 1536
     """Report-text tokens sent per row; longer texts keep their head and tail (recorded as `truncated`)."""
-    max_tokens: int = 448
-    """Room for the longest schema-valid answer (task.schema.longest_completion: 433 tokens on SmolLM2)."""
+    max_tokens: int = 192
+    """Room for the longest schema-valid answer: five candidate ids and a reason
+    (task.choice.longest_choice_completion: 168 tokens on SmolLM2). The free-form question needed 448."""
     progress: bool = True
+    lang: str = "zh"
+    """Language of report.html / report.md: zh (default) or en."""
+    # --engine vllm / ray (unset: what `lmscreen model fit` plans for the visible GPU, or Ray's resources)
+    gpu_memory_utilization: float | None = None
+    max_model_len: int | None = None
+    tp: int | None = None
+    ray_address: str | None = None
+    workers: int | None = None
 
     def public(self) -> dict[str, Any]:
         """Settings as recorded in run.json: paths as strings, the API key never."""

@@ -1,4 +1,7 @@
-"""Where a row's report text comes from: the pool's own column, or `--reports DIR/<code>.txt|.md`.
+"""Where a row's report text comes from: the pool's own column, or `--reports DIR/<code>.txt|.md|.pdf`.
+
+A PDF is read through `pdf_text` (tables as `a | b | c` rows, pages tracked); its figures' evidence then
+carries the page they were printed on (`annotate_pages`).
 
 Texts are located up front but read only when their row is sent, so a large pool with long reports never
 sits in memory at once.
@@ -9,10 +12,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from lmscreen.errors import InputError
+from lmscreen.run.pdf_text import PdfText, extract_pdf
 
-_SUFFIXES = (".txt", ".md")
+_SUFFIXES = (".txt", ".md", ".pdf")
 
 
 @dataclass(frozen=True)
@@ -26,7 +31,16 @@ class ReportSource:
         if self.text is not None:
             return self.text
         assert self.path is not None
+        pdf = self.pdf()
+        if pdf is not None:
+            return pdf.text
         return decode_text(self.path.read_bytes(), self.path)
+
+    def pdf(self) -> PdfText | None:
+        """The extracted PDF (cached), or None for a text report."""
+        if self.path is None or self.path.suffix.lower() != ".pdf":
+            return None
+        return extract_pdf(self.path)
 
     def digest(self) -> str:
         return hashlib.sha256(self.read().encode("utf-8")).hexdigest()
@@ -51,7 +65,7 @@ def decode_text(data: bytes, path: Path) -> str:
 def index_reports(directory: Path) -> dict[str, Path]:
     """Map both `600519.SH` and bare `600519` (upper-cased stems) to their files."""
     if not directory.is_dir():
-        raise InputError(f"{directory}: --reports must be a folder of <code>.txt / <code>.md files")
+        raise InputError(f"{directory}: --reports must be a folder of <code>.txt / .md / .pdf files")
     found: dict[str, Path] = {}
     for path in sorted(directory.iterdir()):
         if path.suffix.lower() in _SUFFIXES and path.is_file():
@@ -69,3 +83,20 @@ def report_for(code: str, inline: str | None, index: dict[str, Path] | None) -> 
     if inline is not None and inline.strip():
         return ReportSource(text=inline)
     return None
+
+
+def annotate_pages(source: ReportSource, detail: dict[str, Any]) -> list[str]:
+    """Add `page` to each figure's evidence (PDF reports) and the report's page record; return flags.
+
+    `detail` is the task's JSON detail (`fields` -> name -> `evidence` {start, end, ...}); offsets refer to
+    the text that `source.read()` returned, which is what the PDF page offsets describe.
+    """
+    pdf = source.pdf()
+    if pdf is None:
+        return []
+    for figure in (detail.get("fields") or {}).values():
+        evidence = (figure or {}).get("evidence")
+        if isinstance(evidence, dict) and isinstance(evidence.get("start"), int):
+            evidence["page"] = pdf.page_at(evidence["start"])
+    detail["report"] = pdf.info()
+    return ["truncated", "report_sections_only"] if pdf.sections_only else []

@@ -13,6 +13,7 @@ import hashlib
 import platform
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -23,13 +24,15 @@ import polars as pl
 from lmscreen import __version__
 from lmscreen.engines.protocol import Engine, LLMRequest, LLMResult
 from lmscreen.errors import InputError
+from lmscreen.pool.notes import input_notes
+from lmscreen.pool.periods import annualize_roe, record_annualized
 from lmscreen.run import checkpoint as ckpt_mod
 from lmscreen.run import outdir
 from lmscreen.run.keys import row_key, run_signature
 from lmscreen.run.options import ScreenOptions
 from lmscreen.run.progress import RowProgress
-from lmscreen.run.reports import ReportSource, index_reports, report_for
-from lmscreen.task import build_messages, fit_text, process_completion, prompt_hash, row_schema
+from lmscreen.run.reports import ReportSource, annotate_pages, index_reports, report_for
+from lmscreen.task import choice_prompt_hash, prepare_request, process_choice
 
 
 @dataclass
@@ -42,6 +45,8 @@ class RunSummary:
     llm_failed: int = 0
     risk_counts: dict[str, int] = field(default_factory=dict)
     run: dict[str, Any] = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)
+    """What the user must read about the input (PE basis, partial-year ROE), said on the console too."""
 
 
 @dataclass
@@ -53,6 +58,7 @@ class _LLMRow:
     roe: float | None
     pe: float | None
     source: ReportSource
+    rules_fired: str | None = None
     key: str = ""
 
 
@@ -79,6 +85,10 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     started = time.time()
     timings: dict[str, float] = {}
     t = time.perf_counter()
+    # The input's hash (a full read of the file) runs beside the load; hashlib releases the GIL.
+    hasher = ThreadPoolExecutor(max_workers=1)
+    input_hash = hasher.submit(_file_hash, opts.pool)
+    hasher.shutdown(wait=False)
     rules = load_rules(opts.rules)
     pool = load_pool(opts.pool)
     frame = pool.frame
@@ -91,7 +101,11 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     timings["load_s"] = time.perf_counter() - t
 
     t = time.perf_counter()
+    if opts.annualize_roe:
+        frame = annualize_roe(frame)
     frame = evaluate(frame, rules)
+    if opts.annualize_roe:
+        frame = record_annualized(frame)
     timings["rules_s"] = time.perf_counter() - t
 
     opts.out.mkdir(parents=True, exist_ok=True)
@@ -113,33 +127,45 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     timings["total_s"] = time.time() - started
 
     risk_counts = {str(k): int(v) for k, v in frame.group_by("risk_level").len().iter_rows()}
+    flag_counts = _flag_counts(frame)
     run = {
         "lmscreen_version": __version__,
         "started_at": datetime.fromtimestamp(started, timezone.utc).isoformat(),
         "finished_at": datetime.now(timezone.utc).isoformat(),
         "input": {
             "path": str(opts.pool),
-            "sha256": _file_hash(opts.pool),
+            "sha256": input_hash.result(),
             "encoding": pool.encoding,
             "columns": pool.column_map,
             "warnings": pool.warnings,
+            **input_notes(pool, opts.annualize_roe),
         },
-        "rules": {"path": str(opts.rules) if opts.rules else "default", "hash": rules_hash(rules)},
+        "rules": {
+            "path": str(opts.rules) if opts.rules else "default",
+            "hash": rules_hash(rules),
+            "spec": rules.model_dump(mode="json"),
+        },
         "options": opts.public(),
         "counts": {
             "input_rows": frame.height + n_errors,
             "screened": frame.height,
             "errors": n_errors,
             "risk_levels": risk_counts,
+            "flags": flag_counts,
         },
         "llm": llm_info,
         "timings": timings,
         "host": {"python": platform.python_version(), "platform": platform.platform()},
     }
+    from lmscreen.report.history import VERDICT_COLUMNS, record_run_safely
+
+    # Recorded before run.json is written so run.json can name its history id (the reports use it to find
+    # the previous run of the same pool); a broken history is noted there, never fatal.
+    run["history"] = record_run_safely(run, frame.select([c for c in VERDICT_COLUMNS if c in frame.columns]))
     write_json(run, opts.out / "run.json")
     from lmscreen.report.html import write_report
 
-    write_report(opts.out)
+    write_report(opts.out, lang=opts.lang)
     return RunSummary(
         out_dir=opts.out,
         rows=frame.height,
@@ -149,6 +175,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
         llm_failed=llm_info.get("failed", 0) + llm_info.get("reports_unreadable", 0),
         risk_counts=risk_counts,
         run=run,
+        notices=run["input"]["notices"],
     )
 
 
@@ -162,6 +189,7 @@ def _file_hash(path: Path) -> str:
 
 _LLM_COLUMNS: dict[str, pl.DataType] = {
     "reason": pl.String(),
+    "reason_source": pl.String(),
     "flags": pl.String(),
     "status": pl.String(),
     "revenue_yuan": pl.Float64(),
@@ -186,12 +214,14 @@ def _without_llm(frame: pl.DataFrame, flag: str) -> pl.DataFrame:
 def _llm_rows(frame: pl.DataFrame, opts: ScreenOptions) -> list[_LLMRow]:
     index = index_reports(opts.reports) if opts.reports else None
     has_inline = "report_text" in frame.columns
+    fired = "rules_fired" if "rules_fired" in frame.columns else None
     cols = ["row", "code", "name", "roe", "pe_ttm"] + (["report_text"] if has_inline else [])
+    rules_fired = frame[fired].to_list() if fired else [None] * frame.height
     rows: list[_LLMRow] = []
     for i, rec in enumerate(frame.select(cols).iter_rows()):
         src = report_for(rec[1], rec[5] if has_inline else None, index)
         if src is not None:
-            rows.append(_LLMRow(i, rec[0], rec[1], rec[2] or "", rec[3], rec[4], src))
+            rows.append(_LLMRow(i, rec[0], rec[1], rec[2] or "", rec[3], rec[4], src, rules_fired[i]))
     return rows
 
 
@@ -206,7 +236,7 @@ def _llm_stage(
         engine = make_engine(opts)
     described = engine.describe()
     identity = described.get("identity") or {k: v for k, v in described.items() if k != "model"}
-    signature = run_signature(identity, prompt_hash(), opts.report_token_budget, opts.max_tokens)
+    signature = run_signature(identity, choice_prompt_hash(), opts.report_token_budget, opts.max_tokens)
     unreadable: list[tuple[_LLMRow, str]] = []
     for r in llm_rows:
         try:
@@ -227,13 +257,12 @@ def _llm_stage(
 
     def requests() -> Iterator[LLMRequest]:
         for r in pending:
-            text, truncation = fit_text(r.source.read(), opts.report_token_budget, engine.count_tokens)
+            question, truncation = prepare_request(
+                r.code, r.name, r.source.read(), opts.report_token_budget, engine.count_tokens
+            )
             inflight[r.key] = (r, truncation)
             yield LLMRequest(
-                key=r.key,
-                messages=build_messages(r.code, r.name, text),
-                schema=row_schema(r.code),
-                max_tokens=opts.max_tokens,
+                key=r.key, messages=question.messages, schema=question.schema, max_tokens=opts.max_tokens
             )
 
     sent = failed = 0
@@ -272,7 +301,7 @@ def _llm_stage(
     info = {
         "enabled": True,
         "engine": described,
-        "prompt_hash": prompt_hash(),
+        "prompt_hash": choice_prompt_hash(),
         "signature": signature,
         "rows_with_report": len(llm_rows),
         "reports_unreadable": len(unreadable),
@@ -294,16 +323,12 @@ def _outcome(r: _LLMRow, res: LLMResult) -> tuple[dict[str, Any], dict[str, Any]
     """Turn a stored raw answer into the row's output columns (re-derived on every run)."""
     truncation = (res.extra or {}).get("truncation")
     base = {"row": r.row, "prompt_tokens": res.prompt_tokens, "completion_tokens": res.completion_tokens}
-    if res.error is not None or res.text is None:
-        flags = ["truncated"] if truncation else []
-        out = {**base, "reason": None, "flags": ";".join(flags), "status": f"llm_error: {res.error}"}
-        return out, {
-            "row": r.row,
-            "llm": {"error": res.error, "finish_reason": res.finish_reason, "truncation": truncation},
-        }
-    outcome = process_completion(res.text, r.code, r.source.read(), r.roe, r.pe)
-    flags = list(outcome.flags)
-    if truncation:
+    engine_error = None if res.error is None and res.text is not None else str(res.error)
+    outcome = process_choice(
+        res.text, r.code, r.source.read(), r.roe, r.pe, r.rules_fired, engine_error=engine_error
+    )
+    flags = list(outcome.flags) + annotate_pages(r.source, outcome.detail)
+    if truncation and "truncated" not in flags:
         flags.append("truncated")
     out = {**base, **outcome.columns, "flags": ";".join(flags), "status": outcome.status}
     detail = {
@@ -337,3 +362,17 @@ def _merge(
 def check_out_dir(out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: --out must be a folder")
+
+
+def _flag_counts(frame: pl.DataFrame) -> dict[str, int]:
+    """Rows per flag over the whole run, so the reports need not re-read a million rows to count them."""
+    if "flags" not in frame.columns:
+        return {}
+    counts = (
+        frame.select(pl.col("flags").str.split(";").explode().alias("flag"))
+        .filter(pl.col("flag").is_not_null() & (pl.col("flag") != ""))
+        .group_by("flag")
+        .len()
+        .sort(["len", "flag"], descending=[True, False])
+    )
+    return {str(f): int(n) for f, n in counts.iter_rows()}

@@ -1,26 +1,64 @@
 """The LLM task: what the model is asked, what it may answer, and what of its answer is believed.
 
-The runner needs five calls: `fit_text` and `build_messages` to make a request, `row_schema` to constrain
-it, `prompt_hash` for the checkpoint signature, and `process_completion` to turn the raw answer into the
-row's result columns. `process_completion` parses (schema), grounds (every number must be printed in the
-report with a compatible unit) and cross-checks (ROE / PE against the pool file) in that order; nothing the
-model writes reaches the results without passing all three.
+The runner needs three calls: `prepare_request` (candidates, marked and fitted text, messages, the row's
+schema), `choice_prompt_hash` for the checkpoint signature, and `process_choice` to turn the raw answer into
+the row's result columns. The model is asked to pick, per figure, one of the numbered numbers the text
+prints (task/candidates.py, task/choice.py); a deterministic label reader settles what standard labels
+and tables state, and wins over the model (task/resolve.py); every figure, however found, is grounded and
+ROE / PE cross-checked against the pool file; a reason is shown only if it is a sentence (task/reasons.py).
+
+The free-form question (`build_messages`, `row_schema`, `prompt_hash`, `process_completion`: the model
+writes each value, unit and period) is kept for bench/extraction_accuracy.py, which measures both.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from lmscreen.task.candidates import CandidateSet, find_candidates, marked_text
+from lmscreen.task.choice import (
+    CHOICE_SYSTEM_PROMPT,
+    CHOICE_USER_TEMPLATE,
+    Choice,
+    ChoiceRequest,
+    build_choice,
+    choice_prompt_hash,
+    choice_schema,
+    longest_choice_completion,
+    open_field_ids,
+    parse_choice,
+)
 from lmscreen.task.crosscheck import crosscheck, mismatches
 from lmscreen.task.grounding import GroundedExtraction, GroundedField, ground
 from lmscreen.task.prompt import SYSTEM_PROMPT, build_messages, clean_report_text, prompt_hash
+from lmscreen.task.reasons import reason_problem, rules_summary
+from lmscreen.task.resolve import Resolved, resolve
 from lmscreen.task.schema import FIGURES, REASON_MAX_CHARS, Extraction, Figure, parse_completion, row_schema
 from lmscreen.task.truncate import TruncationInfo, fit_text
 
 __all__ = [
+    "CHOICE_INSTRUCTIONS",
+    "CHOICE_SYSTEM_PROMPT",
     "COLUMN_FOR_FIELD",
+    "CandidateSet",
+    "Choice",
+    "ChoiceRequest",
+    "Resolved",
+    "build_choice",
+    "choice_prompt_hash",
+    "choice_schema",
+    "find_candidates",
+    "longest_choice_completion",
+    "marked_text",
+    "parse_choice",
+    "prepare_request",
+    "process_choice",
+    "reason_problem",
+    "resolve",
+    "rules_summary",
     "SYSTEM_PROMPT",
     "Extraction",
     "Figure",
@@ -102,6 +140,8 @@ class RowOutcome:
     """`ok`, or `llm_error: …` saying why the answer was unusable."""
     reason: str | None
     flags: list[str] = field(default_factory=list)
+    reason_source: str | None = None
+    """`model` (the model's sentence passed every check) or `rules` (a summary of checked facts)."""
     revenue_yuan: float | None = None
     net_profit_yuan: float | None = None
     gross_margin_pct: float | None = None
@@ -116,6 +156,7 @@ class RowOutcome:
         """results.csv columns this outcome fills (flags and status are separate)."""
         cols: dict[str, Any] = {col: getattr(self, col) for col in COLUMN_FOR_FIELD.values()}
         cols["reason"] = self.reason
+        cols["reason_source"] = self.reason_source
         return cols
 
 
@@ -147,4 +188,96 @@ def process_completion(
         "crosscheck": [m.to_json() for m in found],
         "reason": reason,
     }
-    return RowOutcome(status="ok", reason=reason, flags=flags, detail=detail, **values)
+    return RowOutcome(
+        status="ok", reason=reason, flags=flags, reason_source="model" if reason else None, detail=detail,
+        **values,
+    )  # fmt: skip
+
+
+CHOICE_INSTRUCTIONS = "".join(
+    (
+        CHOICE_SYSTEM_PROMPT
+        + CHOICE_USER_TEMPLATE.format(code="", name="", begin="", text="", end="", ids="")
+    ).split()
+)
+
+
+def prepare_request(
+    code: str, name: str, report_text: str, budget_tokens: int, count_tokens: Callable[[str], int]
+) -> tuple[ChoiceRequest, TruncationInfo | None]:
+    """One row's question: candidates numbered in the text, the text fitted to the budget, the schema.
+
+    Ids whose mark was cut by the fitting are not offered (the row is flagged `truncated` by the caller).
+    """
+    cset = find_candidates(report_text)
+    asked = {i for ids in open_field_ids(cset).values() for i in ids}
+    fitted, truncation = fit_text(marked_text(report_text, cset, asked), budget_tokens, count_tokens)
+    return build_choice(code, name, report_text, cset, fitted), truncation
+
+
+def process_choice(
+    text: str | None,
+    code: str,
+    report_text: str,
+    provided_roe: float | None,
+    provided_pe: float | None,
+    rules_fired: str | None = None,
+    engine_error: str | None = None,
+) -> RowOutcome:
+    """Parse → resolve (labels first, then the model's ids) → ground → cross-check → reason check.
+
+    Never raises on model output. The figures the labels settle are kept even when the model's answer is
+    unusable (`engine_error`, or a parse error): they never depended on it. `report_text` is the full
+    original text; evidence offsets refer to it.
+    """
+    report_text = report_text or ""
+    cset = find_candidates(report_text)
+    parsed: Choice | str
+    if engine_error is not None:
+        parsed = engine_error
+    else:
+        schema = choice_schema(open_field_ids(cset), all_required=False)
+        parsed = parse_choice(text, schema)
+    choice = parsed if isinstance(parsed, Choice) else None
+    resolved = resolve(cset, choice, report_text)
+    grounded = GroundedExtraction(
+        code=code,
+        reason=choice.reason if choice else "",
+        fields={name: resolved.fields[name].grounded for name in FIGURES},
+        flags=list(resolved.flags),
+    )
+    found = mismatches(grounded, provided_roe, provided_pe)
+    flags = list(resolved.flags) + crosscheck(grounded, provided_roe, provided_pe)
+    values = {COLUMN_FOR_FIELD[name]: resolved.base_value(name) for name in FIGURES}
+    reason = sanitize_reason(choice.reason) if choice else ""
+    problem = reason_problem(reason, report_text, CHOICE_INSTRUCTIONS) if choice else None
+    if choice is not None and problem is None:
+        source = "model"
+    else:
+        if problem is not None:
+            flags.append(f"reason_rejected:{problem}")
+        source = "rules"
+        reason = rules_summary(provided_roe, provided_pe, rules_fired, {
+            "revenue": values["revenue_yuan"],
+            "net_profit": values["net_profit_yuan"],
+            "gross_margin": values["gross_margin_pct"],
+        })  # fmt: skip
+    detail: dict[str, Any] = {
+        "fields": {name: resolved.fields[name].to_json() for name in FIGURES},
+        "crosscheck": [m.to_json() for m in found],
+        "reason": reason,
+        "reason_source": source,
+        "model_reason": choice.reason if choice else None,
+        "candidates": {name: cset.field_ids(name) for name in FIGURES},
+        "asked": {name: ids for name, ids in open_field_ids(cset).items() if ids},
+        "document_period": cset.doc_period.label() if cset.doc_period else None,
+    }
+    if choice is not None:
+        detail["choice"] = choice.ids
+        status = "ok"
+    else:
+        detail["error"] = parsed
+        status = f"llm_error: {parsed}"
+    return RowOutcome(
+        status=status, reason=reason, flags=flags, reason_source=source, detail=detail, **values
+    )

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from lmscreen.task.schema import FIGURES, UNIT_FACTORS, Extraction, Figure
-from lmscreen.task.units import Mention, ScannedText, UnitKind, clause_start, scan
+from lmscreen.task.units import Mention, ScannedText, UnitKind, clause_start, fold, scan
 
 Verdict = Literal["grounded", "absent", "not_in_text", "unit_mismatch", "sign_mismatch", "field_not_named"]
 """Why a figure was kept or dropped: `absent` (the model wrote null), `not_in_text` (no such number),
@@ -36,6 +36,7 @@ ROUNDING_CAP = 0.05
 KEYWORD_WINDOW = 80
 _ENUMERATION_RE = re.compile("分别|依次|各为")
 CONTEXT_CHARS = 24
+AFTER_WINDOW = 14
 
 
 @dataclass(frozen=True)
@@ -54,24 +55,50 @@ def _keywords(*words: str) -> re.Pattern[str]:
 
 FIELD_SPECS: dict[str, FieldSpec] = {
     "revenue": FieldSpec(
-        "revenue", "money", "yuan", _keywords("收入", "营收", "销售额", "revenue", "sales", "turnover")
+        "revenue",
+        "money",
+        "yuan",
+        _keywords("收入", "营收", "销售额", "revenue", "revenues", "sales", "turnover"),
     ),
     "net_profit": FieldSpec(
         "net_profit",
         "money",
         "yuan",
         _keywords(
-            "利润", "净利", "归母", "归属于", "盈利", "亏损", "净亏", "net profit", "net income", "net loss"
+            "利润",
+            "净利",
+            "归母",
+            "归属于",
+            "盈利",
+            "亏损",
+            "净亏",
+            "net profit",
+            "net income",
+            "net loss",
+            "profit attributable",
+            "应占利润",
         ),
     ),
     "gross_margin": FieldSpec(
-        "gross_margin", "percent", "percent", _keywords("毛利率", "毛利", "gross margin")
+        "gross_margin",
+        "percent",
+        "percent",
+        _keywords("毛利率", "毛利", "gross margin", "gross profit margin"),
     ),
     "roe": FieldSpec(
         "roe",
         "percent",
         "percent",
-        _keywords("净资产收益率", "权益收益率", "权益报酬率", "roe", "return on equity"),
+        _keywords(
+            "净资产收益率",
+            "净资产回报率",
+            "权益收益率",
+            "权益报酬率",
+            "roe",
+            "roae",
+            "return on equity",
+            "return on average equity",
+        ),
     ),
     "pe_ttm": FieldSpec("pe_ttm", "times", "times", _keywords("市盈率", "pe", "p/e", "price-to-earnings")),
 }
@@ -139,7 +166,7 @@ def _names_field(spec: FieldSpec, scanned: ScannedText, mention: Mention) -> boo
     lo = clause_start(folded, pos, limit=KEYWORD_WINDOW)
     own_end = _last_keyword_end(spec, folded, lo, pos)
     if own_end < 0:
-        return False
+        return _named_right_after(spec, folded, mention)
     if _ENUMERATION_RE.search(folded, lo, pos):
         return True
     return all(
@@ -147,6 +174,19 @@ def _names_field(spec: FieldSpec, scanned: ScannedText, mention: Mention) -> boo
         for other in FIELD_SPECS.values()
         if other is not spec
     )
+
+
+def _named_right_after(spec: FieldSpec, folded: str, mention: Mention) -> bool:
+    """`13.8x trailing P/E`: an English note may print a ratio before its name; only a PE, only a few
+    characters on, with no other field named first."""
+    if spec.kind != "times":
+        return False
+    end = mention.folded_start + len(fold(mention.printed).text)
+    after = folded[end : end + AFTER_WINDOW]
+    own = spec.keywords.search(after)
+    if own is None:
+        return False
+    return all(other.keywords.search(after, 0, own.start()) is None for other in FIELD_SPECS.values())
 
 
 def _last_keyword_end(spec: FieldSpec, folded: str, lo: int, hi: int) -> int:

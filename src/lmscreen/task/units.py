@@ -17,6 +17,7 @@ import re
 import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Literal
 
 UnitKind = Literal["money", "percent", "times", "points", "other", "none"]
@@ -33,7 +34,23 @@ SCALES: dict[str, float] = {
     "万": 1e4,
     "千": 1e3,
 }
-MONEY_UNIT_FACTORS: dict[str, float] = {"元": 1.0, "千元": 1e3, "万元": 1e4, "亿元": 1e8, "万亿元": 1e12}
+MONEY_UNIT_FACTORS: dict[str, float] = {
+    "元": 1.0,
+    "千元": 1e3,
+    "万元": 1e4,
+    "百万元": 1e6,
+    "亿元": 1e8,
+    "万亿元": 1e12,
+}
+ENGLISH_SCALES: dict[str, float] = {
+    "trillion": 1e12,
+    "billion": 1e9,
+    "bn": 1e9,
+    "million": 1e6,
+    "mn": 1e6,
+    "thousand": 1e3,
+}
+"""`RMB 67.54 billion`: an English scale word after the number (money only with a yuan marker beside it)."""
 
 _CLAUSE_BREAKS = "。；;\n！？!?"
 _SIGN_BREAKS = _CLAUSE_BREAKS + "，,"
@@ -60,11 +77,23 @@ _NUMBER_RE = re.compile(
     r"[ \t]?(?P<scale>万亿|千亿|百亿|亿|千万|百万|万|千)?"
     r"[ \t]?(?P<unit>元/股|元每股|元|个百分点|百分点|%|倍)?"
 )
+_ENGLISH_SCALE_RE = re.compile(r"[ \t]?(trillion|billion|million|thousand|bn|mn)(?![A-Za-z])", re.IGNORECASE)
+_TIMES_X_RE = re.compile(r"[xX×](?![A-Za-z])")
+_YUAN_BEFORE_RE = re.compile(r"(?:RMB|CNY|Rmb|rmb|¥|人民币)[ \t]?$")
+_YUAN_AFTER_RE = re.compile(r"[ \t]?(?:yuan|RMB|CNY)(?![A-Za-z])", re.IGNORECASE)
+_FOREIGN_BEFORE_RE = re.compile(r"(?:US\$|USD|HK\$|HKD|EUR|\$|€|£|美元|港元)[ \t]?$")
+_FOREIGN_AFTER_RE = re.compile(
+    r"[ \t]?(?:USD|US dollars?|dollars?|HKD|EUR|美元|港元|港币)(?![A-Za-z])", re.IGNORECASE
+)
 _AFTER_OTHER_RE = re.compile(
     "[ \t]?(?:" + "|".join(re.escape(u) for u in sorted(_OTHER_UNITS, key=len, reverse=True)) + ")"
 )
-_HEADER_UNIT_RE = re.compile(r"[(（]\s*(?:单位[:：]\s*)?(?:人民币)?\s*(万亿元|亿元|万元|千元|元|%)\s*[)）]")
-_DECLARED_UNIT_RE = re.compile(r"单位[:：]\s*(?:人民币)?\s*(万亿元|亿元|万元|千元|元|%)")
+_HEADER_UNIT_RE = re.compile(
+    r"[(（]\s*(?:(?:金额)?单位[:：]\s*)?(?:人民币)?\s*(万亿元|亿元|百万元|万元|千元|元|%)\s*[)）]"
+)
+_DECLARED_UNIT_RE = re.compile(
+    r"单位(?:[:：]|均以|均为|为|以)\s*(?:人民币)?\s*(万亿元|亿元|百万元|万元|千元|元|%)"
+)
 
 
 @dataclass(frozen=True)
@@ -147,8 +176,9 @@ class Mention:
 
     @property
     def base(self) -> float:
-        """Signed value in base units: yuan, percent or times."""
-        return self.value * self.factor
+        """Signed value in base units: yuan, percent or times, multiplied in decimal (318.53亿 is
+        31853000000, not 31852999999.999996)."""
+        return float(Decimal(repr(self.value)) * Decimal(repr(self.factor)))
 
 
 def clause_start(folded: str, pos: int, breaks: str = _CLAUSE_BREAKS, limit: int = 60) -> int:
@@ -232,6 +262,38 @@ def _classify(
     return "none", 1.0
 
 
+_ENGLISH_LOSS_RE = re.compile(r"\b(?:net )?loss(?:es)?\b[^,.;:\n]{0,24}$", re.IGNORECASE)
+
+
+def _english_loss(folded: str, pos: int) -> bool:
+    """`net loss of RMB 1.2 billion`: an English loss word shortly before the number, same clause."""
+    return bool(_ENGLISH_LOSS_RE.search(folded[max(0, pos - 40) : pos]))
+
+
+def _english_unit(
+    folded: str, start: int, end: int, kind: UnitKind, factor: float
+) -> tuple[UnitKind, float, int]:
+    """Kind, factor and end of a number written the English way: `RMB 67.54 billion`, `US$9.3bn`, `20.5x`.
+
+    A scaled amount is yuan only with a yuan marker beside it (RMB / CNY / ¥ / 人民币 before, `yuan` after);
+    with a foreign currency beside it, or none at all, it is not yuan (`other`): an unmarked `billion`
+    could be dollars, and USD amounts are never revenue in yuan.
+    """
+    scaled = _ENGLISH_SCALE_RE.match(folded, end)
+    if scaled is not None:
+        before = folded[max(0, start - 8) : start]
+        after_end = scaled.end()
+        yuan_after = _YUAN_AFTER_RE.match(folded, after_end)
+        if _FOREIGN_BEFORE_RE.search(before) or _FOREIGN_AFTER_RE.match(folded, after_end):
+            return "other", 1.0, after_end
+        if _YUAN_BEFORE_RE.search(before) or yuan_after:
+            return "money", ENGLISH_SCALES[scaled.group(1).lower()], after_end
+        return "other", 1.0, after_end
+    if kind == "none" and _TIMES_X_RE.match(folded, end):
+        return "times", 1.0, end + 1
+    return kind, factor, end
+
+
 @dataclass(frozen=True)
 class ScannedText:
     """A report text read once: its folded form and every number it prints."""
@@ -265,6 +327,8 @@ def scan(text: str) -> ScannedText:
         last = "unit" if unit else "scale" if scale else "frac" if frac else "int"
         end = m.end(last)
         kind, factor = _classify(unit, scale, folded, end, prev)
+        if unit is None and scale is None:
+            kind, factor, end = _english_unit(folded, m.start(), end, kind, factor)
         unit_source: Literal["beside", "header", "declared", "none"] = "beside"
         if kind == "none":
             unit_source = "none"
@@ -274,7 +338,7 @@ def scan(text: str) -> ScannedText:
                 kind, factor = (
                     ("percent", 1.0) if ctx_unit == "%" else ("money", MONEY_UNIT_FACTORS[ctx_unit])
                 )
-        negative = sign or _word_sign(folded, m.start())
+        negative = sign or _word_sign(folded, m.start()) or _english_loss(folded, m.start())
         o_start, o_end = ft.span(m.start() if sign else start, end)
         mentions.append(
             Mention(

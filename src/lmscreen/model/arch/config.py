@@ -1,0 +1,232 @@
+"""config.json → ModelSpec: attention layout per kind of layer, MoE, MLA, hybrid linear attention, quant.
+
+Field names differ by family (ChatGLM's `multi_query_group_num`, Mixtral's `num_local_experts`, DeepSeek's
+`n_routed_experts`), VL checkpoints nest the language model under `text_config`, and the layout of each layer
+comes from `layer_types`, `full_attention_interval` or a sliding-window pattern. This module reads all of them
+so that the memory plan never has to look at raw config keys.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lmscreen.model.arch.params import count_params
+from lmscreen.model.spec import MLA, LinearAttention, ModelSpec
+
+_FULL = {"full_attention", "attention", "global_attention", "global"}
+_SLIDING = {"sliding_attention", "sliding_window", "local_attention", "local", "chunked_attention"}
+_LINEAR = {"linear_attention", "mamba", "ssm", "gated_delta_net", "recurrent"}
+
+
+def _first(cfg: dict[str, Any], *keys: str) -> Any:
+    """The value of the first key present and not null (families name the same fact differently)."""
+    for key in keys:
+        if cfg.get(key) is not None:
+            return cfg[key]
+    return None
+
+
+_FAMILY_DEFAULTS: dict[str, dict[str, Any]] = {
+    # Gemma3TextConfig defaults (transformers): the published Gemma 3 configs leave these keys out.
+    "gemma3_text": {
+        "vocab_size": 262208,
+        "max_position_embeddings": 131072,
+        "tie_word_embeddings": True,
+        "sliding_window_pattern": 6,
+        "head_dim": 256,
+    },
+}
+
+
+def text_part(config: dict[str, Any]) -> dict[str, Any]:
+    """The language-model part of a config: `text_config` / `llm_config` merged over the top level,
+    with the defaults of the family's transformers config class for keys the file leaves out."""
+    merged = config
+    for key in ("text_config", "llm_config", "language_config"):
+        inner = config.get(key)
+        if isinstance(inner, dict) and inner:
+            merged = {k: v for k, v in config.items() if k not in ("vision_config", key)}
+            merged.update(inner)
+            break
+    defaults = _FAMILY_DEFAULTS.get(str(merged.get("model_type", "")))
+    return {**defaults, **merged} if defaults else merged
+
+
+def _layer_kinds(cfg: dict[str, Any], num_layers: int, max_pos: int | None) -> tuple[list[str], int | None]:
+    """Per-layer attention kind ('full' | 'sliding' | 'linear') and the sliding window, from the config."""
+    window = cfg.get("sliding_window")
+    if cfg.get("use_sliding_window") is False:
+        window = None  # Qwen2/3 ship a sliding_window value with use_sliding_window=false: not used
+    if isinstance(window, int) and max_pos and window >= max_pos:
+        window = None  # Phi-3 style "window" larger than the context: plain full attention
+    types = cfg.get("layer_types")
+    if isinstance(types, list) and len(types) == num_layers:
+        kinds = []
+        for t in types:
+            t = str(t).lower()
+            kinds.append("linear" if t in _LINEAR else "sliding" if t in _SLIDING and window else "full")
+        return kinds, window
+    interval = cfg.get("full_attention_interval")
+    if (
+        isinstance(interval, int)
+        and interval > 0
+        and _first(cfg, "linear_num_value_heads", "linear_num_key_heads")
+    ):
+        return ["full" if (i + 1) % interval == 0 else "linear" for i in range(num_layers)], window
+    if not window:
+        return ["full"] * num_layers, None
+    pattern = _first(cfg, "sliding_window_pattern", "_sliding_window_pattern")
+    model_type = str(cfg.get("model_type", ""))
+    if isinstance(pattern, int) and pattern > 0:  # Gemma 3: every pattern-th layer is global
+        return ["full" if (i + 1) % pattern == 0 else "sliding" for i in range(num_layers)], window
+    if model_type.startswith("gemma2") or model_type == "gpt_oss":  # alternate, even layers sliding
+        return ["sliding" if i % 2 == 0 else "full" for i in range(num_layers)], window
+    if model_type.startswith("gemma3"):  # Gemma 3 default pattern when the key is absent
+        return ["full" if (i + 1) % 6 == 0 else "sliding" for i in range(num_layers)], window
+    return ["sliding"] * num_layers, window  # Mistral v0.1 style: every layer windowed
+
+
+def parse_quantization(config: dict[str, Any]) -> tuple[str | None, int | None, int | None]:
+    """(method, bits, group_size) from quantization_config (awq, gptq, fp8, compressed-tensors, mxfp4…)."""
+    q = config.get("quantization_config") or (config.get("text_config") or {}).get("quantization_config")
+    if not isinstance(q, dict):
+        mlx = config.get("quantization")
+        if isinstance(mlx, dict) and mlx.get("bits"):
+            return f"mlx-{mlx['bits']}bit", int(mlx["bits"]), mlx.get("group_size")
+        return None, None, None
+    method = str(q.get("quant_method") or "").lower()
+    bits, group = q.get("bits") or q.get("w_bit"), q.get("group_size") or q.get("q_group_size")
+    if method in ("awq", "gptq", "awq_marlin", "gptq_marlin", "auto-round", "autoround"):
+        name = "awq" if method.startswith("awq") else "gptq" if method.startswith("gptq") else "autoround"
+        return name, int(bits) if bits else None, int(group) if group else None
+    if method == "fp8" or method == "fbgemm_fp8":
+        return "fp8", 8, None
+    if method == "mxfp4":
+        return "mxfp4", 4, 32
+    if method == "modelopt":
+        algo = str(q.get("quant_algo") or "").lower()
+        return (
+            ("nvfp4", 4, 16)
+            if "fp4" in algo
+            else ("fp8", 8, None)
+            if "fp8" in algo
+            else (algo or "modelopt", None, None)
+        )
+    if method == "bitsandbytes":
+        return ("bnb-4bit", 4, None) if q.get("load_in_4bit") else ("bnb-8bit", 8, None)
+    if method == "compressed-tensors":
+        return _compressed_tensors(q)
+    return method or None, int(bits) if bits else None, int(group) if group else None
+
+
+def _compressed_tensors(q: dict[str, Any]) -> tuple[str | None, int | None, int | None]:
+    fmt = str(q.get("format") or "").lower()
+    if "nvfp4" in fmt:
+        return "nvfp4", 4, 16
+    for group in (q.get("config_groups") or {}).values():
+        weights = (group or {}).get("weights") or {}
+        bits, kind, size = weights.get("num_bits"), weights.get("type"), weights.get("group_size")
+        if kind == "float" and bits == 8:
+            return "fp8", 8, None
+        if kind == "float" and bits == 4:
+            return "nvfp4", 4, size or 16
+        if kind == "int" and bits:
+            return f"int{bits}", int(bits), int(size) if size else None
+    return "compressed-tensors", None, None
+
+
+def spec_from_config(config: dict[str, Any], name: str) -> ModelSpec:
+    """ModelSpec from a parsed config.json (text_config nesting, hybrid, MLA, SWA, quantization_config)."""
+    cfg = text_part(config)
+    num_layers = _first(cfg, "num_hidden_layers", "num_layers", "n_layer", "n_layers")
+    hidden = _first(cfg, "hidden_size", "d_model", "n_embd", "dim")
+    heads = _first(cfg, "num_attention_heads", "n_head", "n_heads")
+    kv_heads = _first(cfg, "num_key_value_heads", "multi_query_group_num", "n_kv_heads", "num_kv_heads")
+    if kv_heads is None and cfg.get("multi_query_attention") is False:
+        kv_heads = heads
+    if kv_heads is None:
+        kv_heads = heads
+    head_dim = _first(cfg, "head_dim", "kv_channels")
+    if head_dim is None and cfg.get("kv_lora_rank") and cfg.get("qk_nope_head_dim"):
+        head_dim = int(cfg["qk_nope_head_dim"]) + int(cfg.get("qk_rope_head_dim") or 0)  # MLA query/key width
+    if head_dim is None and hidden and heads:
+        head_dim = hidden // heads
+    max_pos = _first(cfg, "max_position_embeddings", "seq_length", "max_sequence_length", "n_positions")
+    quant, bits, group = parse_quantization(config)
+    spec = ModelSpec(
+        name=name,
+        architecture=(config.get("architectures") or cfg.get("architectures") or [None])[0],
+        model_type=config.get("model_type") or cfg.get("model_type"),
+        num_layers=num_layers,
+        hidden_size=hidden,
+        intermediate_size=_first(cfg, "intermediate_size", "ffn_hidden_size", "n_inner"),
+        num_attention_heads=heads,
+        num_kv_heads=kv_heads,
+        head_dim=head_dim,
+        vocab_size=_first(cfg, "vocab_size", "padded_vocab_size"),
+        tie_word_embeddings=_first(config, "tie_word_embeddings")
+        if "tie_word_embeddings" in config
+        else _first(cfg, "tie_word_embeddings"),
+        max_position_embeddings=max_pos,
+        num_experts=_first(cfg, "num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts"),
+        num_experts_per_tok=_first(
+            cfg, "num_experts_per_tok", "num_experts_per_token", "moe_topk", "top_k_experts"
+        ),
+        num_shared_experts=_first(cfg, "n_shared_experts", "num_shared_experts"),
+        moe_intermediate_size=_first(cfg, "moe_intermediate_size", "expert_intermediate_size"),
+        torch_dtype=_first(cfg, "torch_dtype", "dtype") or _first(config, "torch_dtype", "dtype"),
+        quantization=quant,
+        quantization_bits=bits,
+        quantization_group_size=group,
+        mtp_layers=int(_first(cfg, "num_nextn_predict_layers", "mtp_num_hidden_layers") or 0),
+        is_vision=isinstance(config.get("vision_config"), dict) and bool(config.get("vision_config")),
+    )
+    if spec.num_experts is not None and spec.num_experts <= 1:
+        spec.num_experts = None
+    if (
+        spec.num_experts
+        and spec.num_shared_experts is None
+        and _first(cfg, "shared_expert_intermediate_size")
+    ):
+        spec.num_shared_experts = 1
+    if num_layers:
+        _fill_layout(spec, cfg, num_layers, max_pos)
+    params = count_params(spec, cfg)
+    if params:
+        spec.total_params, spec.active_params, spec.embedding_params = params
+    if quant and quant not in ("mxfp4",):  # mxfp4 sizes experts only: the rest is bf16 already
+        from lmscreen.model.arch.unquantized import patterns, unquantized_params
+
+        q = config.get("quantization_config") or (config.get("text_config") or {}).get("quantization_config")
+        kept = unquantized_params(spec, patterns(q))
+        if kept:
+            spec.unquantized_params = kept
+    spec.sources = {
+        k: "config"
+        for k, v in spec.model_dump(exclude={"name", "sources", "notes"}).items()
+        if v not in (None, [], {}, False, 0)
+    }
+    return spec
+
+
+def _fill_layout(spec: ModelSpec, cfg: dict[str, Any], num_layers: int, max_pos: int | None) -> None:
+    """Attention layout per kind of layer: full / sliding counts, GDN state dims, MLA latent."""
+    kinds, window = _layer_kinds(cfg, num_layers, max_pos)
+    spec.full_attention_layers = kinds.count("full")
+    spec.sliding_window_layers = kinds.count("sliding")
+    spec.sliding_window = window if spec.sliding_window_layers else None
+    linear = kinds.count("linear")
+    if linear:
+        k_heads = _first(cfg, "linear_num_key_heads") or 16
+        v_heads = _first(cfg, "linear_num_value_heads") or 32
+        spec.linear_attention = LinearAttention(
+            num_layers=linear,
+            num_key_heads=k_heads,
+            key_head_dim=_first(cfg, "linear_key_head_dim") or 128,
+            num_value_heads=v_heads,
+            value_head_dim=_first(cfg, "linear_value_head_dim") or 128,
+            conv_kernel=_first(cfg, "linear_conv_kernel_dim") or 4,
+            state_dtype_bytes=4 if str(cfg.get("mamba_ssm_dtype", "float32")) == "float32" else 2,
+        )
+    if _first(cfg, "kv_lora_rank") and _first(cfg, "qk_rope_head_dim"):
+        spec.mla = MLA(kv_lora_rank=cfg["kv_lora_rank"], qk_rope_head_dim=cfg["qk_rope_head_dim"])

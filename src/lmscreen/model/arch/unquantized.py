@@ -1,0 +1,87 @@
+"""Parameters a quantized checkpoint keeps in 16 bit: the modules its quantization_config leaves out.
+
+Checkpoints name them in `modules_to_not_convert` (fbgemm_fp8, mxfp4, bitsandbytes, awq), `ignore`
+(compressed-tensors: names or `re:` regexes) or `exclude_modules` (modelopt, globs). Meta's FP8 Llama-3.1-405B
+leaves every attention block and the first and last MLP in bf16, so sizing it as "all linear layers FP8"
+puts 17 % too few bytes on each GPU (vllm-project/vllm#6746 logs 57.75 GiB per GPU on 8 × H100). This module
+lays out the per-layer linear modules a config implies, matches the patterns against them the way the
+loaders do (a name, a dotted prefix, a glob or a regex) and counts what stays 16 bit. Embeddings and lm_head
+are left out of the count: the weight model keeps them 16 bit already.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from typing import Any
+
+from lmscreen.model.spec import ModelSpec
+
+_EMBEDDINGS = re.compile(r"(^|\.)(lm_head|embed_tokens|wte|word_embeddings)($|\.)")
+
+
+def patterns(quantization_config: dict[str, Any] | None) -> list[str]:
+    """The module patterns a quantization_config keeps unquantized (empty when it names none)."""
+    if not isinstance(quantization_config, dict):
+        return []
+    found: list[str] = []
+    for key in ("modules_to_not_convert", "ignore", "ignored_layers", "exclude_modules", "skip_modules"):
+        value = quantization_config.get(key)
+        if isinstance(value, list):
+            found += [str(v) for v in value if v]
+    return found
+
+
+def linear_modules(spec: ModelSpec) -> list[tuple[str, int]]:
+    """(module name, parameters) of every quantizable linear module, in HF naming (`model.layers.N.…`)."""
+    h, layers = spec.hidden_size, spec.num_layers
+    if not h or not layers:
+        return []
+    heads = spec.num_attention_heads or 0
+    kv = spec.num_kv_heads or heads
+    hd = spec.head_dim or (h // heads if heads else 0)
+    out: list[tuple[str, int]] = []
+    for i in range(layers):
+        p = f"model.layers.{i}"
+        if spec.mla is None and heads:
+            out += [
+                (f"{p}.self_attn.q_proj", h * heads * hd),
+                (f"{p}.self_attn.k_proj", h * kv * hd),
+                (f"{p}.self_attn.v_proj", h * kv * hd),
+                (f"{p}.self_attn.o_proj", heads * hd * h),
+            ]
+        if spec.num_experts and spec.moe_intermediate_size:
+            e, w = spec.num_experts, spec.moe_intermediate_size
+            out.append((f"{p}.mlp.gate", h * e))
+            out.append((f"{p}.mlp.experts", e * 3 * h * w))
+            if spec.num_shared_experts:
+                out.append((f"{p}.mlp.shared_experts", spec.num_shared_experts * 3 * h * w))
+        elif spec.intermediate_size:
+            inter = spec.intermediate_size
+            out += [
+                (f"{p}.mlp.gate_proj", h * inter),
+                (f"{p}.mlp.up_proj", h * inter),
+                (f"{p}.mlp.down_proj", inter * h),
+            ]
+    return out
+
+
+def _matches(name: str, pattern: str) -> bool:
+    if pattern.startswith("re:"):
+        return re.search(pattern[3:], name) is not None
+    if any(ch in pattern for ch in "*?["):
+        return fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(name, f"*{pattern}")
+    # a plain name: the module itself or any module below it, matched on whole dotted parts
+    return re.search(rf"(^|\.){re.escape(pattern)}($|\.)", name) is not None
+
+
+def unquantized_params(spec: ModelSpec, module_patterns: list[str]) -> int:
+    """Parameters of the linear modules the patterns keep 16 bit (embeddings and lm_head not counted)."""
+    wanted = [p for p in module_patterns if not _EMBEDDINGS.search(p.removeprefix("re:"))]
+    if not wanted:
+        return 0
+    total = 0
+    for name, params in linear_modules(spec):
+        if any(_matches(name, p) for p in wanted):
+            total += params
+    return total

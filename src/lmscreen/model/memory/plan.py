@@ -1,0 +1,133 @@
+"""The memory plan: will a model fit a GPU, with what context and how many parallel requests, per engine.
+
+Each engine sizes its cache its own way and the answer changes with it (research/fit-planners.md 2.5–2.7), so
+the arithmetic lives per engine: vllm.py (pool and paged blocks, hybrid block rules), llama.py
+(llama.cpp cells shared by slots, -ngl / --n-cpu-moe offload, Ollama). This module checks the arguments,
+resolves the GPU memory and dispatches; common.py holds the Plan every engine returns.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lmscreen.errors import InputError
+from lmscreen.model.memory.common import (
+    ENGINES,
+    FALLBACK_NATIVE_CONTEXT,
+    KV_TYPES,
+    VLLM_BLOCK_SIZE,
+    Component,
+    ContextRow,
+    Plan,
+    PlanInputs,
+)
+from lmscreen.model.memory.llama import plan_llama
+from lmscreen.model.memory.vllm import VllmBlocks, plan_vllm
+from lmscreen.model.spec import ModelSpec
+
+if TYPE_CHECKING:
+    from lmscreen.model.hardware import GPU
+
+
+def _native_context(spec: ModelSpec) -> tuple[int, bool]:
+    if spec.max_position_embeddings:
+        return spec.max_position_embeddings, True
+    return FALLBACK_NATIVE_CONTEXT, False
+
+
+def _total_gib(gpu: GPU | None, vram_gib: float | None, engine: str) -> float:
+    if vram_gib is not None:
+        if vram_gib <= 0:
+            raise InputError(f"--vram-gib must be positive (got {vram_gib})")
+        return float(vram_gib)
+    if gpu is None:
+        raise InputError("say which GPU: --gpu NAME or --vram-gib X")
+    if engine == "vllm":
+        return float(gpu.visible_gib or gpu.memory_gib)
+    return float(gpu.usable_gib)
+
+
+def _check_kv_type(kv_cache_dtype: str, engine: str) -> str:
+    key = (kv_cache_dtype or "auto").strip().lower()
+    if key not in KV_TYPES[engine]:
+        raise InputError(
+            f"--kv-cache-dtype {kv_cache_dtype!r} is not a {engine} KV cache type; "
+            f"use one of: {', '.join(KV_TYPES[engine])}"
+        )
+    return key
+
+
+def plan(
+    spec: ModelSpec,
+    gpu: GPU | None = None,
+    vram_gib: float | None = None,
+    gpus: int = 1,
+    tp: int | None = None,
+    context: int | None = None,
+    concurrency: int | None = None,
+    gpu_memory_utilization: float | None = None,
+    kv_cache_dtype: str = "auto",
+    engine: str = "vllm",
+    *,
+    vllm_version: str | None = None,
+    block_size: int = VLLM_BLOCK_SIZE,
+    max_num_batched_tokens: int | None = None,
+    max_num_seqs: int | None = None,
+    prefix_caching: bool = True,
+    table: bool = True,
+) -> Plan:
+    """Plan `spec` on `gpus` × (`gpu` or `vram_gib` GiB) for `engine`.
+
+    `context` None picks the longest context that fits (capped at the model's own limit); `concurrency` None
+    plans one request and reports how many fit. vLLM: `tp` defaults to `gpus`, and `gpus // tp` pipeline
+    stages take the rest. The keyword-only arguments pin what a measured run used (the accuracy bench).
+    """
+    engine = (engine or "vllm").lower().replace(".", "").replace("-", "")
+    if engine not in ENGINES:
+        raise InputError(f"--engine {engine!r}: fit plans vllm, llamacpp or ollama")
+    if gpus < 1:
+        raise InputError(f"--gpus must be >= 1 (got {gpus})")
+    tp = gpus if tp is None else tp
+    if tp < 1 or gpus % tp:
+        raise InputError(f"--tp {tp} must divide --gpus {gpus}")
+    if context is not None and context < 1:
+        raise InputError(f"--context must be positive (got {context})")
+    if concurrency is not None and concurrency < 1:
+        raise InputError(f"--concurrency must be positive (got {concurrency})")
+    kv_type = _check_kv_type(kv_cache_dtype, engine)
+    native, known = _native_context(spec)
+    inp = PlanInputs(
+        spec=spec,
+        gpu=gpu,
+        total_gib=_total_gib(gpu, vram_gib, engine),
+        gpus=gpus,
+        tp=tp,
+        pp=gpus // tp,
+        native=native,
+        context=context,
+        concurrency=concurrency,
+        kv_cache_dtype=kv_type,
+    )
+    if engine == "vllm":
+        result = plan_vllm(
+            inp,
+            gpu_memory_utilization,
+            vllm_version,
+            block_size,
+            max_num_batched_tokens,
+            max_num_seqs,
+            prefix_caching,
+            table,
+        )
+    else:
+        result = plan_llama(inp, engine, table)
+    if not known:
+        result.notes.append(f"the model's context limit is unknown: capped at {FALLBACK_NATIVE_CONTEXT:,}")
+    estimated = [k for k, v in spec.sources.items() if v == "name"]
+    if estimated:
+        result.notes.append(f"estimated from the name only: {', '.join(sorted(estimated))}")
+    result.notes.append(f"modelled on {result.engine_version_modelled}")
+    return result
+
+
+__all__ = ["ContextRow", "Component", "Plan", "VllmBlocks", "plan"]

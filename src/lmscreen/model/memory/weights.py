@@ -1,0 +1,316 @@
+"""Weight bytes per GPU for a quantization, the way the engines actually hold them.
+
+Best source: exact tensor bytes from safetensors / GGUF headers (`ModelSpec.weights_bytes`). Otherwise
+`parameters × bits per weight`, with the facts of research/fit-planners.md section 3:
+
+- AWQ / GPTQ int4, group 128: 4 bits + an fp16 scale and a 4-bit zero per 128 weights = 4.156 bpw on the
+  linear layers; 8-bit GPTQ 8 + 16/128 + 8/128 = 8.19 bpw. Embeddings, lm_head and norms stay 16-bit
+  (check: Qwen2.5-7B-Instruct-AWQ → 5.19 GiB vs vLLM's "5.29 GiB").
+- FP8 with 128×128 block scales: 8.002 bpw on linear layers; embeddings and lm_head stay bf16.
+- NVFP4: 16 FP4 values share one FP8 scale = 4.5 bpw. MXFP4 (gpt-oss): 32 values in 17 bytes = 4.25 bpw on the
+  expert weights only; attention, router, embeddings and lm_head stay bf16. vLLM pads the MXFP4 expert
+  dimension to a multiple of 256 for its kernels (2880 → 3072), which is why gpt-oss-120b loads as 64.4 GiB
+  while the checkpoint is 60.8 GiB.
+- GGUF: a file mixes block types, so a "Q4_K_M" file averages more than the 4.5 bpw of Q4_K. The averages
+  below are the file sizes llama.cpp's quantize tool lists for Llama-3-8B (8.03 B parameters, embeddings and
+  output included: Q4_K_M 4.58 GiB → 4.90 bpw, Q8_0 7.96 GiB → 8.51 bpw; gguf-parser's README shows 4.91 bpw
+  for a 7B Q4_K_M). Pure block types use their block size (IQ4_XS 136 bytes per 256 values = 4.25 bpw).
+- MoE: all experts are resident; active parameters matter for speed only.
+
+Per GPU: tensor parallelism shards every large tensor (vLLM's VocabParallelEmbedding shards the embedding and
+lm_head too); pipeline parallelism splits the layers, the first stage adding the embedding and the last the
+lm_head. llama.cpp keeps the input embedding in host memory (gguf-parser, llama.cpp model loader).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lmscreen.errors import InputError
+from lmscreen.model.spec import ModelSpec
+
+GIB = 1 << 30
+
+# Bits per weight of the quantized (linear-layer) parameters of HF-style checkpoints.
+HF_BITS: dict[str, float] = {
+    "bf16": 16.0,
+    "fp32": 32.0,
+    "fp8": 8.0 + 32 / (128 * 128),
+    "int8": 8.0 + 16 / 128 + 8 / 128,
+    "w8a8": 8.0 + 32 / 4096,
+    "awq": 4.0 + 16 / 128 + 4 / 128,
+    "gptq": 4.0 + 16 / 128 + 4 / 128,
+    "nvfp4": 4.5,
+    "mxfp4": 17 * 8 / 32,
+    "mlx4": 4.0 + 32 / 64,
+    "mlx8": 8.0 + 32 / 64,
+    "bnb4": 4.0 + 32 / 64 / 4,
+}
+
+# GGUF file-level averages (bits per weight over the whole file) from llama.cpp's quantize tool sizes for
+# Llama-3-8B; pure block types from their block sizes (gguf-parser-go ggml.go).
+GGUF_BITS: dict[str, float] = {
+    "f32": 32.0,
+    "f16": 16.0,
+    "bf16": 16.0,
+    "q8_0": 8.51,
+    "q6_k": 6.57,
+    "q5_k_m": 5.70,
+    "q5_k_s": 5.57,
+    "q5_1": 6.04,
+    "q5_0": 5.57,
+    "q4_k_m": 4.90,
+    "q4_k_s": 4.67,
+    "q4_1": 5.11,
+    "q4_0": 4.64,
+    "q3_k_l": 4.31,
+    "q3_k_m": 4.00,
+    "q3_k_s": 3.65,
+    "q2_k": 3.17,
+    "q2_k_s": 3.17,
+    "iq4_nl": 4.5,
+    "iq4_xs": 4.25,
+    "iq3_s": 3.4375,
+    "iq3_m": 3.66,
+    "iq3_xs": 3.3,
+    "iq3_xxs": 3.0625,
+    "iq2_m": 2.7,
+    "iq2_s": 2.5625,
+    "iq2_xs": 2.3125,
+    "iq2_xxs": 2.0625,
+    "iq1_m": 1.75,
+    "iq1_s": 1.5625,
+    "tq1_0": 54 * 8 / 256,
+    "tq2_0": 66 * 8 / 256,
+    "mxfp4_moe": 4.25,
+}
+
+_ALIASES: dict[str, str] = {
+    "": "bf16", "none": "bf16", "bfloat16": "bf16", "fp16": "bf16", "f16": "bf16", "float16": "bf16",
+    "half": "bf16", "auto": "bf16", "16bit": "bf16", "float32": "fp32", "f32": "fp32",
+    "fp8_e4m3": "fp8", "fp8_dynamic": "fp8", "w8a8_fp8": "fp8", "fbgemm_fp8": "fp8", "modelopt_fp8": "fp8",
+    "gptq_int4": "gptq", "int4": "gptq", "w4a16": "gptq", "gptq_marlin": "gptq", "4bit": "gptq",
+    "autoround": "gptq", "auto_round": "gptq",
+    "awq_int4": "awq", "awq_marlin": "awq", "auto_awq": "awq",
+    "gptq_int8": "int8", "w8a16": "int8", "8bit": "int8", "bnb_8bit": "int8",
+    "w8a8_int8": "w8a8",
+    "fp4": "nvfp4", "modelopt_fp4": "nvfp4", "w4a4": "nvfp4",
+    "gpt_oss_mxfp4": "mxfp4",
+    "mlx_4bit": "mlx4", "mlx_8bit": "mlx8", "bnb_4bit": "bnb4", "nf4": "bnb4",
+}  # fmt: skip
+
+
+def normalize_quantization(quantization: str | None) -> str:
+    """One canonical name per format: bf16, fp8, awq, gptq, int8, w8a8, nvfp4, mxfp4, mlx4, bnb4, a GGUF type.
+
+    Names it does not know come back cleaned (lower case, `_` for `-`); sizing them needs header bytes or a
+    stated bit width (see `hf_bits`). Unsloth-style GGUF mixes (`UD-Q4_K_XL`) map to the K-quant they extend.
+    """
+    key = (quantization or "").strip().lower().replace("-", "_")
+    key = _ALIASES.get(key, key)
+    if key in HF_BITS or key in GGUF_BITS:
+        return key
+    mix = re.fullmatch(r"(?:ud_)?(q[2-6]_k)(?:_\w+)?", key)
+    if mix:
+        return f"{mix.group(1)}_m" if f"{mix.group(1)}_m" in GGUF_BITS else mix.group(1)
+    return key
+
+
+def is_gguf(quantization: str) -> bool:
+    """True for llama.cpp files (q4_k_m, q8_0, iq4_xs …, or a GGUF of unknown type); bf16 counts as both."""
+    return quantization == "gguf" or (quantization in GGUF_BITS and quantization not in HF_BITS)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Weight memory of one model: the whole model, one GPU, and where the number comes from."""
+
+    total_bytes: int
+    per_gpu_bytes: int
+    host_bytes: int
+    """Bytes the engine keeps in host memory even with every layer on the GPU (llama.cpp input embedding)."""
+    quantization: str
+    bits_per_weight: float
+    """Average over every parameter of the model (embeddings included)."""
+    source: str
+    """`safetensors` / `gguf` header bytes, or `estimate` (parameters × bits per weight)."""
+    detail: str
+
+    @property
+    def per_gpu_gib(self) -> float:
+        return self.per_gpu_bytes / GIB
+
+
+def embedding_params(spec: ModelSpec) -> tuple[int, int]:
+    """(input embedding, separate lm_head) parameters; the lm_head is 0 when tied to the embedding."""
+    if spec.vocab_size and spec.hidden_size:
+        one = spec.vocab_size * spec.hidden_size
+        out = 0 if spec.tie_word_embeddings else one
+        return one, out
+    if spec.embedding_params:
+        return spec.embedding_params, 0
+    return 0, 0
+
+
+def expert_width(spec: ModelSpec) -> int | None:
+    """Intermediate size of one expert: `moe_intermediate_size`, or `intermediate_size` for configs that
+    use it for the experts (gpt-oss, Mixtral); None for dense models."""
+    if not spec.num_experts:
+        return None
+    return spec.moe_intermediate_size or spec.intermediate_size
+
+
+def expert_params(spec: ModelSpec) -> int:
+    """Routed-expert parameters (gate, up, down of every expert of every layer); 0 for dense models."""
+    width = expert_width(spec)
+    if not (width and spec.hidden_size and spec.num_layers):
+        return 0
+    experts = spec.num_layers * spec.num_experts * 3 * spec.hidden_size * width
+    if spec.total_params:
+        emb_in, emb_out = embedding_params(spec)
+        experts = min(experts, spec.total_params - emb_in - emb_out)
+    return max(experts, 0)
+
+
+def _total_params(spec: ModelSpec) -> int:
+    if spec.total_params:
+        return spec.total_params
+    raise InputError(f"{spec.name}: parameter count unknown (no weights header, config or catalog entry)")
+
+
+def hf_bits(spec: ModelSpec, quant: str) -> float:
+    """Bits per quantized weight of an HF-style checkpoint.
+
+    AWQ/GPTQ/int use the checkpoint's own bits and group size when known (an fp16 scale and a zero at the
+    weight width per group; per-channel groups (-1) cost almost nothing). A format this module does not know
+    is sized from the stated bit width, or refused.
+    """
+    if quant in ("awq", "gptq", "int8") and (spec.quantization_bits or spec.quantization_group_size):
+        bits = spec.quantization_bits or (8 if quant == "int8" else 4)
+        group = spec.quantization_group_size or 128
+        return bits + ((16 + bits) / group if group > 0 else 0.0)
+    if quant in HF_BITS:
+        return HF_BITS[quant]
+    if quant in GGUF_BITS:
+        return GGUF_BITS[quant]
+    if spec.quantization_bits:
+        return spec.quantization_bits + (16 + spec.quantization_bits) / (spec.quantization_group_size or 128)
+    raise InputError(
+        f"{spec.name}: cannot size {quant!r} weights without header bytes or a bit width; "
+        f"known formats: {', '.join(sorted(HF_BITS))}, GGUF {', '.join(sorted(GGUF_BITS))}"
+    )
+
+
+def _padding(spec: ModelSpec, quant: str, engine: str) -> float:
+    """vLLM pads MXFP4 expert weights to a multiple of 256 in the intermediate dimension."""
+    inter = expert_width(spec)
+    if engine != "vllm" or quant != "mxfp4" or not inter or inter % 256 == 0:
+        return 1.0
+    return (-(-inter // 256) * 256) / inter
+
+
+def estimate_total_bytes(
+    spec: ModelSpec, quantization: str | None = None, engine: str = "vllm"
+) -> tuple[int, str]:
+    """Whole-model weight bytes from parameter counts; returns (bytes, how it was computed)."""
+    quant = normalize_quantization(quantization if quantization is not None else spec.quantization)
+    total = _total_params(spec)
+    emb_in, emb_out = embedding_params(spec)
+    if is_gguf(quant) or quant in ("bf16", "fp32"):
+        bits = GGUF_BITS.get(quant) or HF_BITS.get(quant)
+        if bits is None:
+            raise InputError(f"{spec.name}: a GGUF of unknown type can only be sized from its header")
+        return round(total * bits / 8), f"{total / 1e9:.2f} B params × {bits:.2f} bpw ({quant})"
+    bits = hf_bits(spec, quant)
+    emb = emb_in + emb_out
+    if quant == "mxfp4":
+        experts = expert_params(spec)
+        pad = _padding(spec, quant, engine)
+        rest = total - experts
+        nbytes = round(experts * pad * bits / 8 + rest * 2)
+        how = (
+            f"{experts / 1e9:.2f} B expert params × {bits:.2f} bpw"
+            f"{f' × {pad:.3f} padding' if pad != 1 else ''} + {rest / 1e9:.2f} B bf16"
+        )
+        return nbytes, how
+    kept = spec.unquantized_params or 0 if quant == normalize_quantization(spec.quantization) else 0
+    body = max(total - emb - kept, 0)
+    nbytes = round(body * bits / 8 + (emb + kept) * 2)
+    how = f"{body / 1e9:.2f} B params × {bits:.3f} bpw ({quant}) + {emb / 1e9:.2f} B embedding/lm_head bf16"
+    if kept:
+        how += f" + {kept / 1e9:.2f} B left unquantized by the checkpoint (bf16)"
+    return nbytes, how
+
+
+def weights(
+    spec: ModelSpec, tp: int = 1, pp: int = 1, engine: str = "vllm", quantization: str | None = None
+) -> Weights:
+    """Weight memory of `spec` on one GPU of a `tp` × `pp` deployment for `engine`.
+
+    `quantization` overrides the spec's own format (used when an engine needs another file, e.g. a GGUF for
+    llama.cpp); exact header bytes are used only when the format is the spec's own.
+    """
+    own = normalize_quantization(spec.quantization)
+    quant = normalize_quantization(quantization) if quantization is not None else own
+    total_params = spec.total_params or 0
+    if spec.weights_bytes and quant == own:
+        total = spec.weights_bytes
+        source = spec.sources.get("weights_bytes", "header")
+        detail = f"{total / GIB:.2f} GiB of tensors read from the {source} header"
+    else:
+        total, detail = estimate_total_bytes(spec, quant, engine)
+        source = "estimate"
+    emb_in, emb_out = embedding_params(spec)
+    bpw = total * 8 / total_params if total_params else 0.0
+    # HF formats keep embeddings 16-bit; a GGUF quantizes them about like the rest of the file.
+    emb_bits = 16.0 if not is_gguf(quant) else GGUF_BITS.get(quant) or bpw or 16.0
+    emb_in_bytes = round(emb_in * emb_bits / 8)
+    emb_out_bytes = round((emb_out or (emb_in if pp > 1 else 0)) * emb_bits / 8)
+    host = 0
+    if engine in ("llamacpp", "ollama"):
+        # Input embedding stays in host memory; a tied output layer is a second copy on the GPU.
+        # Layers are split across GPUs (-sm layer), so `pp` counts the GPUs here.
+        host = emb_in_bytes
+        gpu_total = total if spec.tie_word_embeddings else total - host
+        per_gpu = round(gpu_total / pp)
+    else:
+        body = max(total - emb_in_bytes - (emb_out_bytes if emb_out else 0), 0)
+        stage = body / pp + (max(emb_in_bytes, emb_out_bytes) if pp > 1 else total - body)
+        per_gpu = round(stage / tp)
+    return Weights(
+        total_bytes=total,
+        per_gpu_bytes=per_gpu,
+        host_bytes=host,
+        quantization=quant,
+        bits_per_weight=bpw,
+        source=source,
+        detail=detail,
+    )
+
+
+def expert_bytes_per_layer(spec: ModelSpec, quantization: str | None = None) -> int:
+    """Bytes of one layer's routed experts (what llama.cpp's --n-cpu-moe moves to host memory per layer)."""
+    experts = expert_params(spec)
+    if not experts or not spec.num_layers:
+        return 0
+    own = normalize_quantization(spec.quantization)
+    quant = normalize_quantization(quantization) if quantization is not None else own
+    if spec.weights_bytes and spec.total_params and quant == own:
+        return round(spec.weights_bytes * experts / spec.total_params / spec.num_layers)
+    bits = GGUF_BITS.get(quant) or hf_bits(spec, quant)
+    return round(experts / spec.num_layers * bits / 8)
+
+
+def active_bytes_per_token(spec: ModelSpec, quantization: str | None = None) -> int:
+    """Weight bytes read to decode one token: active parameters at the format's bits per weight.
+
+    Decode is memory-bound, so this (plus the KV read) is what bandwidth divides to give tokens/s.
+    """
+    quant = normalize_quantization(quantization if quantization is not None else spec.quantization)
+    total = _total_params(spec)
+    active = spec.active_params or total
+    if spec.weights_bytes and quant == normalize_quantization(spec.quantization):
+        return round(spec.weights_bytes * active / total)
+    nbytes, _ = estimate_total_bytes(spec, quant, engine="none")
+    return round(nbytes * active / total)

@@ -1,0 +1,170 @@
+"""Any model a user names: config.json (path, folder, HF cache) else an estimate from the name, marked so;
+release suffixes (-2507, -0528, -v0.3) select their own catalog entry and never the first release."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lmscreen.model.arch.estimate import estimated_fields, is_estimated
+from lmscreen.model.catalog import lookup
+from lmscreen.model.catalog.models import releases
+from lmscreen.model.hardware import gpu
+from lmscreen.model.launch import family_for, launch_command
+from lmscreen.model.memory import plan
+from lmscreen.model.resolve import resolve
+
+CONFIGS = Path(__file__).parent / "data" / "configs"
+ABSENT = "example-org/Qwen2.5-Finetune-14B-Instruct"
+"""Not in the catalog, never on disk: a Qwen2.5 fine-tune named the way the hub names them."""
+
+
+def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "lmscreen", "model", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def _hf_cache(tmp_path: Path, model_id: str, config: Path) -> Path:
+    """A local Hugging Face cache holding only the config.json of `model_id`, laid out as the hub does."""
+    repo = tmp_path / "hub" / ("models--" + model_id.replace("/", "--"))
+    snapshot = repo / "snapshots" / "0123abcd"
+    snapshot.mkdir(parents=True)
+    shutil.copy(config, snapshot / "config.json")
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text("0123abcd", encoding="utf-8")
+    return tmp_path / "hub"
+
+
+def test_absent_model_without_config_is_estimated_and_marked() -> None:
+    assert lookup(ABSENT) is None
+    found = resolve(ABSENT)
+    assert found.how == "name-estimate"
+    spec = found.spec
+    assert is_estimated(spec)
+    assert spec.sources["num_layers"].startswith("estimate: like Qwen/Qwen2.5-14B")
+    assert spec.sources["total_params"] == "name" and spec.total_params == 14_000_000_000
+    assert {"num_layers", "num_kv_heads", "head_dim"} <= set(estimated_fields(spec))
+    result = plan(spec, gpu("H100"), engine="vllm")
+    assert result.fits and result.max_context > 0
+
+
+def test_absent_model_launch_prints_command_and_warning() -> None:
+    out = _cli("launch", ABSENT, "--engine", "vllm", "--gpu", "H100")
+    assert out.returncode == 0, out.stderr
+    command = next(x for x in out.stdout.splitlines() if x.startswith("vllm serve"))
+    assert command.startswith(f"vllm serve {ABSENT} ") and "--max-model-len" in command
+    warning = next(x for x in out.stderr.splitlines() if "estimated" in x)
+    assert warning.startswith("warning:") and "Qwen/Qwen2.5-14B" in warning and "--config" in warning
+
+
+def test_issue_example_distill_launch() -> None:
+    """The issue's own example: a command for an R1 distill, parsers from its family, exit 0."""
+    out = _cli("launch", "deepseek-ai/DeepSeek-R1-Distill-Qwen-14B", "--engine", "vllm")
+    assert out.returncode == 0, out.stderr
+    command = next(x for x in out.stdout.splitlines() if x.startswith("vllm serve"))
+    assert "--reasoning-parser deepseek_r1" in command
+
+
+def test_unknown_family_without_size_still_gets_a_launch_line() -> None:
+    out = _cli("launch", "example-org/Mystery-Model", "--engine", "vllm")
+    assert out.returncode == 0, out.stderr
+    assert any(x.startswith("vllm serve example-org/Mystery-Model") for x in out.stdout.splitlines())
+    assert "warning:" in out.stderr
+    # sizing a GPU needs an architecture: a clear one-line error, exit 2
+    fit = _cli("fit", "example-org/Mystery-Model", "--gpu", "H100")
+    assert fit.returncode == 2 and len(fit.stderr.strip().splitlines()) == 1 and "config.json" in fit.stderr
+
+
+def test_absent_model_with_config_in_hf_cache(tmp_path: Path) -> None:
+    """Same absent name, its config.json in the local HF cache: exact facts, no estimate, no warning."""
+    cache = _hf_cache(tmp_path, ABSENT, CONFIGS / "Qwen2.5-7B-Instruct" / "config.json")
+    os.environ["HF_HUB_CACHE"] = str(cache)
+    try:
+        found = resolve(ABSENT)
+    finally:
+        del os.environ["HF_HUB_CACHE"]
+    assert found.how == "hf-cache" and not is_estimated(found.spec)
+    assert found.spec.num_layers == 28 and found.spec.sources["num_layers"] == "config"
+    out = _cli("launch", ABSENT, "--engine", "vllm", "--gpu", "RTX 4090", env={"HF_HUB_CACHE": str(cache)})
+    assert out.returncode == 0, out.stderr
+    assert "estimated" not in out.stderr
+    assert any(x.startswith(f"vllm serve {ABSENT} ") for x in out.stdout.splitlines())
+
+
+def test_config_option_reads_a_config_file_for_any_name() -> None:
+    config = CONFIGS / "Qwen2.5-7B-Instruct" / "config.json"
+    out = _cli("fit", ABSENT, "--config", str(config), "--gpu", "RTX 4090", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["model"] == ABSENT and not any("estimate" in n for n in data["notes"])
+    folder = _cli("fit", ABSENT, "--config", str(config.parent), "--gpu", "RTX 4090", "--json")
+    assert json.loads(folder.stdout)["kv_bytes_per_token"] == data["kv_bytes_per_token"]
+    missing = _cli("fit", ABSENT, "--config", "/no/such/config.json", "--gpu", "RTX 4090")
+    assert missing.returncode == 2 and "/no/such/config.json" in missing.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "tags"),
+    [
+        ("Qwen/Qwen3-30B-A3B-Instruct-2507-AWQ", {"2507"}),
+        ("deepseek-ai/DeepSeek-R1-0528", {"0528"}),
+        ("mistralai/Mistral-7B-Instruct-v0.3", {"v0.3"}),
+        ("Qwen/Qwen3-30B-A3B", set()),
+        ("meta-llama/Llama-3.1-8B-Instruct", set()),
+    ],
+)
+def test_release_tags(name: str, tags: set[str]) -> None:
+    assert releases(name) == tags
+
+
+def test_instruct_2507_is_its_own_model() -> None:
+    """The issue's miss: Qwen3-30B-A3B-Instruct-2507-AWQ planned as the hybrid-thinking first release."""
+    found = resolve("Qwen/Qwen3-30B-A3B-Instruct-2507-AWQ")
+    spec = found.spec
+    assert found.how == "catalog" and spec.name == "Qwen/Qwen3-30B-A3B-Instruct-2507"
+    assert spec.max_position_embeddings == 262_144 and spec.quantization == "awq"
+    cmd = launch_command(spec, "vllm", None, model_ref="Qwen/Qwen3-30B-A3B-Instruct-2507-AWQ")
+    assert "--reasoning-parser" not in cmd.shell()
+    assert cmd.sampling == {"temperature": 0.7, "top_p": 0.8, "top_k": 20, "min_p": 0.0}
+    first = resolve("Qwen/Qwen3-30B-A3B").spec
+    assert first.max_position_embeddings == 40_960 and family_for(first).vllm_reasoning == "qwen3"
+
+
+def test_release_absent_from_catalog_never_becomes_the_first_release() -> None:
+    assert lookup("Qwen/Qwen3-235B-A22B-Instruct-2507") is None
+    assert lookup("Qwen/Qwen3-235B-A22B").id == "Qwen/Qwen3-235B-A22B"
+    spec = resolve("Qwen/Qwen3-30B-A3B-Thinking-2507").spec
+    # context from the same release of the same line, marked as an estimate; thinking parsers by name
+    assert spec.max_position_embeddings == 262_144
+    assert spec.sources["max_position_embeddings"].startswith(
+        "estimate: like Qwen/Qwen3-30B-A3B-Instruct-2507"
+    )
+    assert family_for(spec).vllm_reasoning == "deepseek_r1"
+
+
+def test_recommend_ranks_a_named_model_outside_the_catalog() -> None:
+    args = ("--gpu", "H100", "--task", "screen", "--model", ABSENT, "--limit", "100", "--json")
+    out = _cli("recommend", *args)
+    assert out.returncode == 0, out.stderr
+    ranked = {m["model"]: m for m in json.loads(out.stdout)["models"]}
+    assert ABSENT in ranked and ranked[ABSENT]["rows_per_hour"] > 0
+    assert "estimated" in out.stderr
+
+
+def test_decode_of_an_absent_name_says_what_it_does_not_know() -> None:
+    out = _cli("decode", ABSENT, "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["total_params_b"] == 14 and data["source"]["total_params_b"] == "name"
+    assert data["catalog_id"] is None

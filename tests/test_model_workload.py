@@ -1,0 +1,103 @@
+"""Rows per hour for a screening batch (shared prefix, short answers): concurrency from the KV cache,
+prefill from FLOPs, decode from bandwidth; an MoE serves many more rows than a dense model of its size."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from lmscreen.errors import InputError
+from lmscreen.model.catalog import spec_for
+from lmscreen.model.hardware import gpu
+from lmscreen.model.memory import plan
+from lmscreen.model.recommend import recommend
+from lmscreen.model.recommend.workload import Workload, decode_step_seconds, estimate
+
+JOB = Workload(rows=5500, prompt_tokens=2000, output_tokens=300, prefix_tokens=1000)
+
+
+def _rows_per_hour(model: str, card: str, quant: str | None = None) -> tuple[float, int]:
+    spec = spec_for(model)
+    if quant:
+        spec = spec.model_copy(update={"quantization": quant})
+    g = gpu(card)
+    p = plan(spec, g, engine="vllm", context=4096, table=False)
+    out = estimate(spec, g, p, JOB)
+    return out.rows_per_hour, out.concurrency
+
+
+def test_moe_a3b_serves_many_times_the_rows_of_a_dense_27b() -> None:
+    """The issue's claim, from the model itself: same card, same job, A3B MoE vs dense 27B."""
+    moe, _ = _rows_per_hour("Qwen/Qwen3.6-35B-A3B", "H100", "fp8")
+    dense, _ = _rows_per_hour("Qwen/Qwen3.6-27B", "H100", "fp8")
+    assert moe > 2.5 * dense
+
+
+def test_concurrency_is_bounded_by_kv_cache_and_rows() -> None:
+    small = Workload(rows=3, prompt_tokens=2000, output_tokens=300, prefix_tokens=1000)
+    spec = spec_for("Qwen/Qwen3-8B")
+    g = gpu("RTX 4090")
+    p = plan(spec, g, engine="vllm", context=4096, table=False)
+    assert estimate(spec, g, p, small).concurrency == 3
+    big = estimate(spec, g, p, JOB)
+    assert big.concurrency == (p.kv_cache_tokens - 1000) // (1000 + 300)
+    assert any("KV cache" in n for n in big.notes)
+
+
+def test_shared_prefix_raises_rows_per_hour() -> None:
+    spec = spec_for("Qwen/Qwen3-8B")
+    g = gpu("H100")
+    p = plan(spec, g, engine="vllm", context=4096, table=False)
+    shared = estimate(spec, g, p, JOB).rows_per_hour
+    unshared = estimate(spec, g, p, Workload(5500, 2000, 300, 0)).rows_per_hour
+    assert shared > unshared
+
+
+def test_decode_step_grows_with_concurrency_and_hits_compute_bound() -> None:
+    spec = spec_for("meta-llama/Llama-3.1-8B-Instruct")
+    g = gpu("H100")
+    one, bound1 = decode_step_seconds(spec, g.bandwidth_gbs, g.bf16_tflops, 1, 2000)
+    many, bound2 = decode_step_seconds(spec, g.bandwidth_gbs, g.bf16_tflops, 4096, 2000)
+    assert bound1 == "memory" and many > one
+
+
+def test_bad_workload_is_one_line_input_error() -> None:
+    with pytest.raises(InputError, match="prefix"):
+        Workload(10, 100, 10, 100).check()
+    with pytest.raises(InputError, match="at least 1"):
+        Workload(0, 100, 10).check()
+
+
+def test_recommend_screen_ranks_by_rows_per_hour() -> None:
+    found = recommend(gpu("H100"), task="screen", job=JOB)
+    rates = [r.rows_per_hour for r in found if r.rows_per_hour]
+    assert rates and rates == sorted(rates, reverse=True)
+    assert all(r.hours is not None and r.hours > 0 for r in found if r.rows_per_hour)
+
+
+def test_fit_workload_cli() -> None:
+    base = [sys.executable, "-m", "lmscreen", "model", "fit", "Qwen/Qwen3-8B", "--gpu", "H100"]
+    job = ["--workload", "screen", "--rows", "5500", "--prompt-tokens", "2000", "--output-tokens", "300"]
+    js = subprocess.run([*base, *job, "--json"], capture_output=True, text=True, timeout=60)
+    assert js.returncode == 0, js.stderr
+    work = json.loads(js.stdout)["workload"]
+    assert work["rows"] == 5500 and work["rows_per_hour"] > 0
+    assert work["hours"] == pytest.approx(5500 / work["rows_per_hour"], rel=1e-2)
+    text = subprocess.run([*base, *job], capture_output=True, text=True, timeout=60)
+    assert "rows/hour" in text.stdout and "h for 5,500 rows" in text.stdout
+    missing = subprocess.run([*base, "--workload", "screen"], capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 2 and "--rows" in missing.stderr
+
+
+def test_estimate_within_30_percent_of_published_vllm_rates() -> None:
+    """Each calibration point is a cited public measurement; five model/GPU pairs at least."""
+    from lmscreen.model.recommend.workload import PUBLISHED, estimate_published
+
+    assert len({(p.model, p.gpu) for p in PUBLISHED}) >= 5
+    for point in PUBLISHED:
+        assert point.source.startswith("https://")
+        est = estimate_published(point)
+        assert abs(est - point.tokens_per_s) / point.tokens_per_s <= 0.30, point

@@ -33,6 +33,7 @@ _CJK_FONTS = [
     "DejaVu Sans",
 ]
 MAX_INDUSTRIES = 12
+_BEST_LEGEND_POINTS = 1_000
 
 
 @dataclass(frozen=True)
@@ -232,7 +233,10 @@ def scatter_chart(rows: list[ChartRow], thresholds: list[Threshold], lang: str) 
     ax.set_xlabel(t["pe"])
     ax.set_ylabel(t["roe"])
     ax.set_title(t["chart_scatter"], fontsize=9)
-    if points:
+    if len(points) > _BEST_LEGEND_POINTS:
+        # loc="best" tests every dot against every spot (seconds for 10,000 dots): set it beside the axes.
+        ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    elif points:
         ax.legend(frameon=False, fontsize=8, loc="best")
     if outside:
         ax.text(0, -0.2, t["outside"].format(n=outside), transform=ax.transAxes, fontsize=7, color="#444")

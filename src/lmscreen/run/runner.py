@@ -32,7 +32,6 @@ from lmscreen.run.keys import row_key, run_signature
 from lmscreen.run.options import ScreenOptions
 from lmscreen.run.progress import RowProgress
 from lmscreen.run.reports import ReportSource, annotate_pages, index_reports, report_for
-from lmscreen.task import choice_prompt_hash, prepare_request, process_choice
 
 
 @dataclass
@@ -228,6 +227,8 @@ def _llm_rows(frame: pl.DataFrame, opts: ScreenOptions) -> list[_LLMRow]:
 def _llm_stage(
     frame: pl.DataFrame, opts: ScreenOptions, engine: Engine | None
 ) -> tuple[pl.DataFrame, dict[str, Any]]:
+    from lmscreen.task import choice_prompt_hash, prepare_request
+
     llm_rows = _llm_rows(frame, opts)
     own_engine = engine is None
     if engine is None:
@@ -321,6 +322,8 @@ def _source_size(src: ReportSource) -> int:
 
 def _outcome(r: _LLMRow, res: LLMResult) -> tuple[dict[str, Any], dict[str, Any]]:
     """Turn a stored raw answer into the row's output columns (re-derived on every run)."""
+    from lmscreen.task import process_choice
+
     truncation = (res.extra or {}).get("truncation")
     base = {"row": r.row, "prompt_tokens": res.prompt_tokens, "completion_tokens": res.completion_tokens}
     engine_error = None if res.error is None and res.text is not None else str(res.error)

@@ -221,14 +221,14 @@ def print_table(
 ) -> None:
     names = list(scored)
     print(f"\n{title}")
-    header = f"{'':22}" + "".join(f"{n + ' recall':>18}{n + ' wrong':>12}" for n in names)
+    header = f"{'':22}" + "".join(f"{n + ' recall':>20}{n + ' wrong':>12}" for n in names)
     print(header)
     for key in keys:
         cells = []
         for n in names:
             table = scored[n][pick]
             s = table.get(key, Score())
-            cells.append(f"{fmt_recall(s):>18}{s.wrong:>12}")
+            cells.append(f"{fmt_recall(s):>20}{s.wrong:>12}")
         print(f"{key:22}" + "".join(cells))
 
 
@@ -319,14 +319,14 @@ def main() -> int:
         print_table("per field, those texts only", list(FIELDS), on_subset, 0)
         print(
             f"{'all figures':22}"
-            + "".join(f"{fmt_recall(s[2]):>18}{s[2].wrong:>12}" for s in on_subset.values())
+            + "".join(f"{fmt_recall(s[2]):>20}{s[2].wrong:>12}" for s in on_subset.values())
         )
         scored.pop("old")
     print_table("per field", list(FIELDS), scored, 0)
     categories = sorted({c for case in cases for c in case.categories})
     print_table("per trap category", categories, scored, 1)
     print(
-        f"\n{'all figures':22}" + "".join(f"{fmt_recall(s[2]):>18}{s[2].wrong:>12}" for s in scored.values())
+        f"\n{'all figures':22}" + "".join(f"{fmt_recall(s[2]):>20}{s[2].wrong:>12}" for s in scored.values())
     )
     for name, s in scored.items():
         for case_id, f, value, allowed in s[3]:

@@ -72,7 +72,7 @@ def main() -> None:
             )
             rates[workers] = timed(engine, reqs)
             threads = engine.layout.threads
-            print(f"ray, {workers} worker(s) × {threads} thread(s): {rates[workers]:.3f} rows/s")
+            print(f"ray, {workers} worker(s) × up to {threads} thread(s): {rates[workers]:.3f} rows/s")
     finally:
         ray.shutdown()
     print(f"plain embedded: {plain_rate:.3f} rows/s ({cpus} CPUs)")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from browser import Page
-from report_runs import EXAMPLE_ANSWERS, answer, scripted_run
+from report_runs import EXAMPLE_REASONS, scripted_run
 
 ROOT = Path(__file__).resolve().parents[1]
 POOL = ROOT / "examples" / "pool.csv"
@@ -18,7 +18,7 @@ REPORTS = ROOT / "examples" / "reports"
 @pytest.fixture(scope="module")
 def example_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("example-run")
-    scripted_run(POOL, out, EXAMPLE_ANSWERS, REPORTS)
+    scripted_run(POOL, out, EXAMPLE_REASONS, REPORTS)
     return out
 
 
@@ -125,7 +125,7 @@ HOSTILE_TEXT = (
     "<script>window.pwned=3</script>公司实现营业收入100.5亿元<img src=x onerror=window.pwned=4>，"
     '同比增长。<a href="javascript:window.pwned=5">点此</a>'
 )
-HOSTILE_REASON = "<svg onload=top.pwned=true>"
+HOSTILE_REASON = "<b onclick=top>营收稳定增长经营向好</b>"
 
 
 def test_hostile_strings_stay_text_in_the_browser(browser, tmp_path: Path) -> None:
@@ -136,9 +136,7 @@ def test_hostile_strings_stay_text_in_the_browser(browser, tmp_path: Path) -> No
         w.writerow(["600000", HOSTILE_NAME, HOSTILE_INDUSTRY, "10", "12", HOSTILE_TEXT])
         w.writerow(["600001", "正常公司", "银行", "8", "16", ""])
     out = tmp_path / "out"
-    scripted_run(
-        pool, out, {"600000.SH": answer("600000.SH", HOSTILE_REASON, revenue=("100.5", "亿元", None))}
-    )
+    scripted_run(pool, out, {"600000.SH": HOSTILE_REASON})
     p = Page(browser)
     try:
         p.open(out / "report.html")
@@ -161,5 +159,26 @@ def test_hostile_strings_stay_text_in_the_browser(browser, tmp_path: Path) -> No
             == 0
         )
         assert p.requests == [(out / "report.html").resolve().as_uri()]
+    finally:
+        p.close()
+
+
+def test_a_pdf_figure_shows_its_page(browser, tmp_path: Path) -> None:
+    from test_pdf_reports import annual_report
+
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    annual_report(reports / "600519.pdf")
+    pool = tmp_path / "pool.csv"
+    pool.write_text("代码,名称,市盈率TTM,净资产收益率\n600519,贵州茅台,20,30\n", encoding="utf-8")
+    scripted_run(pool, tmp_path / "out", {}, reports)
+    p = Page(browser)
+    try:
+        p.open(tmp_path / "out" / "report.html")
+        p.page.click("#grid tbody tr[data-i='0']")
+        marks = p.page.eval_on_selector_all("#detail .quote mark", "ms => ms.map(m => m.textContent)")
+        quotes = p.page.eval_on_selector_all("#detail .quote", "qs => qs.map(q => q.textContent)")
+        assert any("8,623,000.00" in m for m in marks) and quotes and all("第3页" in q for q in quotes)
+        assert p.errors() == []
     finally:
         p.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import typer
@@ -35,21 +36,24 @@ def register(app: typer.Typer) -> None:
             )
             return
         table = Table(title=f"lmscreen runs ({db_path()}; --json for full paths)")
-        for col in ("id", "finished (UTC)", "pool", "rows", "高", "中", "低", "未知", "rejected", "model"):
-            table.add_column(
-                col, justify="right" if col not in ("pool", "model", "finished (UTC)") else "left"
-            )
+        table.add_column("id", justify="right", no_wrap=True)
+        table.add_column("finished (UTC)", no_wrap=True)
+        table.add_column("pool", overflow="fold")
+        for col in ("rows", "高", "中", "低", "未知", "rejected"):
+            table.add_column(col, justify="right", no_wrap=True)
+        table.add_column("model", overflow="fold")
         for r in runs:
             table.add_row(
                 str(r.id),
-                (r.finished_at or r.recorded_at or "")[:19].replace("T", " "),
+                (r.finished_at or r.recorded_at or "")[:16].replace("T", " "),
                 Path(r.pool_path).name,
                 str(r.rows),
                 *(str(r.levels.get(lv, 0)) for lv in ("高", "中", "低", "未知")),
                 str(r.rejected),
                 r.model or ("rules only" if r.engine and r.engine.startswith("none") else r.engine or ""),
             )
-        Console().print(table)
+        # Wider than a terminal's 80 columns when piped, so a log keeps whole dates and names.
+        Console(width=None if sys.stdout.isatty() else 140).print(table)
 
     @app.command(
         "diff",
@@ -65,10 +69,10 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from lmscreen.report.diff import diff_verdicts
-        from lmscreen.report.history import resolve_run, verdicts
+        from lmscreen.report.history import resolve_run, verdict_frame
 
         a, b = resolve_run(run_a), resolve_run(run_b)
-        result = diff_verdicts(verdicts(a.id), verdicts(b.id), a.id, b.id)
+        result = diff_verdicts(verdict_frame(a.id), verdict_frame(b.id), a.id, b.id)
         if as_json:
             data = result.to_json()
             data["run_a"], data["run_b"] = a.to_json(), b.to_json()

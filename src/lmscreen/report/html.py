@@ -120,7 +120,8 @@ def rule_summary(rules: RuleSet, lang: str) -> list[dict[str, str]]:
                 cond = f"{column} {'为真' if lang == 'zh' else 'is true'}"
             else:
                 cond = f"{column}{_op_text(rule, lang)}"
-            out.append({"level": labels.level_name(names[level], lang), "id": rule.id, "cond": cond})
+            shown = labels.level_name(names[level], lang)
+            out.append({"level": shown, "cls": names[level], "id": rule.id, "cond": cond})
     s = rules.score
     if lang == "zh":
         formula = (
@@ -133,7 +134,7 @@ def rule_summary(rules: RuleSet, lang: str) -> list[dict[str, str]]:
             f"clamped to {s.min}–{s.max}; PE′ = {s.pe.fallback} when PE is missing or ≤ 0; "
             "no score without ROE"
         )
-    out.append({"level": "", "id": "score", "cond": formula})
+    out.append({"level": "", "cls": "", "id": "score", "cond": formula})
     return out
 
 

@@ -42,6 +42,7 @@ _FLAGS = {
     "no_report": ("无财报文本", "no report text"),
     "report_unreadable": ("财报文件无法读取", "report file unreadable"),
     "reason_echoes_prompt": ("模型理由照抄提示词，已丢弃", "model reason echoed the prompt; dropped"),
+    "report_sections_only": ("PDF 过长，只读取了主要章节", "long PDF: only its main sections were read"),
 }
 
 TEXT = {
@@ -116,6 +117,7 @@ TEXT = {
         "value": "数值",
         "threshold": "阈值",
         "no_score": "无评分",
+        "truncated": "表格只含前 {shown} 行（共 {total} 行）；全部结果见 results.csv。",
         "no_details": "此浏览器无法解压详情（需要 DecompressionStream），请用较新的浏览器打开",
     },
     "en": {
@@ -189,6 +191,7 @@ TEXT = {
         "value": "value",
         "threshold": "threshold",
         "no_score": "no score",
+        "truncated": "The table holds the first {shown} of {total} rows; results.csv has all of them.",
         "no_details": "this browser cannot unpack the details (needs DecompressionStream)",
     },
 }

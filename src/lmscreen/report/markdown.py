@@ -59,6 +59,9 @@ def render_markdown(view: RunView, lang: str = "zh") -> str:
     lines.append("")
 
     high = [r for r in view.rows if r.get("risk_level") == "高"]
+    if view.rows_cut:
+        lines.append(t["truncated"].format(shown=f"{len(view.rows):,}", total=f"{view.total_rows:,}"))
+        lines.append("")
     lines.append(f"## {t['high_rows']} ({len(high)})")
     lines.append("")
     if high:

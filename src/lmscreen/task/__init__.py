@@ -194,6 +194,9 @@ def process_completion(
     )  # fmt: skip
 
 
+REASON_ONLY_BUDGET = 144
+"""Report tokens shown when the model is asked only for the reason (no figure left open)."""
+
 CHOICE_INSTRUCTIONS = "".join(
     (
         CHOICE_SYSTEM_PROMPT
@@ -208,10 +211,18 @@ def prepare_request(
     """One row's question: candidates numbered in the text, the text fitted to the budget, the schema.
 
     Ids whose mark was cut by the fitting are not offered (the row is flagged `truncated` by the caller).
+    When the labels leave no figure open, the model is asked only for the reason: it then sees the head and
+    tail of the report within `REASON_ONLY_BUDGET` tokens (enough for one sentence about the company, and
+    a third fewer tokens to read on CPU). That cut is not reported as truncation: every figure was read
+    by the label reader from the whole text.
     """
     cset = find_candidates(report_text)
     asked = {i for ids in open_field_ids(cset).values() for i in ids}
-    fitted, truncation = fit_text(marked_text(report_text, cset, asked), budget_tokens, count_tokens)
+    marked = marked_text(report_text, cset, asked)
+    if not asked:
+        fitted, _ = fit_text(marked, min(budget_tokens, REASON_ONLY_BUDGET), count_tokens)
+        return build_choice(code, name, report_text, cset, fitted), None
+    fitted, truncation = fit_text(marked, budget_tokens, count_tokens)
     return build_choice(code, name, report_text, cset, fitted), truncation
 
 

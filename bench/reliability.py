@@ -723,7 +723,7 @@ def main() -> int:
                         server if family == "server-restart" else None,
                     )
             elif family == "concurrency":
-                res = concurrency_family(max(3, args.limit), work)
+                res = concurrency_family(max(2, args.limit), work)
             elif family == "hostile-pools":
                 res = hostile_family(hostile, args.sample, rng, work, workers)
             elif family == "model-inspect":

@@ -99,7 +99,7 @@ class LlamaServer:
             cmd += ["--api_key", self.api_key]
         return cmd
 
-    def start(self, timeout: float = 180.0) -> LlamaServer:
+    def start(self, timeout: float = 600.0) -> LlamaServer:
         self.proc = subprocess.Popen(
             self.command(), stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True
         )

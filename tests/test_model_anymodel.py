@@ -168,3 +168,12 @@ def test_decode_of_an_absent_name_says_what_it_does_not_know() -> None:
     data = json.loads(out.stdout)
     assert data["total_params_b"] == 14 and data["source"]["total_params_b"] == "name"
     assert data["catalog_id"] is None
+
+
+def test_unknown_ollama_tag_for_vllm_says_it_needs_an_hf_id() -> None:
+    out = _cli("launch", "mistral-nemo:12b", "--engine", "vllm")
+    assert out.returncode == 0, out.stderr
+    assert "Ollama tag" in out.stderr and "Hugging Face id" in out.stderr
+    known = _cli("launch", "qwen3:8b", "--engine", "vllm")
+    assert any(x.startswith("vllm serve Qwen/Qwen3-8B ") for x in known.stdout.splitlines())
+    assert "Ollama tag" not in known.stderr

@@ -49,6 +49,28 @@ def test_unquantized_patterns_follow_the_loaders() -> None:
     assert patterns(None) == []
 
 
+def test_long_not_convert_lists_match_each_name_on_dotted_parts() -> None:
+    """FP8 Qwen3/GLM-5 checkpoints list hundreds of module names; the set-based matcher must count exactly
+    what matching each name on whole dotted parts counts (it replaced a per-pattern scan taking minutes)."""
+    import re
+
+    from lmscreen.model.catalog.models import lookup
+
+    entry = lookup("Qwen/Qwen3-30B-A3B-FP8")
+    assert entry is not None
+    names = patterns(entry.config["quantization_config"])
+    assert len(names) > 100
+    spec = spec_from_config(entry.config, entry.id)
+    wanted = [n for n in names if "embed_tokens" not in n and "lm_head" not in n]
+    expected = sum(
+        params
+        for module, params in linear_modules(spec)
+        if any(re.search(rf"(^|\.){re.escape(n)}($|\.)", module) for n in wanted)
+    )
+    assert expected > 0
+    assert unquantized_params(spec, names) == expected
+
+
 def test_ignore_list_only_changes_its_own_format() -> None:
     """A bf16 plan of the same spec is not touched by the FP8 checkpoint's ignore list."""
     spec = inspect(str(CONFIGS / "Llama-3.1-405B-Instruct-FP8"))

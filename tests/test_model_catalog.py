@@ -246,3 +246,27 @@ def test_catalog_is_regenerated_from_its_folder(tmp_path: Path) -> None:
     models = yaml.safe_load(out.read_text(encoding="utf-8"))["models"]
     tiny = next(m for m in models if m["id"] == "acme/Tiny-1B")
     assert tiny["params_source"] == "config" and tiny["total_params_b"] > 0 and tiny["org"] == "acme"
+    # a release's generation_config.json becomes its sampling preset, but only with its source recorded
+    (new / "generation_config.json").write_text('{"temperature": 0.7, "top_p": 0.8, "top_k": 20}', "utf-8")
+    unsourced = subprocess.run(
+        [sys.executable, str(script), "--from", str(folder), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert unsourced.returncode == 2 and "generation_source" in unsourced.stderr
+    (new / "entry.yaml").write_text(
+        "id: acme/Tiny-1B\nsource: https://example.org/config.json\n"
+        "generation_source: https://example.org/generation_config.json\n",
+        "utf-8",
+    )
+    sourced = subprocess.run(
+        [sys.executable, str(script), "--from", str(folder), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert sourced.returncode == 0, sourced.stderr
+    models = yaml.safe_load(out.read_text(encoding="utf-8"))["models"]
+    tiny = next(m for m in models if m["id"] == "acme/Tiny-1B")
+    assert tiny["generation"] == {"temperature": 0.7, "top_p": 0.8, "top_k": 20}

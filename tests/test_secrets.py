@@ -85,21 +85,21 @@ def test_api_key_never_reaches_files_or_output(proxy: FaultProxy, tmp_path: Path
         extra = ["--api-key", KEY]
     elif how == "url":
         base_url = base_url.replace("http://", f"http://user:{KEY}@")
-    proxy.inject("status", 2, status=401)  # the first answers reject the key: error texts get recorded too
-    proxy.inject("status", 1, status=500)
+    proxy.inject("status", 2, status=500)  # failed attempts: their error texts get recorded and logged too
     done = run_cli(screen_args(out, base_url, *extra), home, env_key=how == "env")
-    assert done.returncode in (0, 2), done.stderr.decode(errors="replace")
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
     sent = proxy.requests_to("/v1/")
     if how != "url":  # the key was really used (httpx sends URL credentials as Basic auth instead)
         assert any(s.headers.get("authorization") == f"Bearer {KEY}" for s in sent)
     printed = done.stdout + done.stderr
     assert not any(n in printed for n in NEEDLES), printed.decode(errors="replace")
-    if done.returncode == 0:
-        assert (out / "results.csv").is_file() and (out / "run.json").is_file()
-        rerun = run_cli(screen_args(out, base_url, *extra), home, env_key=how == "env")  # resume path
-        assert not any(n in rerun.stdout + rerun.stderr for n in NEEDLES)
-        report = run_cli(["report", str(out)], home, env_key=how == "env")
-        assert not any(n in report.stdout + report.stderr for n in NEEDLES)
+    assert (
+        (out / "results.csv").is_file() and (out / "run.json").is_file() and (out / "report.html").is_file()
+    )
+    rerun = run_cli(screen_args(out, base_url, *extra), home, env_key=how == "env")  # the resume path
+    assert rerun.returncode == 0 and not any(n in rerun.stdout + rerun.stderr for n in NEEDLES)
+    report = run_cli(["report", str(out)], home, env_key=how == "env")
+    assert not any(n in report.stdout + report.stderr for n in NEEDLES)
     assert leaks(out) == [] and leaks(home) == []
 
 
@@ -110,11 +110,14 @@ def test_api_key_not_in_error_messages(proxy: FaultProxy, tmp_path: Path) -> Non
     wrong[wrong.index(FAKE_MODEL)] = "no-such-model"
     done = run_cli(wrong, home, env_key=False)
     assert done.returncode == 2, done.stderr
+    proxy.inject("status", None, status=401)  # the server rejects the key on every answer
+    rejected = run_cli(screen_args(tmp_path / "rejected", proxy.base_url, "--api-key", KEY), home, False)
+    assert rejected.returncode in (0, 2), rejected.stderr
     proxy.inject("status", None, status=401, path="/v1/models")
     doctor_args = ["doctor", "--base-url", proxy.base_url, "--api-key", KEY, "--json"]
     doctor = run_cli(doctor_args, home, env_key=False)
     assert b'"status"' in doctor.stdout  # doctor ran its checks (exit 1 there means a check failed)
-    for proc in (done, doctor):
+    for proc in (done, rejected, doctor):
         assert b"internal error" not in proc.stderr and b"Traceback" not in proc.stderr, proc.stderr
         assert not any(n in proc.stdout + proc.stderr for n in NEEDLES)
     assert leaks(tmp_path) == []

@@ -297,6 +297,12 @@ def register(app: typer.Typer) -> None:
         warning = _estimate_warning(spec)
         if warning:
             cmd.warnings.insert(0, warning)
+        if ollama_tag and eng in ("vllm", "sglang", "transformers") and model_ref == model:
+            cmd.warnings.insert(
+                0,
+                f"{model!r} is an Ollama tag, not a Hugging Face id or path: {eng} cannot load it; "
+                "pass the model's Hugging Face id",
+            )
         if json_out:
             _print_json(
                 {

@@ -36,6 +36,18 @@ def register(app: typer.Typer) -> None:
             False, "--annualize-roe", help="Scale partial-year ROE to a year (Q1 x4, H1 x2, Q1-Q3 x4/3)."
         ),
         quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+        lang: str = typer.Option("zh", "--lang", help="Language of report.html / report.md: zh or en."),
+        gpu_memory_utilization: float | None = typer.Option(
+            None, "--gpu-memory-utilization", help="vLLM: share of GPU memory (default: model fit's plan)."
+        ),
+        max_model_len: int | None = typer.Option(
+            None, "--max-model-len", min=1, help="vLLM: context length (default: model fit's plan)."
+        ),
+        tp: int | None = typer.Option(None, "--tp", min=1, help="vLLM: tensor parallel size per engine."),
+        ray_address: str | None = typer.Option(
+            None, "--ray-address", help="Ray: join this cluster (default: a local Ray on this machine)."
+        ),
+        workers: int | None = typer.Option(None, "--workers", min=1, help="Ray: engine actors in the pool."),
     ) -> None:
         """Screen a stock pool: deterministic rules, LLM extraction checked against the text, reports."""
         from rich.console import Console
@@ -47,6 +59,7 @@ def register(app: typer.Typer) -> None:
         if not pool.exists():
             raise InputError(f"{pool}: no such file")
         check_out_dir(out)
+        _check_lang(lang)
         template_kwargs = _json_object(chat_template_kwargs, "--chat-template-kwargs")
         opts = ScreenOptions(
             pool=pool,
@@ -65,6 +78,12 @@ def register(app: typer.Typer) -> None:
             limit=limit,
             annualize_roe=annualize_roe,
             progress=not quiet,
+            lang=lang,
+            gpu_memory_utilization=gpu_memory_utilization,
+            max_model_len=max_model_len,
+            tp=tp,
+            ray_address=ray_address,
+            workers=workers,
         )
         summary = run_screen(opts)
         console = Console(stderr=True)
@@ -80,14 +99,28 @@ def register(app: typer.Typer) -> None:
             f"screened {summary.rows} rows ({levels}); {summary.errors} rejected; {llm}; "
             f"outputs in {summary.out_dir}"
         )
+        history = summary.run.get("history") or {}
+        if history.get("error"):
+            console.print(f"warning: run not recorded in the history {history.get('db')}: {history['error']}")
 
     @app.command("report")
-    def report(out_dir: Path = typer.Argument(..., help="A finished run's output folder.")) -> None:
-        """Re-render report.html from a finished run."""
+    def report(
+        out_dir: Path = typer.Argument(..., help="A finished run's output folder."),
+        lang: str = typer.Option("zh", "--lang", help="Language of report.html / report.md: zh or en."),
+    ) -> None:
+        """Re-render report.html and report.md from a finished run (no model needed)."""
         from lmscreen.report.html import write_report
 
-        path = write_report(out_dir)
+        _check_lang(lang)
+        path = write_report(out_dir, lang=lang)
         typer.echo(str(path))
+
+
+def _check_lang(lang: str) -> None:
+    from lmscreen.report.labels import LANGS
+
+    if lang not in LANGS:
+        raise InputError(f"--lang: {lang!r} is not one of {', '.join(LANGS)}")
 
 
 def _json_object(text: str | None, option: str) -> dict | None:

@@ -29,9 +29,12 @@ def make_engine(opts: ScreenOptions) -> Engine:
             concurrency=opts.concurrency,
             chat_template_kwargs=opts.chat_template_kwargs,
         )
-    if opts.engine in ("vllm", "ray"):
-        raise InputError(
-            f"--engine {opts.engine} needs a GPU and the optional extra "
-            f"(pip install 'lmscreen[{opts.engine}]'); it is not available in this build yet"
-        )
+    if opts.engine == "vllm":
+        from lmscreen.engines.vllm_engine import make_vllm_engine
+
+        return make_vllm_engine(opts)
+    if opts.engine == "ray":
+        from lmscreen.engines.ray_engine import make_ray_engine
+
+        return make_ray_engine(opts)
     raise InputError(f"--engine must be one of {', '.join(ENGINES)} (got {opts.engine!r})")

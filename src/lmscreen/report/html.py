@@ -1,99 +1,381 @@
-"""report.html: one self-contained page (no network) summarising a finished run.
+"""report.html: one self-contained page (no network, no external file) that a reader opens the morning after.
 
-Re-rendered from the run's own files (run.json + results.jsonl), so `lmscreen report OUT_DIR` can rebuild
-it at any time without the LLM. The full charted report is a separate piece of work; this page keeps every
-figure traceable: each extracted number shows its evidence span from the source text.
+Re-rendered from the run's own files (run.json, results.jsonl, errors.csv) plus the history database, so
+`lmscreen report OUT_DIR` rebuilds it at any time without the LLM. Nothing from the input or the model is
+ever interpreted as markup or script:
+- server-side text goes through Jinja's autoescape;
+- the row data travels as JSON in a `<script type="application/json">` block with `<`, `>`, `&` and the
+  JS line separators written as `\\uXXXX`, so `</script>` in a name cannot close the block;
+- the page script only ever sets `textContent`, never HTML;
+- a Content-Security-Policy allows no network request at all and runs only the page's own script
+  (pinned by its sha256), so even a missed escape could not load or run anything.
 """
 
 from __future__ import annotations
 
+import base64
+import gzip
+import hashlib
 import json
+import math
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, select_autoescape
 
 from lmscreen.errors import InputError
+from lmscreen.report import labels
 from lmscreen.report.atomic import write_text
+from lmscreen.report.charts import ChartRow, Threshold, all_charts
+from lmscreen.report.evidence import sentence_quote
+from lmscreen.report.run_view import RunView, load_run
+from lmscreen.rules.ruleset import COMPARISON_OPS, Rule, RuleSet
 
-_TEMPLATE = """<!doctype html>
-<html lang="zh"><head><meta charset="utf-8"><title>lmscreen report</title>
-<style>
-body{font-family:system-ui,"PingFang SC","Microsoft YaHei",sans-serif;margin:2em;color:#222}
-table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top}
-th{background:#f3f3f3}.高{color:#b00020;font-weight:bold}.中{color:#b36b00}.低{color:#1b7a1b}.未知{color:#666}
-.bar{display:inline-block;height:12px;background:#4a78c2}small{color:#666}
-</style></head><body>
-<h1>lmscreen screening report</h1>
-<p>Input <code>{{ run.input.path }}</code> (sha256 {{ run.input.sha256[:12] }}) · rules {{ run.rules.path }}
-(hash {{ run.rules.hash[:12] }}) · engine {{ engine }} · finished {{ run.finished_at }}</p>
-<h2>Risk levels</h2>
-<table>{% for level, n in levels %}<tr><td class="{{ level }}">{{ level }}</td><td>{{ n }}</td>
-<td><span class="bar" style="width:{{ (300 * n / max_level)|round|int }}px"></span></td></tr>
-{% endfor %}</table>
-<p>{{ run.counts.screened }} rows screened, {{ run.counts.errors }} rejected (see errors.csv).</p>
-<h2>Rows</h2>
-<table><tr><th>row</th><th>code</th><th>name</th><th>risk</th><th>score</th><th>PE-TTM</th><th>ROE %</th>
-<th>rules fired</th><th>extracted (evidence)</th><th>reason</th><th>flags</th><th>status</th></tr>
-{% for r in rows %}<tr><td>{{ r.row }}</td><td>{{ r.code }}</td><td>{{ r.name }}</td>
-<td class="{{ r.risk_level }}">{{ r.risk_level }}</td><td>{{ r.score if r.score is not none else "" }}</td>
-<td>{{ r.pe_ttm if r.pe_ttm is not none else "" }}</td><td>{{ r.roe if r.roe is not none else "" }}</td>
-<td><small>{{ r.rules_fired or "" }}</small></td>
-<td><small>{% for f in r.evidence %}{{ f.field }} = {{ f.value }} {{ f.unit or "" }}
- «{{ f.evidence }}»<br>{% endfor %}</small></td>
-<td>{{ r.reason or "" }}</td><td><small>{{ r.flags or "" }}</small></td>
-<td><small>{{ r.status }}</small></td></tr>
-{% endfor %}</table>
-{% if truncated_rows %}<p><small>Showing the first {{ rows|length }} of {{ truncated_rows }} rows;
-results.csv has all of them.</small></p>{% endif %}
-</body></html>
-"""
-
-MAX_ROWS = 2000
+FIGURE_ORDER = ("revenue", "net_profit", "gross_margin", "roe", "pe_ttm")
+MAX_CHANGES_SHOWN = 500
+"""Entries per change list (changed / added / dropped) in report.html; `lmscreen diff` lists them all."""
 
 
-def _evidence(rec: dict[str, Any]) -> list[dict[str, Any]]:
-    fields = ((rec.get("llm") or {}).get("fields")) or {}
+def _asset(name: str) -> str:
+    return resources.files("lmscreen.report").joinpath("templates", name).read_text(encoding="utf-8")
+
+
+def json_for_script(data: Any) -> str:
+    """JSON safe inside a <script> element: no `<`, `>` or `&` (so no `</script>` or `<!--`), and no
+    U+2028/U+2029, which old JS parsers treat as line ends."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    for ch, esc in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028")):
+        text = text.replace(ch, esc)
+    return text.replace("\u2029", "\\u2029")
+
+
+def _num(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _fmt(value: float | None) -> str:
+    return "" if value is None else f"{value:,.2f}".rstrip("0").rstrip(".")
+
+
+def money(value: float, lang: str) -> str:
+    if lang == "zh":
+        if abs(value) >= 1e8:
+            return f"{_fmt(value / 1e8)} 亿元"
+        if abs(value) >= 1e4:
+            return f"{_fmt(value / 1e4)} 万元"
+        return f"{_fmt(value)} 元"
+    if abs(value) >= 1e9:
+        return f"CNY {_fmt(value / 1e9)} bn"
+    if abs(value) >= 1e6:
+        return f"CNY {_fmt(value / 1e6)} m"
+    return f"CNY {_fmt(value)}"
+
+
+def figure_value(f: dict[str, Any], lang: str) -> str:
+    base, unit = _num(f.get("value_base")), f.get("base_unit")
+    if base is not None:
+        if unit == "yuan":
+            return money(base, lang)
+        if unit == "percent":
+            return f"{_fmt(base)}%"
+        return _fmt(base)
+    raw = f.get("raw_value") if f.get("raw_value") is not None else f.get("value")
+    return " ".join(str(x) for x in (raw, f.get("unit")) if x not in (None, ""))
+
+
+def _value_text(value: Any, lang: str) -> str:
+    if value is None:
+        return "缺失" if lang == "zh" else "missing"
+    return str(value)
+
+
+def rule_text(rule: Rule, shown: Any, level: str, lang: str) -> str:
+    """`roe_lt_5: ROE 2.49 < 5 → 高` — the rule, the value that crossed it and the threshold."""
+    column = labels.field_name(rule.shown_column, lang)
+    return f"{rule.id}: {column} {_value_text(shown, lang)}{_op_text(rule, lang)} → {level}"
+
+
+def _op_text(rule: Rule, lang: str) -> str:
+    if rule.op in COMPARISON_OPS or rule.op == "eq":
+        value = f"{rule.value:g}" if isinstance(rule.value, float) else str(rule.value)
+        return f" {labels.OPS[rule.op]} {value}"
+    return ""
+
+
+def rule_summary(rules: RuleSet, lang: str) -> list[dict[str, str]]:
+    """The rules in force, thresholds as in the YAML, one line each, most severe level first."""
+    names = rules.levels.names
     out = []
-    for name, f in fields.items():
-        if isinstance(f, dict) and f.get("grounded"):
-            out.append(
-                {"field": name, "value": f.get("value"), "unit": f.get("unit"), "evidence": f.get("evidence")}
-            )
+    for level in rules.levels.order:
+        for rule in rules.rules:
+            if rule.level != level:
+                continue
+            column = labels.field_name(rule.field, lang)
+            if rule.op == "is_null":
+                cond = f"{column} {'缺失' if lang == 'zh' else 'missing'}"
+            elif rule.op == "is_true":
+                cond = f"{column} {'为真' if lang == 'zh' else 'is true'}"
+            else:
+                cond = f"{column}{_op_text(rule, lang)}"
+            shown = labels.level_name(names[level], lang)
+            out.append({"level": shown, "cls": names[level], "id": rule.id, "cond": cond})
+    s = rules.score
+    if lang == "zh":
+        formula = (
+            f"评分 = {s.base} − PE′×{s.pe.weight}/{s.pe.per} − ({s.roe.target} − ROE)×{s.roe.weight}，"
+            f"限于 {s.min}–{s.max}；PE 缺失或 ≤ 0 时 PE′ = {s.pe.fallback}；ROE 缺失时无评分"
+        )
+    else:
+        formula = (
+            f"score = {s.base} − PE′×{s.pe.weight}/{s.pe.per} − ({s.roe.target} − ROE)×{s.roe.weight}, "
+            f"clamped to {s.min}–{s.max}; PE′ = {s.pe.fallback} when PE is missing or ≤ 0; "
+            "no score without ROE"
+        )
+    out.append({"level": "", "cls": "", "id": "score", "cond": formula})
     return out
 
 
-def write_report(out_dir: Path) -> Path:
-    run_path, results_path = out_dir / "run.json", out_dir / "results.jsonl"
-    if not run_path.is_file() or not results_path.is_file():
-        raise InputError(f"{out_dir}: not a finished lmscreen run (run.json / results.jsonl missing)")
-    run = json.loads(run_path.read_text(encoding="utf-8"))
-    rows: list[dict[str, Any]] = []
-    total = 0
-    with results_path.open(encoding="utf-8") as fh:
-        for line in fh:
-            total += 1
-            if len(rows) < MAX_ROWS:
-                rec = json.loads(line)
-                rec["evidence"] = _evidence(rec)
-                rows.append(rec)
-            elif "screened" in run.get("counts", {}):
-                # run.json has the row count: no need to read (and count) a million more lines
-                total = int(run["counts"]["screened"])
-                break
-    levels = sorted(
-        (run.get("counts", {}).get("risk_levels") or {}).items(), key=lambda kv: "高中低未知".find(kv[0])
+def thresholds(rules: RuleSet | None) -> list[Threshold]:
+    out: list[Threshold] = []
+    for rule in rules.rules if rules else []:
+        if (
+            rule.field in ("pe_ttm", "roe")
+            and rule.op in COMPARISON_OPS
+            and isinstance(rule.value, (int, float))
+        ):
+            if not any(t.field == rule.field and t.value == rule.value for t in out):
+                out.append(Threshold(rule.field, float(rule.value), rule.id))
+    return out
+
+
+def _fired(rec: dict[str, Any]) -> list[dict[str, Any]]:
+    raw = rec.get("rules_fired_json")
+    if isinstance(raw, str):
+        try:
+            value = json.loads(raw)
+            return value if isinstance(value, list) else []
+        except json.JSONDecodeError:
+            return []
+    return raw if isinstance(raw, list) else []
+
+
+class _Sources:
+    """Report texts, read again only for rows whose figures need their sentence."""
+
+    def __init__(self, run: dict[str, Any]) -> None:
+        reports = (run.get("options") or {}).get("reports")
+        self.index: dict[str, Path] = {}
+        if reports:
+            from lmscreen.run.reports import index_reports
+
+            try:
+                self.index = index_reports(Path(reports))
+            except InputError:
+                self.index = {}
+
+    def text(self, rec: dict[str, Any]) -> str | None:
+        from lmscreen.run.reports import decode_text, report_for
+
+        src = report_for(str(rec.get("code") or ""), rec.get("report_text"), self.index)
+        if src is None:
+            return None
+        if src.text is not None:
+            return src.text
+        if src.path is None or src.path.suffix.lower() not in (".txt", ".md"):
+            return None  # a PDF is not extracted again here: its evidence context is shown instead
+        try:
+            return decode_text(src.path.read_bytes(), src.path)
+        except (OSError, InputError):
+            return None
+
+
+def _detail(
+    rec: dict[str, Any], by_id: dict[str, Rule], names: dict[str, str], sources: _Sources, lang: str
+) -> dict[str, Any]:
+    t = labels.text(lang)
+    fired = []
+    for entry in _fired(rec):
+        rule = by_id.get(str(entry.get("id")))
+        if rule is None:
+            fired.append(f"{entry.get('id')}: {entry.get('field')} = {_value_text(entry.get('value'), lang)}")
+        else:
+            level = labels.level_name(names.get(rule.level, rule.level), lang)
+            fired.append(rule_text(rule, entry.get("value"), level, lang))
+    figures = []
+    fields = ((rec.get("llm") or {}).get("fields")) or {}
+    source: str | None = None
+    source_read = False
+    for name in FIGURE_ORDER:
+        f = fields.get(name)
+        if not isinstance(f, dict) or f.get("verdict") in (None, "absent"):
+            continue
+        label = labels.field_name(name, lang)
+        if f.get("grounded") and isinstance(f.get("evidence"), dict):
+            if not source_read:
+                source, source_read = sources.text(rec), True
+            quote = sentence_quote(f["evidence"], source)
+            figures.append(
+                [label, figure_value(f, lang), f.get("period") or "", quote.to_json() if quote else None, ""]
+            )
+        else:
+            figures.append([label, figure_value(f, lang), f.get("period") or "", None, t["not_grounded"]])
+    reason = rec.get("reason")
+    reason_source = rec.get("reason_source") or ("model" if reason else None)
+    words = {"model": t["source_model"], "rules": t["source_rules"]}
+    flags = [f for f in (rec.get("flags") or "").split(";") if f]
+    return {
+        "r": fired,
+        "f": figures,
+        "rs": words.get(reason_source, reason_source) if reason_source else "",
+        "st": labels.status_words(rec.get("status"), lang),
+        "fw": [
+            f"{labels.flag_words(f, lang)} ({f})" if labels.flag_words(f, lang) != f else f for f in flags
+        ],
+    }
+
+
+def payload(view: RunView, lang: str) -> dict[str, Any]:
+    rules = view.rules
+    names = rules.levels.names if rules else {}
+    by_id = {r.id: r for r in rules.rules} if rules else {}
+    sources = _Sources(view.run)
+    flag_index: dict[str, int] = {}
+    changed = {
+        e["code"]: [e["risk_level_a"], e["score_a"]] for e in (view.changes.changed if view.changes else [])
+    }
+    added = {e["code"] for e in (view.changes.added if view.changes else [])}
+    rows, details = [], []
+    for rec in view.rows:
+        flags = [f for f in (rec.get("flags") or "").split(";") if f]
+        code = rec.get("code")
+        rows.append(
+            [
+                rec.get("row"),
+                code,
+                rec.get("name"),
+                rec.get("industry"),
+                rec.get("risk_level"),
+                _num(rec.get("score")),
+                _num(rec.get("pe_ttm")),
+                _num(rec.get("roe")),
+                [flag_index.setdefault(f, len(flag_index)) for f in flags],
+                (rec.get("status") or "ok") == "ok",
+                rec.get("reason") or "",
+                changed.get(code) or ("new" if code in added else None),
+            ]
+        )
+        details.append(_detail(rec, by_id, names, sources, lang))
+    t = labels.text(lang)
+    return {
+        "lang": lang,
+        "t": t,
+        "levels": {lv: labels.level_name(lv, lang) for lv in ("高", "中", "低", "未知")},
+        "level_order": [names.get(lv, lv) for lv in (rules.levels.order if rules else [])]
+        or ["高", "未知", "中", "低"],
+        "flags": [[f, labels.flag_words(f, lang)] for f in flag_index],
+        "rows": rows,
+        "details": details,
+    }
+
+
+def packed(data: Any) -> str:
+    """gzip + base64 of compact JSON: the per-stock details are ~90% of a big report's bytes and compress
+    about tenfold, which is what keeps 5,000 rows with their quoted sentences under 3 MB. The browser
+    unpacks it with its built-in DecompressionStream; base64 cannot contain `<`, so it is inert in HTML."""
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
+
+
+def _summary(view: RunView, lang: str) -> dict[str, Any]:
+    run = view.run
+    counts = run.get("counts") or {}
+    llm = run.get("llm") or {}
+    usage = llm.get("usage") or {}
+    timings = run.get("timings") or {}
+    from lmscreen.report.history import model_and_engine
+
+    model, engine = model_and_engine(run)
+    total_s = _num(timings.get("total_s"))
+    screened = counts.get("screened") or len(view.rows)
+    flag_counts: dict[str, int] = dict(counts.get("flags") or {})
+    if not flag_counts:  # a run.json written before flags were counted there
+        for rec in view.rows:
+            for f in (rec.get("flags") or "").split(";"):
+                if f:
+                    flag_counts[f] = flag_counts.get(f, 0) + 1
+    levels = counts.get("risk_levels") or {}
+    order = ["高", "中", "低", "未知"]
+    return {
+        "levels": [(lv, labels.level_name(lv, lang), levels.get(lv, 0)) for lv in order if levels.get(lv)],
+        "flags": sorted(
+            ((f, labels.flag_words(f, lang), n) for f, n in flag_counts.items()), key=lambda x: (-x[2], x[0])
+        ),
+        "screened": screened,
+        "rejected": counts.get("errors", 0),
+        "model": model or "—",
+        "engine": engine or "—",
+        "duration": f"{total_s:.1f} s" if total_s is not None else "—",
+        "tokens": (
+            f"{usage.get('prompt_tokens', 0):,} + {usage.get('completion_tokens', 0):,}" if usage else "—"
+        ),
+        "rows_per_s": f"{screened / total_s:,.1f}" if total_s else "—",
+        "llm_rows_per_s": _num(llm.get("rows_per_s_this_run")),
+        "finished": run.get("finished_at", ""),
+        "pool": (run.get("input") or {}).get("path", ""),
+        "rules_file": (run.get("rules") or {}).get("path", ""),
+        "rules_hash": ((run.get("rules") or {}).get("hash") or "")[:12],
+    }
+
+
+def render_html(view: RunView, lang: str = "zh") -> str:
+    if lang not in labels.LANGS:
+        raise InputError(f"--lang: {lang!r} is not one of {', '.join(labels.LANGS)}")
+    data = payload(view, lang)
+    details = data.pop("details")
+    chart_rows = [ChartRow(r[4], r[5], r[3], r[6], r[7]) for r in data["rows"]]
+    charts = all_charts(chart_rows, thresholds(view.rules), lang)
+    script = _asset("report.js")
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
+    csp = (
+        "default-src 'none'; "
+        f"script-src 'sha256-{digest}'; "
+        "style-src 'unsafe-inline'; img-src data:; "
+        "base-uri 'none'; form-action 'none'"
     )
-    engine = (run.get("llm") or {}).get("engine", {}).get("engine", "none (--no-llm)")
-    env = Environment(autoescape=select_autoescape(default=True))
-    html = env.from_string(_TEMPLATE).render(
-        run=run,
-        rows=rows,
-        levels=levels,
-        max_level=max([n for _, n in levels] or [1]),
-        engine=engine,
-        truncated_rows=total if total > len(rows) else 0,
+    env = Environment(autoescape=select_autoescape(default=True, default_for_string=True))
+    env.filters["fmt"] = _fmt
+    template = env.from_string(_asset("report.html.j2"))
+    return template.render(
+        lang=lang,
+        t=labels.text(lang),
+        csp=csp,
+        css=_asset("report.css"),
+        script=script,
+        data_json=json_for_script(data),
+        details_packed=packed(details),
+        s=_summary(view, lang),
+        rules=rule_summary(view.rules, lang) if view.rules else [],
+        errors=view.errors,
+        charts=charts,
+        changes=view.changes,
+        previous=view.previous,
+        history_error=view.history_error,
+        level_name=lambda lv: labels.level_name(lv, lang),
+        rows_cut=view.rows_cut,
+        rows_shown=len(view.rows),
+        max_changes=MAX_CHANGES_SHOWN,
     )
+
+
+def write_report(out_dir: Path, lang: str = "zh") -> Path:
+    """Write report.html and report.md of a finished run; returns the html path."""
+    from lmscreen.report.markdown import render_markdown
+
+    view = load_run(out_dir)
     path = out_dir / "report.html"
-    write_text(path, html)
+    write_text(path, render_html(view, lang))
+    write_text(out_dir / "report.md", render_markdown(view, lang))
     return path

@@ -34,6 +34,14 @@ class ScreenOptions:
     """Room for the longest schema-valid answer: five candidate ids and a reason
     (task.choice.longest_choice_completion: 168 tokens on SmolLM2). The free-form question needed 448."""
     progress: bool = True
+    lang: str = "zh"
+    """Language of report.html / report.md: zh (default) or en."""
+    # --engine vllm / ray (unset: what `lmscreen model fit` plans for the visible GPU, or Ray's resources)
+    gpu_memory_utilization: float | None = None
+    max_model_len: int | None = None
+    tp: int | None = None
+    ray_address: str | None = None
+    workers: int | None = None
 
     def public(self) -> dict[str, Any]:
         """Settings as recorded in run.json: paths as strings, the API key never."""

@@ -32,7 +32,6 @@ from lmscreen.run.keys import row_key, run_signature
 from lmscreen.run.options import ScreenOptions
 from lmscreen.run.progress import RowProgress
 from lmscreen.run.reports import ReportSource, annotate_pages, index_reports, report_for
-from lmscreen.task import choice_prompt_hash, prepare_request, process_choice
 
 
 @dataclass
@@ -127,6 +126,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     timings["total_s"] = time.time() - started
 
     risk_counts = {str(k): int(v) for k, v in frame.group_by("risk_level").len().iter_rows()}
+    flag_counts = _flag_counts(frame)
     run = {
         "lmscreen_version": __version__,
         "started_at": datetime.fromtimestamp(started, timezone.utc).isoformat(),
@@ -139,22 +139,32 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
             "warnings": pool.warnings,
             **input_notes(pool, opts.annualize_roe),
         },
-        "rules": {"path": str(opts.rules) if opts.rules else "default", "hash": rules_hash(rules)},
+        "rules": {
+            "path": str(opts.rules) if opts.rules else "default",
+            "hash": rules_hash(rules),
+            "spec": rules.model_dump(mode="json"),
+        },
         "options": opts.public(),
         "counts": {
             "input_rows": frame.height + n_errors,
             "screened": frame.height,
             "errors": n_errors,
             "risk_levels": risk_counts,
+            "flags": flag_counts,
         },
         "llm": llm_info,
         "timings": timings,
         "host": {"python": platform.python_version(), "platform": platform.platform()},
     }
+    from lmscreen.report.history import VERDICT_COLUMNS, record_run_safely
+
+    # Recorded before run.json is written so run.json can name its history id (the reports use it to find
+    # the previous run of the same pool); a broken history is noted there, never fatal.
+    run["history"] = record_run_safely(run, frame.select([c for c in VERDICT_COLUMNS if c in frame.columns]))
     write_json(run, opts.out / "run.json")
     from lmscreen.report.html import write_report
 
-    write_report(opts.out)
+    write_report(opts.out, lang=opts.lang)
     return RunSummary(
         out_dir=opts.out,
         rows=frame.height,
@@ -217,6 +227,8 @@ def _llm_rows(frame: pl.DataFrame, opts: ScreenOptions) -> list[_LLMRow]:
 def _llm_stage(
     frame: pl.DataFrame, opts: ScreenOptions, engine: Engine | None
 ) -> tuple[pl.DataFrame, dict[str, Any]]:
+    from lmscreen.task import choice_prompt_hash, prepare_request
+
     llm_rows = _llm_rows(frame, opts)
     own_engine = engine is None
     if engine is None:
@@ -310,6 +322,8 @@ def _source_size(src: ReportSource) -> int:
 
 def _outcome(r: _LLMRow, res: LLMResult) -> tuple[dict[str, Any], dict[str, Any]]:
     """Turn a stored raw answer into the row's output columns (re-derived on every run)."""
+    from lmscreen.task import process_choice
+
     truncation = (res.extra or {}).get("truncation")
     base = {"row": r.row, "prompt_tokens": res.prompt_tokens, "completion_tokens": res.completion_tokens}
     engine_error = None if res.error is None and res.text is not None else str(res.error)
@@ -351,3 +365,17 @@ def _merge(
 def check_out_dir(out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: --out must be a folder")
+
+
+def _flag_counts(frame: pl.DataFrame) -> dict[str, int]:
+    """Rows per flag over the whole run, so the reports need not re-read a million rows to count them."""
+    if "flags" not in frame.columns:
+        return {}
+    counts = (
+        frame.select(pl.col("flags").str.split(";").explode().alias("flag"))
+        .filter(pl.col("flag").is_not_null() & (pl.col("flag") != ""))
+        .group_by("flag")
+        .len()
+        .sort(["len", "flag"], descending=[True, False])
+    )
+    return {str(f): int(n) for f, n in counts.iter_rows()}

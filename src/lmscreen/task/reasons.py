@@ -34,8 +34,10 @@ _PUNCT_RUN_RE = re.compile(r"[,，、;；:：\s]")
 _LIST_SPLIT_RE = re.compile(r"[,，、;；]")
 PROMPT_RUN = 5
 """A run this long shared with the instructions (`不选预测值`) is an echo of the prompt."""
+_SPACED_CJK_RE = re.compile(r"[\u4e00-\u9fff][ \t\u3000]+[\u4e00-\u9fff]")
+"""Chinese is written without spaces between characters: `股票 发行的报告` is a run of tokens, not prose."""
 _TEMPLATE_WORDS_RE = re.compile(
-    r"股票|股票名称|REPORT|report|JSON|json|code|reason|null|revenue|net_profit|gross_margin|pe_ttm|编号"
+    r"股票代码|股票名称|REPORT|report|JSON|json|code|reason|null|revenue|net_profit|gross_margin|pe_ttm|编号"
 )
 _PREDICATE_RE = re.compile(
     r"[增降升减长稳持推保实现扩提改善承受亏盈恢复回落下滑领先拓展优化波动压力较承压转放缓加快]|"
@@ -75,8 +77,11 @@ def _loops(text: str) -> bool:
 
 
 def reason_problem(reason: str, report_text: str, instructions: str) -> str | None:
-    """Why `reason` may not be shown (`fragment`, `loop`, `copies_prompt`, `injection`, `copies_report`,
-    `not_a_sentence`), or None when it is a sentence about the company.
+    """Why `reason` may not be shown (`fragment`, `cut_off`, `loop`, `copies_prompt`, `injection`,
+    `copies_report`, `not_a_sentence`), or None when it is a sentence about the company.
+
+    A reason as long as the schema allows was stopped by the grammar, not finished by the model
+    (`…营业收益率, 不选预`): it ends mid-word, so it is `cut_off`.
 
     Copying a later sentence of the report about the business is a fair one-line summary; copying its
     opening clause (`某某2024年年度报告摘要：报告期内公司实现营业收入…`) or an order planted in it is not.
@@ -98,6 +103,8 @@ def reason_problem(reason: str, report_text: str, instructions: str) -> str | No
     run = _longest_common_run(_squeeze(text), opening)
     if run >= COPY_RUN or run >= COPY_SHARE * len(_squeeze(text)):
         return "copies_report"
+    if _SPACED_CJK_RE.search(reason):
+        return "not_a_sentence"
     if _CJK_RE.search(text) and not _PREDICATE_RE.search(text):
         return "not_a_sentence"
     if len(_PUNCT_RUN_RE.findall(reason)) > len(text) // 3:

@@ -66,13 +66,31 @@ def linear_modules(spec: ModelSpec) -> list[tuple[str, int]]:
     return out
 
 
-def _matches(name: str, pattern: str) -> bool:
-    if pattern.startswith("re:"):
-        return re.search(pattern[3:], name) is not None
-    if any(ch in pattern for ch in "*?["):
-        return fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(name, f"*{pattern}")
-    # a plain name: the module itself or any module below it, matched on whole dotted parts
-    return re.search(rf"(^|\.){re.escape(pattern)}($|\.)", name) is not None
+def _matcher(module_patterns: list[str]):
+    """One test for all patterns: plain names go in a set looked up by every dotted sub-path of a module
+    name (FP8 checkpoints list thousands of names; matching each against each module was quadratic and
+    took minutes), globs and regexes are compiled once."""
+    plain: set[str] = set()
+    regexes: list[re.Pattern[str]] = []
+    globs: list[re.Pattern[str]] = []
+    for pattern in module_patterns:
+        if pattern.startswith("re:"):
+            regexes.append(re.compile(pattern[3:]))
+        elif any(ch in pattern for ch in "*?["):
+            globs += [re.compile(fnmatch.translate(pattern)), re.compile(fnmatch.translate(f"*{pattern}"))]
+        else:
+            plain.add(pattern)
+
+    def matches(name: str) -> bool:
+        # a plain name matches the module itself or any module below it, on whole dotted parts
+        parts = name.split(".")
+        if plain and any(
+            ".".join(parts[i:j]) in plain for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)
+        ):
+            return True
+        return any(r.search(name) for r in regexes) or any(g.match(name) for g in globs)
+
+    return matches
 
 
 def unquantized_params(spec: ModelSpec, module_patterns: list[str]) -> int:
@@ -80,8 +98,5 @@ def unquantized_params(spec: ModelSpec, module_patterns: list[str]) -> int:
     wanted = [p for p in module_patterns if not _EMBEDDINGS.search(p.removeprefix("re:"))]
     if not wanted:
         return 0
-    total = 0
-    for name, params in linear_modules(spec):
-        if any(_matches(name, p) for p in wanted):
-            total += params
-    return total
+    matches = _matcher(wanted)
+    return sum(params for name, params in linear_modules(spec) if matches(name))

@@ -1,0 +1,118 @@
+"""`lmscreen history` and `lmscreen diff`: the runs recorded so far, and what changed between two of them."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+
+
+def history_help() -> str:
+    from lmscreen.report.history import HOME_ENV, db_path
+
+    return f"Run history database: {db_path()} (set {HOME_ENV} to move it)."
+
+
+def register(app: typer.Typer) -> None:
+    where = history_help()
+
+    @app.command("history", help=f"List recorded screening runs, newest first. {where}")
+    def history_cmd(
+        pool: Path | None = typer.Option(None, "--pool", help="Only runs of this pool file."),
+        limit: int = typer.Option(20, "--limit", min=1, help="How many runs to list."),
+        as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout."),
+    ) -> None:
+        from rich.console import Console
+        from rich.table import Table
+
+        from lmscreen.report.history import db_path, list_runs
+
+        runs = list_runs(pool=pool, limit=limit)
+        if as_json:
+            typer.echo(
+                json.dumps({"db": str(db_path()), "runs": [r.to_json() for r in runs]}, ensure_ascii=False)
+            )
+            return
+        table = Table(title=f"lmscreen runs ({db_path()}; --json for full paths)")
+        table.add_column("id", justify="right", no_wrap=True)
+        table.add_column("finished (UTC)", no_wrap=True)
+        table.add_column("pool", overflow="fold")
+        for col in ("rows", "高", "中", "低", "未知", "rejected"):
+            table.add_column(col, justify="right", no_wrap=True)
+        table.add_column("model", overflow="fold")
+        for r in runs:
+            table.add_row(
+                str(r.id),
+                (r.finished_at or r.recorded_at or "")[:16].replace("T", " "),
+                Path(r.pool_path).name,
+                str(r.rows),
+                *(str(r.levels.get(lv, 0)) for lv in ("高", "中", "低", "未知")),
+                str(r.rejected),
+                r.model or ("rules only" if r.engine and r.engine.startswith("none") else r.engine or ""),
+            )
+        # Wider than a terminal's 80 columns when piped, so a log keeps whole dates and names.
+        Console(width=None if sys.stdout.isatty() else 140).print(table)
+
+    @app.command(
+        "diff",
+        help=f"Stocks whose risk level or score changed between two runs, and codes added or "
+        f"dropped. A run is an id from `lmscreen history`, `latest`, or an OUT folder. {where}",
+    )
+    def diff_cmd(
+        run_a: str = typer.Argument(..., help="The older run."),
+        run_b: str = typer.Argument(..., help="The newer run."),
+        as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout."),
+    ) -> None:
+        from rich.console import Console
+        from rich.table import Table
+
+        from lmscreen.report.diff import diff_verdicts
+        from lmscreen.report.history import resolve_run, verdict_frame
+
+        a, b = resolve_run(run_a), resolve_run(run_b)
+        result = diff_verdicts(verdict_frame(a.id), verdict_frame(b.id), a.id, b.id)
+        if as_json:
+            data = result.to_json()
+            data["run_a"], data["run_b"] = a.to_json(), b.to_json()
+            typer.echo(json.dumps(data, ensure_ascii=False))
+            return
+        console = Console()
+        console.print(
+            f"run {a.id} ({a.finished_at}, {a.pool_path}) → run {b.id} ({b.finished_at}, {b.pool_path})"
+        )
+        if result.empty:
+            console.print("no risk level or score changed; no code added or dropped")
+            return
+        if result.changed:
+            table = Table(title=f"changed ({len(result.changed)})")
+            for col in ("code", "name", "risk", "score", "ROE %", "PE-TTM"):
+                table.add_column(col)
+            for c in result.changed:
+                table.add_row(
+                    c["code"],
+                    c["name"] or "",
+                    f"{c['risk_level_a']} → {c['risk_level_b']}",
+                    f"{_v(c['score_a'])} → {_v(c['score_b'])}",
+                    f"{_v(c['roe_a'])} → {_v(c['roe_b'])}",
+                    f"{_v(c['pe_ttm_a'])} → {_v(c['pe_ttm_b'])}",
+                )
+            console.print(table)
+        for key in ("added", "dropped"):
+            items = getattr(result, key)
+            if items:
+                table = Table(title=f"{key} ({len(items)})")
+                for col in ("code", "name", "risk", "score"):
+                    table.add_column(col)
+                for c in items:
+                    table.add_row(c["code"], c["name"] or "", c["risk_level"] or "", _v(c["score"]))
+                console.print(table)
+
+
+def _v(value: object) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)

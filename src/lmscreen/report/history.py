@@ -1,0 +1,274 @@
+"""Run history: every finished `screen` run, its run.json facts and its per-row verdicts, in one SQLite file.
+
+Why a database and not the OUT folders: an overnight job usually reuses one OUT folder, so yesterday's
+results.csv is gone by morning; the history keeps every run's verdicts so `lmscreen diff` and the reports
+can say what changed. Each run's verdicts are one zstd Parquet blob (VERDICT_COLUMNS), not a row per stock:
+a million-row run records in a fraction of a second instead of seconds of INSERTs, and `diff` joins two
+blobs in polars. The file lives in `$LMSCREEN_HOME` (default `$XDG_DATA_HOME/lmscreen`, else
+`~/.local/share/lmscreen`); WAL mode lets parallel runs record without blocking each other for long.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from lmscreen.errors import InputError
+
+HOME_ENV = "LMSCREEN_HOME"
+DB_NAME = "history.sqlite"
+
+VERDICT_COLUMNS = (
+    "row",
+    "code",
+    "name",
+    "industry",
+    "risk_level",
+    "score",
+    "pe_ttm",
+    "roe",
+    "flags",
+    "status",
+    "reason",
+)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    recorded_at TEXT NOT NULL,
+    started_at TEXT,
+    finished_at TEXT,
+    pool_path TEXT NOT NULL,
+    pool_sha256 TEXT,
+    out_dir TEXT,
+    rows INTEGER,
+    rejected INTEGER,
+    levels_json TEXT,
+    model TEXT,
+    engine TEXT,
+    run_json TEXT
+);
+CREATE INDEX IF NOT EXISTS runs_by_pool ON runs (pool_path, id);
+CREATE TABLE IF NOT EXISTS run_verdicts (
+    run_id INTEGER PRIMARY KEY REFERENCES runs (id),
+    parquet BLOB NOT NULL
+);
+"""
+
+
+def home() -> Path:
+    """Where lmscreen keeps state that outlives one OUT folder."""
+    env = os.environ.get(HOME_ENV)
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_DATA_HOME")
+    return (Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share") / "lmscreen"
+
+
+def db_path() -> Path:
+    return home() / DB_NAME
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    id: int
+    recorded_at: str
+    started_at: str | None
+    finished_at: str | None
+    pool_path: str
+    out_dir: str | None
+    rows: int
+    rejected: int
+    levels: dict[str, int]
+    model: str | None
+    engine: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@contextmanager
+def connect(path: Path | None = None, create: bool = True) -> Iterator[sqlite3.Connection]:
+    """Open (and if needed create) the history database; commits on success."""
+    path = path or db_path()
+    if not create and not path.is_file():
+        raise InputError(f"{path}: no run history yet (run `lmscreen screen` first, or set {HOME_ENV})")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    con = sqlite3.connect(path, timeout=60)
+    try:
+        con.execute("PRAGMA journal_mode=WAL")
+        con.executescript(_SCHEMA)
+        con.row_factory = sqlite3.Row
+        yield con
+        con.commit()
+    finally:
+        con.close()
+
+
+def pool_key(path: str | Path) -> str:
+    """Runs are "of the same pool" when their pool files resolve to the same absolute path."""
+    return str(Path(path).expanduser().resolve())
+
+
+def model_and_engine(run: dict[str, Any]) -> tuple[str | None, str | None]:
+    llm = run.get("llm") or {}
+    if not llm.get("enabled"):
+        return None, "none (--no-llm)"
+    described = llm.get("engine") or {}
+    model = described.get("model") or described.get("model_file")
+    return (str(model) if model else None), described.get("engine")
+
+
+def _verdict_blob(verdicts: pl.DataFrame) -> bytes:
+    frame = verdicts.select([c for c in VERDICT_COLUMNS if c in verdicts.columns])
+    buf = io.BytesIO()
+    frame.write_parquet(buf, compression="zstd")
+    return buf.getvalue()
+
+
+def record_run(run: dict[str, Any], verdicts: pl.DataFrame, path: Path | None = None) -> int:
+    """Store one finished run and its rows (a frame holding VERDICT_COLUMNS); returns the new run id."""
+    model, engine = model_and_engine(run)
+    counts = run.get("counts") or {}
+    blob = _verdict_blob(verdicts)
+    with connect(path) as con:
+        cur = con.execute(
+            "INSERT INTO runs (recorded_at, started_at, finished_at, pool_path, pool_sha256, out_dir, rows,"
+            " rejected, levels_json, model, engine, run_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                datetime.now(timezone.utc).isoformat(),
+                run.get("started_at"),
+                run.get("finished_at"),
+                pool_key(run["input"]["path"]),
+                run["input"].get("sha256"),
+                pool_key(run["options"]["out"]) if run.get("options", {}).get("out") else None,
+                counts.get("screened"),
+                counts.get("errors"),
+                json.dumps(counts.get("risk_levels") or {}, ensure_ascii=False),
+                model,
+                engine,
+                json.dumps(run, ensure_ascii=False, default=str),
+            ),
+        )
+        run_id = int(cur.lastrowid or 0)
+        con.execute("INSERT INTO run_verdicts (run_id, parquet) VALUES (?, ?)", (run_id, blob))
+    return run_id
+
+
+def _info(row: sqlite3.Row) -> RunInfo:
+    return RunInfo(
+        id=row["id"],
+        recorded_at=row["recorded_at"],
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+        pool_path=row["pool_path"],
+        out_dir=row["out_dir"],
+        rows=row["rows"] or 0,
+        rejected=row["rejected"] or 0,
+        levels=json.loads(row["levels_json"] or "{}"),
+        model=row["model"],
+        engine=row["engine"],
+    )
+
+
+_INFO_COLUMNS = (
+    "id, recorded_at, started_at, finished_at, pool_path, out_dir, rows, rejected, levels_json, model, engine"
+)
+
+
+def list_runs(
+    pool: str | Path | None = None, limit: int | None = None, path: Path | None = None
+) -> list[RunInfo]:
+    """Runs, newest first; only those of one pool file when `pool` is given."""
+    where, args = ("WHERE pool_path = ?", [pool_key(pool)]) if pool is not None else ("", [])
+    sql = f"SELECT {_INFO_COLUMNS} FROM runs {where} ORDER BY id DESC"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    with connect(path, create=False) as con:
+        return [_info(r) for r in con.execute(sql, args)]
+
+
+def get_run(run_id: int, path: Path | None = None) -> RunInfo:
+    with connect(path, create=False) as con:
+        row = con.execute(f"SELECT {_INFO_COLUMNS} FROM runs WHERE id = ?", (run_id,)).fetchone()
+    if row is None:
+        raise InputError(f"run {run_id}: not in the history ({path or db_path()}); see `lmscreen history`")
+    return _info(row)
+
+
+def resolve_run(ref: str, path: Path | None = None) -> RunInfo:
+    """A run named on the command line: its id, `latest`, or an OUT folder (its latest recorded run)."""
+    text = ref.strip()
+    if text.isdigit():
+        return get_run(int(text), path)
+    with connect(path, create=False) as con:
+        if text.lower() == "latest":
+            row = con.execute(f"SELECT {_INFO_COLUMNS} FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+        else:
+            row = con.execute(
+                f"SELECT {_INFO_COLUMNS} FROM runs WHERE out_dir = ? ORDER BY id DESC LIMIT 1",
+                (pool_key(text),),
+            ).fetchone()
+    if row is None:
+        raise InputError(f"{ref}: no such run in the history (give a run id from `lmscreen history`)")
+    return _info(row)
+
+
+def previous_run(
+    run_id: int | None, pool: str | Path, before: str | None = None, path: Path | None = None
+) -> RunInfo | None:
+    """The run of the same pool file recorded just before `run_id` (its pool path as recorded, so a
+    relative path in run.json does not depend on where `lmscreen report` is started); for a run that was
+    never recorded, the latest run of `pool` finished before `before`. None when there is none."""
+    db = path or db_path()
+    if not db.is_file():
+        return None
+    with connect(db, create=False) as con:
+        own = None
+        if run_id is not None:
+            own = con.execute("SELECT pool_path FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if own is not None:
+            row = con.execute(
+                f"SELECT {_INFO_COLUMNS} FROM runs WHERE pool_path = ? AND id < ? ORDER BY id DESC LIMIT 1",
+                (own["pool_path"], run_id),
+            ).fetchone()
+        else:
+            row = con.execute(
+                f"SELECT {_INFO_COLUMNS} FROM runs WHERE pool_path = ? AND finished_at < ? "
+                "ORDER BY id DESC LIMIT 1",
+                (pool_key(pool), before or "9999"),
+            ).fetchone()
+    return None if row is None else _info(row)
+
+
+def verdict_frame(run_id: int, path: Path | None = None) -> pl.DataFrame:
+    """One run's per-row verdicts (VERDICT_COLUMNS), in input order."""
+    with connect(path, create=False) as con:
+        row = con.execute("SELECT parquet FROM run_verdicts WHERE run_id = ?", (run_id,)).fetchone()
+    if row is None:
+        return pl.DataFrame(schema={c: pl.String for c in VERDICT_COLUMNS})
+    return pl.read_parquet(io.BytesIO(row["parquet"]))
+
+
+def verdicts(run_id: int, path: Path | None = None) -> list[dict[str, Any]]:
+    return verdict_frame(run_id, path).to_dicts()
+
+
+def record_run_safely(run: dict[str, Any], verdict_rows: pl.DataFrame) -> dict[str, Any]:
+    """Record a run, but never let a broken or read-only history lose the run itself: the outcome goes
+    into run.json (`history.run_id`, or `history.error`)."""
+    db = db_path()
+    try:
+        return {"db": str(db), "run_id": record_run(run, verdict_rows, db)}
+    except (sqlite3.Error, OSError, InputError) as exc:
+        return {"db": str(db), "error": f"{type(exc).__name__}: {exc}"}

@@ -1,0 +1,185 @@
+"""`--engine ray` on a real local Ray (2 CPUs, started and shut down here) with the real embedded engine.
+
+Ray is slow to start on two shared cores, so the whole module shares one cluster and a few rows of the
+example pool (`--limit`). No bound here depends on speed: waits are for events, with generous caps.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+
+ray = pytest.importorskip("ray", reason="the [ray] extra is not installed (pip install 'lmscreen[ray]')")
+
+from lmscreen.engines.ray_engine import RayEngine  # noqa: E402
+from lmscreen.run.options import ScreenOptions  # noqa: E402
+from lmscreen.run.runner import screen  # noqa: E402
+
+pytestmark = pytest.mark.timeout(1800)  # a cap for a hung cluster on a busy shared CI box, not a speed bound
+ROOT = Path(__file__).resolve().parents[1]
+POOL = ROOT / "examples" / "pool.csv"
+REPORTS = ROOT / "examples" / "reports"
+LIMIT = 3
+COMPARED = [
+    "row",
+    "code",
+    "risk_level",
+    "score",
+    "rules_fired",
+    "reason",
+    "flags",
+    "status",
+    "revenue_yuan",
+    "net_profit_yuan",
+    "gross_margin_pct",
+    "roe_extracted_pct",
+    "pe_extracted",
+]
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
+    try:
+        yield ray.get_runtime_context().gcs_address
+    finally:
+        ray.shutdown()
+
+
+def options(out: Path, engine: str, **kw: Any) -> ScreenOptions:
+    return ScreenOptions(
+        pool=POOL, out=out, reports=REPORTS, engine=engine, limit=LIMIT, progress=False, **kw
+    )
+
+
+def results(out: Path) -> pl.DataFrame:
+    return pl.read_csv(out / "results.csv", infer_schema_length=0).select(COMPARED)
+
+
+@pytest.fixture(scope="module")
+def embedded_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("embedded")
+    screen(options(out, "embedded"))
+    return out
+
+
+def test_ray_gives_the_same_rows_as_embedded(cluster: str, embedded_run: Path, tmp_path: Path) -> None:
+    summary = screen(options(tmp_path, "ray", workers=2))
+    llm = summary.run["llm"]
+    assert llm["engine"]["engine"] == "ray" and llm["engine"]["workers"] == 2
+    assert llm["rows_with_report"] >= 3 and llm["sent"] == llm["rows_with_report"]
+    mine, theirs = results(tmp_path), results(embedded_run)
+    assert mine.height == LIMIT
+    assert mine.equals(theirs), f"ray:\n{mine}\nembedded:\n{theirs}"
+    assert llm["usage"]["cached_prompt_tokens"] > 0
+
+
+class KillFirstWorker:
+    """Fault injector around the real Ray engine: SIGKILLs the worker process that sent the first answer."""
+
+    def __init__(self, inner: RayEngine) -> None:
+        self.inner = inner
+        self.name, self.model = inner.name, inner.model
+        self.killed: str | None = None
+        self.keys: list[str] = []
+
+    def count_tokens(self, text: str) -> int:
+        return self.inner.count_tokens(text)
+
+    def describe(self) -> dict[str, Any]:
+        return self.inner.describe()
+
+    def run(self, requests):
+        for result in self.inner.run(requests):
+            self.keys.append(result.key)
+            if self.killed is None:
+                self.killed = result.extra["worker"]
+                os.kill(int(self.killed.rsplit(":", 1)[1]), signal.SIGKILL)
+            yield result
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_a_killed_worker_is_replaced_and_every_row_comes_back_once(
+    cluster: str, embedded_run: Path, tmp_path: Path
+) -> None:
+    opts = options(tmp_path, "ray")
+    engine = KillFirstWorker(RayEngine(opts, workers=1, batch_rows=1, progress=False))
+    summary = screen(opts, engine=engine)
+    llm = summary.run["llm"]
+    assert engine.killed is not None
+    assert len(engine.keys) == len(set(engine.keys)) == llm["rows_with_report"]
+    assert llm["failed"] == 0
+    workers = set(engine.inner.per_worker)
+    assert engine.killed in workers and len(workers) >= 2, "a fresh actor finished the run"
+    assert results(tmp_path).equals(results(embedded_run))
+    with sqlite3.connect(tmp_path / "checkpoint.sqlite") as con:
+        n, distinct = con.execute("SELECT count(*), count(DISTINCT key) FROM llm_results").fetchone()
+    assert n == distinct == llm["rows_with_report"]
+
+
+def test_driver_sigkilled_then_rerun_resumes(cluster: str, embedded_run: Path, tmp_path: Path) -> None:
+    out = tmp_path / "killed"
+    cmd = [sys.executable, "-m", "lmscreen", "screen", str(POOL), "--reports", str(REPORTS)]
+    cmd += ["--out", str(out), "--limit", str(LIMIT), "--engine", "ray", "--ray-address", cluster]
+    cmd += ["--workers", "1", "--quiet"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    db = out / "checkpoint.sqlite"
+    done = 0
+    deadline = time.time() + 900
+    try:
+        while time.time() < deadline and proc.poll() is None:
+            if db.exists():
+                try:
+                    with sqlite3.connect(db, timeout=1) as con:
+                        done = con.execute("SELECT count(*) FROM llm_results").fetchone()[0]
+                except sqlite3.Error:
+                    done = 0
+                if done >= 1:
+                    break
+            time.sleep(0.2)
+        assert proc.poll() is None, f"the run ended before it could be killed: {proc.stderr.read()}"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    with sqlite3.connect(db) as con:
+        before = {k for (k,) in con.execute("SELECT key FROM llm_results WHERE error IS NULL")}
+    assert before and not (out / "results.csv").exists()
+
+    rerun = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    assert rerun.returncode == 0, rerun.stderr
+    llm = json.loads((out / "run.json").read_text(encoding="utf-8"))["llm"]
+    assert llm["resumed"] == len(before)
+    assert llm["sent"] == llm["rows_with_report"] - len(before), "finished rows are not sent again"
+    with sqlite3.connect(db) as con:
+        n, distinct = con.execute("SELECT count(*), count(DISTINCT key) FROM llm_results").fetchone()
+    assert n == distinct == llm["rows_with_report"]
+    assert results(out).equals(results(embedded_run))
+
+
+def test_pool_layout_leaves_ray_a_free_core_and_gives_vllm_whole_gpus() -> None:
+    from lmscreen.engines.ray_engine import inner_kind, plan_workers
+
+    assert inner_kind(None) == inner_kind("/m/x.Q4_K_M.GGUF") == "embedded"
+    assert inner_kind("Qwen/Qwen2.5-7B-Instruct") == "vllm"
+    two = plan_workers("embedded", 2.0, 0.0, 2)
+    assert (two.workers, two.num_cpus, two.threads) == (2, 0.75, 1)
+    assert two.workers * two.num_cpus < 2.0, "a pool holding every CPU can hang Ray Data"
+    big = plan_workers("embedded", 16.0, 0.0, None)
+    assert big.workers == 15 and big.workers * big.num_cpus <= 15.5
+    gpus = plan_workers("vllm", 64.0, 8.0, None, tp=2)
+    assert (gpus.workers, gpus.num_gpus, gpus.batch_rows) == (4, 2.0, 256)

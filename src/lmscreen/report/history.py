@@ -19,9 +19,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import polars as pl
+if TYPE_CHECKING:  # polars is imported where verdicts are read or written: `--help` and `model fit` skip it
+    import polars as pl
 
 from lmscreen.errors import InputError
 
@@ -253,6 +254,8 @@ def previous_run(
 
 def verdict_frame(run_id: int, path: Path | None = None) -> pl.DataFrame:
     """One run's per-row verdicts (VERDICT_COLUMNS), in input order."""
+    import polars as pl
+
     with connect(path, create=False) as con:
         row = con.execute("SELECT parquet FROM run_verdicts WHERE run_id = ?", (run_id,)).fetchone()
     if row is None:

@@ -34,7 +34,7 @@ from lmscreen.task.choice import (
 from lmscreen.task.crosscheck import crosscheck, mismatches
 from lmscreen.task.grounding import GroundedExtraction, GroundedField, ground
 from lmscreen.task.prompt import SYSTEM_PROMPT, build_messages, clean_report_text, prompt_hash
-from lmscreen.task.reasons import reason_problem, rules_summary
+from lmscreen.task.reasons import longest_common_run, reason_problem, rules_summary
 from lmscreen.task.resolve import Resolved, resolve
 from lmscreen.task.schema import FIGURES, REASON_MAX_CHARS, Extraction, Figure, parse_completion, row_schema
 from lmscreen.task.truncate import TruncationInfo, fit_text
@@ -108,18 +108,6 @@ def sanitize_reason(text: str | None) -> str:
     return cleaned.lstrip(_FORMULA_LEAD)[:REASON_MAX_CHARS]
 
 
-def _longest_common_run(a: str, b: str) -> int:
-    """Length of the longest substring `a` and `b` share (a is short: a reason of <= 30 characters)."""
-    best = 0
-    for i in range(len(a)):
-        for j in range(i + best + 1, len(a) + 1):
-            if a[i:j] in b:
-                best = j - i
-            else:
-                break
-    return best
-
-
 def echoes_instructions(reason: str) -> bool:
     """True when the reason copies the instructions instead of summarising the report.
 
@@ -128,7 +116,7 @@ def echoes_instructions(reason: str) -> bool:
     the prompt, not a summary (generic words such as 营业收入 are far shorter than that).
     """
     text = "".join(reason.split())
-    return _longest_common_run(text, _INSTRUCTIONS) >= 8
+    return longest_common_run(text, _INSTRUCTIONS) >= 8
 
 
 @dataclass(frozen=True)

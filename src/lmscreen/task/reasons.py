@@ -51,7 +51,7 @@ def _squeeze(text: str) -> str:
     return _NOT_WORD_RE.sub("", text)
 
 
-def _longest_common_run(a: str, b: str) -> int:
+def longest_common_run(a: str, b: str) -> int:
     """Length of the longest substring `a` and `b` share (`a` is short: a reason of <= 30 characters)."""
     best = 0
     for i in range(len(a)):
@@ -95,12 +95,12 @@ def reason_problem(reason: str, report_text: str, instructions: str) -> str | No
         return "cut_off"  # the answer ran into the length cap: it stops mid-word
     if len([p for p in _LIST_SPLIT_RE.split(reason) if p.strip()]) >= 3:
         return "not_a_sentence"  # a list of phrases (`五粮液,公司实现营业总收入,同比增长,…`)
-    if _longest_common_run(text, instructions) >= PROMPT_RUN or _TEMPLATE_WORDS_RE.search(text):
+    if longest_common_run(text, instructions) >= PROMPT_RUN or _TEMPLATE_WORDS_RE.search(text):
         return "copies_prompt"
     if INJECTION_RE.search(text):
         return "injection"
     opening = _squeeze(_OPENING_RE.split(report_text.strip(), maxsplit=1)[0][:OPENING_CHARS])
-    run = _longest_common_run(_squeeze(text), opening)
+    run = longest_common_run(_squeeze(text), opening)
     if run >= COPY_RUN or run >= COPY_SHARE * len(_squeeze(text)):
         return "copies_report"
     if _SPACED_CJK_RE.search(reason):

@@ -18,11 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
 
 from lmscreen.task.candidates import CANDIDATES_VERSION, CandidateSet, marked_text
 from lmscreen.task.prompt import FENCE_BEGIN, FENCE_END, _one_line, clean_report_text
-from lmscreen.task.schema import FIGURES, REASON_MAX_CHARS, REASON_PATTERN
+from lmscreen.task.schema import FIGURES, REASON_MAX_CHARS, REASON_PATTERN, load_answer
 
 CHOICE_VERSION = "1"
 
@@ -132,27 +131,11 @@ class Choice:
     reason: str
 
 
-_FENCE_RE = re.compile(r"^```[a-zA-Z]*\s*\n?(.*?)\n?```$", re.DOTALL)
-
-
 def parse_choice(text: str | None, schema: dict[str, Any]) -> Choice | str:
     """Validate an answer against the row's schema; the Choice, or a one-line error. Never raises."""
-    if text is None or not text.strip():
-        return "invalid JSON: empty completion"
-    body = text.strip()
-    fenced = _FENCE_RE.match(body)
-    if fenced:
-        body = fenced.group(1).strip()
-    try:
-        data = json.loads(body)
-    except json.JSONDecodeError as exc:
-        return f"invalid JSON: {exc.msg} (char {exc.pos}): {' '.join(body.split())[:80]}"
-    except RecursionError:
-        return "invalid JSON: nested too deeply"
-    error = best_match(Draft202012Validator(schema).iter_errors(data))
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "(root)"
-        return f"schema violation at {where}: {' '.join(error.message.split())[:160]}"
+    data = load_answer(text, Draft202012Validator(schema))
+    if isinstance(data, str):
+        return data
     return Choice(ids={f: data.get(f) for f in FIGURES}, reason=data["reason"])
 
 

@@ -176,12 +176,12 @@ def _clip(text: str, limit: int = _ERROR_CHARS) -> str:
     return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
 
 
-def parse_completion(text: str | None, code: str) -> Extraction | str:
-    """Validate a completion for row `code`; return the Extraction, or a one-line error string.
+def load_answer(text: str | None, validator: Draft202012Validator) -> Any | str:
+    """A model's answer as checked JSON, or a one-line error for the row's `status`. Never raises.
 
-    Never raises on model output: whatever the model (or a server without grammar support) sent, the
-    caller gets either a valid Extraction or a message fit for the row's `status` column. A Markdown code
-    fence around the JSON (common from chat servers) is tolerated; nothing else is repaired.
+    Whatever the model (or a server without grammar support) sent, the caller gets data that satisfies the
+    schema or a message. A Markdown code fence around the JSON (common from chat servers) is tolerated;
+    nothing else is repaired. Both questions (free-form and candidate ids) are parsed here.
     """
     if text is None or not text.strip():
         return "invalid JSON: empty completion"
@@ -197,10 +197,18 @@ def parse_completion(text: str | None, code: str) -> Extraction | str:
         return f"invalid JSON{hint}: {exc.msg} (char {exc.pos}): {_clip(body, 80)}"
     except RecursionError:
         return "invalid JSON: nested too deeply"
-    error = best_match(_validator(code).iter_errors(data))
+    error = best_match(validator.iter_errors(data))
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "(root)"
         return f"schema violation at {where}: {_clip(error.message)}"
+    return data
+
+
+def parse_completion(text: str | None, code: str) -> Extraction | str:
+    """Validate a completion for row `code`; return the Extraction, or a one-line error string."""
+    data = load_answer(text, _validator(code))
+    if isinstance(data, str):
+        return data
     figures: dict[str, Figure | None] = {}
     for field in FIGURES:
         raw = data[field]

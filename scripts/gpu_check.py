@@ -13,12 +13,13 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
 import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from lmscreen.model.arch.read import hf_cache_dirs
 
 CODES_SH = 600000
 
@@ -47,17 +48,6 @@ def write_pool(path: Path, rows: int, seed: int = 0) -> Path:
     return path
 
 
-def hf_hub_dirs() -> list[Path]:
-    """Where the Hugging Face cache may live, in the order huggingface_hub reads its settings."""
-    dirs = []
-    if os.environ.get("HF_HUB_CACHE"):
-        dirs.append(Path(os.environ["HF_HUB_CACHE"]))
-    if os.environ.get("HF_HOME"):
-        dirs.append(Path(os.environ["HF_HOME"]) / "hub")
-    dirs.append(Path.home() / ".cache" / "huggingface" / "hub")
-    return dirs
-
-
 def _snapshot_bytes(snapshot: Path) -> int:
     return sum(p.stat().st_size for p in snapshot.glob("*.safetensors") if p.exists())
 
@@ -65,7 +55,7 @@ def _snapshot_bytes(snapshot: Path) -> int:
 def find_qwen_model(hub_dirs: list[Path] | None = None) -> Path | None:
     """The smallest complete Qwen instruct snapshot in the local cache (config, tokenizer and weights)."""
     best: tuple[int, Path] | None = None
-    for hub in hub_dirs if hub_dirs is not None else hf_hub_dirs():
+    for hub in hub_dirs if hub_dirs is not None else hf_cache_dirs():
         for repo in sorted(hub.glob("models--Qwen--*")):
             name = repo.name.split("--", 2)[-1].lower()
             if not ("instruct" in name or name.startswith("qwen3-")) or "base" in name:
@@ -180,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     if model is None:
         print(
             "no Qwen instruct model in the local Hugging Face cache ("
-            + ", ".join(str(d) for d in hf_hub_dirs())
+            + ", ".join(str(d) for d in hf_cache_dirs())
             + "); pass a model folder as the first argument",
             file=sys.stderr,
         )

@@ -76,3 +76,42 @@ def test_neutralise_formulas() -> None:
     expected = ["'=1+1", "'+A1", "'-x", "'@SUM(A1)", "-12.5", "+3", "正常", "'\tcmd", None, "-"]
     assert out["s"].to_list() == expected
     assert out["n"].to_list() == frame["n"].to_list()
+
+
+def test_diff_of_aligned_runs_equals_the_joined_diff() -> None:
+    """Two runs of the same codes in the same order take the no-join path; shuffling one side forces the
+    join path: both must report the same changes (and a duplicate code counts once, first kept)."""
+    import random
+
+    import polars as pl
+
+    from lmscreen.report.diff import diff_verdicts
+
+    rng = random.Random(7)
+    codes = [f"{i:06d}.SZ" for i in range(300)] + ["000001.SZ"]
+    levels = ["高", "中", "低", "未知"]
+
+    def run() -> pl.DataFrame:
+        return pl.DataFrame(
+            {
+                "code": codes,
+                "name": [f"n{i}" for i in range(len(codes))],
+                "risk_level": [rng.choice(levels) for _ in codes],
+                "score": [rng.choice([None, *range(0, 100, 7)]) for _ in codes],
+                "pe_ttm": [rng.uniform(1, 80) for _ in codes],
+                "roe": [rng.uniform(-5, 30) for _ in codes],
+            }
+        )
+
+    before, now = run(), run()
+    aligned = diff_verdicts(before, now, 1, 2)
+    assert aligned.changed and not aligned.added and not aligned.dropped
+    assert sum(e["code"] == "000001.SZ" for e in aligned.changed) <= 1
+    unique = before.head(300)  # without the repeated code, whose first row a shuffle would change
+    shuffled = diff_verdicts(unique.sample(fraction=1.0, shuffle=True, seed=3), now.head(300), 1, 2)
+    assert shuffled.to_json() == diff_verdicts(unique, now.head(300), 1, 2).to_json()
+    extra = pl.DataFrame({"code": ["999999.SZ"], "name": ["x"], "risk_level": ["高"], "score": [1]})
+    longer = pl.concat([before, extra], how="diagonal_relaxed")  # another length: the join path
+    joined = diff_verdicts(longer, now, 1, 2)
+    assert joined.changed == aligned.changed
+    assert [e["code"] for e in joined.dropped] == ["999999.SZ"]

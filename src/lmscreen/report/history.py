@@ -14,7 +14,7 @@ import io
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -252,15 +252,26 @@ def previous_run(
     return None if row is None else _info(row)
 
 
-def verdict_frame(run_id: int, path: Path | None = None) -> pl.DataFrame:
-    """One run's per-row verdicts (VERDICT_COLUMNS), in input order."""
+def verdict_frame(
+    run_id: int, path: Path | None = None, columns: Sequence[str] | None = None
+) -> pl.DataFrame:
+    """One run's per-row verdicts (VERDICT_COLUMNS, or those of `columns` it has), in input order.
+
+    Naming the columns a caller compares skips decoding the others (the reasons and flags of a million
+    rows are most of a blob)."""
     import polars as pl
 
+    wanted = list(columns or VERDICT_COLUMNS)
     with connect(path, create=False) as con:
         row = con.execute("SELECT parquet FROM run_verdicts WHERE run_id = ?", (run_id,)).fetchone()
     if row is None:
-        return pl.DataFrame(schema={c: pl.String for c in VERDICT_COLUMNS})
-    return pl.read_parquet(io.BytesIO(row["parquet"]))
+        return pl.DataFrame(schema={c: pl.String for c in wanted})
+    blob = io.BytesIO(row["parquet"])
+    if columns is None:
+        return pl.read_parquet(blob)
+    present = [c for c in wanted if c in pl.read_parquet_schema(blob)]
+    blob.seek(0)
+    return pl.read_parquet(blob, columns=present)
 
 
 def verdicts(run_id: int, path: Path | None = None) -> list[dict[str, Any]]:

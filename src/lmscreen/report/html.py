@@ -20,7 +20,7 @@ import json
 import math
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, select_autoescape
 
@@ -31,6 +31,9 @@ from lmscreen.report.charts import ChartRow, Threshold, all_charts
 from lmscreen.report.evidence import sentence_quote
 from lmscreen.report.run_view import RunView, load_run
 from lmscreen.rules.ruleset import COMPARISON_OPS, Rule, RuleSet
+
+if TYPE_CHECKING:
+    import polars as pl
 
 FIGURE_ORDER = ("revenue", "net_profit", "gross_margin", "roe", "pe_ttm")
 MAX_CHANGES_SHOWN = 500
@@ -370,11 +373,11 @@ def render_html(view: RunView, lang: str = "zh") -> str:
     )
 
 
-def write_report(out_dir: Path, lang: str = "zh") -> Path:
-    """Write report.html and report.md of a finished run; returns the html path."""
+def write_report(out_dir: Path, lang: str = "zh", verdicts: pl.DataFrame | None = None) -> Path:
+    """Write report.html and report.md of a finished run; returns the html path. `verdicts`: see load_run."""
     from lmscreen.report.markdown import render_markdown
 
-    view = load_run(out_dir)
+    view = load_run(out_dir, verdicts)
     path = out_dir / "report.html"
     write_text(path, render_html(view, lang))
     write_text(out_dir / "report.md", render_markdown(view, lang))

@@ -18,7 +18,7 @@ import polars as pl
 
 from lmscreen.errors import InputError
 from lmscreen.report import history
-from lmscreen.report.diff import RunDiff, diff_verdicts
+from lmscreen.report.diff import DIFF_COLUMNS, RunDiff, diff_verdicts
 from lmscreen.rules.ruleset import RuleSet
 
 MAX_ERRORS_SHOWN = 50
@@ -89,7 +89,10 @@ def verdict_of(rec: dict[str, Any]) -> dict[str, Any]:
     return {c: rec.get(c) for c in history.VERDICT_COLUMNS}
 
 
-def load_run(out_dir: Path) -> RunView:
+def load_run(out_dir: Path, verdicts: pl.DataFrame | None = None) -> RunView:
+    """The run in `out_dir`. `verdicts` is the finished run's own frame (VERDICT_COLUMNS) when the caller
+    still holds it, so the comparison with the previous run does not read this run back from the history.
+    """
     run_path, results_path = out_dir / "run.json", out_dir / "results.jsonl"
     if not run_path.is_file() or not results_path.is_file():
         raise InputError(f"{out_dir}: not a finished lmscreen run (run.json / results.jsonl missing)")
@@ -105,11 +108,11 @@ def load_run(out_dir: Path) -> RunView:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"{out_dir}: run.json or results.jsonl is damaged ({exc})") from None
     view = RunView(out_dir=out_dir, run=run, rows=rows, errors=_errors(out_dir), rules=_rules(run))
-    _attach_changes(view)
+    _attach_changes(view, verdicts)
     return view
 
 
-def _attach_changes(view: RunView) -> None:
+def _attach_changes(view: RunView, verdicts: pl.DataFrame | None) -> None:
     """Changes against the previous run of the same pool file, when the history has one."""
     pool = (view.run.get("input") or {}).get("path")
     if not pool:
@@ -118,8 +121,10 @@ def _attach_changes(view: RunView) -> None:
         prev = history.previous_run(view.run_id, pool, before=view.run.get("finished_at"))
         if prev is None:
             return
-        before = history.verdict_frame(prev.id)
-        now = history.verdict_frame(view.run_id) if view.run_id is not None else None
+        before = history.verdict_frame(prev.id, columns=DIFF_COLUMNS)
+        now = verdicts
+        if now is None and view.run_id is not None:
+            now = history.verdict_frame(view.run_id, columns=DIFF_COLUMNS)
     except (sqlite3.Error, OSError, InputError, ValueError) as exc:  # a broken history never stops a report
         view.history_error = f"{type(exc).__name__}: {exc}"
         return

@@ -160,11 +160,12 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
 
     # Recorded before run.json is written so run.json can name its history id (the reports use it to find
     # the previous run of the same pool); a broken history is noted there, never fatal.
-    run["history"] = record_run_safely(run, frame.select([c for c in VERDICT_COLUMNS if c in frame.columns]))
+    verdicts = frame.select([c for c in VERDICT_COLUMNS if c in frame.columns])
+    run["history"] = record_run_safely(run, verdicts)
     write_json(run, opts.out / "run.json")
     from lmscreen.report.html import write_report
 
-    write_report(opts.out, lang=opts.lang)
+    write_report(opts.out, lang=opts.lang, verdicts=verdicts)
     return RunSummary(
         out_dir=opts.out,
         rows=frame.height,

@@ -70,9 +70,11 @@ def test_neutralise_formulas() -> None:
         {
             "s": ["=1+1", "+A1", "-x", "@SUM(A1)", "-12.5", "+3", "正常", "\tcmd", None, "-"],
             "n": [1.0, -2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, -10.0],
+            "plain": ["a", "b=c", "-1", None, "x", "y", "z", "w", "v", "u"],
         }
     )
     out = neutralise_formulas(frame)
+    assert out["plain"].to_list() == frame["plain"].to_list()
     expected = ["'=1+1", "'+A1", "'-x", "'@SUM(A1)", "-12.5", "+3", "正常", "'\tcmd", None, "-"]
     assert out["s"].to_list() == expected
     assert out["n"].to_list() == frame["n"].to_list()

@@ -40,7 +40,7 @@ DIFF_COLUMNS = ("code", "name", "risk_level", "score", "pe_ttm", "roe")
 
 
 def _frame(verdicts: pl.DataFrame | list[dict[str, Any]]) -> pl.DataFrame:
-    """Verdicts as a frame with the compared columns, one row per code (first kept), no null codes."""
+    """Verdicts as a frame with the compared columns and no null codes (repeated codes still in)."""
     if isinstance(verdicts, pl.DataFrame):
         frame = verdicts
     else:
@@ -56,9 +56,13 @@ def _frame(verdicts: pl.DataFrame | list[dict[str, Any]]) -> pl.DataFrame:
         pl.col("pe_ttm").cast(pl.Float64, strict=False),
         pl.col("roe").cast(pl.Float64, strict=False),
     ).filter(pl.col("code").is_not_null() & (pl.col("code") != ""))
-    # The loader already keeps one row per code, so this is one hash pass that usually filters nothing.
-    first = frame.get_column("code").is_first_distinct()
-    return frame if first.all() else frame.filter(first)
+    return frame
+
+
+def _first_per_code(frame: pl.DataFrame) -> pl.Series:
+    """True on the first row of each code. The loader already keeps one row per code, so this usually
+    marks every row; it is one hash pass over the codes."""
+    return frame.get_column("code").is_first_distinct()
 
 
 def _severity(level: str | None) -> int:
@@ -73,16 +77,20 @@ def diff_verdicts(
 ) -> RunDiff:
     """Compare run A (older) with run B (newer). `changed` lists both sides and the inputs that moved.
 
-    Joined in polars, so two million-row runs compare in well under a second."""
+    Compared in polars (row by row when the codes line up, else joined on code), so two million-row runs
+    compare in well under a second. A repeated code counts once, its first row kept."""
     fa, fb = _frame(a), _frame(b)
     out = RunDiff(run_a, run_b)
     level_moved = pl.col("risk_level").ne_missing(pl.col("risk_level_a"))
     moved_expr = level_moved | pl.col("score").ne_missing(pl.col("score_a"))
     if fa.height == fb.height and fa.get_column("code").equals(fb.get_column("code")):
-        # The usual nightly rerun: the same codes in the same order. Rows line up, so no joins are needed.
+        # The usual nightly rerun: the same codes in the same order. Rows line up, so no joins are needed,
+        # and one hash pass finds any repeated code for both sides.
         both = pl.concat([fb, fa.drop("code").rename(lambda c: f"{c}_a")], how="horizontal")
-        moved = both.filter(moved_expr)
+        first = _first_per_code(fb)
+        moved = both.filter(moved_expr if first.all() else first & moved_expr)
     else:
+        fa, fb = fa.filter(_first_per_code(fa)), fb.filter(_first_per_code(fb))
         out.added = fb.join(fa.select("code"), on="code", how="anti").to_dicts()
         out.dropped = fa.join(fb.select("code"), on="code", how="anti").to_dicts()
         both = fb.join(fa, on="code", how="inner", suffix="_a")

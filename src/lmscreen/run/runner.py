@@ -14,7 +14,7 @@ import platform
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -92,6 +92,8 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     pool = load_pool(opts.pool)
     frame = pool.frame
     errors = pool.error_frame
+    # Only the run's own `frame` keeps the rows from here, so columns it drops can be freed.
+    pool = replace(pool, frame=frame.clear())
     if opts.limit is not None:
         frame = frame.head(opts.limit)
         # Rows past the limit were not screened, so their load errors are not this run's either.
@@ -127,6 +129,14 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
 
     risk_counts = {str(k): int(v) for k, v in frame.group_by("risk_level").len().iter_rows()}
     flag_counts = _flag_counts(frame)
+    from lmscreen.report.history import VERDICT_COLUMNS, record_run_safely
+
+    screened = frame.height
+    # Lazily: an eager select on the many-chunk frame `evaluate` returns would copy the columns.
+    verdicts = frame.lazy().select([c for c in VERDICT_COLUMNS if c in frame.columns]).collect()
+    # The rest needs the verdict columns only: letting the others go (raw cells, the audit trail's JSON)
+    # keeps a million-row run's peak memory down while the history and the reports are written.
+    del frame
     run = {
         "lmscreen_version": __version__,
         "started_at": datetime.fromtimestamp(started, timezone.utc).isoformat(),
@@ -146,8 +156,8 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
         },
         "options": opts.public(),
         "counts": {
-            "input_rows": frame.height + n_errors,
-            "screened": frame.height,
+            "input_rows": screened + n_errors,
+            "screened": screened,
             "errors": n_errors,
             "risk_levels": risk_counts,
             "flags": flag_counts,
@@ -156,11 +166,8 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
         "timings": timings,
         "host": {"python": platform.python_version(), "platform": platform.platform()},
     }
-    from lmscreen.report.history import VERDICT_COLUMNS, record_run_safely
-
     # Recorded before run.json is written so run.json can name its history id (the reports use it to find
     # the previous run of the same pool); a broken history is noted there, never fatal.
-    verdicts = frame.select([c for c in VERDICT_COLUMNS if c in frame.columns])
     run["history"] = record_run_safely(run, verdicts)
     write_json(run, opts.out / "run.json")
     from lmscreen.report.html import write_report
@@ -168,7 +175,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     write_report(opts.out, lang=opts.lang, verdicts=verdicts)
     return RunSummary(
         out_dir=opts.out,
-        rows=frame.height,
+        rows=screened,
         errors=n_errors,
         llm_sent=llm_info.get("sent", 0),
         llm_resumed=llm_info.get("resumed", 0),
@@ -203,12 +210,15 @@ _LLM_COLUMNS: dict[str, pl.DataType] = {
 
 
 def _without_llm(frame: pl.DataFrame, flag: str) -> pl.DataFrame:
-    cols = [
-        pl.lit(None, dtype=dt).alias(name)
-        for name, dt in _LLM_COLUMNS.items()
-        if name not in ("flags", "status")
-    ]
-    return frame.with_columns(*cols, pl.lit(flag).alias("flags"), pl.lit("ok").alias("status"))
+    """The LLM columns, empty. They are null-typed, which holds no buffer at all: typed nulls cost a
+    million-row run about 120 MiB for cells that are written as nothing (results.csv leaves them blank,
+    results.jsonl leaves them out)."""
+    cols = [pl.lit(None).alias(name) for name in _LLM_COLUMNS if name not in ("flags", "status")]
+    # Lazily: an eager with_columns of a literal rechunks every column of a many-chunk frame (a copy of
+    # the whole pool); the lazy engine adds the columns beside the existing chunks.
+    return (
+        frame.lazy().with_columns(*cols, pl.lit(flag).alias("flags"), pl.lit("ok").alias("status")).collect()
+    )
 
 
 def _llm_rows(frame: pl.DataFrame, opts: ScreenOptions) -> list[_LLMRow]:

@@ -45,6 +45,10 @@ class CatalogEntry(BaseModel):
     generation: dict[str, float] = Field(default_factory=dict)
     """Sampling defaults from the release's generation_config.json (its own preset)."""
     generation_source: str | None = None
+    quant_source: str | None = None
+    """Where a ModelOpt checkpoint's hf_quant_config.json (merged into `config`) was read."""
+    vision_source: str | None = None
+    """Where `config.vision_config` was read, when not from the same file as the rest."""
     source: str
     config: dict[str, Any] = Field(default_factory=dict)
     """config.json fields (only those a memory plan needs), already merged with the `like:` entry."""

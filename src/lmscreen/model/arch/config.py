@@ -126,6 +126,8 @@ def modelopt_algo(q: dict[str, Any]) -> str:
     Mixed checkpoints (NVFP4 MLPs + FP8 attention, nvidia/Qwen3.6-*-NVFP4) list a format per layer; the
     MLP and expert weights hold most of the parameters of any transformer, so their format sizes the
     checkpoint (a per-layer count would pick FP8 for a dense 27B whose attention layers outnumber its MLPs).
+    The other layers are then sized at the MLP format too, so the weight bytes are a lower bound (for
+    nvidia/Qwen3.6-27B-NVFP4 the FP8 attention and gated-delta layers add about 3 GiB more).
     """
     algo = str(q.get("quant_algo") or "")
     layers = q.get("quantized_layers")

@@ -205,6 +205,9 @@ def test_public_host_adds_api_key_and_warning() -> None:
         ("Qwen/Qwen3.6-35B-A3B", "qwen3", "qwen3_coder", "qwen3", "qwen3_coder"),
         ("Qwen/Qwen3-Coder-30B-A3B-Instruct", None, "qwen3_coder", None, "qwen3_coder"),
         ("deepseek-ai/DeepSeek-R1", "deepseek_r1", "deepseek_v3", "deepseek-r1", "deepseekv3"),
+        # a Qwen2-architecture distill: R1 reasoning, but no DeepSeek-V3 tool-call format
+        ("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B", "deepseek_r1", None, "deepseek-r1", None),
+        ("deepseek-ai/DeepSeek-R1-Distill-Llama-70B", "deepseek_r1", None, "deepseek-r1", None),
         ("openai/gpt-oss-120b", None, "openai", "gpt-oss", "gpt-oss"),
         ("meta-llama/Llama-3.1-8B-Instruct", None, "llama3_json", None, "llama3"),
         ("zai-org/GLM-4.5-Air", "glm45", "glm45", "glm45", "glm45"),

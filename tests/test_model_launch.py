@@ -294,3 +294,14 @@ def test_launch_cli_text_and_json() -> None:
     assert data["command"].startswith("vllm serve") and data["plan"]["fits"] is True
     bad = subprocess.run([*base[:-4], "--engine", "tgi"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "tgi" in bad.stderr
+
+
+def test_catalog_generation_config_preset_keeps_integer_top_k() -> None:
+    """A release's own generation_config.json (with its source) is its preset; top_k stays an integer in the
+    --override-generation-config JSON (vLLM types it int), and the source names the file it came from."""
+    spec = spec_for("Qwen/Qwen2.5-Coder-32B-Instruct")
+    preset, source = sampling_preset(spec)
+    assert preset == {"temperature": 0.7, "top_p": 0.8, "top_k": 20, "repetition_penalty": 1.05}
+    assert "generation_config.json" in source
+    override = json.loads(_arg(launch_command(spec, "vllm"), "--override-generation-config"))
+    assert override["top_k"] == 20 and isinstance(override["top_k"], int)

@@ -42,7 +42,7 @@ class CatalogEntry(BaseModel):
     """always | never | hybrid, when the model card says (a release can change it)."""
     params_source: str | None = None
     """`config` when total/active counts were derived from the config rather than the publisher's card."""
-    generation: dict[str, float] = Field(default_factory=dict)
+    generation: dict[str, int | float] = Field(default_factory=dict)
     """Sampling defaults from the release's generation_config.json (its own preset)."""
     generation_source: str | None = None
     quant_source: str | None = None

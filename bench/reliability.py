@@ -155,6 +155,7 @@ def kill_family(
             start_new_session=True,
         )
         before: dict[str, str | None] = {}
+        prior_mid = mid_run
         try:
             proc.wait(timeout=at)
         except subprocess.TimeoutExpired:
@@ -185,6 +186,13 @@ def kill_family(
         totals["stray_temp_files"] += stray_temps(out)
         if lost or dup or diff or rerun.returncode != 0 or stray_temps(out):
             totals["failed"] += 1
+        when = "killed mid-run" if mid_run > prior_mid else "finished first"
+        print(  # progress on stderr: a long run cut short still shows the cases it finished
+            f"  {name} {i + 1}/{kills}: lost {lost}, duplicated {dup}, differing {diff}, "
+            f"rerun exit {rerun.returncode} ({when})",
+            file=sys.stderr,
+            flush=True,
+        )
     detail = (
         f"rows lost {totals['lost']}, duplicated {totals['duplicated']}, differing {totals['differing']}; "
         f"{mid_run} killed mid-run, {kills - mid_run} finished first; "

@@ -74,6 +74,7 @@ def test_issue_example_distill_launch() -> None:
     assert out.returncode == 0, out.stderr
     command = next(x for x in out.stdout.splitlines() if x.startswith("vllm serve"))
     assert "--reasoning-parser deepseek_r1" in command
+    assert "--tool-call-parser" not in command  # a Qwen2 checkpoint: no DeepSeek-V3 tool-call format
 
 
 def test_unknown_family_without_size_still_gets_a_launch_line() -> None:

@@ -88,6 +88,8 @@ class ModelSpec(BaseModel):
     mtp_layers: int = 0
     """Multi-token-prediction layers in the checkpoint (DeepSeek-V3, Qwen3.5, GLM-4.5); not in num_layers."""
     is_vision: bool = False
+    vision_params: int | None = None
+    """Vision-encoder parameters (arch.vision), part of total_params; 16-bit in quantized checkpoints."""
 
     sources: dict[str, str] = Field(default_factory=dict)
     """field name -> gguf | safetensors | config | catalog | name."""

@@ -155,6 +155,7 @@ def kill_family(
             start_new_session=True,
         )
         before: dict[str, str | None] = {}
+        prior_mid = mid_run
         try:
             proc.wait(timeout=at)
         except subprocess.TimeoutExpired:
@@ -185,6 +186,15 @@ def kill_family(
         totals["stray_temp_files"] += stray_temps(out)
         if lost or dup or diff or rerun.returncode != 0 or stray_temps(out):
             totals["failed"] += 1
+        when = "killed mid-run" if mid_run > prior_mid else "finished first"
+        errors_left = sum(r["status"].startswith("llm_error") for r in read_rows(out))
+        print(  # progress on stderr: a long run cut short still shows the cases it finished
+            f"  {name} {i + 1}/{kills}: lost {lost}, duplicated {dup}, differing {diff} (stored answers "
+            f"changed {changed}, rows left with llm_error {errors_left}), rerun exit {rerun.returncode} "
+            f"({when}; {out})",
+            file=sys.stderr,
+            flush=True,
+        )
     detail = (
         f"rows lost {totals['lost']}, duplicated {totals['duplicated']}, differing {totals['differing']}; "
         f"{mid_run} killed mid-run, {kills - mid_run} finished first; "
@@ -693,6 +703,7 @@ def main() -> int:
     ap.add_argument("--sample", type=int, default=20, help="files also run through the real CLI, per family")
     ap.add_argument("--seed", type=int, default=20261130)
     ap.add_argument("--json", action="store_true", help="also print one JSON object at the end")
+    ap.add_argument("--work", type=Path, help="keep every run's folder here (default: a temporary folder)")
     args = ap.parse_args()
     kills = args.kills or (4 if args.quick else 20)
     hostile = args.hostile or (300 if args.quick else 2000)
@@ -703,6 +714,9 @@ def main() -> int:
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="lmscreen-reliability-") as tmp:
         work = Path(tmp)
+        if args.work:
+            work = args.work
+            work.mkdir(parents=True, exist_ok=True)
         for family in families:
             t = time.perf_counter()
             if family == "kill-embedded":

@@ -30,7 +30,7 @@ def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
         [sys.executable, "-m", "lmscreen", "model", *args],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,
         env={**os.environ, **(env or {})},
     )
 

@@ -283,16 +283,16 @@ def test_launch_cli_text_and_json() -> None:
         "--gpu",
         "RTX 3090",
     ]
-    text = subprocess.run([*base, "--host", "0.0.0.0"], capture_output=True, text=True, timeout=60)
+    text = subprocess.run([*base, "--host", "0.0.0.0"], capture_output=True, text=True, timeout=600)
     assert text.returncode == 0, text.stderr
     assert "warning:" in text.stderr and "0.0.0.0" in text.stderr
     command = next(x for x in text.stdout.splitlines() if x.startswith("vllm serve"))
     assert "--api-key" in command and "--served-model-name Qwen3-8B" in command
-    js = subprocess.run([*base, "--json"], capture_output=True, text=True, timeout=60)
+    js = subprocess.run([*base, "--json"], capture_output=True, text=True, timeout=600)
     assert js.returncode == 0 and len(js.stdout.strip().splitlines()) == 1
     data = json.loads(js.stdout)
     assert data["command"].startswith("vllm serve") and data["plan"]["fits"] is True
-    bad = subprocess.run([*base[:-4], "--engine", "tgi"], capture_output=True, text=True, timeout=60)
+    bad = subprocess.run([*base[:-4], "--engine", "tgi"], capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and "tgi" in bad.stderr
 
 

@@ -408,7 +408,7 @@ sys.exit(code)
 
 
 def _run_probe(*args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
-    proc = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, timeout=600)
     line = next(x for x in proc.stderr.splitlines() if x.startswith("PROBE "))
     return proc, json.loads(line[6:])
 
@@ -424,7 +424,7 @@ def test_fit_cli_is_fast_offline_and_imports_no_ml_stack() -> None:
         [sys.executable, "-c", _HEAVY_PROBE, "model", "fit", "Qwen/Qwen3-8B", "--gpu", "RTX 3090"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,
     )
     assert whole.returncode == 0, whole.stderr
     assert json.loads(whole.stderr.splitlines()[-1]) == []
@@ -478,7 +478,7 @@ def test_planner_accuracy_bench_meets_its_targets() -> None:
         [sys.executable, str(REPO / "bench" / "planner_accuracy.py"), "--csv", str(CALIBRATION), "--json"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)["summary"]

@@ -7,7 +7,7 @@ where each field came from: `gguf`, `safetensors`, `config`, `catalog` or `name`
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class LinearAttention(BaseModel):
@@ -34,6 +34,11 @@ class MLA(BaseModel):
 
 
 class ModelSpec(BaseModel):
+    # The readers fill many fields after construction (layout, params, quantization); checking each
+    # assignment makes a corrupt header value (a string window, a float layer count) fail where it is read,
+    # as a one-line error, instead of reaching a memory plan or a serializer warning.
+    model_config = ConfigDict(validate_assignment=True)
+
     name: str
     architecture: str | None = None
     """config.json `architectures[0]` or GGUF `general.architecture`."""

@@ -16,10 +16,12 @@ One command, one summary line per family with the cases tried and the cases fail
                   with reports for 1,000 rows (LLM side: a canned loopback server, so only lmscreen's own
                   memory is measured); each within 20% of the small case.
 
-For the kill families "differing" compares whole rows for the embedded engine (its answers do not depend on
-order). llama_cpp.server reuses the previous request's prompt prefix, so its answer to a row can depend on
-which row came before; for the openai families a row differs when its verdict differs from the
-uninterrupted run or when an answer already in the checkpoint at kill time changed afterwards.
+For the kill families the kill moment is drawn in rows (answers already stored) plus a random part of a
+row's time, so each case interrupts a live run. "differing" compares whole rows for the embedded engine
+(its answers do not depend on order). llama_cpp.server reuses the previous request's prompt prefix, so its
+answer to a row can depend on which row came before; for the openai families a row differs when its
+verdict differs from the uninterrupted run or when an answer already in the checkpoint at kill time changed
+afterwards.
 
 Usage: python bench/reliability.py [--quick] [--only FAMILY ...] [--kills N] [--hostile N] [--corrupt N]
 """
@@ -122,6 +124,12 @@ def compare(ref: list[dict[str, str]], rows: list[dict[str, str]], whole: bool) 
     return lost, duplicated, differing
 
 
+def _wait_for_answers(proc: subprocess.Popen, out: Path, rows: int) -> None:
+    """Return once `rows` answers are stored or the run has ended."""
+    while rows and proc.poll() is None and len(stored_answers(out)) < rows:
+        time.sleep(0.05)
+
+
 def stray_temps(out: Path) -> int:
     return len([p for p in out.glob(".*.tmp")])
 
@@ -132,8 +140,16 @@ def stray_temps(out: Path) -> int:
 def kill_family(
     name: str, kills: int, limit: int, extra: list[str], rng: random.Random, work: Path, server=None
 ) -> Result:
-    """SIGKILL lmscreen (or, with `server`, the server) at random moments; rerun; compare."""
-    whole = server is None
+    """SIGKILL lmscreen (or, with `server`, the server) at random moments; rerun; compare.
+
+    Whole rows are compared only for the embedded engine: llama_cpp.server reuses the previous request's
+    prompt prefix, so its reason and token counts for a row can differ from the reference run's even with
+    no kill at all (seen: `"]["` vs `"][" `), and only verdicts and answers already stored can be held
+    equal. A kill moment is drawn in rows, not seconds: wait until a random number of answers (0 to
+    limit-1) is in the checkpoint, then a random part of one row's time, so every case is a real kill
+    whatever the load does to the run's speed.
+    """
+    whole = not extra  # the embedded engine: no --engine option
     env = clean_env()
     ref_out = work / f"{name}-ref"
     t0 = time.perf_counter()
@@ -146,7 +162,8 @@ def kill_family(
     mid_run = 0
     for i in range(kills):
         out = work / f"{name}-{i}"
-        at = rng.uniform(0.02, 1.0) * t_ref
+        rows_before = rng.randrange(0, max(1, limit))
+        part_of_row = rng.uniform(0.02, 1.0) * t_ref / max(1, limit)
         proc = subprocess.Popen(
             screen_argv(out, limit, *extra),
             env=env,
@@ -157,7 +174,8 @@ def kill_family(
         before: dict[str, str | None] = {}
         prior_mid = mid_run
         try:
-            proc.wait(timeout=at)
+            _wait_for_answers(proc, out, rows_before)
+            proc.wait(timeout=part_of_row)
         except subprocess.TimeoutExpired:
             mid_run += 1
             if server is None:

@@ -9,10 +9,10 @@ utilization, max-model-len, block size, max-num-seqs, KV dtype, pinned vLLM vers
   block accounting alone);
 - the fit verdict: did vLLM start (ok) or refuse / run out of memory (fail)?
 
-Targets: median relative error within 10% for both numbers, every verdict right. Rows that cannot be
+Targets: median relative error within 3% for both numbers, every verdict right. Rows that cannot be
 planned are listed with the reason (unknown model, mixed GPUs, version before 0.11 or not logged).
 
-    python bench/planner_accuracy.py [--csv FILE] [--json]
+    python bench/planner_accuracy.py [--csv FILE ...] [--json]
 """
 
 from __future__ import annotations
@@ -31,15 +31,17 @@ from lmscreen.model.catalog import spec_for
 from lmscreen.model.hardware import GPU, gpu
 from lmscreen.model.memory import VllmBlocks, plan
 from lmscreen.model.memory.kv import kv_layout
-from lmscreen.model.memory.overhead import parse_vllm_version, vllm_batch_defaults
+from lmscreen.model.memory.overhead import vllm_batch_defaults, vllm_default_utilization
 from lmscreen.model.spec import ModelSpec
 
-# A copy of ../shared/research/vllm-measurements-calibration.csv kept in the repo.
+# A copy of ../shared/research/vllm-measurements-calibration.csv kept in the repo, and the public llm-d H100
+# runs that CSV does not hold (bench/data/vllm-logs-public.csv, each row citing its file and commit).
 DEFAULT_CSV = (
     Path(__file__).resolve().parents[1] / "tests" / "data" / "research" / "vllm-measurements-calibration.csv"
 )
+PUBLIC_CSV = Path(__file__).resolve().parent / "data" / "vllm-logs-public.csv"
 GIB = 1 << 30
-TARGET = 0.10
+TARGET = 0.03  # the issue's bar for available KV memory (token capacity is held to the same)
 
 # Names in the logs that are not catalog entries, mapped to the catalog architecture they share (and why).
 ALIASES: dict[str, tuple[str, dict, str]] = {
@@ -47,6 +49,11 @@ ALIASES: dict[str, tuple[str, dict, str]] = {
         "Qwen/Qwen3.6-27B",
         {},
         "Qwen3.8-27B: the Qwen3.5/3.6-27B layout (fit-planners.md 2.6 reproduces its logs with it)",
+    ),
+    "redhatai/llama-3.3-70b-instruct": (
+        "meta-llama/Llama-3.3-70B-Instruct",
+        {},
+        "RedHatAI's FP8-dynamic re-quantization of Llama-3.3-70B-Instruct (same architecture)",
     ),
     "mistralai/mistral-small-3.2-24b-instruct-2506": (
         "mistralai/Mistral-Small-24B-Instruct-2501",
@@ -179,7 +186,7 @@ def evaluate(row: dict[str, str]) -> RowResult:
         res.notes.append(reason)
     util_logged = util is not None
     if util is None:
-        util = 0.9 if parse_vllm_version(row["engine_version"]) < (0, 20) else 0.92
+        util = vllm_default_utilization(row["engine_version"])
     context = _first_int(row["max_model_len"]) or spec.max_position_embeddings
     block_text = row["block_size"]
     block = 16 if "raised" in block_text or not _first_int(block_text) else _first_int(block_text)
@@ -352,11 +359,17 @@ def load_rows(path: Path) -> list[dict[str, str]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--csv", type=Path, default=DEFAULT_CSV, help="calibration rows (CSV)")
+    parser.add_argument(
+        "--csv",
+        type=Path,
+        action="append",
+        help="calibration rows (CSV; repeat for several); default: the research CSV and the public rows",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     try:
-        results = [evaluate(row) for row in load_rows(args.csv)]
+        paths = args.csv or [DEFAULT_CSV, PUBLIC_CSV]
+        results = [evaluate(row) for path in paths for row in load_rows(path)]
     except InputError as exc:
         print(f"planner_accuracy: error: {exc}", file=sys.stderr)
         return 2

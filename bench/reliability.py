@@ -16,10 +16,12 @@ One command, one summary line per family with the cases tried and the cases fail
                   with reports for 1,000 rows (LLM side: a canned loopback server, so only lmscreen's own
                   memory is measured); each within 20% of the small case.
 
-For the kill families "differing" compares whole rows for the embedded engine (its answers do not depend on
-order). llama_cpp.server reuses the previous request's prompt prefix, so its answer to a row can depend on
-which row came before; for the openai families a row differs when its verdict differs from the
-uninterrupted run or when an answer already in the checkpoint at kill time changed afterwards.
+For the kill families the kill moment is drawn in rows (answers already stored) plus a random part of a
+row's time, so each case interrupts a live run. "differing" compares whole rows for the embedded engine
+(its answers do not depend on order). llama_cpp.server reuses the previous request's prompt prefix, so its
+answer to a row can depend on which row came before; for the openai families a row differs when its
+verdict differs from the uninterrupted run or when an answer already in the checkpoint at kill time changed
+afterwards.
 
 Usage: python bench/reliability.py [--quick] [--only FAMILY ...] [--kills N] [--hostile N] [--corrupt N]
 """
@@ -122,6 +124,12 @@ def compare(ref: list[dict[str, str]], rows: list[dict[str, str]], whole: bool) 
     return lost, duplicated, differing
 
 
+def _wait_for_answers(proc: subprocess.Popen, out: Path, rows: int) -> None:
+    """Return once `rows` answers are stored or the run has ended."""
+    while rows and proc.poll() is None and len(stored_answers(out)) < rows:
+        time.sleep(0.05)
+
+
 def stray_temps(out: Path) -> int:
     return len([p for p in out.glob(".*.tmp")])
 
@@ -132,8 +140,16 @@ def stray_temps(out: Path) -> int:
 def kill_family(
     name: str, kills: int, limit: int, extra: list[str], rng: random.Random, work: Path, server=None
 ) -> Result:
-    """SIGKILL lmscreen (or, with `server`, the server) at random moments; rerun; compare."""
-    whole = server is None
+    """SIGKILL lmscreen (or, with `server`, the server) at random moments; rerun; compare.
+
+    Whole rows are compared only for the embedded engine: llama_cpp.server reuses the previous request's
+    prompt prefix, so its reason and token counts for a row can differ from the reference run's even with
+    no kill at all (seen: `"]["` vs `"][" `), and only verdicts and answers already stored can be held
+    equal. A kill moment is drawn in rows, not seconds: wait until a random number of answers (0 to
+    limit-1) is in the checkpoint, then a random part of one row's time, so every case is a real kill
+    whatever the load does to the run's speed.
+    """
+    whole = not extra  # the embedded engine: no --engine option
     env = clean_env()
     ref_out = work / f"{name}-ref"
     t0 = time.perf_counter()
@@ -146,7 +162,8 @@ def kill_family(
     mid_run = 0
     for i in range(kills):
         out = work / f"{name}-{i}"
-        at = rng.uniform(0.02, 1.0) * t_ref
+        rows_before = rng.randrange(0, max(1, limit))
+        part_of_row = rng.uniform(0.02, 1.0) * t_ref / max(1, limit)
         proc = subprocess.Popen(
             screen_argv(out, limit, *extra),
             env=env,
@@ -155,8 +172,10 @@ def kill_family(
             start_new_session=True,
         )
         before: dict[str, str | None] = {}
+        prior_mid = mid_run
         try:
-            proc.wait(timeout=at)
+            _wait_for_answers(proc, out, rows_before)
+            proc.wait(timeout=part_of_row)
         except subprocess.TimeoutExpired:
             mid_run += 1
             if server is None:
@@ -185,6 +204,15 @@ def kill_family(
         totals["stray_temp_files"] += stray_temps(out)
         if lost or dup or diff or rerun.returncode != 0 or stray_temps(out):
             totals["failed"] += 1
+        when = "killed mid-run" if mid_run > prior_mid else "finished first"
+        errors_left = sum(r["status"].startswith("llm_error") for r in read_rows(out))
+        print(  # progress on stderr: a long run cut short still shows the cases it finished
+            f"  {name} {i + 1}/{kills}: lost {lost}, duplicated {dup}, differing {diff} (stored answers "
+            f"changed {changed}, rows left with llm_error {errors_left}), rerun exit {rerun.returncode} "
+            f"({when}; {out})",
+            file=sys.stderr,
+            flush=True,
+        )
     detail = (
         f"rows lost {totals['lost']}, duplicated {totals['duplicated']}, differing {totals['differing']}; "
         f"{mid_run} killed mid-run, {kills - mid_run} finished first; "
@@ -693,6 +721,7 @@ def main() -> int:
     ap.add_argument("--sample", type=int, default=20, help="files also run through the real CLI, per family")
     ap.add_argument("--seed", type=int, default=20261130)
     ap.add_argument("--json", action="store_true", help="also print one JSON object at the end")
+    ap.add_argument("--work", type=Path, help="keep every run's folder here (default: a temporary folder)")
     args = ap.parse_args()
     kills = args.kills or (4 if args.quick else 20)
     hostile = args.hostile or (300 if args.quick else 2000)
@@ -703,6 +732,9 @@ def main() -> int:
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="lmscreen-reliability-") as tmp:
         work = Path(tmp)
+        if args.work:
+            work = args.work
+            work.mkdir(parents=True, exist_ok=True)
         for family in families:
             t = time.perf_counter()
             if family == "kill-embedded":

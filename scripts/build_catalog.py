@@ -7,7 +7,10 @@ Each model is one folder, `catalog/models/<org>--<name>/`, holding
   required; `aliases`, `ollama`, `org`, `family`, `version`, `release`, `thinking`, `total_params_b`,
   `active_params_b` (publisher headline counts), `tasks`, `license`, `generation_source` are optional;
 - `generation_config.json` (optional): the release's sampling defaults (temperature, top_p, top_k, min_p,
-  repetition_penalty), used as its sampling preset.
+  repetition_penalty), used as its sampling preset;
+- `hf_quant_config.json` (optional): a ModelOpt checkpoint's quantization file (`quant_source` names where it
+  was read). vLLM reads it when config.json has no `quantization_config`; so does the catalog, as
+  `quantization_config: {quant_method: modelopt, …}`.
 
 What entry.yaml leaves out is derived and said so: family/version from the name, parameter counts from the
 config (`params_source: config`), tasks text+agent (+ vision when the config has a vision_config). A folder
@@ -68,6 +71,8 @@ ORDER = (
     "source",
     "generation",
     "generation_source",
+    "quant_source",
+    "vision_source",
     "config",
 )
 
@@ -78,6 +83,30 @@ def _slim(config: dict[str, Any]) -> dict[str, Any]:
         if isinstance(out.get(key), dict):
             out[key] = _slim(out[key])
     return out
+
+
+def _has_quantization(config: dict[str, Any]) -> bool:
+    return "quantization_config" in config or "quantization_config" in (config.get("text_config") or {})
+
+
+def _compact_quantization(config: dict[str, Any]) -> None:
+    """A ModelOpt MIXED_PRECISION file lists every layer (22,422 for MiniMax-M3): the catalog keeps the
+    format that sizes the weights (arch.config.modelopt_algo) and the count of layers per format."""
+    from lmscreen.model.arch.config import modelopt_algo
+
+    for holder in (config, config.get("text_config") or {}):
+        q = holder.get("quantization_config")
+        if isinstance(q, dict) and isinstance(q.get("quantized_layers"), dict):
+            layers = q.pop("quantized_layers")
+            counts: dict[str, int] = {}
+            for layer in layers.values():
+                algo = str((layer or {}).get("quant_algo") or "")
+                counts[algo] = counts.get(algo, 0) + 1
+            q["quant_algo"] = modelopt_algo(q | {"quantized_layers": layers})
+            q["mixed_precision_layers"] = counts
+            for group in (q.get("config_groups") or {}).values():
+                if isinstance(group, dict) and isinstance(group.get("targets"), list):
+                    group["targets"] = len(group["targets"])
 
 
 def entry_from_folder(folder: Path) -> dict[str, Any]:
@@ -93,6 +122,13 @@ def entry_from_folder(folder: Path) -> dict[str, Any]:
     if not meta.get("id") or not meta.get("source"):
         raise ValueError(f"{meta_path}: `id` and `source` are required (no fact without its origin)")
     config = json.loads(config_path.read_text(encoding="utf-8"))
+    quant_path = folder / "hf_quant_config.json"
+    if quant_path.is_file() and not _has_quantization(config):
+        if not meta.get("quant_source"):
+            raise ValueError(f"{meta_path}: hf_quant_config.json present but no `quant_source`")
+        modelopt = json.loads(quant_path.read_text(encoding="utf-8")).get("quantization") or {}
+        config["quantization_config"] = {"quant_method": "modelopt"} | modelopt
+    _compact_quantization(config)
     entry: dict[str, Any] = dict(meta)
     entry["config"] = _slim(config)
     name = meta["id"]
@@ -111,6 +147,14 @@ def entry_from_folder(folder: Path) -> dict[str, Any]:
         entry.setdefault("total_params_b", round(spec.total_params / 1e9, 2))
         entry.setdefault("active_params_b", round((spec.active_params or spec.total_params) / 1e9, 2))
         entry.setdefault("params_source", "config")
+        stated = decoded.total_params_b  # Llama-4 style names state the active count ("17B-16E")
+        derived = (entry["total_params_b"], entry["active_params_b"])
+        if stated and not any(0.75 <= n / stated <= 1.33 for n in derived):
+            raise ValueError(
+                f"{folder}: the config gives {entry['total_params_b']} B parameters where the name says "
+                f"{stated:g} B: the parameter counter does not understand this architecture "
+                "(state total_params_b / active_params_b in entry.yaml from the model card)"
+            )
     entry.setdefault("tasks", ["text", "agent"] + (["vision"] if config.get("vision_config") else []))
     gen_path = folder / "generation_config.json"
     if gen_path.is_file():

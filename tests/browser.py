@@ -72,7 +72,7 @@ class Page:
 
     def open(self, html: Path) -> None:
         self.page.goto(html.resolve().as_uri())
-        self.page.wait_for_selector("body[data-ready]", timeout=60_000)
+        self.page.wait_for_selector("body[data-ready]", timeout=300_000)
 
     def errors(self) -> list[str]:
         return [c for c in self.console if c.startswith(("error", "pageerror"))]
@@ -81,7 +81,7 @@ class Page:
         self.context.close()
 
 
-def wait_until(page: object, expression: str, timeout: float = 60.0) -> None:
+def wait_until(page: object, expression: str, timeout: float = 300.0) -> None:
     """Poll a JS expression until it is truthy. (playwright's wait_for_function evaluates its predicate
     with eval inside the page, which the report's Content-Security-Policy rightly forbids.)"""
     import time

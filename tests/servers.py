@@ -27,6 +27,19 @@ import httpx
 PYTHON = sys.executable
 
 
+def _die_with_parent() -> None:
+    """Runs in the child before exec: a server started by a test session that is itself killed (a timeout,
+    ^C, a SIGKILLed helper) gets SIGTERM instead of living on as an orphan eating the shared cores."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _popen_kwargs() -> dict[str, object]:
+    """Own session (so kill() can take the whole server down like a crash) and death with the parent."""
+    return {"start_new_session": True, "preexec_fn": _die_with_parent if sys.platform == "linux" else None}
+
+
 def free_port() -> int:
     """A TCP port nobody listens on right now (the OS picks it)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -101,7 +114,7 @@ class LlamaServer:
 
     def start(self, timeout: float = 600.0) -> LlamaServer:
         self.proc = subprocess.Popen(
-            self.command(), stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True
+            self.command(), stdout=self._log, stderr=subprocess.STDOUT, **_popen_kwargs()
         )
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         deadline = time.monotonic() + timeout
@@ -235,7 +248,7 @@ class FakeServerProcess:
             [PYTHON, str(Path(__file__).resolve()), "fake-openai", "--latency", str(self.latency)],
             stdout=subprocess.PIPE,
             text=True,
-            start_new_session=True,
+            **_popen_kwargs(),
         )
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()

@@ -156,7 +156,7 @@ def test_out_of_range_values(argv: list[str], capsys: pytest.CaptureFixture[str]
 def test_console_script_path_exits_2_not_1() -> None:
     """The real entry point (`python -m lmscreen`), as the issue reported it."""
     proc = subprocess.run(
-        [sys.executable, "-m", "lmscreen", "screen"], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "lmscreen", "screen"], capture_output=True, text=True, timeout=600
     )
     assert proc.returncode == 2, proc.stderr
     assert "Usage: lmscreen screen" in proc.stderr and "Missing argument" in proc.stderr

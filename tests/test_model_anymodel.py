@@ -30,7 +30,7 @@ def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
         [sys.executable, "-m", "lmscreen", "model", *args],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,
         env={**os.environ, **(env or {})},
     )
 
@@ -74,6 +74,7 @@ def test_issue_example_distill_launch() -> None:
     assert out.returncode == 0, out.stderr
     command = next(x for x in out.stdout.splitlines() if x.startswith("vllm serve"))
     assert "--reasoning-parser deepseek_r1" in command
+    assert "--tool-call-parser" not in command  # a Qwen2 checkpoint: no DeepSeek-V3 tool-call format
 
 
 def test_unknown_family_without_size_still_gets_a_launch_line() -> None:

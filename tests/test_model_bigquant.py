@@ -100,3 +100,51 @@ def test_gpt_oss_120b_at_131072_on_one_80gb_card_does_not_fit() -> None:
     result = plan(spec, gpu("H100"), context=131072, engine="vllm")
     assert not result.fits
     assert 63.5 < result.weights_gib < 66.5
+
+
+@pytest.mark.parametrize("card", ["A100 80GB", "A100 PCIe 80GB"])
+def test_gpt_oss_120b_at_131072_on_an_a100_80gb_does_not_fit(card: str) -> None:
+    """An A100 has no MXFP4 kernels: vLLM repacks the experts for Marlin's weight-only path and the model
+    loads 65.97 GiB (vllm-project/vllm#23278 logs that path) instead of H100's 64.38. On the vLLM release of
+    the gpt-oss logs (0.11, utilization 0.9) one 131,072-token request then has no room; 32,768 does."""
+    spec = inspect(str(CONFIGS / "gpt-oss-120b"))
+    result = plan(spec, gpu(card), context=131072, engine="vllm", vllm_version="0.11.0")
+    assert not result.fits
+    assert result.weights_gib == pytest.approx(65.97, rel=0.01)
+    assert "Marlin" in next(c.source for c in result.breakdown if c.name == "weights")
+    assert plan(spec, gpu(card), context=32768, engine="vllm", vllm_version="0.11.0").fits
+    # the repack is the A100's: the same plan on an H100 keeps the Triton layout
+    assert plan(spec, gpu("H100"), context=32768, engine="vllm").weights_gib < 65.0
+
+
+def test_dense_32b_on_one_h100_gets_no_more_kv_than_vllm_found() -> None:
+    """llm-d/llm-d-benchmark config_explorer/empirical-vllm-memory-results.md, Qwen/Qwen3-32B on one H100
+    (79.18 GiB, vLLM 0.11, utilization 0.9, max-model-len 16000): weights 61.03 GiB, available KV 4.45 GiB;
+    at 32000 the engine failed. The plan must not promise more KV than that (the issue's miss was +27%)."""
+    from lmscreen.model.catalog import spec_for
+
+    spec = spec_for("Qwen/Qwen3-32B")
+    args = {"vram_gib": 79.18, "gpu_memory_utilization": 0.9, "vllm_version": "0.11.0", "engine": "vllm"}
+    ok = plan(spec, gpu("H100"), context=16000, **args)
+    assert ok.fits
+    assert ok.weights_gib == pytest.approx(61.03, rel=0.01)
+    assert 0.85 * 4.45 <= ok.available_kv_gib <= 1.03 * 4.45
+    assert not plan(spec, gpu("H100"), context=32000, **args).fits
+
+
+def test_vision_tower_counts_in_the_weights_of_a_multimodal_checkpoint() -> None:
+    """Qwen3.6/3.8-27B-FP8 at TP2 (club-3090#1087, RTX 5090, 2026 build, utilization 0.92): 15.03 GiB of
+    weights + non-torch, 1.59 GiB activation, 12.26 GiB KV. The 0.46 B-parameter vision tower is loaded,
+    16 bit and sharded; without it the plan gave 13.02 GiB of KV (+6%)."""
+    from lmscreen.model.catalog import spec_for
+
+    spec = spec_for("Qwen/Qwen3.6-27B").model_copy(update={"quantization": "fp8"})
+    assert spec.vision_params and 0.4e9 < spec.vision_params < 0.5e9
+    w = weights(spec, tp=2)
+    assert "vision encoder" in w.detail
+    text_only = weights(spec.model_copy(update={"vision_params": None}), tp=2)
+    # counted in the total (config-derived: text 26.9 B + tower), and kept 16 bit where FP8 would take 1 B
+    assert (spec.total_params - spec.vision_params) / 1e9 == pytest.approx(26.9, abs=0.05)
+    assert w.per_gpu_gib - text_only.per_gpu_gib == pytest.approx(spec.vision_params / 2 / GIB, rel=0.02)
+    result = plan(spec, gpu("RTX 5090"), gpus=2, gpu_memory_utilization=0.92, engine="vllm")
+    assert result.available_kv_gib == pytest.approx(12.26, rel=0.035)

@@ -205,6 +205,9 @@ def test_public_host_adds_api_key_and_warning() -> None:
         ("Qwen/Qwen3.6-35B-A3B", "qwen3", "qwen3_coder", "qwen3", "qwen3_coder"),
         ("Qwen/Qwen3-Coder-30B-A3B-Instruct", None, "qwen3_coder", None, "qwen3_coder"),
         ("deepseek-ai/DeepSeek-R1", "deepseek_r1", "deepseek_v3", "deepseek-r1", "deepseekv3"),
+        # a Qwen2-architecture distill: R1 reasoning, but no DeepSeek-V3 tool-call format
+        ("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B", "deepseek_r1", None, "deepseek-r1", None),
+        ("deepseek-ai/DeepSeek-R1-Distill-Llama-70B", "deepseek_r1", None, "deepseek-r1", None),
         ("openai/gpt-oss-120b", None, "openai", "gpt-oss", "gpt-oss"),
         ("meta-llama/Llama-3.1-8B-Instruct", None, "llama3_json", None, "llama3"),
         ("zai-org/GLM-4.5-Air", "glm45", "glm45", "glm45", "glm45"),
@@ -280,14 +283,25 @@ def test_launch_cli_text_and_json() -> None:
         "--gpu",
         "RTX 3090",
     ]
-    text = subprocess.run([*base, "--host", "0.0.0.0"], capture_output=True, text=True, timeout=60)
+    text = subprocess.run([*base, "--host", "0.0.0.0"], capture_output=True, text=True, timeout=600)
     assert text.returncode == 0, text.stderr
     assert "warning:" in text.stderr and "0.0.0.0" in text.stderr
     command = next(x for x in text.stdout.splitlines() if x.startswith("vllm serve"))
     assert "--api-key" in command and "--served-model-name Qwen3-8B" in command
-    js = subprocess.run([*base, "--json"], capture_output=True, text=True, timeout=60)
+    js = subprocess.run([*base, "--json"], capture_output=True, text=True, timeout=600)
     assert js.returncode == 0 and len(js.stdout.strip().splitlines()) == 1
     data = json.loads(js.stdout)
     assert data["command"].startswith("vllm serve") and data["plan"]["fits"] is True
-    bad = subprocess.run([*base[:-4], "--engine", "tgi"], capture_output=True, text=True, timeout=60)
+    bad = subprocess.run([*base[:-4], "--engine", "tgi"], capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and "tgi" in bad.stderr
+
+
+def test_catalog_generation_config_preset_keeps_integer_top_k() -> None:
+    """A release's own generation_config.json (with its source) is its preset; top_k stays an integer in the
+    --override-generation-config JSON (vLLM types it int), and the source names the file it came from."""
+    spec = spec_for("Qwen/Qwen2.5-Coder-32B-Instruct")
+    preset, source = sampling_preset(spec)
+    assert preset == {"temperature": 0.7, "top_p": 0.8, "top_k": 20, "repetition_penalty": 1.05}
+    assert "generation_config.json" in source
+    override = json.loads(_arg(launch_command(spec, "vllm"), "--override-generation-config"))
+    assert override["top_k"] == 20 and isinstance(override["top_k"], int)

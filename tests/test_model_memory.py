@@ -408,7 +408,7 @@ sys.exit(code)
 
 
 def _run_probe(*args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
-    proc = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, timeout=600)
     line = next(x for x in proc.stderr.splitlines() if x.startswith("PROBE "))
     return proc, json.loads(line[6:])
 
@@ -424,7 +424,7 @@ def test_fit_cli_is_fast_offline_and_imports_no_ml_stack() -> None:
         [sys.executable, "-c", _HEAVY_PROBE, "model", "fit", "Qwen/Qwen3-8B", "--gpu", "RTX 3090"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,
     )
     assert whole.returncode == 0, whole.stderr
     assert json.loads(whole.stderr.splitlines()[-1]) == []
@@ -478,12 +478,30 @@ def test_planner_accuracy_bench_meets_its_targets() -> None:
         [sys.executable, str(REPO / "bench" / "planner_accuracy.py"), "--csv", str(CALIBRATION), "--json"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)["summary"]
-    assert summary["available_kv_rows"] >= 5 and summary["available_kv_median_rel_error"] < 0.10
+    assert summary["available_kv_rows"] >= 5 and summary["available_kv_median_rel_error"] <= 0.03
     assert summary["tokens_from_logged_pool_rows"] >= 4
     assert summary["tokens_from_logged_pool_median_rel_error"] < 0.10
     assert summary["tokens_median_rel_error"] < 0.10
     assert summary["verdicts"] >= 8 and summary["verdicts_right"] == summary["verdicts"]
+
+
+def test_planner_accuracy_bench_on_the_public_llm_d_rows() -> None:
+    """The default run adds llm-d's public H100 table (Qwen3-32B, Llama-3.1-8B, Qwen3-0.6B, Llama-3.3-70B-FP8
+    at TP1/TP2): every verdict right, median KV error within 3%, and no row planned above its log by >3%."""
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "planner_accuracy.py"), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    summary = out["summary"]
+    assert summary["verdicts"] >= 15 and summary["verdicts_right"] == summary["verdicts"]
+    assert summary["available_kv_rows"] >= 12 and summary["available_kv_median_rel_error"] <= 0.03
+    dense_32b = next(r for r in out["rows"] if r["id"] == "llmd-Qwen3-32B-tp1-16000")
+    assert dense_32b["avail_planned"] <= 1.03 * dense_32b["avail_logged"]

@@ -167,7 +167,7 @@ def test_section4_models_decode(hf_id: str, total: float, active: float) -> None
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "lmscreen", "model", *args], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "lmscreen", "model", *args], capture_output=True, text=True, timeout=600
     )
 
 

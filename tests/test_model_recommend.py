@@ -106,7 +106,7 @@ def test_recommend_cli_json_is_one_object() -> None:
         ],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stderr
     assert len(proc.stdout.strip().splitlines()) == 1
@@ -116,6 +116,6 @@ def test_recommend_cli_json_is_one_object() -> None:
         [sys.executable, "-m", "lmscreen", "model", "recommend", "--vram-gib", "12"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,
     )
     assert text.returncode == 0 and "max context" in text.stdout

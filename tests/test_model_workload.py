@@ -81,14 +81,14 @@ def test_recommend_screen_ranks_by_rows_per_hour() -> None:
 def test_fit_workload_cli() -> None:
     base = [sys.executable, "-m", "lmscreen", "model", "fit", "Qwen/Qwen3-8B", "--gpu", "H100"]
     job = ["--workload", "screen", "--rows", "5500", "--prompt-tokens", "2000", "--output-tokens", "300"]
-    js = subprocess.run([*base, *job, "--json"], capture_output=True, text=True, timeout=60)
+    js = subprocess.run([*base, *job, "--json"], capture_output=True, text=True, timeout=600)
     assert js.returncode == 0, js.stderr
     work = json.loads(js.stdout)["workload"]
     assert work["rows"] == 5500 and work["rows_per_hour"] > 0
     assert work["hours"] == pytest.approx(5500 / work["rows_per_hour"], rel=1e-2)
-    text = subprocess.run([*base, *job], capture_output=True, text=True, timeout=60)
+    text = subprocess.run([*base, *job], capture_output=True, text=True, timeout=600)
     assert "rows/hour" in text.stdout and "h for 5,500 rows" in text.stdout
-    missing = subprocess.run([*base, "--workload", "screen"], capture_output=True, text=True, timeout=60)
+    missing = subprocess.run([*base, "--workload", "screen"], capture_output=True, text=True, timeout=600)
     assert missing.returncode == 2 and "--rows" in missing.stderr
 
 

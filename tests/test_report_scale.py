@@ -1,7 +1,8 @@
-"""A 5,000-row run: report.html stays under 3 MB and opens and filters quickly in Chromium.
+"""A 5,000-row run: report.html stays under 3 MB and opens, filters and sorts correctly in Chromium.
 
 Every row has a report text and four grounded figures (the heaviest realistic detail view), produced by
-the real runner and grounding from seeded random pool values.
+the real runner and grounding from seeded random pool values. How fast it opens is a speed target, timed by
+bench/report_speed.py: a test must not turn red because the machine it runs on is busy.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def big_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp / "out"
 
 
-def test_5000_rows_under_3_mb_and_fast_in_chromium(big_run: Path, browser, capsys) -> None:
+def test_5000_rows_under_3_mb_and_usable_in_chromium(big_run: Path, browser, capsys) -> None:
     html = big_run / "report.html"
     size = html.stat().st_size
     assert size < MAX_BYTES, f"report.html is {size:,} bytes"
@@ -132,7 +133,5 @@ def test_5000_rows_under_3_mb_and_fast_in_chromium(big_run: Path, browser, capsy
                 f"\n[5000 rows] report.html {size / 1e6:.2f} MB; opened in {opened:.2f} s, "
                 f"filter {filtered:.2f} s, sort {sorted_s:.2f} s (Chromium, this machine)"
             )
-        # Target is under 2 s on a desktop; the bound is generous because CI shares two busy cores.
-        assert opened + filtered < 10.0
     finally:
         p.close()

@@ -449,7 +449,7 @@ def screen(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     pool = tmp_path / "pool.csv"
     pool.write_text(POOL_CSV, encoding="utf-8")
     command = [sys.executable, "-m", "lmscreen", "screen", str(pool), "--no-llm", "--quiet", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
 
 
 def risk_levels(out: Path) -> dict[str, str]:

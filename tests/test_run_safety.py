@@ -273,11 +273,14 @@ def test_threads_flag_is_recorded_and_kept_out_of_the_checkpoint_key(tmp_path: P
     assert first.returncode == 0, first.stderr
     run = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert run["llm"]["engine"]["n_threads"] == 1 and run["options"]["threads"] == 1
+    # Read back from llama.cpp's context: prompt reading (n_threads_batch) obeys --threads too; it used to
+    # take every core of the machine, so two runs with --threads 1 still spun against each other.
+    assert run["llm"]["engine"]["n_threads_batch"] == 1
     assert run["llm"]["sent"] == 1
     again = subprocess.run(
         [*base, "--threads", "2"], capture_output=True, text=True, env=clean_env(), timeout=900
     )
     assert again.returncode == 0, again.stderr
     rerun = json.loads((out / "run.json").read_text(encoding="utf-8"))
-    assert rerun["llm"]["engine"]["n_threads"] == 2
+    assert rerun["llm"]["engine"]["n_threads"] == rerun["llm"]["engine"]["n_threads_batch"] == 2
     assert rerun["llm"]["resumed"] == 1 and rerun["llm"]["sent"] == 0  # another thread count still resumes

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lmscreen.task.truncate import fit_text
+from lmscreen.task.truncate import fit_text, head_text
 
 HEAD = "贵州茅台2024年年度报告摘要。营业收入1,505,600万元，同比增长15.7%。\n"
 TAIL = "\n市盈率(TTM)为22.5倍。风险提示：消费需求波动。"
@@ -93,3 +93,21 @@ def test_budget_smaller_than_the_marker_returns_only_the_marker() -> None:
     fitted, info = fit_text("说明" * 500, 3, len)
     assert info is not None and info["kept_chars"] == 0
     assert fitted.strip().startswith("…[中间省略 1000 字]…")
+
+
+def test_head_text_is_the_opening_within_budget_ending_at_a_sentence(
+    count_tokens: Callable[[str], int],
+) -> None:
+    text = long_report()
+    opening = head_text(text, 96, count_tokens)
+    assert text.startswith(opening) and opening  # the report's own opening: no marker, no tail
+    assert count_tokens(opening) <= 96
+    assert opening.endswith(("。", "\n"))  # a sentence end was near the budget: the cut lands on it
+    assert head_text(HEAD, 96, count_tokens) == HEAD  # a text that fits is returned whole
+    assert head_text(text, 0, count_tokens) == ""
+
+
+def test_head_text_never_splits_a_number() -> None:
+    text = "营业收入" + "1234567890" * 30 + "亿元" + "说明" * 200
+    opening = head_text(text, 20, len)
+    assert opening == "营业收入"  # the figure does not fit, so none of its digits is shown

@@ -21,7 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from lmscreen.engines.protocol import LLMRequest, LLMResult
-from lmscreen.engines.threads import choose_threads
+from lmscreen.engines.threads import (
+    RunRegistration,
+    choose_threads,
+    fixed_threads,
+    live_runs,
+    share_of_cores,
+)
 from lmscreen.errors import InputError
 
 DEFAULT_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -98,7 +104,15 @@ class EmbeddedEngine:
         self.model = str(path)
         self.n_ctx = n_ctx
         self.seed = seed
-        self.n_threads = choose_threads(n_threads)
+        self._fixed_threads = fixed_threads(n_threads)
+        self._registration: RunRegistration | None = None
+        if self._fixed_threads is None:
+            try:
+                self._registration = RunRegistration()
+            except OSError:
+                pass  # no shared temp folder: the load average alone decides
+        self._start_threads = choose_threads(n_threads, live_runs() if self._registration else 1)
+        self.n_threads = self._start_threads
         try:
             self._llm = Llama(
                 model_path=str(path),
@@ -106,11 +120,17 @@ class EmbeddedEngine:
                 n_batch=n_ctx,
                 n_ubatch=n_ctx,
                 n_threads=self.n_threads,
+                # Prompt reading (most of the work: report texts are long) has its own thread count, which
+                # llama-cpp-python otherwise sets to every core of the machine, whatever --threads says.
+                n_threads_batch=self.n_threads,
                 seed=seed,
                 verbose=verbose,
             )
         except (ValueError, RuntimeError) as exc:
+            if self._registration is not None:
+                self._registration.close()
             raise InputError(f"{path}: llama.cpp could not load this model: {exc}") from exc
+        self._threads_used = self._read_threads()
         self._formatter = self._make_formatter()
         self._prefix: _PrefixState | None = None
 
@@ -136,8 +156,30 @@ class EmbeddedEngine:
             "identity": self.identity(),
             **self.identity(),
             "model": self.model,
-            "n_threads": self.n_threads,
+            **self._threads_used,
         }
+
+    def _read_threads(self) -> dict[str, int]:
+        """The thread counts llama.cpp's context really uses (read back, not what was asked for)."""
+        import llama_cpp
+
+        ctx = self._llm.ctx
+        return {
+            "n_threads": int(llama_cpp.llama_n_threads(ctx)),
+            "n_threads_batch": int(llama_cpp.llama_n_threads_batch(ctx)),
+        }
+
+    def _share_cores(self) -> None:
+        """Before each row: at most this run's share of the cores among the embedded runs live now."""
+        if self._registration is None:
+            return
+        wanted = min(self._start_threads, share_of_cores(live_runs()))
+        if wanted != self.n_threads:
+            import llama_cpp
+
+            llama_cpp.llama_set_n_threads(self._llm.ctx, wanted, wanted)
+            self.n_threads = wanted
+            self._threads_used = self._read_threads()
 
     def run(self, requests: Iterable[LLMRequest]) -> Iterator[LLMResult]:
         for request in requests:
@@ -147,6 +189,9 @@ class EmbeddedEngine:
         llm, self._llm = getattr(self, "_llm", None), None
         if llm is not None:
             llm.close()
+        registration, self._registration = getattr(self, "_registration", None), None
+        if registration is not None:
+            registration.close()
 
     # -- internals ------------------------------------------------------------------------------------
     def _make_formatter(self) -> Any:
@@ -188,6 +233,7 @@ class EmbeddedEngine:
         from llama_cpp import LlamaGrammar
 
         started = time.perf_counter()
+        self._share_cores()
         try:
             prefix_text, row_text = self.split_prompt(request.messages)
             prefix = self._prefix_state(prefix_text)

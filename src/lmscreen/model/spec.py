@@ -7,7 +7,7 @@ where each field came from: `gguf`, `safetensors`, `config`, `catalog` or `name`
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class LinearAttention(BaseModel):
@@ -34,6 +34,11 @@ class MLA(BaseModel):
 
 
 class ModelSpec(BaseModel):
+    # The readers fill many fields after construction (layout, params, quantization); checking each
+    # assignment makes a corrupt header value (a string window, a float layer count) fail where it is read,
+    # as a one-line error, instead of reaching a memory plan or a serializer warning.
+    model_config = ConfigDict(validate_assignment=True)
+
     name: str
     architecture: str | None = None
     """config.json `architectures[0]` or GGUF `general.architecture`."""
@@ -83,6 +88,8 @@ class ModelSpec(BaseModel):
     mtp_layers: int = 0
     """Multi-token-prediction layers in the checkpoint (DeepSeek-V3, Qwen3.5, GLM-4.5); not in num_layers."""
     is_vision: bool = False
+    vision_params: int | None = None
+    """Vision-encoder parameters (arch.vision), part of total_params; 16-bit in quantized checkpoints."""
 
     sources: dict[str, str] = Field(default_factory=dict)
     """field name -> gguf | safetensors | config | catalog | name."""

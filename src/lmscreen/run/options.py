@@ -32,7 +32,7 @@ class ScreenOptions:
     """Report-text tokens sent per row; longer texts keep their head and tail (recorded as `truncated`)."""
     max_tokens: int = 192
     """Room for the longest schema-valid answer: five candidate ids and a reason
-    (task.choice.longest_choice_completion: 168 tokens on SmolLM2). The free-form question needed 448."""
+    (task.choice.longest_choice_completion: 148 tokens on SmolLM2). The free-form question needed 448."""
     progress: bool = True
     lang: str = "zh"
     """Language of report.html / report.md: zh (default) or en."""

@@ -37,7 +37,7 @@ from lmscreen.task.prompt import SYSTEM_PROMPT, build_messages, clean_report_tex
 from lmscreen.task.reasons import longest_common_run, reason_problem, rules_summary
 from lmscreen.task.resolve import Resolved, resolve
 from lmscreen.task.schema import FIGURES, REASON_MAX_CHARS, Extraction, Figure, parse_completion, row_schema
-from lmscreen.task.truncate import TruncationInfo, fit_text
+from lmscreen.task.truncate import TruncationInfo, fit_text, head_text
 
 __all__ = [
     "CHOICE_INSTRUCTIONS",
@@ -182,8 +182,9 @@ def process_completion(
     )  # fmt: skip
 
 
-REASON_ONLY_BUDGET = 144
-"""Report tokens shown when the model is asked only for the reason (no figure left open)."""
+REASON_ONLY_BUDGET = 96
+"""Report tokens shown when the model is asked only for the reason (no figure left open): the opening of
+the report, about 50 Chinese characters, which is where it says what the company did in the period."""
 
 CHOICE_INSTRUCTIONS = "".join(
     (
@@ -199,17 +200,17 @@ def prepare_request(
     """One row's question: candidates numbered in the text, the text fitted to the budget, the schema.
 
     Ids whose mark was cut by the fitting are not offered (the row is flagged `truncated` by the caller).
-    When the labels leave no figure open, the model is asked only for the reason: it then sees the head and
-    tail of the report within `REASON_ONLY_BUDGET` tokens (enough for one sentence about the company, and
-    a third fewer tokens to read on CPU). That cut is not reported as truncation: every figure was read
-    by the label reader from the whole text.
+    When the labels leave no figure open, the model is asked only for the reason: it then sees the opening
+    of the report within `REASON_ONLY_BUDGET` tokens (enough for one sentence about the company; on CPU
+    every prompt token costs about as much to read as an answer token to write). That cut is not reported
+    as truncation: every figure was read by the label reader from the whole text.
     """
     cset = find_candidates(report_text)
     asked = {i for ids in open_field_ids(cset).values() for i in ids}
     marked = marked_text(report_text, cset, asked)
     if not asked:
-        fitted, _ = fit_text(marked, min(budget_tokens, REASON_ONLY_BUDGET), count_tokens)
-        return build_choice(code, name, report_text, cset, fitted), None
+        opening = head_text(marked, min(budget_tokens, REASON_ONLY_BUDGET), count_tokens)
+        return build_choice(code, name, report_text, cset, opening), None
     fitted, truncation = fit_text(marked, budget_tokens, count_tokens)
     return build_choice(code, name, report_text, cset, fitted), truncation
 

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 
-from lmscreen.task.schema import REASON_MAX_CHARS
+from lmscreen.task.schema import CHOICE_REASON_MAX_CHARS
 from lmscreen.task.vocabulary import INJECTION_RE
 
 MIN_MEANINGFUL_CHARS = 8
@@ -91,7 +91,7 @@ def reason_problem(reason: str, report_text: str, instructions: str) -> str | No
         return "fragment"
     if _loops(reason):
         return "loop"
-    if len(reason) >= REASON_MAX_CHARS:
+    if len(reason) >= CHOICE_REASON_MAX_CHARS:
         return "cut_off"  # the answer ran into the length cap: it stops mid-word
     if len([p for p in _LIST_SPLIT_RE.split(reason) if p.strip()]) >= 3:
         return "not_a_sentence"  # a list of phrases (`五粮液,公司实现营业总收入,同比增长,…`)

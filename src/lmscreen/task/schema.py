@@ -44,13 +44,18 @@ UNIT_FACTORS: dict[str, float] = {"元": 1.0, "千元": 1e3, "万元": 1e4, "亿
 """Multiplier from a schema unit to the field's base unit (yuan, percent, ratio)."""
 
 REASON_MAX_CHARS = 30
+CHOICE_REASON_MAX_CHARS = 20
+"""The candidate-id question's reason cap: one Chinese sentence (`高端白酒需求稳健，公司盈利持续增长` is 17)
+in about 40 tokens instead of 60 (a CJK character is ~2 SmolLM2 tokens), and every decoded token costs."""
 _INT = "(0|[1-9][0-9]{0,12})"
 _FRAC = "([.][0-9]{1,4})?"
 UNSIGNED_VALUE_PATTERN = f"^{_INT}{_FRAC}$"
 SIGNED_VALUE_PATTERN = f"^-?{_INT}{_FRAC}$"
 """At most 13 integer digits (10 万亿 in yuan) and 4 decimals: every real figure fits, nothing runs away."""
 PERIOD_PATTERN = "^(FY20[0-9]{2}|20[0-9]{2}(H1|Q1|Q2|Q3|Q4|Q1-Q3)|TTM)$"
-REASON_PATTERN = f'^[^"\\\\\\x00-\\x1f0-9０-９]{{1,{REASON_MAX_CHARS}}}$'
+_REASON_CHAR = '[^"\\\\\\x00-\\x1f0-9０-９]'
+REASON_PATTERN = f"^{_REASON_CHAR}{{1,{REASON_MAX_CHARS}}}$"
+CHOICE_REASON_PATTERN = f"^{_REASON_CHAR}{{1,{CHOICE_REASON_MAX_CHARS}}}$"
 SIGNED_FIGURES = frozenset({"net_profit", "gross_margin", "roe", "pe_ttm"})
 """Revenue cannot be negative; a loss, a negative margin or ROE, and a loss-maker's PE can."""
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from lmscreen.model.arch.params import count_params
+from lmscreen.model.arch.vision import vision_params
 from lmscreen.model.spec import MLA, LinearAttention, ModelSpec
 
 _FULL = {"full_attention", "attention", "global_attention", "global"}
@@ -104,7 +105,7 @@ def parse_quantization(config: dict[str, Any]) -> tuple[str | None, int | None, 
     if method == "mxfp4":
         return "mxfp4", 4, 32
     if method == "modelopt":
-        algo = str(q.get("quant_algo") or "").lower()
+        algo = modelopt_algo(q).lower()
         return (
             ("nvfp4", 4, 16)
             if "fp4" in algo
@@ -117,6 +118,27 @@ def parse_quantization(config: dict[str, Any]) -> tuple[str | None, int | None, 
     if method == "compressed-tensors":
         return _compressed_tensors(q)
     return method or None, int(bits) if bits else None, int(group) if group else None
+
+
+def modelopt_algo(q: dict[str, Any]) -> str:
+    """A ModelOpt checkpoint's weight format; for MIXED_PRECISION, the one its MLP / expert layers use.
+
+    Mixed checkpoints (NVFP4 MLPs + FP8 attention, nvidia/Qwen3.6-*-NVFP4) list a format per layer; the
+    MLP and expert weights hold most of the parameters of any transformer, so their format sizes the
+    checkpoint (a per-layer count would pick FP8 for a dense 27B whose attention layers outnumber its MLPs).
+    The other layers are then sized at the MLP format too, so the weight bytes are a lower bound (for
+    nvidia/Qwen3.6-27B-NVFP4 the FP8 attention and gated-delta layers add about 3 GiB more).
+    """
+    algo = str(q.get("quant_algo") or "")
+    layers = q.get("quantized_layers")
+    if algo.upper() != "MIXED_PRECISION" or not isinstance(layers, dict) or not layers:
+        return algo
+    mlp = {n: v for n, v in layers.items() if "mlp" in n or "expert" in n} or layers
+    counts: dict[str, int] = {}
+    for layer in mlp.values():
+        name = str((layer or {}).get("quant_algo") or "")
+        counts[name] = counts.get(name, 0) + 1
+    return max(counts, key=lambda a: counts[a])
 
 
 def _compressed_tensors(q: dict[str, Any]) -> tuple[str | None, int | None, int | None]:
@@ -194,6 +216,10 @@ def spec_from_config(config: dict[str, Any], name: str) -> ModelSpec:
     params = count_params(spec, cfg)
     if params:
         spec.total_params, spec.active_params, spec.embedding_params = params
+        vision = vision_params(config.get("vision_config"), spec.hidden_size)
+        if vision:
+            spec.vision_params = vision
+            spec.total_params += vision
     if quant and quant not in ("mxfp4",):  # mxfp4 sizes experts only: the rest is bf16 already
         from lmscreen.model.arch.unquantized import patterns, unquantized_params
 

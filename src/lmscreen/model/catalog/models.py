@@ -42,9 +42,13 @@ class CatalogEntry(BaseModel):
     """always | never | hybrid, when the model card says (a release can change it)."""
     params_source: str | None = None
     """`config` when total/active counts were derived from the config rather than the publisher's card."""
-    generation: dict[str, float] = Field(default_factory=dict)
+    generation: dict[str, int | float] = Field(default_factory=dict)
     """Sampling defaults from the release's generation_config.json (its own preset)."""
     generation_source: str | None = None
+    quant_source: str | None = None
+    """Where a ModelOpt checkpoint's hf_quant_config.json (merged into `config`) was read."""
+    vision_source: str | None = None
+    """Where `config.vision_config` was read, when not from the same file as the rest."""
     source: str
     config: dict[str, Any] = Field(default_factory=dict)
     """config.json fields (only those a memory plan needs), already merged with the `like:` entry."""

@@ -121,6 +121,20 @@ FAMILIES: list[tuple[str, Family]] = [
         ),
     ),
     (
+        # The distills are Qwen2 / Llama checkpoints: they think in <think> like R1, but were never trained
+        # on DeepSeek-V3's tool-call tokens, and DeepSeek's README serves them with no tool parser.
+        r"deepseek-r1-distill",
+        Family(
+            key="deepseek-r1-distill",
+            vllm_reasoning="deepseek_r1",
+            sglang_reasoning="deepseek-r1",
+            llamacpp_reasoning_format="deepseek",
+            sampling={"text": {"temperature": 0.6, "top_p": 0.95}},
+            source="deepseek-ai/DeepSeek-R1 README (Distill models: 'used in the same manner as Qwen or "
+            "Llama models', vllm serve example without a tool parser; R1-series sampling 0.6 / 0.95)",
+        ),
+    ),
+    (
         r"deepseek-r1",
         Family(
             key="deepseek-r1",

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import re
 
+from lmscreen.model.memory.common import VLLM_DEFAULT_UTILIZATION
 from lmscreen.model.spec import ModelSpec
 
 GIB = 1 << 30
@@ -66,6 +67,14 @@ def parse_vllm_version(version: str | None) -> tuple[int, int]:
         if match and not re.search(r"\.dev|\bbuild\b", version):
             return int(match.group(1)), int(match.group(2))
     return (0, 33)
+
+
+def vllm_default_utilization(version: str | None) -> float:
+    """vLLM's default --gpu-memory-utilization: 0.9 through the 0.1x releases (llm-d's 0.11 H100 runs log
+    "gpu-memory-utilization: 0.9 (default)"), 0.92 in current builds (engine-flags research; club-3090#1087
+    logs "Desired GPU memory utilization is (0.92, …)"). Where exactly it changed is not logged; 0.20 is the
+    same era boundary the activation calibration uses."""
+    return 0.9 if parse_vllm_version(version) < ERA_BOUNDARY else VLLM_DEFAULT_UTILIZATION
 
 
 def vllm_batch_defaults(total_gib: float, gpu_name: str | None) -> tuple[int, int]:

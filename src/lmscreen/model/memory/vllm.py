@@ -17,13 +17,13 @@ import math
 from dataclasses import dataclass
 
 from lmscreen.errors import InputError
+from lmscreen.model.hardware import gpu as find_gpu
 from lmscreen.model.memory import overhead
 from lmscreen.model.memory.common import (
     ENGINE_VERSIONS,
     GIB,
     MIN_USEFUL_CONTEXT,
     VLLM_BLOCK_SIZE,
-    VLLM_DEFAULT_UTILIZATION,
     Component,
     ContextRow,
     Plan,
@@ -35,7 +35,7 @@ from lmscreen.model.memory.common import (
     table_contexts,
 )
 from lmscreen.model.memory.kv import KV_DTYPE_BYTES, KVLayout, kv_layout
-from lmscreen.model.memory.weights import is_gguf, normalize_quantization, weights
+from lmscreen.model.memory.weights import is_gguf, normalize_quantization, vllm_repack_factor, weights
 from lmscreen.model.spec import ModelSpec
 
 
@@ -150,14 +150,17 @@ def _vllm_core(
     quantization: str | None = None,
 ) -> _VllmCore:
     w = weights(spec, tp=tp, pp=pp, engine="vllm", quantization=quantization)
+    repack = vllm_repack_factor(w.quantization, _arch(gpu_name))
+    weights_gib = w.per_gpu_gib * repack
+    detail = w.detail + (f" × {repack:.3f} (Marlin weight-only repack on this GPU)" if repack != 1 else "")
     act = overhead.activation_gib(spec, tp, mnbt, version)
     nt = overhead.non_torch_gib(tp)
-    available = util * total_gib - w.per_gpu_gib - act - nt
+    available = util * total_gib - weights_gib - act - nt
     layout = kv_layout(spec, kv_dtype, tp, pp, "vllm")
     blocks = VllmBlocks.from_layout(layout, block_size, mnbt, prefix_caching)
     return _VllmCore(
-        weights_gib=w.per_gpu_gib,
-        weights_detail=w.detail,
+        weights_gib=weights_gib,
+        weights_detail=detail,
         weights_source=w.source,
         activation_gib=act,
         non_torch_gib=nt,
@@ -166,6 +169,16 @@ def _vllm_core(
         blocks=blocks,
         num_blocks=blocks.num_blocks(available * GIB) if available > 0 else 0,
     )
+
+
+def _arch(gpu_name: str | None) -> str | None:
+    """Architecture of a catalog GPU (None for a bare memory size)."""
+    if not gpu_name:
+        return None
+    try:
+        return find_gpu(gpu_name).arch
+    except InputError:
+        return None
 
 
 def _choose_context(reach: int, native: int) -> int:
@@ -255,7 +268,7 @@ def plan_vllm(
     with_table: bool,
 ) -> Plan:
     spec = inp.spec
-    util = VLLM_DEFAULT_UTILIZATION if util is None else util
+    util = overhead.vllm_default_utilization(version) if util is None else util
     if not 0 < util <= 1:
         raise InputError(f"--gpu-memory-utilization must be in (0, 1] (got {util})")
     gpu_name = inp.gpu.name if inp.gpu else None

@@ -202,6 +202,21 @@ def hf_bits(spec: ModelSpec, quant: str) -> float:
     )
 
 
+# vLLM runs MXFP4 on GPUs without its FP4 kernels (Ampere, Ada and older) through Marlin's weight-only
+# path, whose repacked layout is larger: gpt-oss-120b loads 65.97 GiB that way (vllm-project/vllm#23278:
+# "Weight-only FP4 compression will be used leveraging the Marlin kernel", "Model loading took 65.9651 GiB")
+# against 64.38 GiB with the Triton kernels of an H100 on 0.11+ (vllm-project/vllm#33155, llm-d's H100 table).
+MARLIN_MXFP4_FACTOR = 65.9651 / 64.38
+MARLIN_ARCHS = frozenset({"ampere", "ada", "turing", "volta"})
+
+
+def vllm_repack_factor(quantization: str | None, arch: str | None) -> float:
+    """Per-GPU weight growth when vLLM repacks a format for the kernels this GPU architecture gets."""
+    if normalize_quantization(quantization) == "mxfp4" and (arch or "") in MARLIN_ARCHS:
+        return MARLIN_MXFP4_FACTOR
+    return 1.0
+
+
 def _padding(spec: ModelSpec, quant: str, engine: str) -> float:
     """vLLM pads MXFP4 expert weights to a multiple of 256 in the intermediate dimension."""
     inter = expert_width(spec)
@@ -217,10 +232,13 @@ def estimate_total_bytes(
     quant = normalize_quantization(quantization if quantization is not None else spec.quantization)
     total = _total_params(spec)
     emb_in, emb_out = embedding_params(spec)
+    vision = spec.vision_params or 0
     if is_gguf(quant) or quant in ("bf16", "fp32"):
         bits = GGUF_BITS.get(quant) or HF_BITS.get(quant)
         if bits is None:
             raise InputError(f"{spec.name}: a GGUF of unknown type can only be sized from its header")
+        if is_gguf(quant) and quant != "bf16":
+            total -= vision  # the vision tower is a separate mmproj file, not part of the GGUF
         return round(total * bits / 8), f"{total / 1e9:.2f} B params × {bits:.2f} bpw ({quant})"
     bits = hf_bits(spec, quant)
     emb = emb_in + emb_out
@@ -235,11 +253,13 @@ def estimate_total_bytes(
         )
         return nbytes, how
     kept = spec.unquantized_params or 0 if quant == normalize_quantization(spec.quantization) else 0
-    body = max(total - emb - kept, 0)
-    nbytes = round(body * bits / 8 + (emb + kept) * 2)
+    body = max(total - emb - kept - vision, 0)
+    nbytes = round(body * bits / 8 + (emb + kept + vision) * 2)
     how = f"{body / 1e9:.2f} B params × {bits:.3f} bpw ({quant}) + {emb / 1e9:.2f} B embedding/lm_head bf16"
     if kept:
         how += f" + {kept / 1e9:.2f} B left unquantized by the checkpoint (bf16)"
+    if vision:
+        how += f" + {vision / 1e9:.2f} B vision encoder (bf16)"
     return nbytes, how
 
 

@@ -1,0 +1,53 @@
+"""Parameters of a vision encoder from its `vision_config` (ViT tower + patch merger / projector).
+
+vLLM loads the vision tower of a multimodal checkpoint with the language model (unless started with
+--language-model-only / a zero image limit), shards it under tensor parallelism, and keeps it 16-bit in
+quantized checkpoints (Qwen FP8 and NVIDIA ModelOpt NVFP4 releases list `visual` / `vision_tower` among the
+modules left unquantized). Leaving it out made Qwen3.6/3.8-27B-FP8 on two GPUs plan ~0.4 GiB more KV per GPU
+than vLLM found (club-3090#1087; vllm-project/recipes#810 logs 14.28 GiB weights per GPU at TP2).
+
+The count follows the tensors of the towers the checkpoints hold (Qwen2.5/3-VL, Qwen3.5, SigLIP in Gemma 3,
+Pixtral, Llama 4): per block q/k/v/o with biases, an MLP (gated when the activation is SiLU), two norms; a
+patch embedding; learned position embeddings; and the merger that maps `spatial_merge_size²` patches to the
+text hidden size (plus one per DeepStack layer). A config missing depth or widths gives 0: nothing is guessed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _int(cfg: dict[str, Any], *keys: str) -> int:
+    for key in keys:
+        value = cfg.get(key)
+        if isinstance(value, int | float) and value > 0:
+            return int(value)
+    return 0
+
+
+def vision_params(vision: Any, text_hidden: int | None = None) -> int:
+    """Parameters of the vision encoder described by `vision` (a vision_config dict); 0 when unknown."""
+    if not isinstance(vision, dict):
+        return 0
+    depth = _int(vision, "depth", "num_hidden_layers")
+    h = _int(vision, "hidden_size", "embed_dim")
+    inter = _int(vision, "intermediate_size")
+    if not (depth and h and inter):
+        return 0
+    gated = str(vision.get("hidden_act") or "").lower() in ("silu", "swiglu")
+    mlp = (3 if gated else 2) * h * inter + inter + h
+    block = 4 * h * h + 4 * h + mlp + 4 * h
+    patch = _int(vision, "patch_size") or 14
+    channels = _int(vision, "in_channels", "num_channels") or 3
+    temporal = _int(vision, "temporal_patch_size") or 1
+    embed = channels * temporal * patch * patch * h
+    positions = _int(vision, "num_position_embeddings")
+    image = _int(vision, "image_size")
+    if not positions and image:
+        positions = (image // patch) ** 2
+    merge = _int(vision, "spatial_merge_size") or 1
+    out = _int(vision, "out_hidden_size", "projection_dim") or text_hidden or h
+    merged = h * merge * merge
+    merger = merged * merged + merged + merged * out + out + 2 * h
+    deepstack = len(vision.get("deepstack_visual_indexes") or [])
+    return depth * block + embed + positions * h + merger * (1 + deepstack) + 2 * h

@@ -299,3 +299,26 @@ def test_modelopt_quantization_file_is_read_like_vllm_reads_it() -> None:
     # a MIXED_PRECISION file is sized by the algorithm most of its layers use
     mixed = spec_for("nvidia/Qwen3.6-35B-A3B-NVFP4")
     assert mixed.quantization in ("nvfp4", "fp8")
+
+
+def test_pretrained_checkpoints_are_marked_base_and_never_recommended() -> None:
+    """A base checkpoint cannot follow a chat template or a JSON schema: `-Base` in its name, or a chat twin
+    in the catalog (X beside X-Instruct / X-it / X-chat), marks it `base`, and `recommend` (a screening job
+    ranks by rows per hour, where the smallest base model would otherwise come first) never offers it."""
+    import re
+
+    from lmscreen.model.hardware import gpu
+    from lmscreen.model.recommend import recommend
+
+    chat = re.compile(r"-(Instruct|it|chat|Chat)(?=-|$)")
+    ids = {m.id for m in all_models()}
+    stems = {chat.sub("", i) for i in ids if chat.search(i)}
+    for entry in all_models():
+        named_base = re.search(r"-Base(-|$)", entry.id) is not None
+        has_chat_twin = not chat.search(entry.id) and entry.id in stems
+        if named_base or has_chat_twin:
+            assert "base" in entry.tasks, entry.id
+    offered = {r.model for r in recommend(gpu=gpu("RTX 4090"), task="screen")}
+    offered |= {r.model for r in recommend(gpu=gpu("H100"), task="text")}
+    marked = {m.id for m in all_models() if "base" in m.tasks}
+    assert offered and not offered & marked

@@ -54,7 +54,6 @@ def test_row_schema_compiles_into_a_llama_cpp_grammar() -> None:
         llm.close()
 
 
-@pytest.mark.timeout(180)
 def test_grammar_holds_the_bundled_weak_model_to_the_schema() -> None:
     llm = llama_cpp.Llama(model_path=str(model_path()), n_ctx=2048, seed=0, verbose=False)
     try:

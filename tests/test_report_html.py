@@ -125,7 +125,7 @@ HOSTILE_TEXT = (
     "<script>window.pwned=3</script>公司实现营业收入100.5亿元<img src=x onerror=window.pwned=4>，"
     '同比增长。<a href="javascript:window.pwned=5">点此</a>'
 )
-HOSTILE_REASON = "<b onclick=top>营收稳定增长经营向好</b>"
+HOSTILE_REASON = "<b onclick=f>稳增</b>"  # under the 20-character reason cap, so it is shown
 
 
 def test_hostile_strings_stay_text_in_the_browser(browser, tmp_path: Path) -> None:

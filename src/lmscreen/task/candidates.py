@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from lmscreen.task.periods import Period, document_period, periods_in, same_period
@@ -217,9 +218,15 @@ def _prose_candidate(name: str, scanned: ScannedText, index: int, doc: Period | 
     if mention.kind == "none" and (len(gap) > _BARE_GAP or re.search(r"[0-9]", gap)):
         return None
     limit = _LABEL_GAP_ASCII if gap.isascii() else _LABEL_GAP
-    first = not any(
-        compatible(name, m) and label.end() <= m.folded_start < pos for m in scanned.mentions[:index]
-    )
+    # Mentions are in text order: walk back only over those after the label (a scan of every earlier
+    # mention made a long report quadratic).
+    first = True
+    j = index - 1
+    while j >= 0 and scanned.mentions[j].folded_start >= label.end():
+        if compatible(name, scanned.mentions[j]):
+            first = False
+            break
+        j -= 1
     strict = first and len(gap) <= limit
     return Candidate(
         field=name,
@@ -260,6 +267,7 @@ def _enumerations(scanned: ScannedText, doc: Period | None) -> list[Candidate]:
     """`营业收入和归母净利润分别为150.56亿元和20.1亿元`: the k-th label takes the k-th number."""
     folded = scanned.folded.text
     found: list[Candidate] = []
+    starts = [m.folded_start for m in scanned.mentions]
     for enum in _ENUM_RE.finditer(folded):
         if enum.group(0).lower() == "respectively":
             continue
@@ -274,11 +282,8 @@ def _enumerations(scanned: ScannedText, doc: Period | None) -> list[Candidate]:
                 if not words.excluded.search(folded[max(lo, m.start() - 12) : m.start()]):
                     labels.append((m.start(), name, m.group(0)))
         labels.sort()
-        numbers = [
-            m
-            for m in scanned.mentions
-            if enum.end() <= m.folded_start < hi and m.kind in ("money", "percent", "times")
-        ]
+        after = _mentions_in(scanned, starts, enum.end(), hi)
+        numbers = [m for m in after if m.kind in ("money", "percent", "times")]
         if not labels or len(labels) != len(numbers):
             continue
         period = _period_of(folded, lo, enum.start(), doc)
@@ -305,8 +310,10 @@ def _table_candidates(scanned: ScannedText, doc: Period | None) -> tuple[list[Ca
     folded = scanned.folded.text
     found: list[Candidate] = []
     table_lines: set[int] = set()
+    starts = [m.folded_start for m in scanned.mentions]
+    lines = _LineStarts(folded)
     for row in read_tables(folded, doc):
-        table_lines.add(folded.rfind("\n", 0, row.label.start) + 1)
+        table_lines.add(lines.at(row.label.start))
         label = row.label.text
         if FORECAST_RE.search(label) or PRIOR_RE.search(label):
             continue
@@ -320,7 +327,7 @@ def _table_candidates(scanned: ScannedText, doc: Period | None) -> tuple[list[Ca
                 continue
             if name == "gross_margin" and _segment_margin(label, m.start()):
                 continue
-            cell = [x for x in scanned.mentions if row.current.start <= x.folded_start < row.current.end]
+            cell = _mentions_in(scanned, starts, row.current.start, row.current.end)
             if not cell or not compatible(name, cell[0]):
                 continue
             found.append(
@@ -337,8 +344,21 @@ def _table_candidates(scanned: ScannedText, doc: Period | None) -> tuple[list[Ca
     return found, table_lines
 
 
-def _line_start(folded: str, pos: int) -> int:
-    return folded.rfind("\n", 0, pos) + 1
+def _mentions_in(scanned: ScannedText, starts: list[int], lo: int, hi: int) -> list[Mention]:
+    """The mentions starting in folded [lo, hi), found by bisection (`starts`: their folded starts)."""
+    return scanned.mentions[bisect_left(starts, lo) : bisect_left(starts, hi)]
+
+
+class _LineStarts:
+    """Line starts of a text, indexed once: a search back to the previous newline per number made a long
+    text without line breaks quadratic."""
+
+    def __init__(self, text: str) -> None:
+        self._breaks = [m.start() for m in re.finditer("\n", text)]
+
+    def at(self, pos: int) -> int:
+        i = bisect_left(self._breaks, pos) - 1
+        return self._breaks[i] + 1 if i >= 0 else 0
 
 
 def _settle(name: str, cands: list[Candidate]) -> tuple[Candidate | None, bool]:
@@ -364,15 +384,18 @@ def find_candidates(text: str, max_per_field: int = MAX_PER_FIELD) -> CandidateS
     by_field: dict[str, list[Candidate]] = {name: [] for name in FIELDS}
     for c in table + listed:
         by_field[c.field].append(c)
+    # Each mention is read as prose once, so only the table and list candidates can already hold it.
+    preset = {name: {id(c.mention) for c in cands} for name, cands in by_field.items()}
+    lines = _LineStarts(folded)
     for i, mention in enumerate(scanned.mentions):
-        if _line_start(folded, mention.folded_start) in table_lines:
+        if lines.at(mention.folded_start) in table_lines:
             continue  # a table row's numbers are read by column, never by the words before them
         if planted(folded, mention.folded_start):
             continue
         for name in FIELDS:
             if not compatible(name, mention):
                 continue
-            if any(c.mention is mention for c in by_field[name]):
+            if id(mention) in preset[name]:
                 continue
             c = _prose_candidate(name, scanned, i, doc)
             if c is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
@@ -221,14 +221,17 @@ class _ContextUnits:
     """
 
     def __init__(self, folded: str) -> None:
-        self._folded = folded
         self._headers = [(m.end(), m.start(), m.group(1)) for m in _HEADER_UNIT_RE.finditer(folded)]
         self._header_ends = [h[0] for h in self._headers]
         self._declared = [(m.end(), m.group(1)) for m in _DECLARED_UNIT_RE.finditer(folded)]
         self._declared_ends = [d[0] for d in self._declared]
+        # Indexed too: a search back to the previous newline per number is quadratic in a long text
+        # printed without line breaks.
+        self._breaks = [m.start() for m in re.finditer("\n", folded)]
 
     def at(self, pos: int) -> tuple[str, Literal["header", "declared"]] | None:
-        line_start = self._folded.rfind("\n", 0, pos) + 1
+        k = bisect_left(self._breaks, pos) - 1
+        line_start = self._breaks[k] + 1 if k >= 0 else 0
         i = bisect_right(self._header_ends, pos) - 1
         if i >= 0 and self._headers[i][1] >= line_start:
             return self._headers[i][2], "header"

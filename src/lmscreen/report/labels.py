@@ -42,7 +42,7 @@ _FLAGS = {
     "no_report": ("无财报文本", "no report text"),
     "report_unreadable": ("财报文件无法读取", "report file unreadable"),
     "reason_echoes_prompt": ("模型理由照抄提示词，已丢弃", "model reason echoed the prompt; dropped"),
-    "report_sections_only": ("PDF 过长，只读取了主要章节", "long PDF: only its main sections were read"),
+    "report_sections_only": ("财报过长，只读取了主要章节", "long report: only its main sections were read"),
 }
 
 TEXT = {

@@ -4,7 +4,9 @@ A PDF is read through `pdf_text` (tables as `a | b | c` rows, pages tracked); it
 carries the page they were printed on (`annotate_pages`).
 
 Texts are located up front but read only when their row is sent, so a large pool with long reports never
-sits in memory at once.
+sits in memory at once. A text longer than `long_text.LONG_TEXT_CHARS` is streamed and only its opening and
+the parts that can hold the figures are read (run/long_text.py); its figures' evidence offsets are mapped
+back to the whole text, and the cut is recorded like a long PDF's.
 """
 
 from __future__ import annotations
@@ -15,6 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from lmscreen.errors import InputError
+from lmscreen.run.long_text import (
+    LONG_TEXT_CHARS,
+    LongText,
+    file_chunks,
+    read_long_file,
+    shorten_text,
+    text_chunks,
+    text_sha256,
+)
 from lmscreen.run.pdf_text import PdfText, extract_pdf
 
 _SUFFIXES = (".txt", ".md", ".pdf")
@@ -28,13 +39,20 @@ class ReportSource:
     path: Path | None = None
 
     def read(self) -> str:
-        if self.text is not None:
-            return self.text
-        assert self.path is not None
+        """The text the task reads: the whole report, or a long text's kept parts (`long()`)."""
         pdf = self.pdf()
         if pdf is not None:
             return pdf.text
-        return decode_text(self.path.read_bytes(), self.path)
+        whole = self._whole()
+        return whole if isinstance(whole, str) else whole.text
+
+    def _whole(self) -> str | LongText:
+        if self.text is not None:
+            return self.text if len(self.text) <= LONG_TEXT_CHARS else shorten_text(self.text)
+        assert self.path is not None
+        if self.path.stat().st_size <= LONG_TEXT_CHARS:  # bytes >= characters in every encoding read
+            return decode_text(self.path.read_bytes(), self.path)
+        return read_long_file(self.path)
 
     def pdf(self) -> PdfText | None:
         """The extracted PDF (cached), or None for a text report."""
@@ -42,7 +60,20 @@ class ReportSource:
             return None
         return extract_pdf(self.path)
 
+    def long(self) -> LongText | None:
+        """The kept parts of a text report too long to read whole, or None."""
+        if self.pdf() is not None:
+            return None
+        whole = self._whole()
+        return None if isinstance(whole, str) else whole
+
     def digest(self) -> str:
+        """SHA-256 of the whole report's text (UTF-8), streamed: a long text is never held at once."""
+        if self.path is not None and self.path.suffix.lower() != ".pdf":
+            if self.path.stat().st_size > LONG_TEXT_CHARS:
+                return text_sha256(file_chunks(self.path))
+        if self.text is not None:
+            return text_sha256(text_chunks(self.text))
         return hashlib.sha256(self.read().encode("utf-8")).hexdigest()
 
 
@@ -89,14 +120,31 @@ def annotate_pages(source: ReportSource, detail: dict[str, Any]) -> list[str]:
     """Add `page` to each figure's evidence (PDF reports) and the report's page record; return flags.
 
     `detail` is the task's JSON detail (`fields` -> name -> `evidence` {start, end, ...}); offsets refer to
-    the text that `source.read()` returned, which is what the PDF page offsets describe.
+    the text that `source.read()` returned, which is what the PDF page offsets describe. For a long text
+    report they are mapped back to the whole text (`long_text`), so the span is the file's own.
     """
     pdf = source.pdf()
     if pdf is None:
-        return []
+        return _annotate_long(source.long(), detail)
     for figure in (detail.get("fields") or {}).values():
         evidence = (figure or {}).get("evidence")
         if isinstance(evidence, dict) and isinstance(evidence.get("start"), int):
             evidence["page"] = pdf.page_at(evidence["start"])
     detail["report"] = pdf.info()
     return ["truncated", "report_sections_only"] if pdf.sections_only else []
+
+
+def _annotate_long(long: LongText | None, detail: dict[str, Any]) -> list[str]:
+    if long is None:
+        return []
+    for figure in (detail.get("fields") or {}).values():
+        evidence = (figure or {}).get("evidence")
+        if not isinstance(evidence, dict):
+            continue
+        start, end = evidence.get("start"), evidence.get("end")
+        if isinstance(start, int) and isinstance(end, int):
+            # a span never crosses a gap (the gap line holds no digit), so its last character maps too
+            evidence["start"] = long.original_offset(start)
+            evidence["end"] = long.original_offset(end - 1) + 1 if end > start else evidence["start"]
+    detail["report"] = long.info()
+    return ["truncated", "report_sections_only"]

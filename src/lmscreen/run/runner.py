@@ -222,16 +222,37 @@ def _without_llm(frame: pl.DataFrame, flag: str) -> pl.DataFrame:
 
 
 def _llm_rows(frame: pl.DataFrame, opts: ScreenOptions) -> list[_LLMRow]:
+    """The rows that have a report, in input order.
+
+    The rows that can have one (a code the report folder names, or a non-empty inline cell) are picked in
+    polars first: a million-row pool with reports for a thousand rows must not be walked row by row in
+    Python. `report_for` then decides on those rows exactly as before.
+    """
     index = index_reports(opts.reports) if opts.reports else None
     has_inline = "report_text" in frame.columns
-    fired = "rules_fired" if "rules_fired" in frame.columns else None
-    cols = ["row", "code", "name", "roe", "pe_ttm"] + (["report_text"] if has_inline else [])
-    rules_fired = frame[fired].to_list() if fired else [None] * frame.height
+    may_have: list[pl.Expr] = []
+    if index:
+        keys = list(index)
+        code = pl.col("code").cast(pl.String)
+        may_have.append(code.str.to_uppercase().is_in(keys) | code.str.split(".").list.first().is_in(keys))
+    if has_inline:
+        may_have.append(pl.col("report_text").str.len_chars() > 0)
+    if not may_have:
+        return []
+    inline = pl.col("report_text") if has_inline else pl.lit(None, dtype=pl.String)
+    fired = pl.col("rules_fired") if "rules_fired" in frame.columns else pl.lit(None, dtype=pl.String)
+    picked = (
+        frame.lazy()
+        .with_row_index("_idx")
+        .filter(pl.any_horizontal(may_have))
+        .select("_idx", "row", "code", "name", "roe", "pe_ttm", inline.alias("_text"), fired.alias("_fired"))
+        .collect()
+    )
     rows: list[_LLMRow] = []
-    for i, rec in enumerate(frame.select(cols).iter_rows()):
-        src = report_for(rec[1], rec[5] if has_inline else None, index)
+    for idx, row, code, name, roe, pe, text, rules_fired in picked.iter_rows():
+        src = report_for(code, text, index)
         if src is not None:
-            rows.append(_LLMRow(i, rec[0], rec[1], rec[2] or "", rec[3], rec[4], src, rules_fired[i]))
+            rows.append(_LLMRow(idx, row, code, name or "", roe, pe, src, rules_fired))
     return rows
 
 

@@ -1,0 +1,67 @@
+"""Which rows go to the LLM: picked in polars before any Python loop, the same rows `report_for` picks.
+
+A million-row pool with reports for a thousand rows must not be walked row by row; the rows chosen, their
+order and what each carries must be exactly what asking `report_for` row by row gives.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from lmscreen.run.options import ScreenOptions
+from lmscreen.run.reports import index_reports, report_for
+from lmscreen.run.runner import _llm_rows
+
+CODES = ["600519.SH", "600519.sh", "000001", "000001.SZ", "300750.SZ", "688981.SH", "920819.BJ", "601318.SH"]
+INLINE = [None, "", None, "内联文本", "   ", "某公司营业收入1.2亿元。", "\u3000", "  x  "]
+
+
+def frame(with_inline: bool) -> pl.DataFrame:
+    data: dict[str, list] = {
+        "row": list(range(2, 2 + len(CODES))),
+        "code": CODES,
+        "name": [f"公司{i}" if i % 3 else None for i in range(len(CODES))],
+        "roe": [float(i) for i in range(len(CODES))],
+        "pe_ttm": [None if i % 2 else 10.0 + i for i in range(len(CODES))],
+        "rules_fired": [f"r{i}" if i % 2 else None for i in range(len(CODES))],
+    }
+    if with_inline:
+        data["report_text"] = INLINE
+    return pl.DataFrame(data)
+
+
+def row_by_row(df: pl.DataFrame, reports: Path | None) -> list[tuple]:
+    index = index_reports(reports) if reports else None
+    inline = df["report_text"].to_list() if "report_text" in df.columns else [None] * df.height
+    out = []
+    for i, rec in enumerate(df.iter_rows(named=True)):
+        src = report_for(rec["code"], inline[i], index)
+        if src is not None:
+            out.append((i, rec["row"], rec["code"], rec["name"] or "", rec["roe"], rec["pe_ttm"], src,
+                        rec["rules_fired"]))  # fmt: skip
+    return out
+
+
+def picked(df: pl.DataFrame, reports: Path | None, tmp: Path) -> list[tuple]:
+    opts = ScreenOptions(pool=tmp / "pool.csv", out=tmp / "out", reports=reports)
+    return [(r.idx, r.row, r.code, r.name, r.roe, r.pe, r.source, r.rules_fired) for r in _llm_rows(df, opts)]
+
+
+def test_rows_picked_in_polars_are_the_rows_report_for_picks(tmp_path: Path) -> None:
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    for stem in ("600519.SH", "000001", "688981.sh", "999999.SZ"):
+        (reports / f"{stem}.txt").write_text("营业收入1.2亿元。", encoding="utf-8")
+    (reports / "300750.SZ.csv").write_text("not a report", encoding="utf-8")
+    for with_inline in (False, True):
+        df = frame(with_inline)
+        for folder in (reports, None):
+            expected = row_by_row(df, folder)
+            assert picked(df, folder, tmp_path) == expected
+    # the folder's files and the non-blank inline cells both count; blank cells and other suffixes do not
+    got = picked(frame(True), reports, tmp_path)
+    assert [r[2] for r in got] == ["600519.SH", "600519.sh", "000001", "000001.SZ", "688981.SH", "601318.SH"]
+    assert got[3][6].path == reports / "000001.txt" and got[5][6].text == "  x  "
+    assert picked(frame(False), None, tmp_path) == []

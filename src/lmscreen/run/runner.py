@@ -349,7 +349,12 @@ def _llm_stage(
 
 
 def _source_size(src: ReportSource) -> int:
-    return len(src.text.encode()) if src.text is not None else (src.path.stat().st_size if src.path else 0)
+    """Bytes of the report (UTF-8 for an inline text, encoded a chunk at a time: no copy of a long cell)."""
+    from lmscreen.run.long_text import text_chunks
+
+    if src.text is not None:
+        return sum(len(chunk.encode()) for chunk in text_chunks(src.text))
+    return src.path.stat().st_size if src.path else 0
 
 
 def _outcome(r: _LLMRow, res: LLMResult) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -135,8 +135,8 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     timings["write_s"] = time.perf_counter() - t
     timings["total_s"] = time.time() - started
 
-    risk_counts = {str(k): int(v) for k, v in frame.group_by("risk_level").len().iter_rows()}
-    flag_counts = _flag_counts(frame)
+    risk_counts = {str(k): int(v) for k, v in frame.lazy().group_by("risk_level").len().collect().iter_rows()}
+    flag_counts = _flag_counts(frame.lazy().select("flags").collect())
     screened = frame.height
     # The rest needs the verdict columns only: letting the others go (raw cells, the audit trail's JSON)
     # keeps a million-row run's peak memory down while the history and the reports are written.
@@ -390,17 +390,44 @@ def _outcome(r: _LLMRow, res: LLMResult) -> tuple[dict[str, Any], dict[str, Any]
 def _merge(
     frame: pl.DataFrame, outcome_rows: list[dict[str, Any]], details: list[dict[str, Any]]
 ) -> pl.DataFrame:
+    """The frame with the LLM columns (and the nested `llm` detail) beside it, in its row order.
+
+    The answered rows' values are placed at their positions between slices of one all-null frame, and the
+    columns are added beside the frame's own: a left join would build every nested detail field as long as
+    the pool (about 1 GB for a million rows with a thousand reports) and copy the frame. Rows without an
+    answer read `flags` = no_report, `status` = ok, as a join would leave them after the fill.
+    """
     schema = {"row": pl.Int64(), **_LLM_COLUMNS}
     llm = pl.DataFrame([{k: o.get(k) for k in schema} for o in outcome_rows], schema=schema)
-    merged = frame.join(llm, on="row", how="left", maintain_order="left")
-    merged = merged.with_columns(
-        pl.col("status").fill_null("ok"),
-        pl.col("flags").fill_null("no_report"),
-    )
     if details:
-        detail_df = pl.DataFrame(details, infer_schema_length=None)
-        merged = merged.join(detail_df, on="row", how="left", maintain_order="left")
-    return merged
+        llm = llm.join(pl.DataFrame(details, infer_schema_length=None), on="row", how="left")
+    llm = llm.with_columns(pl.col("status").fill_null("ok"), pl.col("flags").fill_null("no_report"))
+    found = (
+        frame.lazy().select("row").with_row_index("_pos").filter(pl.col("row").is_in(llm["row"].implode()))
+    ).collect()
+    placed = found.join(llm, on="row", how="inner").sort("_pos")
+    positions = placed["_pos"].to_list()
+    values = placed.drop("_pos", "row")
+    gaps = pl.DataFrame(
+        [
+            pl.repeat(None, frame.height, dtype=dtype, eager=True).alias(name)
+            for name, dtype in values.schema.items()
+        ]
+    ).with_columns(pl.lit("ok").alias("status"), pl.lit("no_report").alias("flags"))
+    pieces: list[pl.DataFrame] = []
+    at = k = 0
+    while k < len(positions):
+        run = 1  # answered rows next to each other go in as one slice
+        while k + run < len(positions) and positions[k + run] == positions[k] + run:
+            run += 1
+        if positions[k] > at:
+            pieces.append(gaps.slice(at, positions[k] - at))
+        pieces.append(values.slice(k, run))
+        at = positions[k] + run
+        k += run
+    if at < frame.height or not pieces:
+        pieces.append(gaps.slice(at, frame.height - at))
+    return frame.hstack(pl.concat(pieces, how="vertical", rechunk=False).get_columns())
 
 
 def check_out_dir(out: Path) -> None:

@@ -12,7 +12,7 @@ import polars as pl
 
 from lmscreen.run.options import ScreenOptions
 from lmscreen.run.reports import index_reports, report_for
-from lmscreen.run.runner import _llm_rows
+from lmscreen.run.runner import _LLM_COLUMNS, _llm_rows, _merge
 
 CODES = ["600519.SH", "600519.sh", "000001", "000001.SZ", "300750.SZ", "688981.SH", "920819.BJ", "601318.SH"]
 INLINE = [None, "", None, "内联文本", "   ", "某公司营业收入1.2亿元。", "\u3000", "  x  "]
@@ -65,3 +65,39 @@ def test_rows_picked_in_polars_are_the_rows_report_for_picks(tmp_path: Path) -> 
     assert [r[2] for r in got] == ["600519.SH", "600519.sh", "000001", "000001.SZ", "688981.SH", "601318.SH"]
     assert got[3][6].path == reports / "000001.txt" and got[5][6].text == "  x  "
     assert picked(frame(False), None, tmp_path) == []
+
+
+def joined(df: pl.DataFrame, outcome_rows: list[dict], details: list[dict]) -> pl.DataFrame:
+    """The answer columns put in by left joins on `row`, as the runner once did (the reference)."""
+    schema = {"row": pl.Int64(), **_LLM_COLUMNS}
+    llm = pl.DataFrame([{k: o.get(k) for k in schema} for o in outcome_rows], schema=schema)
+    merged = df.join(llm, on="row", how="left", maintain_order="left").with_columns(
+        pl.col("status").fill_null("ok"), pl.col("flags").fill_null("no_report")
+    )
+    if details:
+        merged = merged.join(pl.DataFrame(details, infer_schema_length=None), on="row", how="left",
+                             maintain_order="left")  # fmt: skip
+    return merged
+
+
+def test_merged_answers_sit_on_their_rows_exactly_as_a_left_join_puts_them() -> None:
+    df = pl.DataFrame({"row": list(range(2, 42)), "code": [f"{i:06d}.SZ" for i in range(40)]})
+    for answered in ([], [0], [39], [0, 1, 2, 10, 11, 25, 39], list(range(40)), [5, 7, 9]):
+        outcome = [
+            {"row": i + 2, "reason": f"理由{i}", "flags": "truncated" if i % 2 else "", "status": "ok",
+             "revenue_yuan": 1e8 * i, "prompt_tokens": i}
+            for i in reversed(answered)
+        ]  # fmt: skip
+        details = [
+            {"row": i + 2, "llm": {"fields": {"revenue": {"value": float(i), "evidence": {"start": i}}},
+                                   "raw": None if i % 3 else "{}"}}
+            for i in reversed(answered)
+        ]  # fmt: skip
+        for with_details in (details, []):
+            got = _merge(df, outcome, with_details)
+            want = joined(df, outcome, with_details)
+            assert got.columns == want.columns and got.schema == want.schema
+            assert got.equals(want), answered
+            flags, status = got["flags"].to_list(), got["status"].to_list()
+            assert all(flags[i] == "no_report" and status[i] == "ok" for i in range(40) if i not in answered)
+            assert [got["reason"][i] for i in answered] == [f"理由{i}" for i in answered]

@@ -27,7 +27,7 @@ from jinja2 import Environment, select_autoescape
 from lmscreen.errors import InputError
 from lmscreen.report import labels
 from lmscreen.report.atomic import write_text
-from lmscreen.report.charts import ChartRow, Threshold, all_charts
+from lmscreen.report.chart_data import Threshold
 from lmscreen.report.evidence import sentence_quote
 from lmscreen.report.run_view import RunView, load_run
 from lmscreen.rules.ruleset import COMPARISON_OPS, Rule, RuleSet
@@ -333,13 +333,33 @@ def _summary(view: RunView, lang: str) -> dict[str, Any]:
     }
 
 
+def report_charts(view: RunView, lang: str) -> dict[str, Any]:
+    """The four charts, aggregated over every row of the run when its verdicts could be read (the usual
+    case), else over the rows the view holds, and then each caption says so."""
+    import polars as pl
+
+    from lmscreen.report.chart_data import CHART_COLUMNS, chart_data
+    from lmscreen.report.charts import all_charts
+
+    frame = view.verdicts
+    if frame is None:
+        frame = pl.DataFrame(
+            [{c: r.get(c) for c in CHART_COLUMNS} for r in view.rows],
+            schema={c: pl.String if c in ("risk_level", "industry") else pl.Float64 for c in CHART_COLUMNS},
+            strict=False,
+        )
+    score = view.rules.score if view.rules else None
+    marks = thresholds(view.rules)
+    data = chart_data(frame, view.total_rows, marks, (score.min, score.max) if score else (0.0, 100.0))
+    return all_charts(data, marks, lang)
+
+
 def render_html(view: RunView, lang: str = "zh") -> str:
     if lang not in labels.LANGS:
         raise InputError(f"--lang: {lang!r} is not one of {', '.join(labels.LANGS)}")
     data = payload(view, lang)
     details = data.pop("details")
-    chart_rows = [ChartRow(r[4], r[5], r[3], r[6], r[7]) for r in data["rows"]]
-    charts = all_charts(chart_rows, thresholds(view.rules), lang)
+    charts = report_charts(view, lang)
     script = _asset("report.js")
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
     csp = (

@@ -51,8 +51,8 @@ TEXT = {
         "summary": "概览",
         "rows_screened": "已筛选",
         "rows_rejected": "被拒行",
-        "rows_cut": "图表与下表只含前 {shown} 行（共 {total} 行）；"
-        "计数与变化覆盖全部行，results.csv 含全部行。",
+        "rows_cut": "下表只含前 {shown} 行（共 {total} 行）；"
+        "计数、图表与变化覆盖全部行，results.csv 含全部行。",
         "changes_cut": "每类只列前 {n} 项；完整列表请用 lmscreen diff。",
         "see_errors": "原因见 errors.csv",
         "levels": "风险等级",
@@ -111,7 +111,14 @@ TEXT = {
         "chart_scatter": "市盈率TTM 与 ROE（按风险着色，虚线为规则阈值）",
         "count": "股票数",
         "other": "其他",
-        "outside": "{n} 只超出显示范围，画在边缘",
+        "outside": "{n} 只超出显示范围（抽中的画在边缘）",
+        "chart_all": "全部 {total} 只",
+        "chart_part": "只含前 {rows} 只（共 {total} 只）",
+        "scores_note": "{scored} 只有评分（无 ROE 则无评分）",
+        "industry_note": "前 {n} 个行业，其余 {k} 个行业合并为「其他」",
+        "scatter_note": "画出 {shown} / {n} 只有市盈率TTM与ROE的股票（共 {total} 只）；"
+        "各风险等级按池中顺序等距抽样，重跑画出相同的点",
+        "no_data": "无数据",
         "high_rows": "高风险股票",
         "none": "无",
         "value": "数值",
@@ -125,8 +132,8 @@ TEXT = {
         "summary": "Summary",
         "rows_screened": "Screened",
         "rows_rejected": "Rejected rows",
-        "rows_cut": "Charts and the table below hold the first {shown} of {total} rows; "
-        "counts and changes cover every row, and results.csv holds them all.",
+        "rows_cut": "The table below holds the first {shown} of {total} rows; "
+        "counts, charts and changes cover every row, and results.csv holds them all.",
         "changes_cut": "Each list shows its first {n} entries; `lmscreen diff` gives them all.",
         "see_errors": "reasons in errors.csv",
         "levels": "Risk levels",
@@ -185,7 +192,14 @@ TEXT = {
         "chart_scatter": "PE-TTM vs ROE (coloured by risk; dashed lines are rule thresholds)",
         "count": "Stocks",
         "other": "Other",
-        "outside": "{n} outside the shown range, drawn at the edge",
+        "outside": "{n} outside the shown range (those sampled are drawn at the edge)",
+        "chart_all": "all {total} rows",
+        "chart_part": "first {rows} of {total} rows only",
+        "scores_note": "{scored} with a score (no ROE, no score)",
+        "industry_note": "largest {n} industries; the other {k} are merged into Other",
+        "scatter_note": "{shown} of {n} stocks with PE-TTM and ROE shown ({total} rows in all); "
+        "sampled evenly in pool order within each risk level, so a rerun draws the same dots",
+        "no_data": "no data",
         "high_rows": "High-risk stocks",
         "none": "none",
         "value": "value",

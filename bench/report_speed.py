@@ -6,9 +6,10 @@ the same 5,000-row report is complete, filters and sorts correctly and stays und
 machine's load; this script times it on the machine it runs on and prints the load next to the figures.
 
 --write-report OUT_DIR: `write_report` (report.html + report.md) of a finished run, as `screen` calls it at
-the end (the run's verdict frame already in memory, polars already imported; the report's own imports
-cold), each repeat in a fresh process; CPU seconds (all threads) are reported, since the machine may be
-shared. The reports are written to a scratch folder beside links to the run's files, never into OUT_DIR.
+the end (the run's verdict frame in memory, the runner and what it imports loaded; the report's own
+imports cold), each repeat in a fresh process; CPU seconds (all threads) are reported, since the machine
+may be shared. The reports are written to a scratch folder beside links to the run's files, never into
+OUT_DIR.
 The chart aggregates (chart_data, polars over every row) are timed again on their own in the same process,
 so the figure "beyond polars aggregation" is the total less that (target <= 0.5 s). --baseline SRC times
 another checkout's `src` (e.g. `git archive main src | tar -x -C /tmp/old`) side by side in the same run.
@@ -41,6 +42,11 @@ _WRITE_REPORT = r"""
 import json, sys, time
 from pathlib import Path
 import polars as pl
+# What a screen process has loaded by the time it writes the reports: the runner, the pool loader, the rules.
+import lmscreen.pool
+import lmscreen.run.runner
+from lmscreen.rules import load_rules
+load_rules(None)
 from lmscreen.report import history
 out = Path(sys.argv[1])
 run = json.loads((out / "run.json").read_text(encoding="utf-8"))

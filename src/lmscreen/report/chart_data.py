@@ -180,7 +180,8 @@ def _scatter(frame: pl.DataFrame, thresholds: list[Threshold], limit: int) -> Sc
             continue
         part = both.filter(pl.col("risk_level").is_null() if lv is None else pl.col("risk_level") == lv)
         # Evenly spaced in pool order: the same rows on every rerun of the same pool, no random draw.
-        picked = part.gather_every(math.ceil(counts[lv] / k)).head(k)
+        n = part.height
+        picked = part[[i * n // k for i in range(k)]]
         xs = picked["x"].clip(*x_range).to_list()
         ys = picked["y"].clip(*y_range).to_list()
         points[lv] = list(zip(xs, ys, strict=True))

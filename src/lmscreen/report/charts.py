@@ -85,21 +85,26 @@ def _chart(kind: str, chart_id: str, colors: list[str], lang: str, drop: tuple[s
         background="transparent",
         plot_background="transparent",
         font_family="sans-serif",
-        title_font_size=14,
-        label_font_size=11,
-        major_label_font_size=11,
-        legend_font_size=11,
-        value_font_size=10,
+        title_font_size=16,
+        label_font_size=13,
+        major_label_font_size=13,
+        legend_font_size=13,
+        value_font_size=13,
         tooltip_font_size=11,
+        guide_stroke_color="#e3e3e3",
+        major_guide_stroke_color="#e3e3e3",
+        guide_stroke_dasharray="none",
+        major_guide_stroke_dasharray="none",
     )
     config.setdefault("width", WIDTH)
     config.setdefault("height", HEIGHT)
+    # At the bottom unless set: pygal places a bottom legend below an x-axis title without room for it.
+    config.setdefault("legend_at_bottom", "x_title" not in config)
     chart = getattr(pygal, kind)(
         style=style,
         js=[],
         disable_xml_declaration=True,
         no_data_text=text(lang)["no_data"],
-        legend_at_bottom=True,
         legend_at_bottom_columns=4,
         truncate_legend=-1,
         **config,
@@ -149,9 +154,9 @@ def scores_chart(data: ChartData, lang: str) -> Chart:
         lang,
         title=t["chart_scores"],
         value_formatter=lambda v: f"{v:,.0f}",
-        x_title=t["score"],
         y_title=t["count"],
-        x_label_rotation=0,
+        truncate_label=-1,
+        x_label_rotation=35,
     )
     edges = data.score_edges
     chart.x_labels = [f"{a:g}–{b:g}" for a, b in zip(edges, edges[1:], strict=False)]
@@ -202,10 +207,12 @@ def scatter_chart(data: ChartData, thresholds: list[Threshold], lang: str) -> Ch
         lang,
         ("desc",),  # per-dot tooltip text: a third of the SVG's bytes, and no script here shows it
         title=t["chart_scatter"],
-        width=640,
-        height=420,
+        width=500,
+        height=440,
+        truncate_label=-1,
         stroke=False,
         dots_size=2.2,
+        max_scale=7,  # ticks: more would run together on a phone
         xrange=sc.x_range,
         range=sc.y_range,
         x_title=t["pe"],
@@ -220,11 +227,15 @@ def scatter_chart(data: ChartData, thresholds: list[Threshold], lang: str) -> Ch
         line = (
             [(th.value, ylo), (th.value, yhi)] if th.field == "pe_ttm" else [(xlo, th.value), (xhi, th.value)]
         )
-        label = f"{'PE' if th.field == 'pe_ttm' else 'ROE'} {th.value:g} ({th.rule_id})"
-        chart.add(label, line, stroke=True, show_dots=False, stroke_style={"width": 1.2, "dasharray": "5, 4"})
+        # Untitled, so out of the legend (which stays short enough for a phone); the caption names them.
+        chart.add(None, line, stroke=True, show_dots=False, stroke_style={"width": 1.2, "dasharray": "5, 4"})
+    lines = (", " if lang == "en" else "、").join(
+        f"{'PE' if th.field == 'pe_ttm' else 'ROE'} {th.value:g} ({th.rule_id})" for th in thresholds
+    )
     note = _join(
         lang,
         t["scatter_note"].format(shown=_n(sc.shown), n=_n(sc.with_values), total=_n(data.total)),
+        t["threshold_lines"].format(lines=lines) if thresholds else "",
         _share(data, t) if data.partial else "",
         t["outside"].format(n=_n(sc.outside)) if sc.outside else "",
     )

@@ -108,7 +108,7 @@ TEXT = {
         "chart_levels": "各风险等级股票数",
         "chart_scores": "评分分布",
         "chart_industry": "各行业风险等级",
-        "chart_scatter": "市盈率TTM 与 ROE（按风险着色，虚线为规则阈值）",
+        "chart_scatter": "市盈率TTM 与 ROE（按风险着色）",
         "count": "股票数",
         "other": "其他",
         "outside": "{n} 只超出显示范围（抽中的画在边缘）",
@@ -119,6 +119,7 @@ TEXT = {
         "scatter_note": "画出 {shown} / {n} 只有市盈率TTM与ROE的股票（共 {total} 只）；"
         "各风险等级按池中顺序等距抽样，重跑画出相同的点",
         "no_data": "无数据",
+        "threshold_lines": "虚线为规则阈值：{lines}",
         "high_rows": "高风险股票",
         "none": "无",
         "value": "数值",
@@ -189,7 +190,7 @@ TEXT = {
         "chart_levels": "Stocks by risk level",
         "chart_scores": "Score distribution",
         "chart_industry": "Risk level by industry",
-        "chart_scatter": "PE-TTM vs ROE (coloured by risk; dashed lines are rule thresholds)",
+        "chart_scatter": "PE-TTM vs ROE (coloured by risk)",
         "count": "Stocks",
         "other": "Other",
         "outside": "{n} outside the shown range (those sampled are drawn at the edge)",
@@ -200,6 +201,7 @@ TEXT = {
         "scatter_note": "{shown} of {n} stocks with PE-TTM and ROE shown ({total} rows in all); "
         "sampled evenly in pool order within each risk level, so a rerun draws the same dots",
         "no_data": "no data",
+        "threshold_lines": "dashed lines are rule thresholds: {lines}",
         "high_rows": "High-risk stocks",
         "none": "none",
         "value": "value",

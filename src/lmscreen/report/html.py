@@ -14,6 +14,7 @@ ever interpreted as markup or script:
 from __future__ import annotations
 
 import base64
+import gc
 import gzip
 import hashlib
 import json
@@ -440,8 +441,17 @@ def write_report(out_dir: Path, lang: str = "zh", verdicts: pl.DataFrame | None 
     """Write report.html and report.md of a finished run; returns the html path. `verdicts`: see load_run."""
     from lmscreen.report.markdown import render_markdown
 
-    view = load_run(out_dir, verdicts)
-    path = out_dir / "report.html"
-    write_text(path, render_html(view, lang))
-    write_text(out_dir / "report.md", render_markdown(view, lang))
+    # The report builds ~10 objects per row it carries and frees none of them until it is written: the
+    # cyclic collector would walk them all again and again (a fifth of the step's CPU on 10,000 rows), for
+    # no cycle to find. Reference counting still frees what goes out of scope.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        view = load_run(out_dir, verdicts)
+        path = out_dir / "report.html"
+        write_text(path, render_html(view, lang))
+        write_text(out_dir / "report.md", render_markdown(view, lang))
+    finally:
+        if collecting:
+            gc.enable()
     return path

@@ -130,7 +130,9 @@ def model_and_engine(run: dict[str, Any]) -> tuple[str | None, str | None]:
     return (str(model) if model else None), described.get("engine")
 
 
-def _verdict_blob(verdicts: pl.DataFrame) -> bytes:
+def verdict_blob(verdicts: pl.DataFrame) -> bytes:
+    """A run's verdicts as the stored blob. Public so the runner can build it on a second thread while the
+    result files are written (polars releases the GIL), instead of after them."""
     frame = verdicts.lazy().select([c for c in VERDICT_COLUMNS if c in verdicts.columns]).collect()
     buf = io.BytesIO()
     # Level 1 without column statistics: a third less CPU than the defaults for a blob barely larger.
@@ -138,11 +140,16 @@ def _verdict_blob(verdicts: pl.DataFrame) -> bytes:
     return buf.getvalue()
 
 
-def record_run(run: dict[str, Any], verdicts: pl.DataFrame, path: Path | None = None) -> int:
-    """Store one finished run and its rows (a frame holding VERDICT_COLUMNS); returns the new run id."""
+def record_run(
+    run: dict[str, Any], verdicts: pl.DataFrame, path: Path | None = None, blob: bytes | None = None
+) -> int:
+    """Store one finished run and its rows (a frame holding VERDICT_COLUMNS); returns the new run id.
+
+    `blob`: `verdict_blob(verdicts)` when the caller already built it."""
     model, engine = model_and_engine(run)
     counts = run.get("counts") or {}
-    blob = _verdict_blob(verdicts)
+    if blob is None:
+        blob = verdict_blob(verdicts)
     with connect(path) as con:
         cur = con.execute(
             "INSERT INTO runs (recorded_at, started_at, finished_at, pool_path, pool_sha256, out_dir, rows,"
@@ -279,11 +286,13 @@ def verdicts(run_id: int, path: Path | None = None) -> list[dict[str, Any]]:
     return verdict_frame(run_id, path).to_dicts()
 
 
-def record_run_safely(run: dict[str, Any], verdict_rows: pl.DataFrame) -> dict[str, Any]:
+def record_run_safely(
+    run: dict[str, Any], verdict_rows: pl.DataFrame, blob: bytes | None = None
+) -> dict[str, Any]:
     """Record a run, but never let a broken or read-only history lose the run itself: the outcome goes
     into run.json (`history.run_id`, or `history.error`)."""
     db = db_path()
     try:
-        return {"db": str(db), "run_id": record_run(run, verdict_rows, db)}
+        return {"db": str(db), "run_id": record_run(run, verdict_rows, db, blob)}
     except (sqlite3.Error, OSError, InputError) as exc:
         return {"db": str(db), "error": f"{type(exc).__name__}: {exc}"}

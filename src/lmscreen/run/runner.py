@@ -121,7 +121,15 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
         frame, llm_info = _llm_stage(frame, opts, engine)
         timings["llm_s"] = time.perf_counter() - t
 
+    from lmscreen.report.history import VERDICT_COLUMNS, record_run_safely, verdict_blob
+
     t = time.perf_counter()
+    # Lazily: an eager select on the many-chunk frame `evaluate` returns would copy the columns.
+    verdicts = frame.lazy().select([c for c in VERDICT_COLUMNS if c in frame.columns]).collect()
+    # The history blob (a Parquet encode, GIL released) is built on a second thread during the writes.
+    blob_worker = ThreadPoolExecutor(max_workers=1)
+    blob = blob_worker.submit(verdict_blob, verdicts)
+    blob_worker.shutdown(wait=False)
     write_results(frame, opts.out)
     n_errors = write_errors(errors, opts.out, str(opts.pool))
     timings["write_s"] = time.perf_counter() - t
@@ -129,11 +137,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
 
     risk_counts = {str(k): int(v) for k, v in frame.group_by("risk_level").len().iter_rows()}
     flag_counts = _flag_counts(frame)
-    from lmscreen.report.history import VERDICT_COLUMNS, record_run_safely
-
     screened = frame.height
-    # Lazily: an eager select on the many-chunk frame `evaluate` returns would copy the columns.
-    verdicts = frame.lazy().select([c for c in VERDICT_COLUMNS if c in frame.columns]).collect()
     # The rest needs the verdict columns only: letting the others go (raw cells, the audit trail's JSON)
     # keeps a million-row run's peak memory down while the history and the reports are written.
     del frame
@@ -168,7 +172,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     }
     # Recorded before run.json is written so run.json can name its history id (the reports use it to find
     # the previous run of the same pool); a broken history is noted there, never fatal.
-    run["history"] = record_run_safely(run, verdicts)
+    run["history"] = record_run_safely(run, verdicts, blob.result())
     write_json(run, opts.out / "run.json")
     from lmscreen.report.html import write_report
 

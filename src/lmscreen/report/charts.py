@@ -26,7 +26,7 @@ from lmscreen.report.labels import level_name, text
 COLORS = {"高": "#c62828", "中": "#ef8f00", "低": "#2e7d32", "未知": "#8a8a8a"}
 OTHER_COLOR = "#5c6bc0"
 LINE_COLOR = "#555555"
-WIDTH, HEIGHT = 420, 290
+WIDTH, HEIGHT = 380, 280
 LABEL_CHARS = 12
 """Industry names longer than this are cut with an ellipsis on the axis, so one long (or hostile) name
 cannot squeeze the bars off a phone screen."""
@@ -114,6 +114,21 @@ def _chart(kind: str, chart_id: str, colors: list[str], lang: str, drop: tuple[s
     return chart
 
 
+def _count_ticks(largest: int) -> list[int]:
+    """Whole-number ticks for a count axis, about six at most: pygal's own scale puts 0.5 between 0 and 1
+    on a small pool (labelled as a rounded count) and every integer up to 16 on a medium one."""
+    step = 1
+    while largest > 6 * step:
+        step = _next_step(step)
+    top = max(-(-largest // step) * step, step)
+    return list(range(0, top + 1, step))
+
+
+def _next_step(step: int) -> int:
+    """1, 2, 5, 10, 20, 50, ..."""
+    return step * 5 // 2 if str(step)[0] == "2" else step * 2
+
+
 def _join(lang: str, *parts: str) -> str:
     return ("; " if lang == "en" else "；").join(p for p in parts if p)
 
@@ -140,6 +155,7 @@ def levels_chart(data: ChartData, lang: str) -> Chart:
         y_title=t["count"],
     )
     chart.x_labels = [_name(lv, lang) for lv in levels]
+    chart.y_labels = _count_ticks(max(data.levels.values(), default=0))
     chart.add(t["count"], [{"value": data.levels[lv], "color": _color(lv)} for lv in levels])
     return Chart(chart.render(is_unicode=True), _share(data, t))
 
@@ -160,6 +176,7 @@ def scores_chart(data: ChartData, lang: str) -> Chart:
     )
     edges = data.score_edges
     chart.x_labels = [f"{a:g}–{b:g}" for a, b in zip(edges, edges[1:], strict=False)]
+    chart.y_labels = _count_ticks(max(map(sum, zip(*data.scores.values(), strict=True)), default=0))
     for lv in levels:
         chart.add(_name(lv, lang), data.scores[lv])
     note = t["scores_note"].format(scored=_n(data.scored), rows=_n(data.rows))
@@ -186,6 +203,7 @@ def industry_chart(data: ChartData, lang: str) -> Chart:
     )
     # pygal draws the first label at the bottom: reversed, the largest industry is on top.
     chart.x_labels = list(reversed(names))
+    chart.y_labels = _count_ticks(max((sum(table.values()) for table in tables), default=0))
     for lv in levels:
         chart.add(_name(lv, lang), [table.get(lv, 0) for table in reversed(tables)])
     merged = (

@@ -201,3 +201,24 @@ def test_scatter_sample_keeps_rare_levels_and_is_the_same_every_time() -> None:
     assert chart_data(frame, n, marks, max_points=400).scatter == sc
     assert data.levels == {"高": 5, "低": n - 5}
     assert sum(sum(v) for v in data.scores.values()) == n
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("no_roe.csv", "代码,名称\n600000.SH,甲\n600001.SH,乙\n"),  # no score, no industry, no dot
+        (
+            "all_rejected.csv",
+            "代码,名称,行业,市盈率TTM,净资产收益率\nbad,甲,银行,10,20\n",
+        ),  # nothing screened
+    ],
+)
+def test_runs_with_nothing_to_draw_still_write_every_chart(tmp_path: Path, name: str, text: str) -> None:
+    pool = tmp_path / name
+    pool.write_text(text, encoding="utf-8")
+    summary = screen(ScreenOptions(pool=pool, out=tmp_path / "out", no_llm=True, progress=False))
+    html = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    for chart in ("levels", "scores", "industry", "scatter"):
+        _figure(html, chart)
+    _, caption = _figure(html, "scatter")
+    assert "画出 0 / 0 只" in caption and f"共 {summary.rows} 只" in caption

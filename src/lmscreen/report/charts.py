@@ -120,8 +120,14 @@ def _count_ticks(largest: int) -> list[int]:
     step = 1
     while largest > 6 * step:
         step = _next_step(step)
-    top = max(-(-largest // step) * step, step)
-    return list(range(0, top + 1, step))
+    return list(range(0, max(-(-largest // step) * step, step) + 1, step))
+
+
+def _count_axis(chart: Any, largest: int) -> None:
+    """Whole-number ticks on the count axis; none on an empty chart (pygal fails on labels with no
+    data, and draws its "no data" text instead)."""
+    if largest > 0:
+        chart.y_labels = _count_ticks(largest)
 
 
 def _next_step(step: int) -> int:
@@ -155,7 +161,7 @@ def levels_chart(data: ChartData, lang: str) -> Chart:
         y_title=t["count"],
     )
     chart.x_labels = [_name(lv, lang) for lv in levels]
-    chart.y_labels = _count_ticks(max(data.levels.values(), default=0))
+    _count_axis(chart, max(data.levels.values(), default=0))
     chart.add(t["count"], [{"value": data.levels[lv], "color": _color(lv)} for lv in levels])
     return Chart(chart.render(is_unicode=True), _share(data, t))
 
@@ -176,7 +182,7 @@ def scores_chart(data: ChartData, lang: str) -> Chart:
     )
     edges = data.score_edges
     chart.x_labels = [f"{a:g}–{b:g}" for a, b in zip(edges, edges[1:], strict=False)]
-    chart.y_labels = _count_ticks(max(map(sum, zip(*data.scores.values(), strict=True)), default=0))
+    _count_axis(chart, max(map(sum, zip(*data.scores.values(), strict=True)), default=0))
     for lv in levels:
         chart.add(_name(lv, lang), data.scores[lv])
     note = t["scores_note"].format(scored=_n(data.scored), rows=_n(data.rows))
@@ -203,7 +209,7 @@ def industry_chart(data: ChartData, lang: str) -> Chart:
     )
     # pygal draws the first label at the bottom: reversed, the largest industry is on top.
     chart.x_labels = list(reversed(names))
-    chart.y_labels = _count_ticks(max((sum(table.values()) for table in tables), default=0))
+    _count_axis(chart, max((sum(table.values()) for table in tables), default=0))
     for lv in levels:
         chart.add(_name(lv, lang), [table.get(lv, 0) for table in reversed(tables)])
     merged = (

@@ -116,16 +116,22 @@ def load_run(out_dir: Path, verdicts: pl.DataFrame | None = None) -> RunView:
     return view
 
 
+_WHOLE_RUN_COLUMNS = ("row", "code", "name", "industry", "risk_level", "score", "pe_ttm", "roe")
+"""What the charts and the diff read: a million rows' flags and reasons are left undecoded."""
+
+
 def _whole_run(view: RunView) -> pl.DataFrame | None:
     """The run's verdict columns for every row, read back when the caller did not pass them: from the
     rows already read when they are all there, else the history's blob of this run, else results.csv."""
     if not view.rows_cut:
         return (
-            pl.DataFrame([verdict_of(r) for r in view.rows], infer_schema_length=None) if view.rows else None
+            pl.DataFrame([verdict_of(r) for r in view.rows], infer_schema_length=None, strict=False)
+            if view.rows
+            else None
         )
     if view.run_id is not None:
         try:
-            frame = history.verdict_frame(view.run_id)
+            frame = history.verdict_frame(view.run_id, columns=_WHOLE_RUN_COLUMNS)
             if frame.height == view.total_rows:
                 return frame
         except (sqlite3.Error, OSError, InputError, ValueError):
@@ -156,7 +162,7 @@ def _attach_changes(view: RunView) -> None:
 
 def _csv_verdicts(out_dir: Path) -> pl.DataFrame:
     """Every row's verdict columns from results.csv, for a run too big to hold in the view."""
-    cols = ["row", "code", "name", "industry", "risk_level", "score", "pe_ttm", "roe"]
+    cols = list(_WHOLE_RUN_COLUMNS)
     return pl.read_csv(
         out_dir / "results.csv",
         columns=cols,

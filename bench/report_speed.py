@@ -154,6 +154,7 @@ def main() -> int:
             for line in (work / "out" / "results.csv").read_text(encoding="utf-8-sig").splitlines()
             if ",高," in line
         )
+        size_mb = html.stat().st_size / 1e6
         timings: list[tuple[float, float]] = []
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=ensure_chromium(), args=FLAGS)
@@ -179,7 +180,7 @@ def main() -> int:
     filtered = statistics.median(t[1] for t in timings)
     total = opened + filtered
     print(
-        f"report.html {ROWS} rows ({html.stat().st_size / 1e6:.2f} MB when written): opened {opened:.2f} s, "
+        f"report.html {ROWS} rows ({size_mb:.2f} MB when written): opened {opened:.2f} s, "
         f"filter {filtered:.2f} s, together {total:.2f} s (target < {TARGET_S:g} s; median of "
         f"{len(timings)}; load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
     )

@@ -72,46 +72,46 @@ def level_order(levels: object) -> list[str | None]:
     return [lv for lv in LEVELS if lv in present] + extra
 
 
-def _level_counts(frame: pl.DataFrame) -> dict[str | None, int]:
-    return {lv: n for lv, n in frame.group_by("risk_level").len().iter_rows()}
-
-
-def _scores(
-    frame: pl.DataFrame, lo: float, hi: float
-) -> tuple[list[float], dict[str | None, list[int]], int]:
-    width = (hi - lo) / SCORE_BINS or 1.0
-    edges = [lo + i * width for i in range(SCORE_BINS + 1)]
-    binned = (
+def _cells(frame: pl.DataFrame, lo: float, width: float) -> pl.DataFrame:
+    """Row counts by industry, risk level, score bin (null: no score) and whether the row has both PE
+    and ROE: one group-by over the run, from which every count the charts show is summed."""
+    finite = pl.col("pe_ttm").cast(pl.Float64).is_finite() & pl.col("roe").cast(pl.Float64).is_finite()
+    score_bin = ((pl.col("score").cast(pl.Float64) - lo) / width).floor().clip(0, SCORE_BINS - 1)
+    return (
         frame.lazy()
-        .filter(pl.col("score").is_not_null())
         .group_by(
+            "industry",
             "risk_level",
-            ((pl.col("score").cast(pl.Float64) - lo) / width)
-            .floor()
-            .clip(0, SCORE_BINS - 1)
-            .cast(pl.Int32)
-            .alias("bin"),
+            score_bin.cast(pl.Int32).alias("bin"),
+            finite.fill_null(False).alias("both"),
         )
         .len()
         .collect()
     )
+
+
+def _sum_by(cells: pl.DataFrame, *keys: str) -> pl.DataFrame:
+    return cells.group_by(*keys).agg(pl.col("len").sum())
+
+
+def _level_counts(cells: pl.DataFrame) -> dict[str | None, int]:
+    return {lv: n for lv, n in _sum_by(cells, "risk_level").iter_rows()}
+
+
+def _scores(cells: pl.DataFrame) -> tuple[dict[str | None, list[int]], int]:
     out: dict[str | None, list[int]] = {}
     scored = 0
-    for lv, b, n in binned.iter_rows():
+    for lv, b, n in _sum_by(cells.filter(pl.col("bin").is_not_null()), "risk_level", "bin").iter_rows():
         out.setdefault(lv, [0] * SCORE_BINS)[b] += n
         scored += n
-    return edges, out, scored
+    return out, scored
 
 
 def _industries(
-    frame: pl.DataFrame,
+    cells: pl.DataFrame,
 ) -> tuple[list[str | None], dict[str | None, dict[str | None, int]], dict[str | None, int], int]:
-    grouped = frame.group_by("industry", "risk_level").len()
-    totals = (
-        grouped.group_by("industry")
-        .agg(pl.col("len").sum())
-        .sort(["len", "industry"], descending=[True, False], nulls_last=True)
-    )
+    grouped = _sum_by(cells, "industry", "risk_level")
+    totals = _sum_by(grouped, "industry").sort(["len", "industry"], descending=[True, False], nulls_last=True)
     top = totals["industry"].head(MAX_INDUSTRIES).to_list()
     kept = set(top)
     table: dict[str | None, dict[str | None, int]] = {name: {} for name in top}
@@ -160,7 +160,10 @@ def _percentiles(both: pl.DataFrame) -> dict[str, float | None]:
     ).row(0, named=True)
 
 
-def _scatter(frame: pl.DataFrame, thresholds: list[Threshold], limit: int) -> Scatter:
+def _scatter(
+    frame: pl.DataFrame, counts: dict[str | None, int], thresholds: list[Threshold], limit: int
+) -> Scatter:
+    """`counts`: rows with both PE and ROE, by risk level."""
     pe, roe = pl.col("pe_ttm").cast(pl.Float64), pl.col("roe").cast(pl.Float64)
     both = (
         frame.lazy()
@@ -174,7 +177,6 @@ def _scatter(frame: pl.DataFrame, thresholds: list[Threshold], limit: int) -> Sc
     inside = pl.col("x").is_between(*x_range) & pl.col("y").is_between(*y_range)
     outside = both.height - both.select(inside.sum()).item() if both.height else 0
     points: dict[str | None, list[tuple[float, float]]] = {}
-    counts = _level_counts(both)
     for lv, k in _quotas(counts, limit).items():
         if not k:
             continue
@@ -208,18 +210,22 @@ def chart_data(
         )
     )
     frame = frame.collect()
-    edges, scores, scored = _scores(frame, *score_range)
-    top, table, other, n_other = _industries(frame)
+    lo, hi = score_range
+    width = (hi - lo) / SCORE_BINS or 1.0
+    cells = _cells(frame, lo, width)
+    scores, scored = _scores(cells)
+    top, table, other, n_other = _industries(cells)
+    with_values = _level_counts(cells.filter(pl.col("both")))
     return ChartData(
         total=max(total, frame.height),
         rows=frame.height,
-        levels=_level_counts(frame),
-        score_edges=edges,
+        levels=_level_counts(cells),
+        score_edges=[lo + i * width for i in range(SCORE_BINS + 1)],
         scores=scores,
         scored=scored,
         industries=top,
         by_industry=table,
         other=other,
         other_industries=n_other,
-        scatter=_scatter(frame, thresholds, max_points),
+        scatter=_scatter(frame, with_values, thresholds, max_points),
     )

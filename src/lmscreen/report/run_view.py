@@ -8,7 +8,6 @@ both reports at any time without the model.
 from __future__ import annotations
 
 import csv
-import io
 import json
 import sqlite3
 from dataclasses import dataclass, field
@@ -89,48 +88,6 @@ def _errors(out_dir: Path) -> list[dict[str, str]]:
         return out
 
 
-_FLAT_ROW = {
-    "row": pl.Int64,
-    "code": pl.String,
-    "name": pl.String,
-    "industry": pl.String,
-    "risk_level": pl.String,
-    "score": pl.Int64,
-    "pe_ttm": pl.Float64,
-    "roe": pl.Float64,
-    "flags": pl.String,
-    "status": pl.String,
-    "reason": pl.String,
-    "reason_source": pl.String,
-    "rules_fired": pl.String,
-    "rules_fired_json": pl.String,
-    "report_text": pl.String,
-}
-"""Every results.jsonl key the reports read, with the type the writer gives it, except the nested `llm`."""
-
-
-def _first_rows(path: Path) -> list[dict[str, Any]]:
-    """The first MAX_ROWS_SHOWN rows of results.jsonl.
-
-    Rows without model output (a rules-only run) are parsed by polars into the keys the reports read, a
-    third of the CPU of json.loads line by line; polars refuses a value of another type, and then, or
-    when any row carries the nested `llm` details, every line is read by json as it was written."""
-    lines: list[bytes] = []
-    with path.open("rb") as fh:
-        for line in fh:
-            if line.strip():
-                lines.append(line if line.endswith(b"\n") else line + b"\n")
-                if len(lines) >= MAX_ROWS_SHOWN:
-                    break
-    data = b"".join(lines)
-    if lines and b'"llm"' not in data:
-        try:
-            return pl.read_ndjson(io.BytesIO(data), schema=_FLAT_ROW).to_dicts()
-        except pl.exceptions.PolarsError:
-            pass
-    return [json.loads(line.decode("utf-8")) for line in lines]
-
-
 def verdict_of(rec: dict[str, Any]) -> dict[str, Any]:
     return {c: rec.get(c) for c in history.VERDICT_COLUMNS}
 
@@ -144,7 +101,13 @@ def load_run(out_dir: Path, verdicts: pl.DataFrame | None = None) -> RunView:
         raise InputError(f"{out_dir}: not a finished lmscreen run (run.json / results.jsonl missing)")
     try:
         run = json.loads(run_path.read_text(encoding="utf-8"))
-        rows = _first_rows(results_path)
+        rows = []
+        with results_path.open(encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    rows.append(json.loads(line))
+                    if len(rows) >= MAX_ROWS_SHOWN:
+                        break
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"{out_dir}: run.json or results.jsonl is damaged ({exc})") from None
     view = RunView(out_dir=out_dir, run=run, rows=rows, errors=_errors(out_dir), rules=_rules(run))

@@ -1,9 +1,9 @@
 """What the report's charts show, aggregated in polars over every screened row.
 
-A million-row run is summed here (group-bys, two quantiles, a few thousand sampled points), so the drawing
-step only ever sees a few dozen bars and at most MAX_SCATTER_POINTS dots, and costs the same for 50 rows as
-for 1,000,000. Each aggregate records how many rows it was computed from, so a chart can say what share of
-the run it describes.
+A million-row run is summed here (one group-by, four percentiles, a sample of the PE/ROE points), so the
+drawing step only ever sees a few dozen bars and at most MAX_SCATTER_POINTS dots, and costs the same for 50
+rows as for 1,000,000. Each aggregate records how many rows it was computed from, so a chart can say what
+share of the run it describes.
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ writes text as SVG text, so the browser draws the Chinese labels with the reader
 
 Why pygal and not matplotlib: the charts are drawn from a handful of aggregates (chart_data.py), so the
 cost is the library itself. On a loaded 2-core machine matplotlib's import alone took 0.75-1.04 s of CPU and
-drawing four such charts 0.47-0.77 s (no constrained layout); pygal imports in ~0.15 s and draws the three
-bar charts in ~0.04 s and 1,000 dots in ~0.15 s.
+drawing four such charts 0.47-0.77 s (no constrained layout); pygal imports in 0.05-0.15 s and draws the
+three bar charts in ~0.05 s and 1,000 dots in 0.17-0.27 s.
 
 pygal's own tooltip script (an inline `<script>` plus a link to a hosted file) is never written: `js=[]`
 drops the link and an XML filter removes the inline config script and the generator comments, so the CSP

@@ -11,6 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -85,9 +86,12 @@ def assert_usage_error(rc: int, err: str, argv: list[str]) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _no_server_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _no_server_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
     for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY"):
         monkeypatch.delenv(name, raising=False)
+    # An empty history of its own: `lmscreen history` with no runs recorded is what these tests expect,
+    # whichever tests ran before and recorded runs in the session's shared history.
+    monkeypatch.setenv("LMSCREEN_HOME", str(tmp_path / "lmscreen-home"))
     yield
 
 

@@ -39,6 +39,9 @@ class RunView:
     previous: history.RunInfo | None = None
     changes: RunDiff | None = None
     history_error: str | None = None
+    verdicts: pl.DataFrame | None = None
+    """Every row's verdict columns (the runner's frame, the history's, or results.csv's); None when none of
+    them could be read, and then the charts use `rows`."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -108,11 +111,38 @@ def load_run(out_dir: Path, verdicts: pl.DataFrame | None = None) -> RunView:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"{out_dir}: run.json or results.jsonl is damaged ({exc})") from None
     view = RunView(out_dir=out_dir, run=run, rows=rows, errors=_errors(out_dir), rules=_rules(run))
-    _attach_changes(view, verdicts)
+    view.verdicts = verdicts if verdicts is not None else _whole_run(view)
+    _attach_changes(view)
     return view
 
 
-def _attach_changes(view: RunView, verdicts: pl.DataFrame | None) -> None:
+_WHOLE_RUN_COLUMNS = ("row", "code", "name", "industry", "risk_level", "score", "pe_ttm", "roe")
+"""What the charts and the diff read: a million rows' flags and reasons are left undecoded."""
+
+
+def _whole_run(view: RunView) -> pl.DataFrame | None:
+    """The run's verdict columns for every row, read back when the caller did not pass them: from the
+    rows already read when they are all there, else the history's blob of this run, else results.csv."""
+    if not view.rows_cut:
+        return (
+            pl.DataFrame([verdict_of(r) for r in view.rows], infer_schema_length=None, strict=False)
+            if view.rows
+            else None
+        )
+    if view.run_id is not None:
+        try:
+            frame = history.verdict_frame(view.run_id, columns=_WHOLE_RUN_COLUMNS)
+            if frame.height == view.total_rows:
+                return frame
+        except (sqlite3.Error, OSError, InputError, ValueError):
+            pass
+    try:
+        return _csv_verdicts(view.out_dir)
+    except (OSError, pl.exceptions.PolarsError):
+        return None
+
+
+def _attach_changes(view: RunView) -> None:
     """Changes against the previous run of the same pool file, when the history has one."""
     pool = (view.run.get("input") or {}).get("path")
     if not pool:
@@ -122,21 +152,20 @@ def _attach_changes(view: RunView, verdicts: pl.DataFrame | None) -> None:
         if prev is None:
             return
         before = history.verdict_frame(prev.id, columns=DIFF_COLUMNS)
-        now = verdicts
-        if now is None and view.run_id is not None:
-            now = history.verdict_frame(view.run_id, columns=DIFF_COLUMNS)
     except (sqlite3.Error, OSError, InputError, ValueError) as exc:  # a broken history never stops a report
         view.history_error = f"{type(exc).__name__}: {exc}"
         return
     view.previous = prev
-    if now is None or now.is_empty():  # a run the history lacks: compare what the OUT folder holds
-        now = _csv_verdicts(view.out_dir) if view.rows_cut else [verdict_of(r) for r in view.rows]
+    now = view.verdicts if view.verdicts is not None else [verdict_of(r) for r in view.rows]
     view.changes = diff_verdicts(before, now, prev.id, view.run_id)
 
 
 def _csv_verdicts(out_dir: Path) -> pl.DataFrame:
     """Every row's verdict columns from results.csv, for a run too big to hold in the view."""
-    cols = ["code", "name", "risk_level", "score", "pe_ttm", "roe"]
+    cols = list(_WHOLE_RUN_COLUMNS)
     return pl.read_csv(
-        out_dir / "results.csv", columns=cols, schema_overrides={"code": pl.String, "name": pl.String}
+        out_dir / "results.csv",
+        columns=cols,
+        infer_schema_length=10_000,
+        schema_overrides={"code": pl.String, "name": pl.String, "industry": pl.String},
     )

@@ -109,6 +109,7 @@ def test_a_prose_figure_in_a_long_gb18030_file_maps_back_and_the_digest_is_the_w
     ev = evidence_of(outcome.detail)["revenue"]
     assert text[ev["start"] : ev["end"]] == "150.56亿元" == ev["text"]
     assert ev["start"] == text.index(sentence) + sentence.index("150.56")
+    assert src.quote_text() is None  # the report shows the evidence context, never holds the whole file
 
 
 def test_inline_long_text_is_read_in_parts_and_a_text_under_the_limit_whole(tmp_path: Path) -> None:
@@ -122,7 +123,7 @@ def test_inline_long_text_is_read_in_parts_and_a_text_under_the_limit_whole(tmp_
     assert path.stat().st_size > LONG_TEXT_CHARS
     src = ReportSource(path=path)
     assert src.long() is None
-    assert src.read() == decode_text(path.read_bytes(), path) == short
+    assert src.read() == decode_text(path.read_bytes(), path) == short == src.quote_text()
     assert annotate_pages(src, {"fields": {}}) == []
 
 

@@ -195,17 +195,13 @@ class _Sources:
                 self.index = {}
 
     def text(self, rec: dict[str, Any]) -> str | None:
-        from lmscreen.run.reports import decode_text, report_for
+        from lmscreen.run.reports import report_for
 
         src = report_for(str(rec.get("code") or ""), rec.get("report_text"), self.index)
         if src is None:
             return None
-        if src.text is not None:
-            return src.text
-        if src.path is None or src.path.suffix.lower() not in (".txt", ".md"):
-            return None  # a PDF is not extracted again here: its evidence context is shown instead
         try:
-            return decode_text(src.path.read_bytes(), src.path)
+            return src.quote_text()
         except (OSError, InputError):
             return None
 

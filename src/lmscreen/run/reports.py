@@ -67,6 +67,17 @@ class ReportSource:
         whole = self._whole()
         return None if isinstance(whole, str) else whole
 
+    def quote_text(self) -> str | None:
+        """The whole text a figure's sentence is quoted from (evidence offsets refer to it), or None where
+        it is not read again and the evidence context is shown instead: a PDF (extracting it again per row
+        would make rendering as slow as the run) or a text too long to hold (`long()`)."""
+        if self.text is not None:
+            return self.text
+        if self.path is None or self.path.suffix.lower() not in (".txt", ".md"):
+            return None
+        whole = self._whole()
+        return whole if isinstance(whole, str) else None
+
     def digest(self) -> str:
         """SHA-256 of the whole report's text (UTF-8), streamed: a long text is never held at once."""
         if self.path is not None and self.path.suffix.lower() != ".pdf":

@@ -48,11 +48,17 @@ class ReportSource:
 
     def _whole(self) -> str | LongText:
         if self.text is not None:
-            return self.text if len(self.text) <= LONG_TEXT_CHARS else shorten_text(self.text)
+            return self.text if self._short() else shorten_text(self.text)
         assert self.path is not None
-        if self.path.stat().st_size <= LONG_TEXT_CHARS:  # bytes >= characters in every encoding read
-            return decode_text(self.path.read_bytes(), self.path)
-        return read_long_file(self.path)
+        return decode_text(self.path.read_bytes(), self.path) if self._short() else read_long_file(self.path)
+
+    def _short(self) -> bool:
+        """Certainly read whole, told without reading: a text file's bytes are at least its characters in
+        every encoding read, so a file this small is never a long text (a larger one may still be)."""
+        if self.text is not None:
+            return len(self.text) <= LONG_TEXT_CHARS
+        assert self.path is not None
+        return self.path.stat().st_size <= LONG_TEXT_CHARS
 
     def pdf(self) -> PdfText | None:
         """The extracted PDF (cached), or None for a text report."""
@@ -62,7 +68,7 @@ class ReportSource:
 
     def long(self) -> LongText | None:
         """The kept parts of a text report too long to read whole, or None."""
-        if self.pdf() is not None:
+        if self.pdf() is not None or self._short():  # a short text is not read just to answer None
             return None
         whole = self._whole()
         return None if isinstance(whole, str) else whole

@@ -18,6 +18,7 @@ import polars as pl
 
 from lmscreen.errors import InputError
 from lmscreen.report import history
+from lmscreen.report.chart_data import CHART_COLUMNS
 from lmscreen.report.diff import DIFF_COLUMNS, RunDiff, diff_verdicts
 from lmscreen.rules.ruleset import RuleSet
 
@@ -116,7 +117,7 @@ def load_run(out_dir: Path, verdicts: pl.DataFrame | None = None) -> RunView:
     return view
 
 
-_WHOLE_RUN_COLUMNS = ("row", "code", "name", "industry", "risk_level", "score", "pe_ttm", "roe")
+_WHOLE_RUN_COLUMNS = tuple(dict.fromkeys(("row", *DIFF_COLUMNS, *CHART_COLUMNS)))
 """What the charts and the diff read: a million rows' flags and reasons are left undecoded."""
 
 

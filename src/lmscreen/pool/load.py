@@ -7,6 +7,8 @@ numeric cell that is not a number); each problem becomes one RowError, and the r
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
@@ -25,7 +27,8 @@ from lmscreen.pool.periods import (
     partial_year_note,
     roe_periods,
 )
-from lmscreen.pool.read import RawTable, read_table
+from lmscreen.pool.ragged import empty_errors
+from lmscreen.pool.read import CHUNK_BYTES, RawTable, stream_table
 from lmscreen.pool.text import blank_to_null, fold_width, full_null
 
 _NUMERIC_FIELDS: tuple[tuple[str, NumberKind], ...] = (
@@ -40,64 +43,252 @@ def load_pool(path: str | Path) -> Pool:
     """Load a stock pool file (CSV, TSV, XLSX, or tab text named .xls) into a `Pool`.
 
     Raises InputError (one line, naming the file) when the file is not a table, has no code column or
-    has no data rows. Unusable rows are not raised: they are returned in `Pool.errors`.
+    has no data rows. Unusable rows are not raised: they are returned in `Pool.errors`. The whole pool
+    at once: `open_pool` is the same loading a chunk at a time.
     """
+    reader = open_pool(path)
+    chunks = list(reader)
+    frame = pl.concat([c.frame for c in chunks]) if len(chunks) > 1 else chunks[0].frame
+    errors = pl.concat([c.errors for c in chunks]) if len(chunks) > 1 else chunks[0].errors
+    return reader.pool(frame, errors)
+
+
+@dataclass
+class PoolChunk:
+    """Usable rows (Pool.frame's columns) and rejected rows (row/column/reason) of one piece of the file."""
+
+    frame: pl.DataFrame
+    errors: pl.DataFrame
+
+
+def open_pool(path: str | Path, chunk_bytes: int | None = None) -> PoolReader:
+    """A pool file opened for reading a chunk at a time; what makes the whole file unusable (not a table,
+    no code column, bad encoding) is raised here, before any row is read."""
     path = Path(path)
     name = str(path)
     try:
-        table = read_table(
-            path, is_code_header, missing_header=lambda: f"no code column (looked for {code_aliases_hint()})"
+        head, tables = stream_table(
+            path,
+            is_code_header,
+            missing_header=lambda: f"no code column (looked for {code_aliases_hint()})",
+            chunk_bytes=chunk_bytes or CHUNK_BYTES,
         )
     except (InputError, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - a damaged file (broken zip, stray CR, …) is unusable input
-        detail = (str(exc).strip().splitlines() or [""])[0][:200]
-        raise InputError(
-            f"cannot read this file as a table ({type(exc).__name__}: {detail})", file=name
-        ) from exc
-    match = resolve_columns(table.headers)
+        raise _unreadable(exc, name) from exc
+    match = resolve_columns(head.headers)
     if "code" not in match.fields:  # the reader found the header by its code column, so this is a safeguard
         raise InputError(f"no code column (looked for {code_aliases_hint()})", file=name)
-    headers, encoding, read_errors = table.headers, table.encoding, table.errors
-    raw = _with_row_numbers(table)
-    del table  # the raw strings live on only where a column keeps them (code_raw, pe_raw)
-    if read_errors.height:  # rows the reader could not split into cells: all-null placeholders
-        raw = raw.filter(~pl.col("_row").is_in(read_errors.get_column("row").implode()))
-    raw = _drop_blank_rows(raw, f"c{match.fields['code']}")
-    raw, skipped, repeats = _drop_repeated_headers(raw, headers, match.fields["code"])
-    if raw.height == 0 and read_errors.height == 0:
-        raise InputError("no data rows under the header", file=name)
+    return PoolReader(path, head.headers, head.encoding, match, tables)
 
-    columns, problems, notes = _normalise(raw, match, headers)
-    period_source = _add_roe_period(columns, raw, match, headers)
-    del raw
-    usable, error_frame = _split_rejected(
-        pl.DataFrame(columns), problems, headers[match.fields["code"]], read_errors
-    )
-    column_map = {field: headers[i] for field, i in match.fields.items()}
-    column_map.update({f"net_profit_{y}": headers[i] for y, i in sorted(match.net_profit.items())})
-    periods = roe_periods(usable) if "roe_period" in usable.columns else {}
-    return Pool(
-        frame=usable,
-        error_frame=error_frame,
-        path=path,
-        encoding=encoding,
-        column_map=column_map,
-        warnings=match.warnings + repeats + notes + _content_warnings(usable, match),
-        header_dates=match.header_dates,
-        pe_basis=match.pe_basis,
-        pe_note=match.pe_note,
-        roe_period_source=period_source,
-        roe_periods=periods,
-        roe_note=partial_year_note(periods, period_source),
-        skipped_header_rows=skipped,
-    )
+
+def _unreadable(exc: Exception, name: str) -> InputError:
+    detail = (str(exc).strip().splitlines() or [""])[0][:200]
+    return InputError(f"cannot read this file as a table ({type(exc).__name__}: {detail})", file=name)
+
+
+class PoolReader:
+    """Iterating yields the pool a PoolChunk at a time, in row order; `pool()` afterwards gives the file-level
+    facts (warnings, ROE periods, skipped header rows) summed over every chunk.
+
+    Every row is judged exactly as in a whole-file load: a code repeated across chunks is a duplicate of
+    its first row wherever that row was, and the notes count over the whole file. The state kept between
+    chunks is small: one integer key per distinct code (see _FirstSeen) and a few counters.
+    """
+
+    def __init__(
+        self, path: Path, headers: list[str], encoding: str, match: ColumnMatch, tables: Iterator[RawTable]
+    ) -> None:
+        self.path, self.headers, self.encoding, self.match = path, headers, encoding, match
+        self._tables = tables
+        self._seen = _FirstSeen(headers[match.fields["code"]])
+        self._rows = 0
+        self._read_errors = 0
+        self._repeated: list[int] = []
+        self._repeated_count = 0
+        self._tagged = 0
+        self._tagged_example: str | None = None
+        self._periods: dict[str, int] = {}
+        self._period_source: str | None = None
+        self._roe_values = 0
+        self._roe_max = 0.0
+        self._finished = False
+
+    def __iter__(self) -> Iterator[PoolChunk]:
+        name = str(self.path)
+        tables = self._tables
+        while True:
+            try:
+                table = next(tables, None)
+            except (InputError, MemoryError):
+                raise
+            except Exception as exc:  # noqa: BLE001 - as in open_pool
+                raise _unreadable(exc, name) from exc
+            if table is None:
+                break
+            chunk = self._chunk(table)
+            if chunk is not None:
+                yield chunk
+        self._finished = True
+        if self._rows == 0 and self._read_errors == 0:
+            raise InputError("no data rows under the header", file=name)
+
+    def _chunk(self, table: RawTable) -> PoolChunk | None:
+        match, headers = self.match, self.headers
+        read_errors = table.errors
+        raw = _with_row_numbers(table)
+        del table
+        self._read_errors += read_errors.height
+        if read_errors.height:  # rows the reader could not split into cells: all-null placeholders
+            raw = raw.filter(~pl.col("_row").is_in(read_errors.get_column("row").implode()))
+        raw = _drop_blank_rows(raw, f"c{match.fields['code']}")
+        raw, repeated = _drop_repeated_headers(raw, headers, match.fields["code"])
+        self._repeated_count += repeated.len()
+        self._repeated.extend(repeated.head(max(0, 6 - len(self._repeated))).to_list())
+        self._rows += raw.height
+        if raw.height == 0 and read_errors.height == 0:
+            return None
+        columns, problems, (tagged, example) = _normalise(raw, match, headers)
+        self._tagged += tagged
+        self._tagged_example = self._tagged_example or example
+        self._period_source = _add_roe_period(columns, raw, match, headers) or self._period_source
+        del raw
+        usable, errors = _split_rejected(pl.DataFrame(columns), problems, self._seen, read_errors)
+        if "roe_period" in usable.columns:
+            for label, n in roe_periods(usable).items():
+                self._periods[label] = self._periods.get(label, 0) + n
+        roe = usable.get_column("roe").drop_nulls()
+        if roe.len():
+            self._roe_values += roe.len()
+            self._roe_max = max(self._roe_max, float(roe.abs().max()))  # type: ignore[arg-type]
+        return PoolChunk(usable, errors)
+
+    def pool(self, frame: pl.DataFrame | None = None, error_frame: pl.DataFrame | None = None) -> Pool:
+        """The Pool of the whole file (after iterating): `frame` / `error_frame` are the rows the caller
+        kept, empty by default (a streaming caller has written them already)."""
+        if not self._finished:
+            raise RuntimeError("PoolReader.pool() before the chunks were read")
+        match, headers = self.match, self.headers
+        column_map = {field: headers[i] for field, i in match.fields.items()}
+        column_map.update({f"net_profit_{y}": headers[i] for y, i in sorted(match.net_profit.items())})
+        periods = dict(sorted(self._periods.items(), key=lambda kv: -kv[1]))
+        repeats: list[str] = []
+        if self._repeated_count:
+            shown = ", ".join(str(r) for r in self._repeated[:5]) + (
+                ", …" if self._repeated_count > 5 else ""
+            )
+            repeats.append(
+                f"skipped {self._repeated_count} repeated header row(s) inside the data (row {shown})"
+            )
+        notes: list[str] = []
+        if self._tagged:
+            notes.append(
+                f"{self._tagged} code(s) outside the A-share stock prefixes kept with the exchange the file "
+                f"gives (e.g. {self._tagged_example!r})"
+            )
+        return Pool(
+            frame=frame if frame is not None else pl.DataFrame(),
+            error_frame=error_frame if error_frame is not None else empty_errors(),
+            path=self.path,
+            encoding=self.encoding,
+            column_map=column_map,
+            warnings=match.warnings + repeats + notes + self._content_warnings(),
+            header_dates=match.header_dates,
+            pe_basis=match.pe_basis,
+            pe_note=match.pe_note,
+            roe_period_source=self._period_source,
+            roe_periods=periods,
+            roe_note=partial_year_note(periods, self._period_source),
+            skipped_header_rows=self._repeated_count,
+        )
+
+    def _content_warnings(self) -> list[str]:
+        """File-level notes a user should see: missing columns, ROE that looks like a fraction."""
+        match = self.match
+        notes = [f"no {field} column" for field in ("name", "roe") if field not in match.fields]
+        if "pe_ttm" not in match.fields and not any("pe_ttm left empty" in w for w in match.warnings):
+            notes.append("no pe_ttm column")
+        if self._roe_values >= 5 and self._roe_max <= 1.0:
+            notes.append(
+                "every ROE value is within ±1: are they fractions (0.15 = 15%)? ROE is read as percent"
+            )
+        return notes
+
+
+_STANDARD_CODE = r"^\d{6}\.[A-Z]{2}$"
+
+
+class _FirstSeen:
+    """The first row of every usable code so far, so a repeat in a later chunk is still a duplicate.
+
+    A normalised code `DDDDDD.XX` is kept as one UInt32 (the digits times 64 plus the exchange's index)
+    beside its first row, 12 bytes a code instead of a string: a million-row pool costs about 12 MB here.
+    Codes of another shape (none, from the loader today) are kept as strings.
+    """
+
+    def __init__(self, code_header: str) -> None:
+        self.code_header = code_header
+        self.exchanges: dict[str, int] = {}
+        self.keys = pl.DataFrame(schema={"_key": pl.UInt32, "_first": pl.Int64})
+        self.others = pl.DataFrame(schema={"_code": pl.String, "_first": pl.Int64})
+
+    def _keys(self, codes: pl.Series) -> pl.DataFrame:
+        for suffix in codes.str.slice(7).unique().drop_nulls().to_list():
+            self.exchanges.setdefault(suffix, len(self.exchanges))
+        standard = pl.col("code").str.contains(_STANDARD_CODE).fill_null(False)
+        if len(self.exchanges) > 64:  # never from normalise_codes; keep every code exact regardless
+            standard = pl.lit(False)
+        exchange = (
+            pl.col("code").str.slice(7).replace_strict(self.exchanges, return_dtype=pl.UInt32, default=None)
+        )
+        key = pl.when(standard).then(
+            pl.col("code").str.slice(0, 6).cast(pl.UInt32, strict=False) * 64 + exchange
+        )
+        return pl.DataFrame([codes.alias("code")]).select(
+            key.alias("_key"), pl.when(~standard).then(pl.col("code")).alias("_code")
+        )
+
+    def repeated(self, usable: pl.DataFrame) -> tuple[pl.Series, pl.DataFrame | None]:
+        """(mask of rows whose code came before, their duplicate errors or None); remembers the firsts."""
+        codes = usable.get_column("code")
+        keyed = self._keys(codes).with_columns(usable.get_column("row").alias("row"))
+        key, other = keyed.get_column("_key"), keyed.get_column("_code")
+        before = key.is_in(self.keys.get_column("_key").implode()).fill_null(False)
+        if self.others.height:
+            before = before | other.is_in(self.others.get_column("_code").implode()).fill_null(False)
+        repeated = before | ~codes.is_first_distinct()
+        firsts = keyed.filter(~repeated)
+        self.keys = self.keys.vstack(
+            firsts.filter(pl.col("_key").is_not_null()).select("_key", pl.col("row").alias("_first"))
+        )
+        if firsts.get_column("_code").is_not_null().any():
+            self.others = self.others.vstack(
+                firsts.filter(pl.col("_code").is_not_null()).select("_code", pl.col("row").alias("_first"))
+            )
+        if not repeated.any():
+            return repeated, None
+        dup = keyed.filter(repeated)
+        by_key = dup.join(self.keys, on="_key", how="inner").select("row", "_first")
+        by_code = dup.join(self.others, on="_code", how="inner").select("row", "_first")
+        errors = (
+            pl.concat([by_key, by_code])
+            .sort("row")
+            .select(
+                "row",
+                pl.lit(self.code_header).alias("column"),
+                pl.concat_str([pl.lit("duplicate of row "), pl.col("_first").cast(pl.String)]).alias(
+                    "reason"
+                ),
+            )
+        )
+        return repeated, errors
 
 
 def _split_rejected(
-    frame: pl.DataFrame, problems: list[tuple[str, pl.Series]], code_header: str, read_errors: pl.DataFrame
+    frame: pl.DataFrame, problems: list[tuple[str, pl.Series]], seen: _FirstSeen, read_errors: pl.DataFrame
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(usable rows, errors as row/column/reason): rows with any problem out, then later duplicates out.
+    """(usable rows, errors as row/column/reason): rows with any problem out, then duplicates out.
 
     `read_errors` are rows the reader already rejected (not in `frame`); they join the list in row order.
 
@@ -121,21 +312,8 @@ def _split_rejected(
             )
         )
     usable = frame if bad is None else frame.filter(~bad)
-    repeated = ~usable.get_column("code").is_first_distinct()
-    if repeated.any():
-        firsts = usable.filter(~repeated).select("code", pl.col("row").alias("_first"))
-        duplicates = (
-            usable.filter(repeated)
-            .select("row", "code")
-            .join(firsts, on="code", how="left")
-            .select(
-                "row",
-                pl.lit(code_header).alias("column"),
-                pl.concat_str([pl.lit("duplicate of row "), pl.col("_first").cast(pl.String)]).alias(
-                    "reason"
-                ),
-            )
-        )
+    repeated, duplicates = seen.repeated(usable)
+    if duplicates is not None:
         error_frames.append(duplicates)
         usable = usable.filter(~repeated)
     schema = {"row": pl.Int64, "column": pl.String, "reason": pl.String}
@@ -197,27 +375,27 @@ def _add_roe_period(
 
 def _drop_repeated_headers(
     raw: pl.DataFrame, headers: list[str], code_index: int
-) -> tuple[pl.DataFrame, int, list[str]]:
+) -> tuple[pl.DataFrame, pl.Series]:
     """Skip copies of the header line inside the data (pages of a terminal export pasted together).
 
     A row whose code cell reads like the header's is a header, not a stock: it is skipped and counted
-    (one note for all of them), not reported as an error per copy.
+    (one note for all of them, see PoolReader.pool), not reported as an error per copy. Returns the rows
+    left and the row numbers skipped.
     """
     code = raw.get_column(f"c{code_index}").str.strip_chars()
     mark = headers[code_index].strip()
     repeated = (code == mark).fill_null(False)
-    if not repeated.any():
-        return raw, 0, []
     rows = raw.get_column("_row").filter(repeated)
-    shown = ", ".join(str(r) for r in rows.head(5).to_list()) + (", …" if rows.len() > 5 else "")
-    note = f"skipped {rows.len()} repeated header row(s) inside the data (row {shown})"
-    return raw.filter(~repeated), rows.len(), [note]
+    if not rows.len():
+        return raw, rows
+    return raw.filter(~repeated), rows
 
 
 def _normalise(
     raw: pl.DataFrame, match: ColumnMatch, headers: list[str]
-) -> tuple[dict[str, pl.Series], list[tuple[str, pl.Series]], list[str]]:
-    """Build every frame column; return them, (header, reason-or-null) per checked column, and notes."""
+) -> tuple[dict[str, pl.Series], list[tuple[str, pl.Series]], tuple[int, str | None]]:
+    """Build every frame column; return them, (header, reason-or-null) per checked column, and how many
+    codes took their exchange from the file's tag (with the first such cell)."""
     n = raw.height
 
     def cell(field: str) -> pl.Series | None:
@@ -232,14 +410,9 @@ def _normalise(
     assert code_raw is not None
     codes = normalise_codes(code_raw)
     problems.append((headers[match.fields["code"]], codes.get_column("code_error")))
-    notes: list[str] = []
     tagged = codes.get_column("exchange_from_tag")
-    if tagged.any():
-        example = code_raw.filter(tagged)[0]
-        notes.append(
-            f"{tagged.sum()} code(s) outside the A-share stock prefixes kept with the exchange the file "
-            f"gives (e.g. {example!r})"
-        )
+    tagged_count = int(tagged.sum())
+    example = code_raw.filter(tagged)[0] if tagged_count else None
 
     name_raw = cell("name")
     names = normalise_names(name_raw) if name_raw is not None else nulls("name", pl.String)
@@ -284,7 +457,7 @@ def _normalise(
         problems.append((headers[index], parsed.get_column("error")))
     columns["loss_two_years"] = _loss_two_years(history, n)
     columns.update(history)
-    return columns, problems, notes
+    return columns, problems, (tagged_count, example)
 
 
 def _loss_two_years(history: dict[str, pl.Series], n: int) -> pl.Series:
@@ -306,14 +479,3 @@ def _loss_two_years(history: dict[str, pl.Series], n: int) -> pl.Series:
         .select(pl.when(previous.is_not_null()).then((latest < 0) & (previous < 0)).alias("loss_two_years"))
         .to_series()
     )
-
-
-def _content_warnings(frame: pl.DataFrame, match: ColumnMatch) -> list[str]:
-    """File-level notes a user should see: missing columns, ROE that looks like a fraction."""
-    notes = [f"no {field} column" for field in ("name", "roe") if field not in match.fields]
-    if "pe_ttm" not in match.fields and not any("pe_ttm left empty" in w for w in match.warnings):
-        notes.append("no pe_ttm column")
-    roe = frame.get_column("roe").drop_nulls()
-    if roe.len() >= 5 and float(roe.abs().max()) <= 1.0:
-        notes.append("every ROE value is within ±1: are they fractions (0.15 = 15%)? ROE is read as percent")
-    return notes

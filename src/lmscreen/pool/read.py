@@ -18,11 +18,13 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import os
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
+from typing import BinaryIO
 
 import polars as pl
 
@@ -53,71 +55,297 @@ class RawTable:
     errors: pl.DataFrame = field(default_factory=empty_errors)
 
 
+CHUNK_BYTES = 4 << 20
+"""Body bytes per chunk of `stream_table` (about 50,000 rows of a typical pool): what a million-row pool
+costs in memory at once, and small enough that reading, judging and writing can overlap."""
+_BLOCK = 1 << 20
+_HEAD = 1 << 16
+
+
+@dataclass
+class TableHead:
+    """What is known of a table before its body is read: header cells, encoding, first data row."""
+
+    headers: list[str]
+    encoding: str
+    first_row: int
+
+
 def read_table(path: Path, is_header: HeaderTest, *, missing_header: Callable[[], str]) -> RawTable:
     """Read `path` as a table; raise InputError naming the file when it is not one.
 
     `is_header` recognises the header line (the reader knows nothing about aliases); `missing_header`
-    words the error when the file is a table but no line passes `is_header`.
+    words the error when the file is a table but no line passes `is_header`. The whole table at once:
+    `stream_table` is the same reading a chunk at a time.
+    """
+    head, chunks = stream_table(path, is_header, missing_header=missing_header)
+    parts = list(chunks)
+    if len(parts) == 1:
+        return parts[0]
+    return RawTable(
+        headers=head.headers,
+        frame=pl.concat([p.frame for p in parts]) if parts else _empty_frame(len(head.headers)),
+        first_row=head.first_row,
+        encoding=head.encoding,
+        errors=pl.concat([p.errors for p in parts]) if parts else empty_errors(),
+    )
+
+
+def stream_table(
+    path: Path, is_header: HeaderTest, *, missing_header: Callable[[], str], chunk_bytes: int = CHUNK_BYTES
+) -> tuple[TableHead, Iterator[RawTable]]:
+    """The table's head, then its body as RawTables of about `chunk_bytes` each, in file order.
+
+    Everything that can make the file unusable (not a table, bad encoding, no header) is raised here,
+    before the first chunk; each chunk's `first_row` continues the previous one's numbering, so rows and
+    errors read exactly as from the whole file. Chunks end at a line end outside quotes, so a quoted cell
+    holding a newline is never split. Only XLSX and UTF-16 files (small by nature) are held whole.
     """
     name = str(path)
     try:
-        data = path.read_bytes()
+        fh = path.open("rb")
     except OSError as exc:
         raise InputError(f"cannot read the file ({exc.strerror or exc})", file=name) from exc
-    if not data or data.isspace():  # not data.strip(): that would copy a large file just to test it
+    try:
+        source = _open_source(fh, name)
+        if isinstance(source, RawTable):
+            fh.close()
+            return TableHead(source.headers, source.encoding, source.first_row), iter([source])
+        if isinstance(source, bytes):
+            fh.close()
+            return _xlsx_stream(source, name, is_header, missing_header, chunk_bytes)
+        layout = _layout_parts(source.head(), source.tail(), source.length, name, is_header, missing_header)
+    except BaseException:
+        fh.close()
+        raise
+    head = TableHead(layout.headers, source.encoding, layout.header_index + 2)
+    return head, _chunks(fh, source, layout, head.first_row, chunk_bytes)
+
+
+def _xlsx_stream(
+    data: bytes, name: str, is_header: HeaderTest, missing_header: Callable[[], str], chunk_bytes: int
+) -> tuple[TableHead, Iterator[RawTable]]:
+    table = _read_xlsx(data, name, is_header, missing_header)
+    rows = max(1, chunk_bytes // 80)
+
+    def slices() -> Iterator[RawTable]:
+        for at in range(0, max(table.frame.height, 1), rows):
+            yield RawTable(table.headers, table.frame.slice(at, rows), table.first_row + at, table.encoding)
+
+    return TableHead(table.headers, table.encoding, table.first_row), slices()
+
+
+@dataclass
+class _Source:
+    """A text file as the UTF-8, LF-ended bytes the parsers read, produced a block at a time.
+
+    `length` is the length of that converted stream; `memory` holds the converted bytes of a file that
+    had to be decoded whole (UTF-16)."""
+
+    fh: BinaryIO
+    encoding: str
+    length: int
+    fix_cr: bool
+    quotes: bool
+    memory: bytes | None = None
+
+    def blocks(self) -> Iterator[bytes]:
+        """The converted stream from its start, in blocks of about _BLOCK bytes."""
+        if self.memory is not None:
+            for at in range(0, len(self.memory), _BLOCK):
+                yield self.memory[at : at + _BLOCK]
+            return
+        self.fh.seek(0)
+        decoder = None if self.encoding.startswith("utf-8") else codecs.getincrementaldecoder(self.encoding)()
+        carry = b""  # a CR at the end of a block may be the first half of a CRLF
+        while True:
+            raw = self.fh.read(_BLOCK)
+            final = not raw
+            block = raw if decoder is None else decoder.decode(raw, final=final).encode("utf-8")
+            if self.fix_cr:
+                block = carry + block
+                carry = b""
+                if block.endswith(b"\r") and not final:
+                    block, carry = block[:-1], b"\r"
+                block = block.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+            if block:
+                yield block
+            if final:
+                return
+
+    def head(self) -> bytes:
+        out = b""
+        for block in self.blocks():
+            out += block
+            if len(out) >= _HEAD:
+                break
+        return out[:_HEAD]
+
+    def tail(self) -> bytes:
+        """The last bytes of the converted stream (at most _HEAD, fewer when a character is cut)."""
+        if self.memory is not None or self.length <= _HEAD:
+            return self.head() if self.memory is None else self.memory[-_HEAD:]
+        size = os.fstat(self.fh.fileno()).st_size
+        self.fh.seek(max(0, size - _HEAD))
+        raw = self.fh.read()
+        if self.encoding.startswith("utf-8"):
+            text = raw
+        else:  # the window may start inside a character: drop what does not decode there
+            text = raw.decode(self.encoding, errors="ignore").encode("utf-8")
+        if self.fix_cr:
+            text = text.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        return text[-min(len(text), self.length) :]
+
+
+def _open_source(fh: BinaryIO, name: str) -> _Source | RawTable | bytes:
+    """Decide what the file is from its bytes: XLSX (returned as bytes), or delimited text (a _Source).
+
+    Encoding: BOM first (UTF-8, UTF-16), then strict UTF-8, then GB18030 (a GBK superset), each checked
+    over the whole file a block at a time; line ends: bare CR (同花顺 Table.xls, old Mac files) and mixed
+    ends become LF, LF and CRLF files are read as they are.
+    """
+    head = fh.read(_HEAD)
+    if not head or (head.isspace() and _only_space(fh)):
         raise InputError("empty file", file=name)
-    if data.startswith(b"PK\x03\x04"):
-        return _read_xlsx(data, name, is_header, missing_header)
-    if data.startswith(_OLE2_MAGIC):
+    if head.startswith(b"PK\x03\x04"):
+        return head + fh.read()
+    if head.startswith(_OLE2_MAGIC):
         raise InputError("binary Excel 97-2003 (.xls) is not supported; save it as .xlsx or CSV", file=name)
-    encoding, decoded = _as_utf8(data, name)
-    data = _lf_line_ends(decoded)
-    on_disk = data is decoded and encoding in ("utf-8", "utf-8-sig")
-    del decoded
-    layout = _layout(data, name, is_header, missing_header)
-    first_row = layout.header_index + 2
-    end = len(data) - layout.footer_bytes
-    stats = _body_stats(data, layout.body_start, end, layout.delimiter)
-    source: Path | io.BytesIO
-    if on_disk and layout.footer_bytes == 0:
-        # The file on disk is already what polars reads: let it map the file instead of copying our bytes.
-        del data
-        source = path
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            text = (head + fh.read()).decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError("starts with a UTF-16 BOM but is not valid UTF-16", file=name) from exc
+        converted = _lf_line_ends(text)
+        return _Source(fh, "utf-16", len(converted), False, b'"' in converted, memory=converted)
+    if head.startswith(codecs.BOM_UTF8):
+        scan = _scan(fh, "utf-8")
+        if scan is None:
+            raise InputError("starts with a UTF-8 BOM but is not valid UTF-8", file=name)
+        encoding = "utf-8-sig"
     else:
-        source = io.BytesIO(data[layout.body_start : end])
-        del data
-    frame = None if stats.has_nul else _read_fast(source, layout, stats)
+        if b"\x00\x00" in head or head.count(b"\x00") > max(_STRAY_NULS, len(head) // 100):
+            raise InputError("not a table (binary data)", file=name)
+        encoding = "utf-8"
+        scan = _scan(fh, "utf-8")
+        if scan is None:
+            encoding = "gb18030"
+            scan = _scan(fh, "gb18030")
+            if scan is None:
+                raise InputError("not a text table (neither UTF-8 nor GB18030/GBK)", file=name)
+    length, crs, crlfs, quotes = scan
+    fix_cr = bool(crs) and crs != crlfs
+    return _Source(fh, encoding, length - crlfs if fix_cr else length, fix_cr, quotes)
+
+
+def _only_space(fh: BinaryIO) -> bool:
+    while block := fh.read(_BLOCK):
+        if not block.isspace():
+            return False
+    return True
+
+
+def _scan(fh: BinaryIO, encoding: str) -> tuple[int, int, int, bool] | None:
+    """One pass over the file: (UTF-8 length, CRs, CRLFs, any quote) if it decodes as `encoding`, else None.
+
+    CR, LF and the quote are single bytes in UTF-8 and GB18030 alike (no multi-byte sequence contains
+    them), so they are counted on the raw bytes."""
+    fh.seek(0)
+    decoder = codecs.getincrementaldecoder(encoding)()
+    length = crs = crlfs = 0
+    quotes = False
+    last = b""
+    try:
+        while True:
+            raw = fh.read(_BLOCK)
+            text = decoder.decode(raw, final=not raw)
+            if not raw:
+                break
+            length += len(raw) if encoding == "utf-8" else len(text.encode("utf-8"))
+            crs += raw.count(b"\r")
+            crlfs += raw.count(b"\r\n") + (last == b"\r" and raw[:1] == b"\n")
+            quotes = quotes or b'"' in raw
+            last = raw[-1:]
+    except UnicodeDecodeError:
+        return None
+    return length, crs, crlfs, quotes
+
+
+def _chunks(
+    fh: BinaryIO, source: _Source, layout: _Layout, first_row: int, chunk_bytes: int
+) -> Iterator[RawTable]:
+    """The body (between the header and any footer) cut into RawTables at line ends outside quotes."""
+    end = source.length - layout.footer_bytes
+    position = 0  # offset in the converted stream of buf[0]
+    buf = b""
+    row = first_row
+    yielded = False
+    try:
+        blocks = source.blocks()
+        done = False
+        while not done:
+            block = next(blocks, None)
+            if block is None:
+                done = True
+            else:
+                buf += block
+            if position < layout.body_start:  # drop the title and header lines
+                drop = min(len(buf), layout.body_start - position)
+                buf, position = buf[drop:], position + drop
+                if position < layout.body_start:
+                    continue
+            if position + len(buf) > end:  # the footer is never part of a chunk
+                buf = buf[: max(0, end - position)]
+                done = True
+            while len(buf) >= chunk_bytes or (done and buf):
+                cut = len(buf) if done else _cut(buf, chunk_bytes, source.quotes)
+                if cut <= 0:
+                    break
+                piece, buf = buf[:cut], buf[cut:]
+                position += cut
+                table = _parse_chunk(piece, layout, row, source.encoding)
+                row += table.frame.height
+                yielded = True
+                yield table
+        if not yielded:
+            yield RawTable(layout.headers, _empty_frame(len(layout.headers)), first_row, source.encoding)
+    finally:
+        fh.close()
+
+
+def _cut(buf: bytes, limit: int, quotes: bool) -> int:
+    """Bytes of `buf` up to the last line end at or before `limit` that is outside quotes (0: none yet).
+
+    With quotes in the file, a line end counts only after an even number of quote characters, which is
+    where a record can end; past `limit` the search goes on to the end of `buf` (a long quoted cell)."""
+    pos = buf.rfind(b"\n", 0, limit)
+    if pos < 0:
+        pos = buf.rfind(b"\n")
+    if not quotes:
+        return pos + 1
+    parity = buf.count(b'"', 0, pos) % 2 if pos >= 0 else 0
+    while pos >= 0:
+        if parity == 0:
+            return pos + 1
+        previous = buf.rfind(b"\n", 0, pos)
+        parity = (parity - buf.count(b'"', previous + 1, pos)) % 2
+        pos = previous
+    return 0
+
+
+def _parse_chunk(body: bytes, layout: _Layout, first_row: int, encoding: str) -> RawTable:
+    """One piece of the body as a RawTable: polars when every record fits the header, else record by
+    record (ragged.py)."""
+    stats = _body_stats(body, 0, len(body), layout.delimiter)
+    frame = None if stats.has_nul else _read_fast(io.BytesIO(body), layout, stats)
     if frame is not None:
         return RawTable(headers=layout.headers, frame=frame, first_row=first_row, encoding=encoding)
-    body = source.getvalue() if isinstance(source, io.BytesIO) else path.read_bytes()[layout.body_start : end]
     parsed = parse_body(body.decode("utf-8"), layout.delimiter, layout.headers, first_row)
     return RawTable(layout.headers, parsed.frame, first_row, encoding, errors=parsed.errors)
 
 
-def _as_utf8(data: bytes, name: str) -> tuple[str, bytes]:
-    """(encoding, UTF-8 bytes): BOM first (UTF-8, UTF-16), then strict UTF-8, then GB18030 (a GBK superset).
-
-    UTF-8 input is returned as the same object (BOM included) so large files are not copied; other
-    encodings are decoded once and re-encoded.
-    """
-    if data.startswith(codecs.BOM_UTF8):
-        if _is_utf8(memoryview(data)[len(codecs.BOM_UTF8) :]):
-            return "utf-8-sig", data
-        raise InputError("starts with a UTF-8 BOM but is not valid UTF-8", file=name)
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        try:
-            return "utf-16", data.decode("utf-16").encode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise InputError("starts with a UTF-16 BOM but is not valid UTF-16", file=name) from exc
-    head = data[:65536]
-    if b"\x00\x00" in head or head.count(b"\x00") > max(_STRAY_NULS, len(head) // 100):
-        raise InputError("not a table (binary data)", file=name)
-    if _is_utf8(memoryview(data)):
-        return "utf-8", data
-    try:
-        return "gb18030", data.decode("gb18030").encode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError("not a text table (neither UTF-8 nor GB18030/GBK)", file=name) from exc
+def _empty_frame(width: int) -> pl.DataFrame:
+    return pl.DataFrame(schema={f"c{i}": pl.String for i in range(width)})
 
 
 def _lf_line_ends(data: bytes) -> bytes:
@@ -130,17 +358,6 @@ def _lf_line_ends(data: bytes) -> bytes:
     if not carriage_returns or carriage_returns == data.count(b"\r\n"):
         return data
     return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-
-
-def _is_utf8(view: memoryview, chunk: int = 1 << 20) -> bool:
-    """Validate UTF-8 in chunks, so a large file is never held a second time as one big str."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    try:
-        for start in range(0, len(view), chunk):
-            decoder.decode(view[start : start + chunk], final=start + chunk >= len(view))
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def _split(line: str, delimiter: str) -> list[str]:
@@ -173,7 +390,19 @@ class _Layout:
 
 def _layout(data: bytes, name: str, is_header: HeaderTest, missing_header: Callable[[], str]) -> _Layout:
     """Find the header line, its delimiter, and any footer, looking only at the file's head and tail."""
-    head = data[: 1 << 16].decode("utf-8", errors="ignore").removeprefix("\ufeff")
+    return _layout_parts(data[:_HEAD], data[-_HEAD:], len(data), name, is_header, missing_header)
+
+
+def _layout_parts(
+    head_bytes: bytes,
+    tail: bytes,
+    length: int,
+    name: str,
+    is_header: HeaderTest,
+    missing_header: Callable[[], str],
+) -> _Layout:
+    """`_layout` from the first bytes and the last bytes (`tail`) of a text `length` bytes long."""
+    head = head_bytes.decode("utf-8", errors="ignore").removeprefix("\ufeff")
     lines = [line.rstrip("\r") for line in head.split("\n")[:_SNIFF_LINES]]
     found = _find_header(lines, is_header)
     if found is None:
@@ -184,11 +413,14 @@ def _layout(data: bytes, name: str, is_header: HeaderTest, missing_header: Calla
     header_index, delimiter, headers = found
     while len(headers) > 1 and not headers[-1]:  # a trailing delimiter after the last header (同花顺)
         headers.pop()
-    body_start = _offset_after_lines(data, header_index + 1)
+    body_start = _offset_after_lines(head_bytes, header_index + 1)
+    if body_start >= len(head_bytes):
+        body_start = length if len(head_bytes) >= length else body_start
     footer = 0
     if len(headers) > 1:
-        tail_start = max(body_start, len(data) - (1 << 16))
-        footer = _footer_length(data[tail_start:], delimiter.encode())
+        tail_start = length - len(tail)
+        window = tail[max(0, body_start - tail_start) :]
+        footer = _footer_length(window, delimiter.encode())
     return _Layout(header_index, delimiter, headers, body_start, footer)
 
 

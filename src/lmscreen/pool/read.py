@@ -314,15 +314,14 @@ def _chunks(
 
 
 def _cut(buf: bytes, limit: int, quotes: bool) -> int:
-    """Bytes of `buf` up to the last line end at or before `limit` that is outside quotes (0: none yet).
+    """Bytes of `buf` up to a line end outside quotes: the last one at or before `limit`, else the first
+    one after it (a long line or quoted cell); 0 when `buf` holds none yet.
 
     With quotes in the file, a line end counts only after an even number of quote characters, which is
-    where a record can end; past `limit` the search goes on to the end of `buf` (a long quoted cell)."""
+    where a record can end."""
     pos = buf.rfind(b"\n", 0, limit)
-    if pos < 0:
-        pos = buf.rfind(b"\n")
     if not quotes:
-        return pos + 1
+        return (pos if pos >= 0 else buf.find(b"\n", limit)) + 1
     parity = buf.count(b'"', 0, pos) % 2 if pos >= 0 else 0
     while pos >= 0:
         if parity == 0:
@@ -330,6 +329,13 @@ def _cut(buf: bytes, limit: int, quotes: bool) -> int:
         previous = buf.rfind(b"\n", 0, pos)
         parity = (parity - buf.count(b'"', previous + 1, pos)) % 2
         pos = previous
+    at = buf.rfind(b"\n", 0, limit) + 1  # nothing before the limit: look forward from it
+    parity = buf.count(b'"', 0, at) % 2
+    while (pos := buf.find(b"\n", at)) >= 0:
+        parity = (parity + buf.count(b'"', at, pos)) % 2
+        if parity == 0:
+            return pos + 1
+        at = pos + 1
     return 0
 
 

@@ -12,7 +12,7 @@ import polars as pl
 
 from lmscreen.run.options import ScreenOptions
 from lmscreen.run.reports import index_reports, report_for
-from lmscreen.run.runner import _LLM_COLUMNS, _llm_rows, _merge
+from lmscreen.run.runner import _LLM_COLUMNS, _answers, _llm_rows, _merge
 
 CODES = ["600519.SH", "600519.sh", "000001", "000001.SZ", "300750.SZ", "688981.SH", "920819.BJ", "601318.SH"]
 INLINE = [None, "", None, "内联文本", "   ", "某公司营业收入1.2亿元。", "\u3000", "  x  "]
@@ -39,14 +39,15 @@ def row_by_row(df: pl.DataFrame, reports: Path | None) -> list[tuple]:
     for i, rec in enumerate(df.iter_rows(named=True)):
         src = report_for(rec["code"], inline[i], index)
         if src is not None:
-            out.append((i, rec["row"], rec["code"], rec["name"] or "", rec["roe"], rec["pe_ttm"], src,
+            out.append((rec["row"], rec["code"], rec["name"] or "", rec["roe"], rec["pe_ttm"], src,
                         rec["rules_fired"]))  # fmt: skip
     return out
 
 
 def picked(df: pl.DataFrame, reports: Path | None, tmp: Path) -> list[tuple]:
     opts = ScreenOptions(pool=tmp / "pool.csv", out=tmp / "out", reports=reports)
-    return [(r.idx, r.row, r.code, r.name, r.roe, r.pe, r.source, r.rules_fired) for r in _llm_rows(df, opts)]
+    index = index_reports(reports) if reports else None
+    return [(r.row, r.code, r.name, r.roe, r.pe, r.source, r.rules_fired) for r in _llm_rows(df, opts, index)]
 
 
 def test_rows_picked_in_polars_are_the_rows_report_for_picks(tmp_path: Path) -> None:
@@ -62,8 +63,8 @@ def test_rows_picked_in_polars_are_the_rows_report_for_picks(tmp_path: Path) -> 
             assert picked(df, folder, tmp_path) == expected
     # the folder's files and the non-blank inline cells both count; blank cells and other suffixes do not
     got = picked(frame(True), reports, tmp_path)
-    assert [r[2] for r in got] == ["600519.SH", "600519.sh", "000001", "000001.SZ", "688981.SH", "601318.SH"]
-    assert got[3][6].path == reports / "000001.txt" and got[5][6].text == "  x  "
+    assert [r[1] for r in got] == ["600519.SH", "600519.sh", "000001", "000001.SZ", "688981.SH", "601318.SH"]
+    assert got[3][5].path == reports / "000001.txt" and got[5][5].text == "  x  "
     assert picked(frame(False), None, tmp_path) == []
 
 
@@ -94,10 +95,15 @@ def test_merged_answers_sit_on_their_rows_exactly_as_a_left_join_puts_them() -> 
             for i in reversed(answered)
         ]  # fmt: skip
         for with_details in (details, []):
-            got = _merge(df, outcome, with_details)
+            answers = _answers(outcome, with_details)
+            got = _merge(df, answers)
             want = joined(df, outcome, with_details)
             assert got.columns == want.columns and got.schema == want.schema
             assert got.equals(want), answered
+            # chunk by chunk, as the run writes them: the same rows, the same schema in every chunk
+            pieces = [_merge(df.slice(at, 13), answers) for at in range(0, df.height, 13)]
+            assert all(p.schema == want.schema for p in pieces)
+            assert pl.concat(pieces).equals(want), answered
             flags, status = got["flags"].to_list(), got["status"].to_list()
             assert all(flags[i] == "no_report" and status[i] == "ok" for i in range(40) if i not in answered)
             assert [got["reason"][i] for i in answered] == [f"理由{i}" for i in answered]

@@ -7,6 +7,7 @@ never half of one. The CSVs carry a UTF-8 BOM so Excel on a Chinese Windows open
 from __future__ import annotations
 
 import json
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -55,17 +56,9 @@ SPARSE_JSONL_COLUMNS = (
     "prompt_tokens",
     "completion_tokens",
 )
-"""Columns results.jsonl leaves out when no row has a value (a rules-only run): a million rows of a dozen
-nulls each were a third of the file and of the time spent writing it. results.csv keeps every column."""
-
-
-def _all_null_sparse(frame: pl.DataFrame) -> list[str]:
-    """The SPARSE_JSONL_COLUMNS that are null on every row of `frame`."""
-    sparse = [c for c in SPARSE_JSONL_COLUMNS if c in frame.columns]
-    if not sparse or frame.is_empty():
-        return []
-    nulls = frame.lazy().select(pl.col(c).null_count() for c in sparse).collect().row(0)
-    return [c for c, n in zip(sparse, nulls, strict=True) if n == frame.height]
+"""Columns results.jsonl leaves out when no row of the run has a value (a rules-only run): a million rows
+of a dozen nulls each were a third of the file and of the time spent writing it. results.csv keeps every
+column. The caller decides, before the first chunk is written (ResultWriter's `drop_from_jsonl`)."""
 
 
 def _formula_guards(frame: pl.DataFrame, columns: list[str] | None = None) -> list[pl.Expr]:
@@ -102,26 +95,55 @@ def neutralise_formulas(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.lazy().with_columns(guards).collect() if guards else frame
 
 
-def write_results(frame: pl.DataFrame, out_dir: Path) -> None:
-    """results.csv (flat columns, formula-neutralised) and results.jsonl (every column with a value on some
-    row, nested details kept).
+class ResultWriter:
+    """results.csv and results.jsonl written a chunk at a time, in row order, to temp names renamed only
+    when the block ends without an error (so a failed run leaves the previous files, never half of one).
 
-    Both go through polars' streaming sinks, at the same time on two threads (polars releases the GIL):
-    `write_csv` / `write_ndjson` on the many-chunk frame that `evaluate` returns cost a copy of the frame
-    each (~150 MiB per million rows); the sinks write it batch by batch.
+    results.csv: the flat CSV_COLUMNS, formula-neutralised, with a BOM and one header line. results.jsonl:
+    every column except `drop_from_jsonl` (sparse columns no row has a value in), nested details kept.
+    Each chunk goes to both files on two threads (polars releases the GIL while it serialises).
     """
-    from concurrent.futures import ThreadPoolExecutor
 
-    # Every step stays lazy: an eager select or drop on a many-chunk frame copies it into one chunk.
-    flat = [c for c in CSV_COLUMNS if c in frame.columns]
-    csv = frame.lazy().select(flat).with_columns(_formula_guards(frame, flat))
-    jsonl = frame.lazy().drop(_all_null_sparse(frame))
-    with atomic_path(out_dir / "results.csv") as csv_tmp, atomic_path(out_dir / "results.jsonl") as jsonl_tmp:
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            csv_done = pool.submit(csv.sink_csv, csv_tmp, include_bom=True)
-            jsonl_done = pool.submit(jsonl.sink_ndjson, jsonl_tmp)
-            csv_done.result()
-            jsonl_done.result()
+    def __init__(self, out_dir: Path, drop_from_jsonl: list[str] | None = None) -> None:
+        self.out_dir = out_dir
+        self.drop = list(drop_from_jsonl or [])
+        self._stack = ExitStack()
+        self._first = True
+
+    def __enter__(self) -> ResultWriter:
+        from concurrent.futures import ThreadPoolExecutor
+
+        stack = self._stack
+        csv_tmp = stack.enter_context(atomic_path(self.out_dir / "results.csv"))
+        jsonl_tmp = stack.enter_context(atomic_path(self.out_dir / "results.jsonl"))
+        self._csv = stack.enter_context(csv_tmp.open("wb"))
+        self._jsonl = stack.enter_context(jsonl_tmp.open("wb"))
+        self._pool = stack.enter_context(ThreadPoolExecutor(max_workers=1))
+        return self
+
+    def write(self, frame: pl.DataFrame) -> None:
+        flat = [c for c in CSV_COLUMNS if c in frame.columns]
+        csv = frame.lazy().select(flat).with_columns(_formula_guards(frame, flat)).collect()
+        jsonl = frame.drop([c for c in self.drop if c in frame.columns])
+        first, self._first = self._first, False
+        done = self._pool.submit(jsonl.write_ndjson, self._jsonl)
+        csv.write_csv(self._csv, include_header=first, include_bom=first)
+        done.result()
+
+    def __exit__(self, *exc: object) -> bool | None:
+        if self._first and exc[0] is None:  # no chunk at all: a header line still says what the columns are
+            pl.DataFrame(schema={c: pl.String for c in CSV_COLUMNS[:1]}).write_csv(
+                self._csv, include_bom=True
+            )
+        return self._stack.__exit__(*exc)  # type: ignore[arg-type]
+
+
+def write_results(frame: pl.DataFrame, out_dir: Path) -> None:
+    """results.csv and results.jsonl of a whole frame at once (see ResultWriter)."""
+    sparse = [c for c in SPARSE_JSONL_COLUMNS if c in frame.columns]
+    empty = [c for c in sparse if frame.get_column(c).null_count() == frame.height]
+    with ResultWriter(out_dir, drop_from_jsonl=empty) as writer:
+        writer.write(frame)
 
 
 def write_errors(errors: pl.DataFrame, out_dir: Path, source: str) -> int:

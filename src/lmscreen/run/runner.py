@@ -12,12 +12,13 @@ from __future__ import annotations
 import hashlib
 import platform
 import time
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -26,12 +27,17 @@ from lmscreen.engines.protocol import Engine, LLMRequest, LLMResult
 from lmscreen.errors import InputError
 from lmscreen.pool.notes import input_notes
 from lmscreen.pool.periods import annualize_roe, record_annualized
+from lmscreen.pool.ragged import empty_errors
 from lmscreen.run import checkpoint as ckpt_mod
 from lmscreen.run import outdir
 from lmscreen.run.keys import row_key, run_signature
 from lmscreen.run.options import ScreenOptions
 from lmscreen.run.progress import RowProgress
 from lmscreen.run.reports import ReportSource, annotate_pages, index_reports, report_for
+
+if TYPE_CHECKING:
+    from lmscreen.pool.load import PoolReader
+    from lmscreen.rules import RuleSet
 
 
 @dataclass
@@ -50,7 +56,6 @@ class RunSummary:
 
 @dataclass
 class _LLMRow:
-    idx: int
     row: int
     code: str
     name: str
@@ -77,70 +82,80 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
 
 
 def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
-    from lmscreen.pool.load import load_pool
-    from lmscreen.report.writers import write_errors, write_json, write_results
-    from lmscreen.rules import evaluate, load_rules, rules_hash
+    from lmscreen.pool.load import open_pool
+    from lmscreen.report.history import VERDICT_COLUMNS, record_run_safely, verdict_blob
+    from lmscreen.report.writers import SPARSE_JSONL_COLUMNS, ResultWriter, write_errors, write_json
+    from lmscreen.rules import load_rules, rules_hash
 
     started = time.time()
     timings: dict[str, float] = {}
-    t = time.perf_counter()
     # The input's hash (a full read of the file) runs beside the load; hashlib releases the GIL.
     hasher = ThreadPoolExecutor(max_workers=1)
     input_hash = hasher.submit(_file_hash, opts.pool)
     hasher.shutdown(wait=False)
     rules = load_rules(opts.rules)
-    pool = load_pool(opts.pool)
-    frame = pool.frame
-    errors = pool.error_frame
-    # Only the run's own `frame` keeps the rows from here, so columns it drops can be freed.
-    pool = replace(pool, frame=frame.clear())
-    if opts.limit is not None:
-        frame = frame.head(opts.limit)
-        # Rows past the limit were not screened, so their load errors are not this run's either.
-        last = frame["row"].max() if frame.height else 0
-        errors = errors.filter(pl.col("row") <= last)
-    timings["load_s"] = time.perf_counter() - t
-
-    t = time.perf_counter()
-    if opts.annualize_roe:
-        frame = annualize_roe(frame)
-    frame = evaluate(frame, rules)
-    if opts.annualize_roe:
-        frame = record_annualized(frame)
-    timings["rules_s"] = time.perf_counter() - t
+    reader = open_pool(opts.pool)
+    judged = _Judged(reader, rules, opts)
 
     opts.out.mkdir(parents=True, exist_ok=True)
     if opts.fresh:
         ckpt_mod.remove(opts.out)
 
+    has_text_column = "report_text" in reader.match.fields
     llm_info: dict[str, Any] = {"enabled": not opts.no_llm}
+    spill: _Spill | None = None
     if opts.no_llm:
-        frame = _without_llm(frame, "no_llm")
+        chunks: Iterator[pl.DataFrame] = (_without_llm(c, "no_llm") for c in judged)
+        empty = [c for c in SPARSE_JSONL_COLUMNS if not (c == "report_text" and has_text_column)]
     else:
-        t = time.perf_counter()
-        frame, llm_info = _llm_stage(frame, opts, engine)
-        timings["llm_s"] = time.perf_counter() - t
+        spill = _Spill(opts.out)
+        candidates: list[_LLMRow] = []
+        index = index_reports(opts.reports) if opts.reports else None
+        for chunk in judged:
+            spill.add(chunk)
+            candidates.extend(_llm_rows(chunk, opts, index))
+        timings["load_s"], timings["rules_s"] = judged.load_s, judged.rules_s
+        t_llm = time.perf_counter()
+        answers, llm_info = _llm_stage(candidates, opts, engine)
+        timings["llm_s"] = time.perf_counter() - t_llm
+        # results.jsonl leaves out a column no row has a value in; decided before the first chunk is written.
+        empty = [
+            c
+            for c in SPARSE_JSONL_COLUMNS
+            if (c == "report_text" and not has_text_column)
+            or (c in answers.columns and answers.get_column(c).null_count() == answers.height)
+        ]
+        chunks = (_merge(c, answers) for c in spill.chunks())
 
-    from lmscreen.report.history import VERDICT_COLUMNS, record_run_safely, verdict_blob
-
-    t = time.perf_counter()
-    # Lazily: an eager select on the many-chunk frame `evaluate` returns would copy the columns.
-    verdicts = frame.lazy().select([c for c in VERDICT_COLUMNS if c in frame.columns]).collect()
-    # The history blob (a Parquet encode, GIL released) is built on a second thread during the writes.
-    blob_worker = ThreadPoolExecutor(max_workers=1)
-    blob = blob_worker.submit(verdict_blob, verdicts)
-    blob_worker.shutdown(wait=False)
-    write_results(frame, opts.out)
-    n_errors = write_errors(errors, opts.out, str(opts.pool))
-    timings["write_s"] = time.perf_counter() - t
+    t_write = time.perf_counter()
+    risk_counts: Counter[str] = Counter()
+    flag_counts: Counter[str] = Counter()
+    verdict_parts: list[pl.DataFrame] = []
+    screened = 0
+    try:
+        with ResultWriter(opts.out, drop_from_jsonl=empty) as writer:
+            for chunk in chunks:
+                writer.write(chunk)
+                screened += chunk.height
+                risk_counts.update(_counts(chunk.get_column("risk_level")))
+                flag_counts.update(_counts(chunk.get_column("flags").str.split(";").explode()))
+                verdict_parts.append(chunk.select([c for c in VERDICT_COLUMNS if c in chunk.columns]))
+    finally:
+        if spill is not None:
+            spill.close()
+    if opts.no_llm:
+        timings["load_s"], timings["rules_s"] = judged.load_s, judged.rules_s
+    verdicts = pl.concat(verdict_parts) if verdict_parts else pl.DataFrame()
+    del verdict_parts
+    blob = verdict_blob(verdicts)
+    pool = reader.pool()
+    n_errors = write_errors(judged.errors(), opts.out, str(opts.pool))
+    timings["write_s"] = time.perf_counter() - t_write
     timings["total_s"] = time.time() - started
-
-    risk_counts = {str(k): int(v) for k, v in frame.lazy().group_by("risk_level").len().collect().iter_rows()}
-    flag_counts = _flag_counts(frame.lazy().select("flags").collect())
-    screened = frame.height
-    # The rest needs the verdict columns only: letting the others go (raw cells, the audit trail's JSON)
-    # keeps a million-row run's peak memory down while the history and the reports are written.
-    del frame
+    risk_totals = {str(k): int(v) for k, v in risk_counts.items()}
+    flag_totals = {
+        f: n for f, n in sorted(flag_counts.items(), key=lambda kv: (-kv[1], kv[0])) if f and f != "None"
+    }
     run = {
         "lmscreen_version": __version__,
         "started_at": datetime.fromtimestamp(started, timezone.utc).isoformat(),
@@ -163,8 +178,8 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
             "input_rows": screened + n_errors,
             "screened": screened,
             "errors": n_errors,
-            "risk_levels": risk_counts,
-            "flags": flag_counts,
+            "risk_levels": risk_totals,
+            "flags": flag_totals,
         },
         "llm": llm_info,
         "timings": timings,
@@ -172,7 +187,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     }
     # Recorded before run.json is written so run.json can name its history id (the reports use it to find
     # the previous run of the same pool); a broken history is noted there, never fatal.
-    run["history"] = record_run_safely(run, verdicts, blob.result())
+    run["history"] = record_run_safely(run, verdicts, blob)
     write_json(run, opts.out / "run.json")
     from lmscreen.report.html import write_report
 
@@ -184,10 +199,93 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
         llm_sent=llm_info.get("sent", 0),
         llm_resumed=llm_info.get("resumed", 0),
         llm_failed=llm_info.get("failed", 0) + llm_info.get("reports_unreadable", 0),
-        risk_counts=risk_counts,
+        risk_counts=risk_totals,
         run=run,
         notices=run["input"]["notices"],
     )
+
+
+def _counts(values: pl.Series) -> dict[str, int]:
+    return {str(k): int(n) for k, n in values.value_counts().iter_rows()}
+
+
+class _Judged:
+    """The pool's chunks with the rules applied (and --limit, --annualize-roe), in input order.
+
+    Iterated once. The rejected rows are gathered on the way (`errors()`), cut at the last screened row
+    when --limit stops the run early; `load_s` / `rules_s` sum the time spent in each step.
+    """
+
+    def __init__(self, reader: PoolReader, rules: RuleSet, opts: ScreenOptions) -> None:
+        self.reader, self.rules, self.opts = reader, rules, opts
+        self._errors: list[pl.DataFrame] = []
+        self.load_s = self.rules_s = 0.0
+        self._last_row: int | None = None
+
+    def __iter__(self) -> Iterator[pl.DataFrame]:
+        from lmscreen.rules import evaluate
+
+        left = self.opts.limit
+        chunks = iter(self.reader)
+        while True:
+            t = time.perf_counter()
+            chunk = next(chunks, None)
+            self.load_s += time.perf_counter() - t
+            if chunk is None:
+                break
+            if left is not None and left <= 0:
+                continue  # past --limit: the rest is read only for the file-level facts (warnings, notes)
+            frame = chunk.frame
+            self._errors.append(chunk.errors)
+            if left is not None:
+                frame = frame.head(left)
+                left -= frame.height
+            if not frame.height:
+                continue
+            self._last_row = int(frame.get_column("row").max())  # type: ignore[arg-type]
+            t = time.perf_counter()
+            if self.opts.annualize_roe:
+                frame = annualize_roe(frame)
+            frame = evaluate(frame, self.rules)
+            if self.opts.annualize_roe:
+                frame = record_annualized(frame)
+            self.rules_s += time.perf_counter() - t
+            yield frame
+
+    def errors(self) -> pl.DataFrame:
+        errors = pl.concat(self._errors) if self._errors else empty_errors()
+        if self.opts.limit is not None:
+            # Rows past the limit were not screened, so their load errors are not this run's either.
+            errors = errors.filter(pl.col("row") <= (self._last_row or 0))
+        return errors
+
+
+class _Spill:
+    """The judged chunks of a run with an LLM step, kept on disk (Arrow IPC, compressed) while the model
+    answers, then read back a chunk at a time to be merged with the answers and written. Holding them in
+    memory instead would cost a million-row pool several hundred MB for the whole LLM step."""
+
+    def __init__(self, out_dir: Path) -> None:
+        import tempfile
+
+        self.dir = Path(tempfile.mkdtemp(prefix=".lmscreen-spill-", dir=out_dir))
+        self.count = 0
+
+    def add(self, frame: pl.DataFrame) -> None:
+        frame.write_ipc(self.dir / f"{self.count:06d}.arrow", compression="lz4")
+        self.count += 1
+
+    def chunks(self) -> Iterator[pl.DataFrame]:
+        for i in range(self.count):
+            path = self.dir / f"{i:06d}.arrow"
+            frame = pl.read_ipc(path, memory_map=False)
+            path.unlink()
+            yield frame
+
+    def close(self) -> None:
+        import shutil
+
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def _file_hash(path: Path) -> str:
@@ -225,14 +323,13 @@ def _without_llm(frame: pl.DataFrame, flag: str) -> pl.DataFrame:
     )
 
 
-def _llm_rows(frame: pl.DataFrame, opts: ScreenOptions) -> list[_LLMRow]:
+def _llm_rows(frame: pl.DataFrame, opts: ScreenOptions, index: dict[str, Path] | None) -> list[_LLMRow]:
     """The rows that have a report, in input order.
 
     The rows that can have one (a code the report folder names, or a non-empty inline cell) are picked in
     polars first: a million-row pool with reports for a thousand rows must not be walked row by row in
     Python. `report_for` then decides on those rows exactly as before.
     """
-    index = index_reports(opts.reports) if opts.reports else None
     has_inline = "report_text" in frame.columns
     may_have: list[pl.Expr] = []
     if index:
@@ -253,19 +350,20 @@ def _llm_rows(frame: pl.DataFrame, opts: ScreenOptions) -> list[_LLMRow]:
         .collect()
     )
     rows: list[_LLMRow] = []
-    for idx, row, code, name, roe, pe, text, rules_fired in picked.iter_rows():
+    for _, row, code, name, roe, pe, text, rules_fired in picked.iter_rows():
         src = report_for(code, text, index)
         if src is not None:
-            rows.append(_LLMRow(idx, row, code, name or "", roe, pe, src, rules_fired))
+            rows.append(_LLMRow(row, code, name or "", roe, pe, src, rules_fired))
     return rows
 
 
 def _llm_stage(
-    frame: pl.DataFrame, opts: ScreenOptions, engine: Engine | None
+    llm_rows: list[_LLMRow], opts: ScreenOptions, engine: Engine | None
 ) -> tuple[pl.DataFrame, dict[str, Any]]:
+    """Ask the model about every row with a report (answers already in the checkpoint are reused) and
+    return the answers as one frame (`row`, the LLM columns, the nested `llm` detail) with the run's info."""
     from lmscreen.task import choice_prompt_hash, prepare_request
 
-    llm_rows = _llm_rows(frame, opts)
     own_engine = engine is None
     if engine is None:
         from lmscreen.engines import make_engine
@@ -289,7 +387,7 @@ def _llm_stage(
     pending = [r for r in llm_rows if r.key not in done]
     # Bucket by prompt length: similar lengths together let batching engines pad less; the embedded
     # engine's answers do not depend on order (each row restores the same prefix state).
-    pending.sort(key=lambda r: (_source_size(r.source) // 512, r.idx))
+    pending.sort(key=lambda r: (_source_size(r.source) // 512, r.row))
     inflight: dict[str, tuple[_LLMRow, dict[str, Any] | None]] = {}
 
     def requests() -> Iterator[LLMRequest]:
@@ -334,7 +432,7 @@ def _llm_stage(
     for r, why in unreadable:
         outcome_rows.append({"row": r.row, "flags": "report_unreadable", "status": f"llm_error: {why}"})
         details.append({"row": r.row, "llm": {"error": why}})
-    merged = _merge(frame, outcome_rows, details)
+    answers = _answers(outcome_rows, details)
     info = {
         "enabled": True,
         "engine": described,
@@ -349,7 +447,7 @@ def _llm_stage(
         "usage": usage,
         "rows_per_s_this_run": sent / llm_seconds if llm_seconds > 0 else None,
     }
-    return merged, info
+    return answers, info
 
 
 def _source_size(src: ReportSource) -> int:
@@ -387,25 +485,31 @@ def _outcome(r: _LLMRow, res: LLMResult) -> tuple[dict[str, Any], dict[str, Any]
     return out, detail
 
 
-def _merge(
-    frame: pl.DataFrame, outcome_rows: list[dict[str, Any]], details: list[dict[str, Any]]
-) -> pl.DataFrame:
-    """The frame with the LLM columns (and the nested `llm` detail) beside it, in its row order.
-
-    The answered rows' values are placed at their positions between slices of one all-null frame, and the
-    columns are added beside the frame's own: a left join would build every nested detail field as long as
-    the pool (about 1 GB for a million rows with a thousand reports) and copy the frame. Rows without an
-    answer read `flags` = no_report, `status` = ok, as a join would leave them after the fill.
-    """
+def _answers(outcome_rows: list[dict[str, Any]], details: list[dict[str, Any]]) -> pl.DataFrame:
+    """Every answered row's LLM columns and nested detail, one frame with one schema for the whole run (so
+    each chunk's results.jsonl lines carry the same fields whichever rows it answers)."""
     schema = {"row": pl.Int64(), **_LLM_COLUMNS}
     llm = pl.DataFrame([{k: o.get(k) for k in schema} for o in outcome_rows], schema=schema)
     if details:
         llm = llm.join(pl.DataFrame(details, infer_schema_length=None), on="row", how="left")
-    llm = llm.with_columns(pl.col("status").fill_null("ok"), pl.col("flags").fill_null("no_report"))
+    return llm.with_columns(pl.col("status").fill_null("ok"), pl.col("flags").fill_null("no_report"))
+
+
+def _merge(frame: pl.DataFrame, answers: pl.DataFrame) -> pl.DataFrame:
+    """The chunk with the LLM columns (and the nested `llm` detail) beside it, in its row order.
+
+    The answered rows' values are placed at their positions between slices of one all-null frame, and the
+    columns are added beside the frame's own: a left join would build every nested detail field as long as
+    the chunk and copy the frame. Rows without an answer read `flags` = no_report, `status` = ok, as a
+    join would leave them after the fill.
+    """
     found = (
-        frame.lazy().select("row").with_row_index("_pos").filter(pl.col("row").is_in(llm["row"].implode()))
+        frame.lazy()
+        .select("row")
+        .with_row_index("_pos")
+        .filter(pl.col("row").is_in(answers["row"].implode()))
     ).collect()
-    placed = found.join(llm, on="row", how="inner").sort("_pos")
+    placed = found.join(answers, on="row", how="inner").sort("_pos")
     positions = placed["_pos"].to_list()
     values = placed.drop("_pos", "row")
     gaps = pl.DataFrame(
@@ -433,17 +537,3 @@ def _merge(
 def check_out_dir(out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: --out must be a folder")
-
-
-def _flag_counts(frame: pl.DataFrame) -> dict[str, int]:
-    """Rows per flag over the whole run, so the reports need not re-read a million rows to count them."""
-    if "flags" not in frame.columns:
-        return {}
-    counts = (
-        frame.select(pl.col("flags").str.split(";").explode().alias("flag"))
-        .filter(pl.col("flag").is_not_null() & (pl.col("flag") != ""))
-        .group_by("flag")
-        .len()
-        .sort(["len", "flag"], descending=[True, False])
-    )
-    return {str(f): int(n) for f, n in counts.iter_rows()}

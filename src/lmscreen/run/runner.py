@@ -278,7 +278,7 @@ class _Spill:
     def chunks(self) -> Iterator[pl.DataFrame]:
         for i in range(self.count):
             path = self.dir / f"{i:06d}.arrow"
-            frame = pl.read_ipc(path, memory_map=False)
+            frame = pl.read_ipc(path.read_bytes())  # not mapped: the file is deleted next
             path.unlink()
             yield frame
 

@@ -216,66 +216,66 @@ class PoolReader:
         return notes
 
 
-_STANDARD_CODE = r"^\d{6}\.[A-Z]{2}$"
+_EXCHANGES = {"SH": 0, "SZ": 1, "BJ": 2}
+_KEY_SPACE = 4_000_000
 
 
 class _FirstSeen:
     """The first row of every usable code so far, so a repeat in a later chunk is still a duplicate.
 
-    A normalised code `DDDDDD.XX` is kept as one UInt32 (the digits times 64 plus the exchange's index)
-    beside its first row, 12 bytes a code instead of a string: a million-row pool costs about 12 MB here.
-    Codes of another shape (none, from the loader today) are kept as strings.
+    An A-share code `DDDDDD.SH|SZ|BJ` (every code normalise_codes accepts today) is one integer key, the
+    digits times 4 plus the exchange: whether it was seen is one bit in a 4-million-bit map (0.5 MB, a
+    lookup per row, whatever the pool's size), and its first row sits in a (key, row) table of 8 bytes a
+    code that is only searched when a chunk does hold a repeat. Codes of another shape are kept as strings.
     """
 
     def __init__(self, code_header: str) -> None:
         self.code_header = code_header
-        self.exchanges: dict[str, int] = {}
-        self.keys = pl.DataFrame(schema={"_key": pl.UInt32, "_first": pl.Int64})
-        self.others = pl.DataFrame(schema={"_code": pl.String, "_first": pl.Int64})
-
-    def _keys(self, codes: pl.Series) -> pl.DataFrame:
-        for suffix in codes.str.slice(7).unique().drop_nulls().to_list():
-            self.exchanges.setdefault(suffix, len(self.exchanges))
-        standard = pl.col("code").str.contains(_STANDARD_CODE).fill_null(False)
-        if len(self.exchanges) > 64:  # never from normalise_codes; keep every code exact regardless
-            standard = pl.lit(False)
-        exchange = (
-            pl.col("code").str.slice(7).replace_strict(self.exchanges, return_dtype=pl.UInt32, default=None)
-        )
-        key = pl.when(standard).then(
-            pl.col("code").str.slice(0, 6).cast(pl.UInt32, strict=False) * 64 + exchange
-        )
-        return pl.DataFrame([codes.alias("code")]).select(
-            key.alias("_key"), pl.when(~standard).then(pl.col("code")).alias("_code")
-        )
+        self.bits = pl.Series("seen", [False], dtype=pl.Boolean).extend_constant(False, _KEY_SPACE - 1)
+        self.firsts: list[pl.DataFrame] = []
+        self.others = pl.DataFrame(schema={"_code": pl.String, "_first": pl.UInt32})
 
     def repeated(self, usable: pl.DataFrame) -> tuple[pl.Series, pl.DataFrame | None]:
         """(mask of rows whose code came before, their duplicate errors or None); remembers the firsts."""
-        codes = usable.get_column("code")
-        keyed = self._keys(codes).with_columns(usable.get_column("row").alias("row"))
-        key, other = keyed.get_column("_key"), keyed.get_column("_code")
-        before = key.is_in(self.keys.get_column("_key").implode()).fill_null(False)
+        code = pl.col("code")
+        exchange = code.str.slice(7).replace_strict(_EXCHANGES, default=None, return_dtype=pl.UInt32)
+        digits = code.str.slice(0, 6).cast(pl.UInt32, strict=False)
+        standard = (code.str.len_bytes() == 9) & (code.str.slice(6, 1) == ".")
+        keyed = usable.select(
+            pl.when(standard).then(digits * 4 + exchange).alias("_key"),
+            pl.col("row").cast(pl.UInt32).alias("_first"),
+            code.alias("_code"),
+        ).with_columns(pl.when(pl.col("_key").is_null()).then(pl.col("_code")).alias("_code"))
+        key = keyed.get_column("_key")
+        before = self.bits.gather(key.fill_null(0)) & key.is_not_null()
+        other = keyed.get_column("_code")
         if self.others.height:
             before = before | other.is_in(self.others.get_column("_code").implode()).fill_null(False)
-        repeated = before | ~codes.is_first_distinct()
+        repeated = before | ~usable.get_column("code").is_first_distinct()
         firsts = keyed.filter(~repeated)
-        self.keys = self.keys.vstack(
-            firsts.filter(pl.col("_key").is_not_null()).select("_key", pl.col("row").alias("_first"))
-        )
-        if firsts.get_column("_code").is_not_null().any():
-            self.others = self.others.vstack(
-                firsts.filter(pl.col("_code").is_not_null()).select("_code", pl.col("row").alias("_first"))
+        new_keys = firsts.get_column("_key").drop_nulls()
+        if new_keys.len():
+            self.bits = self.bits.scatter(new_keys, True)
+            self.firsts.append(firsts.filter(pl.col("_key").is_not_null()).select("_key", "_first"))
+        if other.is_not_null().any():
+            self.others = pl.concat(
+                [self.others, firsts.filter(pl.col("_code").is_not_null()).select("_code", "_first")]
             )
         if not repeated.any():
             return repeated, None
-        dup = keyed.filter(repeated)
-        by_key = dup.join(self.keys, on="_key", how="inner").select("row", "_first")
+        dup = keyed.filter(repeated).select("_key", "_code", pl.col("_first").alias("row"))
+        known = (
+            pl.concat(self.firsts)
+            if self.firsts
+            else pl.DataFrame(schema={"_key": pl.UInt32, "_first": pl.UInt32})
+        )
+        by_key = dup.join(known, on="_key", how="inner").select("row", "_first")
         by_code = dup.join(self.others, on="_code", how="inner").select("row", "_first")
         errors = (
             pl.concat([by_key, by_code])
             .sort("row")
             .select(
-                "row",
+                pl.col("row").cast(pl.Int64),
                 pl.lit(self.code_header).alias("column"),
                 pl.concat_str([pl.lit("duplicate of row "), pl.col("_first").cast(pl.String)]).alias(
                     "reason"

@@ -249,26 +249,63 @@ def _scan(fh: BinaryIO, encoding: str) -> tuple[int, int, int, bool] | None:
     """One pass over the file: (UTF-8 length, CRs, CRLFs, any quote) if it decodes as `encoding`, else None.
 
     CR, LF and the quote are single bytes in UTF-8 and GB18030 alike (no multi-byte sequence contains
-    them), so they are counted on the raw bytes."""
+    them), so they are looked for on the raw bytes. UTF-8 is checked by polars (a Binary to String cast,
+    about five times faster than Python's decoder), a block at a time with an incomplete character carried
+    over to the next block."""
     fh.seek(0)
-    decoder = codecs.getincrementaldecoder(encoding)()
+    decoder = None if encoding == "utf-8" else codecs.getincrementaldecoder(encoding)()
     length = crs = crlfs = 0
     quotes = False
-    last = b""
-    try:
-        while True:
-            raw = fh.read(_BLOCK)
-            text = decoder.decode(raw, final=not raw)
-            if not raw:
-                break
-            length += len(raw) if encoding == "utf-8" else len(text.encode("utf-8"))
+    last = carry = b""
+    while raw := fh.read(_BLOCK):
+        if decoder is None:
+            block = carry + raw
+            cut = _utf8_boundary(block)
+            carry = block[cut:]
+            if not _valid_utf8(block[:cut]):
+                return None
+            length += len(raw)
+        else:
+            try:
+                length += len(decoder.decode(raw).encode("utf-8"))
+            except UnicodeDecodeError:
+                return None
+        if b"\r" in raw:
             crs += raw.count(b"\r")
-            crlfs += raw.count(b"\r\n") + (last == b"\r" and raw[:1] == b"\n")
-            quotes = quotes or b'"' in raw
-            last = raw[-1:]
+            crlfs += raw.count(b"\r\n")
+        crlfs += last == b"\r" and raw[:1] == b"\n"
+        quotes = quotes or b'"' in raw
+        last = raw[-1:]
+    if decoder is None:
+        return (length, crs, crlfs, quotes) if _valid_utf8(carry) else None
+    try:
+        length += len(decoder.decode(b"", final=True).encode("utf-8"))
     except UnicodeDecodeError:
         return None
     return length, crs, crlfs, quotes
+
+
+def _utf8_boundary(block: bytes) -> int:
+    """Where the last complete UTF-8 character of `block` ends (an incomplete one at the end is cut off)."""
+    end = len(block)
+    start = end
+    while start > 0 and end - start < 3 and block[start - 1] & 0xC0 == 0x80:  # continuation bytes
+        start -= 1
+    if start == 0 or block[start - 1] < 0xC0:  # ASCII or stray continuation bytes: nothing to carry
+        return end
+    lead = block[start - 1]
+    need = 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+    return end if end - (start - 1) >= need else start - 1
+
+
+def _valid_utf8(data: bytes) -> bool:
+    if not data or data.isascii():
+        return True
+    try:
+        pl.Series([data], dtype=pl.Binary).cast(pl.String)
+    except pl.exceptions.ComputeError:
+        return False
+    return True
 
 
 def _chunks(
@@ -298,9 +335,11 @@ def _chunks(
                 buf = buf[: max(0, end - position)]
                 done = True
             while len(buf) >= chunk_bytes or (done and buf):
-                cut = len(buf) if done else _cut(buf, chunk_bytes, source.quotes)
+                cut = _cut(buf, chunk_bytes, source.quotes) if len(buf) > chunk_bytes else 0
                 if cut <= 0:
-                    break
+                    if not done:
+                        break
+                    cut = len(buf)  # the last piece, whatever its end
                 piece, buf = buf[:cut], buf[cut:]
                 position += cut
                 table = _parse_chunk(piece, layout, row, source.encoding)

@@ -7,8 +7,10 @@ never half of one. The CSVs carry a UTF-8 BOM so Excel on a Chinese Windows open
 from __future__ import annotations
 
 import json
+from concurrent.futures import Future
 from contextlib import ExitStack
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import polars as pl
@@ -109,6 +111,7 @@ class ResultWriter:
         self.drop = list(drop_from_jsonl or [])
         self._stack = ExitStack()
         self._first = True
+        self._pending: list[Future[None]] = []
 
     def __enter__(self) -> ResultWriter:
         from concurrent.futures import ThreadPoolExecutor
@@ -118,24 +121,45 @@ class ResultWriter:
         jsonl_tmp = stack.enter_context(atomic_path(self.out_dir / "results.jsonl"))
         self._csv = stack.enter_context(csv_tmp.open("wb"))
         self._jsonl = stack.enter_context(jsonl_tmp.open("wb"))
-        self._pool = stack.enter_context(ThreadPoolExecutor(max_workers=1))
+        self._pool = stack.enter_context(ThreadPoolExecutor(max_workers=2))
         return self
 
     def write(self, frame: pl.DataFrame) -> None:
+        """Queue `frame` for both files and return once the previous chunk is written: the caller reads and
+        judges the next chunk while this one is serialised (polars releases the GIL)."""
+        self._wait()
+        first, self._first = self._first, False
+        self._pending = [
+            self._pool.submit(self._write_csv, frame, first),
+            self._pool.submit(self._write_jsonl, frame),
+        ]
+
+    def _write_csv(self, frame: pl.DataFrame, first: bool) -> None:
         flat = [c for c in CSV_COLUMNS if c in frame.columns]
         csv = frame.lazy().select(flat).with_columns(_formula_guards(frame, flat)).collect()
-        jsonl = frame.drop([c for c in self.drop if c in frame.columns])
-        first, self._first = self._first, False
-        done = self._pool.submit(jsonl.write_ndjson, self._jsonl)
         csv.write_csv(self._csv, include_header=first, include_bom=first)
-        done.result()
 
-    def __exit__(self, *exc: object) -> bool | None:
-        if self._first and exc[0] is None:  # no chunk at all: a header line still says what the columns are
-            pl.DataFrame(schema={c: pl.String for c in CSV_COLUMNS[:1]}).write_csv(
-                self._csv, include_bom=True
-            )
-        return self._stack.__exit__(*exc)  # type: ignore[arg-type]
+    def _write_jsonl(self, frame: pl.DataFrame) -> None:
+        frame.drop([c for c in self.drop if c in frame.columns]).write_ndjson(self._jsonl)
+
+    def _wait(self) -> None:
+        pending, self._pending = self._pending, []
+        for done in pending:
+            done.result()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> bool | None:
+        try:
+            self._wait()  # a failed write (disk full, …) surfaces here at the latest
+            if self._first and exc_type is None:  # no row screened: a header still names the columns
+                header = [c for c in CSV_COLUMNS if c not in ("roe_reported", "roe_period")]
+                pl.DataFrame(schema=dict.fromkeys(header, pl.String)).write_csv(self._csv, include_bom=True)
+        except BaseException as error:
+            if exc_type is None:  # the temp files go, the previous results stay
+                self._stack.__exit__(type(error), error, error.__traceback__)
+                raise
+        return self._stack.__exit__(exc_type, exc, tb)
 
 
 def write_results(frame: pl.DataFrame, out_dir: Path) -> None:

@@ -143,8 +143,9 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     finally:
         if spill is not None:
             spill.close()
-    if opts.no_llm:
+    if opts.no_llm:  # read and judged inside the write loop: its time less theirs is the writing's
         timings["load_s"], timings["rules_s"] = judged.load_s, judged.rules_s
+        t_write += judged.load_s + judged.rules_s
     verdicts = pl.concat(verdict_parts) if verdict_parts else pl.DataFrame()
     del verdict_parts
     blob = verdict_blob(verdicts)

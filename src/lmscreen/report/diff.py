@@ -6,8 +6,13 @@ change. Only the deterministic verdict is compared: the LLM's reason wording is 
 
 from __future__ import annotations
 
+import io
+import os
+import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 import polars as pl
 
@@ -65,6 +70,25 @@ def _first_per_code(frame: pl.DataFrame) -> pl.Series:
     return frame.get_column("code").is_first_distinct()
 
 
+def _changed(moved: pl.DataFrame) -> list[dict[str, Any]]:
+    """Both sides of each moved row (the older run's columns suffixed `_a`)."""
+    return [
+        {
+            "code": r["code"],
+            "name": r["name"],
+            "risk_level_a": r["risk_level_a"],
+            "risk_level_b": r["risk_level"],
+            "score_a": r["score_a"],
+            "score_b": r["score"],
+            "pe_ttm_a": r["pe_ttm_a"],
+            "pe_ttm_b": r["pe_ttm"],
+            "roe_a": r["roe_a"],
+            "roe_b": r["roe"],
+        }
+        for r in moved.iter_rows(named=True)
+    ]
+
+
 def _severity(level: str | None) -> int:
     return LEVEL_ORDER.find(level) if level and level in LEVEL_ORDER else len(LEVEL_ORDER)
 
@@ -95,21 +119,122 @@ def diff_verdicts(
         out.dropped = fa.join(fb.select("code"), on="code", how="anti").to_dicts()
         both = fb.join(fa, on="code", how="inner", suffix="_a")
         moved = both.filter(moved_expr)
-    out.changed = [
-        {
-            "code": r["code"],
-            "name": r["name"],
-            "risk_level_a": r["risk_level_a"],
-            "risk_level_b": r["risk_level"],
-            "score_a": r["score_a"],
-            "score_b": r["score"],
-            "pe_ttm_a": r["pe_ttm_a"],
-            "pe_ttm_b": r["pe_ttm"],
-            "roe_a": r["roe_a"],
-            "roe_b": r["roe"],
-        }
-        for r in moved.iter_rows(named=True)
-    ]
+    out.changed = _changed(moved)
     # Most severe new level first: a stock that became 高 is what a reader looks for.
+    out.changed.sort(key=lambda e: (_severity(e["risk_level_b"]), e["code"]))
+    return out
+
+
+SPILL_ROWS = 100_000
+"""Rows of one run's compared columns held in memory before the comparison spills both runs to disk."""
+BUCKETS = 64
+
+
+class _Side:
+    """One run's compared columns, in input order: kept in memory while small, else written to an unnamed
+    temporary file a bucket of codes at a time (a code's rows always land in the same bucket, in order)."""
+
+    def __init__(self, spill_rows: int, directory: Path | None) -> None:
+        self.spill_rows = spill_rows
+        self.directory = directory
+        self.held: list[pl.DataFrame] = []
+        self.held_rows = 0
+        self.pos = 0
+        self.file: IO[bytes] | None = None
+        self.extents: dict[int, list[tuple[int, int]]] = {}
+
+    def add(self, chunk: pl.DataFrame) -> None:
+        frame = _frame(chunk)
+        n = frame.height
+        frame = frame.with_columns(pl.int_range(self.pos, self.pos + n, dtype=pl.Int64).alias("_pos"))
+        self.pos += n
+        if self.file is not None:
+            self._write(frame)
+            return
+        self.held.append(frame)
+        self.held_rows += n
+        if self.held_rows > self.spill_rows:
+            self.spill()
+
+    def spill(self) -> None:
+        if self.file is None:
+            self.file = tempfile.TemporaryFile(dir=self.directory)
+        held, self.held, self.held_rows = self.held, [], 0
+        for frame in held:
+            self._write(frame)
+
+    def _write(self, frame: pl.DataFrame) -> None:
+        assert self.file is not None
+        keyed = frame.with_columns((pl.col("code").hash(seed=1) % BUCKETS).cast(pl.Int32).alias("_b"))
+        for (bucket,), part in keyed.partition_by("_b", as_dict=True, include_key=False).items():
+            buf = io.BytesIO()
+            part.write_ipc(buf, compression="uncompressed")
+            offset = self.file.seek(0, os.SEEK_END)
+            self.file.write(buf.getvalue())
+            self.extents.setdefault(int(bucket), []).append((offset, buf.tell()))
+
+    def whole(self) -> pl.DataFrame:
+        return pl.concat(self.held) if self.held else _frame([])
+
+    def bucket(self, b: int) -> pl.DataFrame:
+        assert self.file is not None
+        parts = []
+        for offset, size in self.extents.get(b, []):
+            self.file.seek(offset)
+            parts.append(pl.read_ipc(io.BytesIO(self.file.read(size))))
+        return pl.concat(parts) if parts else _frame([]).with_columns(pl.lit(0, dtype=pl.Int64).alias("_pos"))
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+
+
+def diff_chunks(
+    a: Iterable[pl.DataFrame],
+    b: Iterable[pl.DataFrame],
+    run_a: int | None = None,
+    run_b: int | None = None,
+    spill_rows: int = SPILL_ROWS,
+    spill_dir: Path | None = None,
+) -> RunDiff:
+    """diff_verdicts of two runs given a chunk at a time (each in input order), with bounded memory.
+
+    Runs up to `spill_rows` rows each are compared in memory exactly as diff_verdicts does. Bigger ones are
+    hash-partitioned on code into BUCKETS pieces on an unnamed temporary file and joined a bucket at a time:
+    the same changes (a code's first row kept, changes sorted most severe first, added and dropped in
+    input order), while only a bucket of each run is in memory. The lists of changes themselves are as
+    long as the changes."""
+    sa, sb = _Side(spill_rows, spill_dir), _Side(spill_rows, spill_dir)
+    try:
+        for chunk in a:
+            sa.add(chunk)
+        for chunk in b:
+            sb.add(chunk)
+        if sa.file is None and sb.file is None:
+            return diff_verdicts(sa.whole().drop("_pos"), sb.whole().drop("_pos"), run_a, run_b)
+        sa.spill()
+        sb.spill()
+        return _bucketed(sa, sb, run_a, run_b)
+    finally:
+        sa.close()
+        sb.close()
+
+
+def _bucketed(sa: _Side, sb: _Side, run_a: int | None, run_b: int | None) -> RunDiff:
+    out = RunDiff(run_a, run_b)
+    added: list[pl.DataFrame] = []
+    dropped: list[pl.DataFrame] = []
+    moved_expr = pl.col("risk_level").ne_missing(pl.col("risk_level_a")) | pl.col("score").ne_missing(
+        pl.col("score_a")
+    )
+    for bucket in range(BUCKETS):
+        fa, fb = sa.bucket(bucket), sb.bucket(bucket)
+        fa, fb = fa.filter(_first_per_code(fa)), fb.filter(_first_per_code(fb))
+        added.append(fb.join(fa.select("code"), on="code", how="anti"))
+        dropped.append(fa.join(fb.select("code"), on="code", how="anti"))
+        moved = fb.join(fa.drop("_pos"), on="code", how="inner", suffix="_a").filter(moved_expr)
+        out.changed.extend(_changed(moved))
+    out.added = pl.concat(added).sort("_pos").drop("_pos").to_dicts()
+    out.dropped = pl.concat(dropped).sort("_pos").drop("_pos").to_dicts()
     out.changed.sort(key=lambda e: (_severity(e["risk_level_b"]), e["code"]))
     return out

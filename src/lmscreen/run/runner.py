@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -32,6 +32,10 @@ from lmscreen.run.keys import row_key, run_signature
 from lmscreen.run.options import ScreenOptions
 from lmscreen.run.progress import RowProgress
 from lmscreen.run.reports import ReportSource, annotate_pages, index_reports, report_for
+
+if TYPE_CHECKING:
+    from lmscreen.report.chart_data import ChartTotals
+    from lmscreen.report.history import VerdictParts
 
 
 @dataclass
@@ -121,15 +125,18 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
         frame, llm_info = _llm_stage(frame, opts, engine)
         timings["llm_s"] = time.perf_counter() - t
 
-    from lmscreen.report.history import VERDICT_COLUMNS, record_run_safely, verdict_blob
+    from lmscreen.report.chart_data import chart_totals
+    from lmscreen.report.history import VERDICT_COLUMNS, VerdictParts, record_run_safely
 
     t = time.perf_counter()
     # Lazily: an eager select on the many-chunk frame `evaluate` returns would copy the columns.
     verdicts = frame.lazy().select([c for c in VERDICT_COLUMNS if c in frame.columns]).collect()
-    # The history blob (a Parquet encode, GIL released) is built on a second thread during the writes.
-    blob_worker = ThreadPoolExecutor(max_workers=1)
-    blob = blob_worker.submit(verdict_blob, verdicts)
-    blob_worker.shutdown(wait=False)
+    # The history's parts and the charts' totals are fed the whole run as one chunk, on a second thread
+    # during the writes (Parquet encode and group-bys, GIL released).
+    parts, charts = VerdictParts(opts.out), chart_totals(rules)
+    tally_worker = ThreadPoolExecutor(max_workers=1)
+    tallied = tally_worker.submit(_tally, verdicts, parts, charts)
+    tally_worker.shutdown(wait=False)
     write_results(frame, opts.out)
     n_errors = write_errors(errors, opts.out, str(opts.pool))
     timings["write_s"] = time.perf_counter() - t
@@ -172,11 +179,16 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     }
     # Recorded before run.json is written so run.json can name its history id (the reports use it to find
     # the previous run of the same pool); a broken history is noted there, never fatal.
-    run["history"] = record_run_safely(run, verdicts, blob.result())
+    try:
+        tallied.result()
+        del verdicts
+        run["history"] = record_run_safely(run, parts=parts)
+    finally:
+        parts.close()
     write_json(run, opts.out / "run.json")
     from lmscreen.report.html import write_report
 
-    write_report(opts.out, lang=opts.lang, verdicts=verdicts)
+    write_report(opts.out, lang=opts.lang, charts=charts.result(screened))
     return RunSummary(
         out_dir=opts.out,
         rows=screened,
@@ -188,6 +200,11 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
         run=run,
         notices=run["input"]["notices"],
     )
+
+
+def _tally(verdicts: pl.DataFrame, parts: VerdictParts, charts: ChartTotals) -> None:
+    parts.add(verdicts)
+    charts.add(verdicts)
 
 
 def _file_hash(path: Path) -> str:

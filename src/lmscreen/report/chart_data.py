@@ -351,6 +351,12 @@ class ChartTotals:
             part = both.filter(_level_is(lv)).select("x", "y")
             self._dots.setdefault(lv, _Stride(2 * self.max_points)).add(part)
 
+    def held(self) -> int:
+        """Rows of counts, samples and pending input this accumulator holds: bounded, whatever was added."""
+        frames = [self._cells, self._grid, *self._pending]
+        frames += [s.kept for s in (self._sample, *self._dots.values()) if s.kept is not None]
+        return sum(f.height for f in frames)
+
     def result(self, total: int) -> ChartData:
         """The aggregates of every row added so far; `total`: the run's screened rows (run.json)."""
         self._flush()

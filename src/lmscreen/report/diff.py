@@ -194,17 +194,19 @@ def diff_chunks(
     b: Iterable[pl.DataFrame],
     run_a: int | None = None,
     run_b: int | None = None,
-    spill_rows: int = SPILL_ROWS,
+    spill_rows: int | None = None,
     spill_dir: Path | None = None,
 ) -> RunDiff:
     """diff_verdicts of two runs given a chunk at a time (each in input order), with bounded memory.
 
-    Runs up to `spill_rows` rows each are compared in memory exactly as diff_verdicts does. Bigger ones are
-    hash-partitioned on code into BUCKETS pieces on an unnamed temporary file and joined a bucket at a time:
+    Runs up to `spill_rows` (default SPILL_ROWS) rows each are compared in memory exactly as diff_verdicts
+    does. Bigger ones are hash-partitioned on code into BUCKETS pieces on an unnamed temporary file and
+    joined a bucket at a time:
     the same changes (a code's first row kept, changes sorted most severe first, added and dropped in
     input order), while only a bucket of each run is in memory. The lists of changes themselves are as
     long as the changes."""
-    sa, sb = _Side(spill_rows, spill_dir), _Side(spill_rows, spill_dir)
+    limit = SPILL_ROWS if spill_rows is None else spill_rows
+    sa, sb = _Side(limit, spill_dir), _Side(limit, spill_dir)
     try:
         for chunk in a:
             sa.add(chunk)

@@ -128,6 +128,9 @@ def diff_verdicts(
 SPILL_ROWS = 100_000
 """Rows of one run's compared columns held in memory before the comparison spills both runs to disk."""
 BUCKETS = 64
+_WRITE_ROWS = 8192
+"""Once spilling, rows are written in batches of about this many, so small chunks do not each cost a
+partition and BUCKETS writes."""
 
 
 class _Side:
@@ -148,20 +151,18 @@ class _Side:
         n = frame.height
         frame = frame.with_columns(pl.int_range(self.pos, self.pos + n, dtype=pl.Int64).alias("_pos"))
         self.pos += n
-        if self.file is not None:
-            self._write(frame)
-            return
         self.held.append(frame)
         self.held_rows += n
-        if self.held_rows > self.spill_rows:
+        if self.held_rows > (self.spill_rows if self.file is None else min(self.spill_rows, _WRITE_ROWS)):
             self.spill()
 
     def spill(self) -> None:
+        """Write what is held to the file (opened on first use), a bucket at a time."""
         if self.file is None:
             self.file = tempfile.TemporaryFile(dir=self.directory)
-        held, self.held, self.held_rows = self.held, [], 0
-        for frame in held:
-            self._write(frame)
+        if self.held:
+            held, self.held, self.held_rows = pl.concat(self.held), [], 0
+            self._write(held)
 
     def _write(self, frame: pl.DataFrame) -> None:
         assert self.file is not None

@@ -232,3 +232,28 @@ def test_diff_chunks_equals_the_whole_frame_diff(spill_rows: int | None, tmp_pat
         diff_chunks([aligned], [again], spill_rows=spill_rows).to_json()
         == diff_verdicts(aligned, again).to_json()
     )
+
+
+def test_results_csv_is_read_back_in_blocks_cut_between_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Quoted cells with newlines, quotes and commas straddle the block edges; a BOM starts the file."""
+    from lmscreen.report import run_view
+
+    n = 400
+    frame = _frame(n, seed=6).with_columns(
+        pl.Series("reason", [f'line one\n"quoted", {i}\r\nend' if i % 3 else None for i in range(n)]),
+        pl.Series("name", [f'名"{i}",\n' if i % 5 == 0 else f"样本{i}" for i in range(n)]),
+    )
+    frame.write_csv(tmp_path / "results.csv", include_bom=True)
+    expected = pl.read_csv(tmp_path / "results.csv", infer_schema=False).select(
+        pl.col(c)
+        if c in ("code", "name", "industry", "risk_level")
+        else pl.col(c).cast(pl.Float64, strict=False)
+        for c in ("row", *DIFF_COLUMNS, "industry")
+    )
+    for block in (64, 1000, 1 << 20):
+        monkeypatch.setattr(run_view, "CSV_BLOCK_BYTES", block)
+        chunks = list(run_view._csv_chunks(tmp_path, (*DIFF_COLUMNS, "industry")))
+        assert len(chunks) > 1 or block == 1 << 20
+        assert pl.concat(chunks).equals(expected), block

@@ -8,6 +8,7 @@ both reports at any time without the model.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -145,7 +146,7 @@ _TEXT_COLUMNS = ("code", "name", "industry", "risk_level", "flags", "status", "r
 _WHOLE_RUN_COLUMNS = tuple(dict.fromkeys(("row", *DIFF_COLUMNS, *CHART_COLUMNS)))
 """What the charts and the diff read: a million rows' flags and reasons are left undecoded."""
 _READ_ERRORS = (sqlite3.Error, OSError, InputError, ValueError, pl.exceptions.PolarsError)
-CSV_BATCH_ROWS = 50_000
+CSV_BLOCK_BYTES = 1 << 20
 
 
 def _stored(view: RunView) -> list[Chunks]:
@@ -211,12 +212,43 @@ def _attach_changes(view: RunView, sources: list[Chunks]) -> None:
 
 
 def _csv_chunks(out_dir: Path, columns: Sequence[str]) -> Iterator[pl.DataFrame]:
-    """results.csv's columns of `columns` (and `row`), CSV_BATCH_ROWS rows at a time."""
-    scan = pl.scan_csv(
-        out_dir / "results.csv",
-        infer_schema_length=10_000,
-        schema_overrides={"code": pl.String, "name": pl.String, "industry": pl.String},
-    )
-    names = scan.collect_schema().names()
-    wanted = [c for c in dict.fromkeys(("row", *columns)) if c in names]
-    yield from scan.select(wanted).collect_batches(chunk_size=CSV_BATCH_ROWS)
+    """results.csv's columns of `columns` (and `row`), about CSV_BLOCK_BYTES of the file at a time.
+
+    Polars has no batched CSV reader any more and its streaming batches run ahead of the consumer (a
+    million-row file was held whole), so the file is cut into blocks at record ends (a newline outside
+    quotes) and each block parsed by polars on its own."""
+    with (out_dir / "results.csv").open("rb") as fh:
+        header = fh.readline().removeprefix(b"\xef\xbb\xbf")
+        names = next(csv.reader([header.decode("utf-8")]), [])
+        wanted = [c for c in dict.fromkeys(("row", *columns)) if c in names]
+        carry = b""
+        while True:
+            block = fh.read(CSV_BLOCK_BYTES)
+            data = carry + block
+            cut = _record_end(data) if block else len(data)
+            if cut < 0:  # one record longer than a block: read on
+                carry = data
+                continue
+            part, carry = data[:cut], data[cut:]
+            if part.strip():
+                frame = pl.read_csv(io.BytesIO(header + part), columns=wanted, infer_schema=False)
+                yield frame.select(
+                    pl.col(c) if c in _TEXT_COLUMNS else pl.col(c).cast(pl.Float64, strict=False)
+                    for c in wanted
+                )
+            if not block:
+                return
+
+
+def _record_end(data: bytes) -> int:
+    """Just past the last newline that ends a CSV record (an even number of quotes before it), or -1."""
+    odd = data.count(b'"') % 2
+    end = len(data)
+    at = data.rfind(b"\n")
+    while at >= 0:
+        odd ^= data.count(b'"', at, end) % 2
+        end = at
+        if not odd:
+            return at + 1
+        at = data.rfind(b"\n", 0, at)
+    return -1

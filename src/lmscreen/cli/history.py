@@ -73,7 +73,10 @@ def register(app: typer.Typer) -> None:
 
         a, b = resolve_run(run_a), resolve_run(run_b)
         result = diff_chunks(
-            verdict_chunks(a.id, columns=DIFF_COLUMNS), verdict_chunks(b.id, columns=DIFF_COLUMNS), a.id, b.id
+            lambda: verdict_chunks(a.id, columns=DIFF_COLUMNS),
+            lambda: verdict_chunks(b.id, columns=DIFF_COLUMNS),
+            a.id,
+            b.id,
         )
         if as_json:
             data = result.to_json()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -125,10 +125,14 @@ def diff_verdicts(
     return out
 
 
-SPILL_ROWS = 100_000
+_MOVED = pl.col("risk_level").ne_missing(pl.col("risk_level_a")) | pl.col("score").ne_missing(
+    pl.col("score_a")
+)
+"""A row whose risk level or score differs from the older run's (its columns suffixed `_a`)."""
+SPILL_ROWS = 50_000
 """Rows of one run's compared columns held in memory before the comparison spills both runs to disk."""
 BUCKETS = 64
-_WRITE_ROWS = 8192
+_WRITE_ROWS = 50_000
 """Once spilling, rows are written in batches of about this many, so small chunks do not each cost a
 partition and BUCKETS writes."""
 
@@ -190,28 +194,35 @@ class _Side:
             self.file.close()
 
 
+Chunks = Callable[[], Iterable[pl.DataFrame]]
+"""A run's verdicts a chunk at a time in input order, readable more than once (each call starts over)."""
+
+
 def diff_chunks(
-    a: Iterable[pl.DataFrame],
-    b: Iterable[pl.DataFrame],
+    a: Chunks,
+    b: Chunks,
     run_a: int | None = None,
     run_b: int | None = None,
     spill_rows: int | None = None,
     spill_dir: Path | None = None,
 ) -> RunDiff:
-    """diff_verdicts of two runs given a chunk at a time (each in input order), with bounded memory.
+    """diff_verdicts of two runs read a chunk at a time, with bounded memory and the same answer.
 
-    Runs up to `spill_rows` (default SPILL_ROWS) rows each are compared in memory exactly as diff_verdicts
-    does. Bigger ones are hash-partitioned on code into BUCKETS pieces on an unnamed temporary file and
-    joined a bucket at a time:
-    the same changes (a code's first row kept, changes sorted most severe first, added and dropped in
-    input order), while only a bucket of each run is in memory. The lists of changes themselves are as
-    long as the changes."""
+    First both runs are read in step: the usual nightly rerun (the same codes in the same order) is
+    settled there, holding a chunk of each. Otherwise they are read again: runs up to `spill_rows`
+    (default SPILL_ROWS) rows each are compared in memory by diff_verdicts; bigger ones are hash-partitioned
+    on code into BUCKETS pieces on an unnamed temporary file and joined a bucket at a time (a code's first
+    row kept, changes sorted most severe first, added and dropped in input order). The lists of changes
+    themselves are as long as the changes."""
+    aligned = _aligned(a, b, run_a, run_b)
+    if aligned is not None:
+        return aligned
     limit = SPILL_ROWS if spill_rows is None else spill_rows
     sa, sb = _Side(limit, spill_dir), _Side(limit, spill_dir)
     try:
-        for chunk in a:
+        for chunk in a():
             sa.add(chunk)
-        for chunk in b:
+        for chunk in b():
             sb.add(chunk)
         if sa.file is None and sb.file is None:
             return diff_verdicts(sa.whole().drop("_pos"), sb.whole().drop("_pos"), run_a, run_b)
@@ -223,19 +234,75 @@ def diff_chunks(
         sb.close()
 
 
+def _normalised(chunks: Iterable[pl.DataFrame]) -> Iterator[pl.DataFrame]:
+    for chunk in chunks:
+        frame = _frame(chunk)
+        if frame.height:
+            yield frame
+
+
+def _aligned(a: Chunks, b: Chunks, run_a: int | None, run_b: int | None) -> RunDiff | None:
+    """The diff of two runs whose codes line up row for row, read in step; None as soon as they do not.
+
+    As diff_verdicts' no-join path: rows compared where they stand, a repeated code's first row only (the
+    moved rows' codes are looked up once more in run B to find their first rows)."""
+    ia, ib = _normalised(a()), _normalised(b())
+    wa = wb = _frame([])
+    pos = 0
+    moved: list[pl.DataFrame] = []
+    while True:
+        if not wa.height:
+            wa = next(ia, wa)
+        if not wb.height:
+            wb = next(ib, wb)
+        if not wa.height or not wb.height:
+            if wa.height or wb.height:
+                return None
+            break
+        n = min(wa.height, wb.height)
+        ca, cb = wa.slice(0, n), wb.slice(0, n)
+        wa, wb = wa.slice(n), wb.slice(n)
+        if not ca.get_column("code").equals(cb.get_column("code")):
+            return None
+        both = pl.concat(
+            [
+                cb.with_columns(pl.int_range(pos, pos + n, dtype=pl.Int64).alias("_pos")),
+                ca.drop("code").rename(lambda c: f"{c}_a"),
+            ],
+            how="horizontal",
+        )
+        moved.append(both.filter(_MOVED))
+        pos += n
+    out = RunDiff(run_a, run_b)
+    found = pl.concat(moved) if moved else pl.DataFrame()
+    if found.height:
+        codes = found.get_column("code").unique().implode()
+        firsts = []
+        at = 0
+        for chunk in _normalised(b()):
+            firsts.append(
+                chunk.select(
+                    "code", pl.int_range(at, at + chunk.height, dtype=pl.Int64).alias("_first")
+                ).filter(pl.col("code").is_in(codes))
+            )
+            at += chunk.height
+        first = pl.concat(firsts).group_by("code").agg(pl.col("_first").min())
+        found = found.join(first, on="code").filter(pl.col("_pos") == pl.col("_first")).sort("_pos")
+        out.changed = _changed(found)
+        out.changed.sort(key=lambda e: (_severity(e["risk_level_b"]), e["code"]))
+    return out
+
+
 def _bucketed(sa: _Side, sb: _Side, run_a: int | None, run_b: int | None) -> RunDiff:
     out = RunDiff(run_a, run_b)
     added: list[pl.DataFrame] = []
     dropped: list[pl.DataFrame] = []
-    moved_expr = pl.col("risk_level").ne_missing(pl.col("risk_level_a")) | pl.col("score").ne_missing(
-        pl.col("score_a")
-    )
     for bucket in range(BUCKETS):
         fa, fb = sa.bucket(bucket), sb.bucket(bucket)
         fa, fb = fa.filter(_first_per_code(fa)), fb.filter(_first_per_code(fb))
         added.append(fb.join(fa.select("code"), on="code", how="anti"))
         dropped.append(fa.join(fb.select("code"), on="code", how="anti"))
-        moved = fb.join(fa.drop("_pos"), on="code", how="inner", suffix="_a").filter(moved_expr)
+        moved = fb.join(fa.drop("_pos"), on="code", how="inner", suffix="_a").filter(_MOVED)
         out.changed.extend(_changed(moved))
     out.added = pl.concat(added).sort("_pos").drop("_pos").to_dicts()
     out.dropped = pl.concat(dropped).sort("_pos").drop("_pos").to_dicts()

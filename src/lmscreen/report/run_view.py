@@ -198,8 +198,8 @@ def _attach_changes(view: RunView, sources: list[Chunks]) -> None:
     for source in [*sources, rows]:
         try:
             view.changes = diff_chunks(
-                history.verdict_chunks(prev.id, columns=DIFF_COLUMNS),
-                source(DIFF_COLUMNS),
+                lambda: history.verdict_chunks(prev.id, columns=DIFF_COLUMNS),
+                lambda: source(DIFF_COLUMNS),  # noqa: B023 (called before the loop moves on)
                 prev.id,
                 view.run_id,
                 spill_dir=view.out_dir,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -160,23 +160,20 @@ class _Stride:
         self.stride = 1
         self.kept: pl.DataFrame | None = None
 
-    def add(self, part: pl.DataFrame) -> None:
-        n = part.height
-        if not n:
-            return
-        start, self.seen = self.seen, self.seen + n
+    def grow(self, n: int) -> int:
+        """Take the next `n` rows into account: returns the stride their kept rows (`i` % stride == 0) are
+        picked with, having dropped the kept rows that stride no longer keeps."""
+        self.seen += n
+        stride = self.stride
         while -(-self.seen // self.stride) > self.cap:
             self.stride *= 2
-        picked = (
-            part.lazy()
-            .with_columns(pl.int_range(start, start + n, dtype=pl.Int64).alias("i"))
-            .filter(pl.col("i") % self.stride == 0)
-            .collect()
-        )
-        if self.kept is not None:
-            kept = self.kept.filter(pl.col("i") % self.stride == 0) if self.stride > 1 else self.kept
-            picked = pl.concat([kept, picked], rechunk=True)
-        self.kept = picked
+        if self.stride != stride and self.kept is not None:
+            self.kept = self.kept.filter(pl.col("i") % self.stride == 0)
+        return self.stride
+
+    def extend(self, picked: pl.DataFrame) -> None:
+        """Append the rows picked from the rows last counted by grow (with their `i`)."""
+        self.kept = picked if self.kept is None else pl.concat([self.kept, picked], rechunk=True)
 
     @property
     def complete(self) -> bool:
@@ -208,16 +205,42 @@ _CELL_SCHEMA: dict[str, pl.DataType] = {
     "both": pl.Boolean(),
     "len": pl.Int64(),
 }
-_GRID_SCHEMA: dict[str, pl.DataType] = {"bx": pl.Int32(), "by": pl.Int32(), "len": pl.Int64()}
+_GRID_SCHEMA: dict[str, pl.DataType] = {"k": pl.Int64(), "len": pl.Int64()}
+"""Rows per grid cell, keyed x cell * _GRID_CELLS + y cell."""
 _BATCH_ROWS = 8192
 """Chunks smaller than this are pooled before they are counted, so a caller feeding one row at a time does
 not pay a group-by per row."""
 
 
-def _cell(col: str) -> pl.Expr:
-    edges = pl.lit(_GRID)
-    value = pl.col(col)
-    return (edges.search_sorted(value, side="left") + edges.search_sorted(value, side="right")).cast(pl.Int32)
+_GRID_CELLS = 2 * len(_GRID_EDGES) + 1
+_NULL_LEVEL = "\x00"
+"""Stands for a missing risk level where a lookup needs a key."""
+
+
+def _cell(values: pl.Series) -> pl.Series:
+    """Each value's cell on the grid: 2j between edges j-1 and j, 2j+1 exactly on edge j."""
+    left = _GRID.search_sorted(values, side="left")
+    on_edge = _GRID.gather(left.clip(0, len(_GRID) - 1)) == values
+    return left.cast(pl.Int64) * 2 + on_edge.cast(pl.Int64)
+
+
+def _every(
+    part: pl.DataFrame,
+    stride: _Stride,
+    rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
+) -> pl.DataFrame:
+    """The rows of `part` (the stream's next rows) that `stride` keeps, with their position `i` in the
+    stream; `rows` turns the picked rows of `part` into the rows to keep (default: as they are)."""
+    start = stride.seen
+    step = stride.grow(part.height)
+    offset = -start % step
+    picked = part.gather_every(step, offset) if offset < part.height else part.clear()
+    if rows is not None:
+        picked = rows(picked)
+    first = start + offset
+    return picked.select(
+        pl.int_range(first, first + step * picked.height, step, dtype=pl.Int64).alias("i"), pl.all()
+    )
 
 
 def _snap_low(a: float, least: float) -> tuple[float, int | None]:
@@ -238,10 +261,6 @@ def _snap_high(b: float, most: float) -> tuple[float, int | None]:
     if j >= len(_GRID_EDGES):
         return most, None
     return _GRID_EDGES[j], 2 * j + 1
-
-
-def _level_is(lv: str | None) -> pl.Expr:
-    return pl.col("risk_level").is_null() if lv is None else pl.col("risk_level") == lv
 
 
 class ChartTotals:
@@ -319,37 +338,30 @@ class ChartTotals:
             .collect()
         )
         self._cells = _summed(self._cells, cells, ["industry", "risk_level", "bin", "both"])
-        both = (
-            frame.lazy()
-            .filter(finite)
-            .select(
-                "risk_level",
-                # -0.0 and 0.0 are one value to the grid and to the range
-                pl.when(pl.col("pe_ttm") == 0).then(0.0).otherwise(pl.col("pe_ttm")).alias("x"),
-                pl.when(pl.col("roe") == 0).then(0.0).otherwise(pl.col("roe")).alias("y"),
-            )
-            .collect()
+        both = frame.filter(finite).select(
+            "risk_level", pl.col("pe_ttm").alias("x"), pl.col("roe").alias("y")
         )
         if not both.height:
             return
-        ext = both.select(
-            pl.col("x").min().alias("a"),
-            pl.col("x").max().alias("b"),
-            pl.col("y").min().alias("c"),
-            pl.col("y").max().alias("d"),
-        ).row(0)
-        if self._extent is None:
-            self._extent = list(ext)
-        else:
+        xs, ys = both.get_column("x"), both.get_column("y")
+        ext = [float(v) for v in (xs.min(), xs.max(), ys.min(), ys.max())]  # type: ignore[arg-type]
+        if self._extent is not None:
             e = self._extent
-            self._extent = [min(e[0], ext[0]), max(e[1], ext[1]), min(e[2], ext[2]), max(e[3], ext[3])]
-        grid = both.group_by(_cell("x").alias("bx"), _cell("y").alias("by")).agg(pl.len().cast(pl.Int64))
-        self._grid = _summed(self._grid, grid, ["bx", "by"])
-        self._sample.add(both.select("x", "y"))
-        levels = both.get_column("risk_level").unique(maintain_order=True).to_list()
-        for lv in levels:
-            part = both.filter(_level_is(lv)).select("x", "y")
-            self._dots.setdefault(lv, _Stride(2 * self.max_points)).add(part)
+            ext = [min(e[0], ext[0]), max(e[1], ext[1]), min(e[2], ext[2]), max(e[3], ext[3])]
+        self._extent = ext
+        # Eager binary searches and group-by: a third of the time of the same inside one lazy select.
+        k = _cell(xs) * _GRID_CELLS + _cell(ys)
+        grid = pl.DataFrame({"k": k}).group_by("k").agg(pl.len().cast(pl.Int64))
+        self._grid = _summed(self._grid, grid, ["k"])
+        self._sample.extend(_every(both.select("x", "y"), self._sample))
+        # Each level's row positions (cheaper than splitting the frame), of which the stride keeps a few.
+        groups = (
+            both.select("risk_level").with_row_index("p").group_by("risk_level", maintain_order=True).agg("p")
+        )
+        xy = both.select("x", "y")
+        for lv, positions in zip(groups.get_column("risk_level"), groups.get_column("p"), strict=True):
+            dots = self._dots.setdefault(lv, _Stride(2 * self.max_points))
+            dots.extend(_every(positions.to_frame(), dots, lambda kept: xy[kept.to_series()]))
 
     def held(self) -> int:
         """Rows of counts, samples and pending input this accumulator holds: bounded, whatever was added."""
@@ -415,6 +427,7 @@ class ChartTotals:
         (xa, bx_lo), (xb, bx_hi) = _snap_low(x_range[0], xmin), _snap_high(x_range[1], xmax)
         (ya, by_lo), (yb, by_hi) = _snap_low(y_range[0], ymin), _snap_high(y_range[1], ymax)
         inside = pl.lit(True)
+        cells = {"bx": pl.col("k") // _GRID_CELLS, "by": pl.col("k") % _GRID_CELLS}
         for col, bound, low in (
             ("bx", bx_lo, True),
             ("bx", bx_hi, False),
@@ -422,7 +435,7 @@ class ChartTotals:
             ("by", by_hi, False),
         ):
             if bound is not None:
-                inside = inside & (pl.col(col) >= bound if low else pl.col(col) <= bound)
+                inside = inside & (cells[col] >= bound if low else cells[col] <= bound)
         kept = self._grid.filter(inside).get_column("len").sum()
         return (xa, xb), (ya, yb), n - int(kept or 0)
 

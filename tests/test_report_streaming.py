@@ -167,6 +167,14 @@ def test_verdict_parts_round_trip_through_the_history(tmp_path: Path) -> None:
     second = history.record_run(run, frame, db)
     assert history.verdict_frame(second, db).equals(expected)
     assert len(list(history.verdict_chunks(second, db))) == 1
+    # A big chunk is stored as parts of at most PART_ROWS rows, so a reader never decodes more at once.
+    big = pl.concat([frame] * 16)
+    with history.VerdictParts() as parts:
+        parts.add(big)
+        third = history.record_run(run, path=db, parts=parts)
+    sizes = [c.height for c in history.verdict_chunks(third, db)]
+    assert sizes == [history.PART_ROWS, history.PART_ROWS, big.height - 2 * history.PART_ROWS]
+    assert history.verdict_frame(third, db).equals(big.select(history.VERDICT_COLUMNS))
 
 
 def test_a_database_from_before_parts_is_migrated_and_still_read(tmp_path: Path) -> None:

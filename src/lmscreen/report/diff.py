@@ -60,7 +60,10 @@ def _frame(verdicts: pl.DataFrame | list[dict[str, Any]]) -> pl.DataFrame:
         pl.col("score").cast(pl.Int64, strict=False),
         pl.col("pe_ttm").cast(pl.Float64, strict=False),
         pl.col("roe").cast(pl.Float64, strict=False),
-    ).filter(pl.col("code").is_not_null() & (pl.col("code") != ""))
+    )
+    code = frame.get_column("code")
+    if code.null_count() or (code == "").any():  # a filter copies every column: only when it drops rows
+        frame = frame.filter(pl.col("code").is_not_null() & (pl.col("code") != ""))
     return frame
 
 
@@ -264,14 +267,21 @@ def _aligned(a: Chunks, b: Chunks, run_a: int | None, run_b: int | None) -> RunD
         wa, wb = wa.slice(n), wb.slice(n)
         if not ca.get_column("code").equals(cb.get_column("code")):
             return None
-        both = pl.concat(
-            [
-                cb.with_columns(pl.int_range(pos, pos + n, dtype=pl.Int64).alias("_pos")),
-                ca.drop("code").rename(lambda c: f"{c}_a"),
-            ],
-            how="horizontal",
-        )
-        moved.append(both.filter(_MOVED))
+        # The moved rows are picked before the two sides are put side by side: no copy of the chunk.
+        mask = cb.get_column("risk_level").ne_missing(ca.get_column("risk_level")) | cb.get_column(
+            "score"
+        ).ne_missing(ca.get_column("score"))
+        if mask.any():
+            at = pl.int_range(pos, pos + n, dtype=pl.Int64, eager=True).alias("_pos").filter(mask)
+            moved.append(
+                pl.concat(
+                    [
+                        cb.filter(mask).with_columns(at),
+                        ca.filter(mask).drop("code").rename(lambda c: f"{c}_a"),
+                    ],
+                    how="horizontal",
+                )
+            )
         pos += n
     out = RunDiff(run_a, run_b)
     found = pl.concat(moved) if moved else pl.DataFrame()

@@ -173,7 +173,7 @@ class _Stride:
 
     def extend(self, picked: pl.DataFrame) -> None:
         """Append the rows picked from the rows last counted by grow (with their `i`)."""
-        self.kept = picked if self.kept is None else pl.concat([self.kept, picked], rechunk=True)
+        self.kept = picked if self.kept is None else pl.concat([self.kept, picked])
 
     @property
     def complete(self) -> bool:
@@ -290,8 +290,8 @@ class ChartTotals:
         self.rows = 0
         self._pending: list[pl.DataFrame] = []
         self._pending_rows = 0
-        self._cells = pl.DataFrame(schema=_CELL_SCHEMA)
-        self._grid = pl.DataFrame(schema=_GRID_SCHEMA)
+        self._cells = _Counts(_CELL_SCHEMA)
+        self._grid = _Counts(_GRID_SCHEMA)
         self._sample = _Stride(SAMPLE_POINTS)
         self._dots: dict[str | None, _Stride] = {}
         self._extent: list[float] | None = None
@@ -334,7 +334,7 @@ class ChartTotals:
             .agg(pl.len().cast(pl.Int64))
             .collect()
         )
-        self._cells = _summed(self._cells, cells, ["industry", "risk_level", "bin", "both"])
+        self._cells.add(cells)
         both = frame.filter(finite).select(
             "risk_level", pl.col("pe_ttm").alias("x"), pl.col("roe").alias("y")
         )
@@ -349,7 +349,7 @@ class ChartTotals:
         # Eager binary searches and group-by: a third of the time of the same inside one lazy select.
         k = _cell(xs) * _GRID_CELLS + _cell(ys)
         grid = pl.DataFrame({"k": k}).group_by("k").agg(pl.len().cast(pl.Int64))
-        self._grid = _summed(self._grid, grid, ["k"])
+        self._grid.add(grid)
         self._sample.extend(_every(both.select("x", "y"), self._sample))
         # Each level's row positions (cheaper than splitting the frame), of which the stride keeps a few.
         groups = (
@@ -362,14 +362,14 @@ class ChartTotals:
 
     def held(self) -> int:
         """Rows of counts, samples and pending input this accumulator holds: bounded, whatever was added."""
-        frames = [self._cells, self._grid, *self._pending]
+        frames = [*self._cells.parts, *self._grid.parts, *self._pending]
         frames += [s.kept for s in (self._sample, *self._dots.values()) if s.kept is not None]
         return sum(f.height for f in frames)
 
     def result(self, total: int) -> ChartData:
         """The aggregates of every row added so far; `total`: the run's screened rows (run.json)."""
         self._flush()
-        cells = self._cells
+        cells = self._cells.frame()
         scores, scored = _scores(cells)
         top, table, other, n_other = _industries(cells)
         with_values = _level_counts(cells.filter(pl.col("both")))
@@ -433,14 +433,30 @@ class ChartTotals:
         ):
             if bound is not None:
                 inside = inside & (cells[col] >= bound if low else cells[col] <= bound)
-        kept = self._grid.filter(inside).get_column("len").sum()
+        kept = self._grid.frame().filter(inside).get_column("len").sum()
         return (xa, xb), (ya, yb), n - int(kept or 0)
 
 
-def _summed(acc: pl.DataFrame, new: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
-    if not acc.height:
-        return new
-    return pl.concat([acc, new]).group_by(keys).agg(pl.col("len").sum())
+class _Counts:
+    """Row counts (`len`) by the other columns, summed over chunks: each chunk's counts are kept as they
+    come and merged every _MERGE_EVERY chunks, not on every chunk."""
+
+    def __init__(self, schema: dict[str, pl.DataType]) -> None:
+        self.keys = [c for c in schema if c != "len"]
+        self.parts: list[pl.DataFrame] = [pl.DataFrame(schema=schema)]
+
+    def add(self, counts: pl.DataFrame) -> None:
+        self.parts.append(counts)
+        if len(self.parts) >= _MERGE_EVERY:
+            self.frame()
+
+    def frame(self) -> pl.DataFrame:
+        if len(self.parts) > 1:
+            self.parts = [pl.concat(self.parts).group_by(self.keys).agg(pl.col("len").sum())]
+        return self.parts[0]
+
+
+_MERGE_EVERY = 16
 
 
 def chart_data(

@@ -108,14 +108,28 @@ def test_a_run_beyond_the_sample_counts_exactly_and_holds_a_bounded_amount() -> 
     assert sc.x_range[0] <= 50 <= sc.x_range[1] and sc.y_range[0] <= 5 <= sc.y_range[1]
     assert sc.shown == MAX_SCATTER_POINTS
 
-    # What is held stops growing: 40,000 rows and 150,000 rows leave the same order of state behind.
-    small, big = ChartTotals(MARKS), ChartTotals(MARKS)
-    small.add(frame.head(40_000))
-    for start in range(0, n, 50_000):
-        big.add(frame.slice(start, 50_000))
-    bound = SAMPLE_POINTS + 2 * MAX_SCATTER_POINTS * len(LEVELS) + 40 * len(LEVELS) * 11 * 2 + 400 * 400
-    assert big.held() <= bound
-    assert big.held() - small.held() < 40_000, "the state does not grow with the rows"
+
+def test_what_chart_totals_hold_stops_growing_with_the_rows() -> None:
+    """A million rows in 50,000-row chunks: the state held (counts, samples, dots) after each chunk stays
+    under one bound, and the last chunks hold no more than the first ones did."""
+    i = pl.int_range(0, 1_000_000, eager=True)
+    frame = pl.DataFrame(
+        {
+            "risk_level": pl.Series(["高", "中", "低", "未知", None]).gather(i * 7 % 5),
+            "score": i * 7919 % 101,
+            "industry": "行业" + (i % 37).cast(pl.String),
+            "pe_ttm": (i * 104729 % 3_000_003).cast(pl.Float64) / 100 - 500,
+            "roe": (i * 15485863 % 700_001).cast(pl.Float64) / 1000 - 250,
+        }
+    )
+    totals = ChartTotals(MARKS)
+    held = []
+    for start in range(0, frame.height, 50_000):
+        totals.add(frame.slice(start, 50_000))
+        held.append(totals.held())
+    assert max(held) <= 4 * SAMPLE_POINTS, held
+    assert max(held[-5:]) <= 1.2 * max(held[:5]), held
+    assert totals.result(frame.height).rows == 1_000_000
 
 
 def test_dots_are_spread_over_each_level_and_the_same_every_time() -> None:

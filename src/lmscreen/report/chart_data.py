@@ -439,24 +439,28 @@ class ChartTotals:
 
 class _Counts:
     """Row counts (`len`) by the other columns, summed over chunks: each chunk's counts are kept as they
-    come and merged every _MERGE_EVERY chunks, not on every chunk."""
+    come and merged once they add up to more rows than the merged counts (and than _MERGE_ROWS), so at
+    most about twice the merged counts are held and a merge is not paid on every chunk."""
 
     def __init__(self, schema: dict[str, pl.DataType]) -> None:
         self.keys = [c for c in schema if c != "len"]
         self.parts: list[pl.DataFrame] = [pl.DataFrame(schema=schema)]
+        self.unmerged = 0
 
     def add(self, counts: pl.DataFrame) -> None:
         self.parts.append(counts)
-        if len(self.parts) >= _MERGE_EVERY:
+        self.unmerged += counts.height
+        if self.unmerged > max(_MERGE_ROWS, self.parts[0].height):
             self.frame()
 
     def frame(self) -> pl.DataFrame:
         if len(self.parts) > 1:
             self.parts = [pl.concat(self.parts).group_by(self.keys).agg(pl.col("len").sum())]
+            self.unmerged = 0
         return self.parts[0]
 
 
-_MERGE_EVERY = 16
+_MERGE_ROWS = 16_384
 
 
 def chart_data(

@@ -94,7 +94,7 @@ def test_chunks_of_any_size_give_the_whole_frames_charts() -> None:
     assert whole.other_industries > 0, "the 其他 bar is exercised"
 
 
-def test_a_run_beyond_the_sample_counts_exactly_and_holds_a_bounded_amount() -> None:
+def test_a_run_beyond_the_sample_counts_exactly_in_chunks_of_any_size() -> None:
     n = 150_000
     frame = _frame(n, seed=2, industries=40)
     whole = chart_data(frame, n, MARKS)

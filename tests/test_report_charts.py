@@ -222,3 +222,77 @@ def test_runs_with_nothing_to_draw_still_write_every_chart(tmp_path: Path, name:
         _figure(html, chart)
     _, caption = _figure(html, "scatter")
     assert "画出 0 / 0 只" in caption and f"共 {summary.rows} 只" in caption
+
+
+def _svgs(html: str) -> list[bytes]:
+    return [ET.tostring(_figure(html, name)[0]) for name in ("levels", "scores", "industry", "scatter")]
+
+
+def test_charts_given_by_the_runner_are_not_read_back(
+    run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the runner's totals, the report draws every row even where none of them could be read back."""
+    from lmscreen.report.run_view import load_run
+
+    first = (run / "report.html").read_text(encoding="utf-8")
+    charts = load_run(run).charts
+    assert charts is not None and not charts.partial
+    copy = tmp_path / "copy"
+    shutil.copytree(run, copy)
+    (copy / "results.csv").unlink()
+    monkeypatch.setenv("LMSCREEN_HOME", str(tmp_path / "empty-home"))
+    write_report(copy, charts=charts)
+    again = (copy / "report.html").read_text(encoding="utf-8")
+    assert _svgs(again) == _svgs(first)
+    assert "只含前" not in _figure(again, "levels")[1]
+
+
+def test_rerendered_from_a_history_of_many_parts_draws_the_same_charts(run: Path, tmp_path: Path) -> None:
+    """A streamed run is recorded a chunk at a time: re-rendering reads its parts one by one."""
+    from lmscreen.report import history
+
+    first = (run / "report.html").read_text(encoding="utf-8")
+    run_id = json.loads((run / "run.json").read_text(encoding="utf-8"))["history"]["run_id"]
+    whole = history.verdict_frame(run_id)
+    with history.VerdictParts() as parts:
+        for start, size in ((0, 1), (1, 4999), (5000, 7), (5007, 6993)):
+            parts.add(whole.slice(start, size))
+        blobs = list(parts.blobs())
+    with history.connect() as con:
+        con.execute("DELETE FROM verdict_parts WHERE run_id = ?", (run_id,))
+        for i, (blob, rows) in enumerate(blobs):
+            con.execute("INSERT INTO verdict_parts VALUES (?, ?, ?, ?)", (run_id, i, rows, blob))
+    assert [c.height for c in history.verdict_chunks(run_id)] == [1, 4999, 7, 6993]
+    copy = tmp_path / "copy"
+    shutil.copytree(run, copy)
+    (copy / "results.csv").unlink()  # so the charts can only come from the history
+    write_report(copy)
+    assert _svgs((copy / "report.html").read_text(encoding="utf-8")) == _svgs(first)
+
+
+def test_a_big_runs_changes_are_found_chunk_by_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two 12,000-row runs of one pool, compared with both spilled to disk in buckets: the report lists
+    exactly what `lmscreen diff`'s whole-frame comparison finds."""
+    from lmscreen.report import diff, history
+
+    monkeypatch.setenv("LMSCREEN_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(diff, "SPILL_ROWS", 1000)
+    pool = _pool(tmp_path / "pool.csv")
+    screen(ScreenOptions(pool=pool, out=tmp_path / "night1", no_llm=True, progress=False))
+    lines = pool.read_text(encoding="utf-8").splitlines()
+    lines[5001] = ",".join(lines[5001].split(",")[:4] + ["-20"])  # ROE of the 5,001st row: now 高
+    lines[7001] = ",".join(lines[7001].split(",")[:4] + ["44"])
+    del lines[11001]
+    lines.append(f"{_code(ROWS)},新股,行业01,12,20")
+    pool.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    screen(ScreenOptions(pool=pool, out=tmp_path / "night2", no_llm=True, progress=False))
+
+    expected = diff.diff_verdicts(history.verdict_frame(1), history.verdict_frame(2))
+    assert [e["code"] for e in expected.added] == [_code(ROWS)]
+    assert [e["code"] for e in expected.dropped] == [_code(11000)]
+    assert {_code(5000), _code(7000)} <= {e["code"] for e in expected.changed}
+    md = (tmp_path / "night2" / "report.md").read_text(encoding="utf-8")
+    changes = md.split("## 与上次运行相比", 1)[1]
+    for e in expected.changed + expected.added + expected.dropped:
+        assert e["code"] in changes
+    assert changes.count(".SH") == len(expected.changed) + 2

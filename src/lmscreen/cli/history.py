@@ -68,11 +68,16 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.table import Table
 
-        from lmscreen.report.diff import diff_verdicts
-        from lmscreen.report.history import resolve_run, verdict_frame
+        from lmscreen.report.diff import DIFF_COLUMNS, diff_chunks
+        from lmscreen.report.history import resolve_run, verdict_chunks
 
         a, b = resolve_run(run_a), resolve_run(run_b)
-        result = diff_verdicts(verdict_frame(a.id), verdict_frame(b.id), a.id, b.id)
+        result = diff_chunks(
+            lambda: verdict_chunks(a.id, columns=DIFF_COLUMNS),
+            lambda: verdict_chunks(b.id, columns=DIFF_COLUMNS),
+            a.id,
+            b.id,
+        )
         if as_json:
             data = result.to_json()
             data["run_a"], data["run_b"] = a.to_json(), b.to_json()

@@ -2,10 +2,11 @@
 
 Why a database and not the OUT folders: an overnight job usually reuses one OUT folder, so yesterday's
 results.csv is gone by morning; the history keeps every run's verdicts so `lmscreen diff` and the reports
-can say what changed. Each run's verdicts are one zstd Parquet blob (VERDICT_COLUMNS), not a row per stock:
-a million-row run records in a fraction of a second instead of seconds of INSERTs, and `diff` joins two
-blobs in polars. The file lives in `$LMSCREEN_HOME` (default `$XDG_DATA_HOME/lmscreen`, else
-`~/.local/share/lmscreen`); WAL mode lets parallel runs record without blocking each other for long.
+can say what changed. Each run's verdicts are zstd Parquet blobs (VERDICT_COLUMNS) of a chunk of rows each
+(`verdict_parts`), not a row per stock: a million-row run records in a fraction of a second instead of
+seconds of INSERTs, and neither recording nor reading a run back needs all its rows in memory at once.
+The file lives in `$LMSCREEN_HOME` (default `$XDG_DATA_HOME/lmscreen`, else `~/.local/share/lmscreen`);
+WAL mode lets parallel runs record without blocking each other for long.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import io
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+import tempfile
+import threading
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -64,7 +67,16 @@ CREATE TABLE IF NOT EXISTS run_verdicts (
     run_id INTEGER PRIMARY KEY REFERENCES runs (id),
     parquet BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS verdict_parts (
+    run_id INTEGER NOT NULL REFERENCES runs (id),
+    part INTEGER NOT NULL,
+    rows INTEGER NOT NULL,
+    parquet BLOB NOT NULL,
+    PRIMARY KEY (run_id, part)
+);
 """
+# run_verdicts: one blob per run, as written before verdicts were recorded in parts; still read, no longer
+# written. verdict_parts: a run's verdicts a chunk at a time, in input order (part 0, 1, ...).
 
 
 def home() -> Path:
@@ -140,16 +152,92 @@ def verdict_blob(verdicts: pl.DataFrame) -> bytes:
     return buf.getvalue()
 
 
-def record_run(
-    run: dict[str, Any], verdicts: pl.DataFrame, path: Path | None = None, blob: bytes | None = None
-) -> int:
-    """Store one finished run and its rows (a frame holding VERDICT_COLUMNS); returns the new run id.
+PART_ROWS = 16_384
+"""Rows per stored part at most. A reader decodes a part at a time (the diff, one of each run at once): 16k
+rows of the compared columns are ~2 MiB, a 50,000-row part three times that; the zstd blobs are ~10% larger
+than at 50,000 rows."""
 
-    `blob`: `verdict_blob(verdicts)` when the caller already built it."""
+
+class VerdictParts:
+    """A run's verdicts as Parquet parts, each encoded as its chunk arrives and spilled to a temporary file
+    (not RAM), so a streamed run never holds every row's verdicts; `record_run(..., parts=)` copies them
+    into the history. The file is unlinked as soon as it is open (where the OS allows), so a killed run
+    leaves nothing behind. Thread-safe: a caller may encode on a second thread while it writes results."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        fd, name = tempfile.mkstemp(prefix=".lmscreen-verdicts-", suffix=".parts", dir=directory)
+        self._file = os.fdopen(fd, "w+b")
+        self._path: Path | None = Path(name)
+        try:
+            self._path.unlink()
+            self._path = None
+        except OSError:  # Windows: an open file stays until close()
+            pass
+        self._extents: list[tuple[int, int, int]] = []
+        self._lock = threading.Lock()
+        self.rows = 0
+
+    def add(self, chunk: pl.DataFrame) -> None:
+        """Encode one chunk (VERDICT_COLUMNS it has; others ignored) as the next part, or parts of at most
+        PART_ROWS rows each: a reader decodes a part at a time, so smaller parts hold less at once."""
+        for start in range(0, max(chunk.height, 1), PART_ROWS):
+            part = chunk.slice(start, PART_ROWS)
+            blob = verdict_blob(part)
+            with self._lock:
+                offset = self._file.seek(0, os.SEEK_END)
+                self._file.write(blob)
+                self._extents.append((offset, len(blob), part.height))
+                self.rows += part.height
+
+    def __len__(self) -> int:
+        return len(self._extents)
+
+    def blobs(self) -> Iterator[tuple[bytes, int]]:
+        """The parts and their row counts, in the order they were added, read back one at a time."""
+        with self._lock:
+            self._file.flush()
+            extents = list(self._extents)
+        for offset, size, rows in extents:
+            with self._lock:
+                self._file.seek(offset)
+                blob = self._file.read(size)
+            yield blob, rows
+
+    def close(self) -> None:
+        self._file.close()
+        if self._path is not None:
+            self._path.unlink(missing_ok=True)
+            self._path = None
+
+    def __enter__(self) -> VerdictParts:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def record_run(
+    run: dict[str, Any],
+    verdicts: pl.DataFrame | None = None,
+    path: Path | None = None,
+    blob: bytes | None = None,
+    parts: VerdictParts | None = None,
+) -> int:
+    """Store one finished run and its rows; returns the new run id.
+
+    The rows come as `parts` (the streamed run's VerdictParts), or as one frame holding VERDICT_COLUMNS
+    (`blob`: `verdict_blob(verdicts)` when the caller already built it), stored as a single part."""
     model, engine = model_and_engine(run)
     counts = run.get("counts") or {}
-    if blob is None:
-        blob = verdict_blob(verdicts)
+    blobs: Iterable[tuple[bytes, int]]
+    if parts is not None:
+        blobs = parts.blobs()
+    elif blob is not None:
+        blobs = [(blob, verdicts.height if verdicts is not None else _blob_rows(blob))]
+    elif verdicts is not None:
+        blobs = [(verdict_blob(verdicts), verdicts.height)]
+    else:
+        raise ValueError("record_run: give the run's verdicts, blob or parts")
     with connect(path) as con:
         cur = con.execute(
             "INSERT INTO runs (recorded_at, started_at, finished_at, pool_path, pool_sha256, out_dir, rows,"
@@ -170,7 +258,11 @@ def record_run(
             ),
         )
         run_id = int(cur.lastrowid or 0)
-        con.execute("INSERT INTO run_verdicts (run_id, parquet) VALUES (?, ?)", (run_id, blob))
+        for i, (part, rows) in enumerate(blobs):
+            con.execute(
+                "INSERT INTO verdict_parts (run_id, part, rows, parquet) VALUES (?, ?, ?, ?)",
+                (run_id, i, rows, part),
+            )
     return run_id
 
 
@@ -260,26 +352,74 @@ def previous_run(
     return None if row is None else _info(row)
 
 
-def verdict_frame(
+def _blob_rows(blob: bytes) -> int:
+    """Rows in a Parquet blob, from its footer (nothing decoded)."""
+    import polars as pl
+
+    return int(pl.scan_parquet(io.BytesIO(blob)).select(pl.len()).collect().item())
+
+
+def verdict_rows(run_id: int, path: Path | None = None) -> int | None:
+    """How many rows the history holds for a run (None: no verdicts recorded), without decoding them: a
+    reader checks it against run.json before it trusts the parts to be that run's."""
+    with connect(path, create=False) as con:
+        row = con.execute(
+            "SELECT COUNT(*) AS n, SUM(rows) AS rows FROM verdict_parts WHERE run_id = ?", (run_id,)
+        ).fetchone()
+        if row["n"]:
+            return int(row["rows"])
+        old = con.execute("SELECT parquet FROM run_verdicts WHERE run_id = ?", (run_id,)).fetchone()
+    return None if old is None else _blob_rows(old["parquet"])
+
+
+def _decoded(blob: bytes, columns: Sequence[str] | None) -> pl.DataFrame:
+    import polars as pl
+
+    data = io.BytesIO(blob)
+    if columns is None:
+        return pl.read_parquet(data)
+    present = [c for c in columns if c in pl.read_parquet_schema(data)]
+    data.seek(0)
+    return pl.read_parquet(data, columns=present)
+
+
+def verdict_chunks(
     run_id: int, path: Path | None = None, columns: Sequence[str] | None = None
-) -> pl.DataFrame:
-    """One run's per-row verdicts (VERDICT_COLUMNS, or those of `columns` it has), in input order.
+) -> Iterator[pl.DataFrame]:
+    """One run's per-row verdicts a part at a time, in input order (VERDICT_COLUMNS, or those of `columns`
+    each part has): what a streamed reader (the report's charts, the diff) needs, never the whole run at
+    once. A run recorded before parts existed is its one blob, decoded whole.
 
     Naming the columns a caller compares skips decoding the others (the reasons and flags of a million
     rows are most of a blob)."""
+    with connect(path, create=False) as con:
+        numbers = [
+            r["part"]
+            for r in con.execute("SELECT part FROM verdict_parts WHERE run_id = ? ORDER BY part", (run_id,))
+        ]
+        if not numbers:
+            row = con.execute("SELECT parquet FROM run_verdicts WHERE run_id = ?", (run_id,)).fetchone()
+            if row is not None:
+                yield _decoded(row["parquet"], columns)
+            return
+        for number in numbers:
+            row = con.execute(
+                "SELECT parquet FROM verdict_parts WHERE run_id = ? AND part = ?", (run_id, number)
+            ).fetchone()
+            yield _decoded(row["parquet"], columns)
+
+
+def verdict_frame(
+    run_id: int, path: Path | None = None, columns: Sequence[str] | None = None
+) -> pl.DataFrame:
+    """One run's per-row verdicts (VERDICT_COLUMNS, or those of `columns` it has), in input order, whole:
+    for `lmscreen history` and tests; a reader of big runs takes verdict_chunks."""
     import polars as pl
 
-    wanted = list(columns or VERDICT_COLUMNS)
-    with connect(path, create=False) as con:
-        row = con.execute("SELECT parquet FROM run_verdicts WHERE run_id = ?", (run_id,)).fetchone()
-    if row is None:
-        return pl.DataFrame(schema={c: pl.String for c in wanted})
-    blob = io.BytesIO(row["parquet"])
-    if columns is None:
-        return pl.read_parquet(blob)
-    present = [c for c in wanted if c in pl.read_parquet_schema(blob)]
-    blob.seek(0)
-    return pl.read_parquet(blob, columns=present)
+    chunks = list(verdict_chunks(run_id, path, columns))
+    if not chunks:
+        return pl.DataFrame(schema={c: pl.String for c in (columns or VERDICT_COLUMNS)})
+    return pl.concat(chunks, how="diagonal_relaxed") if len(chunks) > 1 else chunks[0]
 
 
 def verdicts(run_id: int, path: Path | None = None) -> list[dict[str, Any]]:
@@ -287,12 +427,15 @@ def verdicts(run_id: int, path: Path | None = None) -> list[dict[str, Any]]:
 
 
 def record_run_safely(
-    run: dict[str, Any], verdict_rows: pl.DataFrame, blob: bytes | None = None
+    run: dict[str, Any],
+    verdict_rows: pl.DataFrame | None = None,
+    blob: bytes | None = None,
+    parts: VerdictParts | None = None,
 ) -> dict[str, Any]:
     """Record a run, but never let a broken or read-only history lose the run itself: the outcome goes
     into run.json (`history.run_id`, or `history.error`)."""
     db = db_path()
     try:
-        return {"db": str(db), "run_id": record_run(run, verdict_rows, db, blob)}
+        return {"db": str(db), "run_id": record_run(run, verdict_rows, db, blob, parts)}
     except (sqlite3.Error, OSError, InputError) as exc:
         return {"db": str(db), "error": f"{type(exc).__name__}: {exc}"}

@@ -28,7 +28,7 @@ from jinja2 import Environment, select_autoescape
 from lmscreen.errors import InputError
 from lmscreen.report import labels
 from lmscreen.report.atomic import write_text
-from lmscreen.report.chart_data import Threshold
+from lmscreen.report.chart_data import ChartData, thresholds_of
 from lmscreen.report.evidence import sentence_quote
 from lmscreen.report.run_view import RunView, load_run
 from lmscreen.rules.ruleset import COMPARISON_OPS, Rule, RuleSet
@@ -142,17 +142,8 @@ def rule_summary(rules: RuleSet, lang: str) -> list[dict[str, str]]:
     return out
 
 
-def thresholds(rules: RuleSet | None) -> list[Threshold]:
-    out: list[Threshold] = []
-    for rule in rules.rules if rules else []:
-        if (
-            rule.field in ("pe_ttm", "roe")
-            and rule.op in COMPARISON_OPS
-            and isinstance(rule.value, (int, float))
-        ):
-            if not any(t.field == rule.field and t.value == rule.value for t in out):
-                out.append(Threshold(rule.field, float(rule.value), rule.id))
-    return out
+thresholds = thresholds_of
+"""The rules' PE and ROE thresholds (chart_data.thresholds_of), under the name callers know."""
 
 
 def _fired(rec: dict[str, Any]) -> list[dict[str, Any]]:
@@ -374,24 +365,12 @@ def _summary(view: RunView, lang: str) -> dict[str, Any]:
 
 
 def report_charts(view: RunView, lang: str) -> dict[str, Any]:
-    """The four charts, aggregated over every row of the run when its verdicts could be read (the usual
-    case), else over the rows the view holds, and then each caption says so."""
-    import polars as pl
-
-    from lmscreen.report.chart_data import CHART_COLUMNS, chart_data
+    """The four charts, from the view's aggregates (over every row of the run when its verdicts could be
+    read, the usual case, else over the rows the view holds, and then each caption says so)."""
     from lmscreen.report.charts import all_charts
 
-    frame = view.verdicts
-    if frame is None:
-        frame = pl.DataFrame(
-            [{c: r.get(c) for c in CHART_COLUMNS} for r in view.rows],
-            schema={c: pl.String if c in ("risk_level", "industry") else pl.Float64 for c in CHART_COLUMNS},
-            strict=False,
-        )
-    score = view.rules.score if view.rules else None
-    marks = thresholds(view.rules)
-    data = chart_data(frame, view.total_rows, marks, (score.min, score.max) if score else (0.0, 100.0))
-    return all_charts(data, marks, lang)
+    assert view.charts is not None, "load_run sets the charts"
+    return all_charts(view.charts, thresholds(view.rules), lang)
 
 
 def render_html(view: RunView, lang: str = "zh") -> str:
@@ -433,8 +412,13 @@ def render_html(view: RunView, lang: str = "zh") -> str:
     )
 
 
-def write_report(out_dir: Path, lang: str = "zh", verdicts: pl.DataFrame | None = None) -> Path:
-    """Write report.html and report.md of a finished run; returns the html path. `verdicts`: see load_run."""
+def write_report(
+    out_dir: Path, lang: str = "zh", verdicts: pl.DataFrame | None = None, charts: ChartData | None = None
+) -> Path:
+    """Write report.html and report.md of a finished run; returns the html path.
+
+    `charts`: the runner's ChartTotals result, so a streamed run's rows are not read back for the charts;
+    `verdicts`: a whole frame of the run's verdicts a caller still holds. See load_run."""
     from lmscreen.report.markdown import render_markdown
 
     # The report builds ~10 objects per row it carries and frees none of them until it is written: the
@@ -443,7 +427,7 @@ def write_report(out_dir: Path, lang: str = "zh", verdicts: pl.DataFrame | None 
     collecting = gc.isenabled()
     gc.disable()
     try:
-        view = load_run(out_dir, verdicts)
+        view = load_run(out_dir, verdicts, charts)
         path = out_dir / "report.html"
         write_text(path, render_html(view, lang))
         write_text(out_dir / "report.md", render_markdown(view, lang))

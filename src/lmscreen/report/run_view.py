@@ -8,8 +8,10 @@ both reports at any time without the model.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,15 +20,15 @@ import polars as pl
 
 from lmscreen.errors import InputError
 from lmscreen.report import history
-from lmscreen.report.chart_data import CHART_COLUMNS
-from lmscreen.report.diff import DIFF_COLUMNS, RunDiff, diff_verdicts
+from lmscreen.report.chart_data import CHART_COLUMNS, ChartData, chart_totals
+from lmscreen.report.diff import DIFF_COLUMNS, RunDiff, diff_chunks
 from lmscreen.rules.ruleset import RuleSet
 
 MAX_ERRORS_SHOWN = 50
 MAX_ROWS_SHOWN = 10_000
 """Rows the reports carry in full (table, details, charts). A whole-market pass (~5,500 stocks) fits; a
-million-row run shows its first rows, while counts, flags and changes still cover every row (from run.json
-and the history), and results.csv holds them all."""
+million-row run shows its first rows, while counts, charts, flags and changes still cover every row (from
+run.json, the runner's chart totals and the history), and results.csv holds them all."""
 
 
 @dataclass
@@ -40,9 +42,9 @@ class RunView:
     previous: history.RunInfo | None = None
     changes: RunDiff | None = None
     history_error: str | None = None
-    verdicts: pl.DataFrame | None = None
-    """Every row's verdict columns (the runner's frame, the history's, or results.csv's); None when none of
-    them could be read, and then the charts use `rows`."""
+    charts: ChartData | None = None
+    """The charts' aggregates: over every row (the runner's own totals, or the run's verdicts read back a
+    chunk at a time from the history or results.csv), else over `rows` and then marked partial."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -93,9 +95,17 @@ def verdict_of(rec: dict[str, Any]) -> dict[str, Any]:
     return {c: rec.get(c) for c in history.VERDICT_COLUMNS}
 
 
-def load_run(out_dir: Path, verdicts: pl.DataFrame | None = None) -> RunView:
-    """The run in `out_dir`. `verdicts` is the finished run's own frame (VERDICT_COLUMNS) when the caller
-    still holds it, so the comparison with the previous run does not read this run back from the history.
+Chunks = Callable[[Sequence[str]], Iterable[pl.DataFrame]]
+"""The run's verdicts a chunk at a time, given the columns wanted; may raise when its store is damaged."""
+
+
+def load_run(out_dir: Path, verdicts: pl.DataFrame | None = None, charts: ChartData | None = None) -> RunView:
+    """The run in `out_dir`.
+
+    `charts`: the runner's ChartTotals result, so nothing is read back for the charts. `verdicts`: the
+    finished run's whole frame (VERDICT_COLUMNS) when a caller still holds one. Without them the run's
+    verdicts are read back a chunk at a time (the history's parts of this run, else results.csv), never
+    whole; the comparison with the previous run reads both runs that way too (diff_chunks).
     """
     run_path, results_path = out_dir / "run.json", out_dir / "results.jsonl"
     if not run_path.is_file() or not results_path.is_file():
@@ -112,61 +122,135 @@ def load_run(out_dir: Path, verdicts: pl.DataFrame | None = None) -> RunView:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"{out_dir}: run.json or results.jsonl is damaged ({exc})") from None
     view = RunView(out_dir=out_dir, run=run, rows=rows, errors=_errors(out_dir), rules=_rules(run))
-    view.verdicts = verdicts if verdicts is not None else _whole_run(view)
-    _attach_changes(view)
+    if verdicts is not None:
+        sources: list[Chunks] = [lambda _cols: [verdicts]]
+    elif not view.rows_cut:
+        sources = [lambda _cols: [_rows_frame(view.rows)]]
+    else:
+        sources = _stored(view)
+    view.charts = charts if charts is not None else _charts(view, sources)
+    _attach_changes(view, sources)
     return view
 
 
+def _rows_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    """The verdict columns of the rows the view holds."""
+    if not rows:
+        return pl.DataFrame(
+            schema={c: pl.String if c in _TEXT_COLUMNS else pl.Float64 for c in history.VERDICT_COLUMNS}
+        )
+    return pl.DataFrame([verdict_of(r) for r in rows], infer_schema_length=None, strict=False)
+
+
+_TEXT_COLUMNS = ("code", "name", "industry", "risk_level", "flags", "status", "reason")
 _WHOLE_RUN_COLUMNS = tuple(dict.fromkeys(("row", *DIFF_COLUMNS, *CHART_COLUMNS)))
 """What the charts and the diff read: a million rows' flags and reasons are left undecoded."""
+_READ_ERRORS = (sqlite3.Error, OSError, InputError, ValueError, pl.exceptions.PolarsError)
+CSV_BLOCK_BYTES = 1 << 20
+"""Bytes of results.csv parsed at a time when the run is read back from it: polars holds about ten times a
+block while parsing it (1 MiB: ~6,000 rows; a million-row file re-read in ~30 MiB, as a 1,000-row one)."""
 
 
-def _whole_run(view: RunView) -> pl.DataFrame | None:
-    """The run's verdict columns for every row, read back when the caller did not pass them: from the
-    rows already read when they are all there, else the history's blob of this run, else results.csv."""
-    if not view.rows_cut:
-        return (
-            pl.DataFrame([verdict_of(r) for r in view.rows], infer_schema_length=None, strict=False)
-            if view.rows
-            else None
-        )
-    if view.run_id is not None:
+def _stored(view: RunView) -> list[Chunks]:
+    """Where a run too big for the view is read back from, best first: the history's parts of this run
+    (when it holds as many rows as run.json says), then results.csv."""
+    out: list[Chunks] = []
+    run_id = view.run_id
+    if run_id is not None:
         try:
-            frame = history.verdict_frame(view.run_id, columns=_WHOLE_RUN_COLUMNS)
-            if frame.height == view.total_rows:
-                return frame
-        except (sqlite3.Error, OSError, InputError, ValueError):
+            if history.verdict_rows(run_id) == view.total_rows:
+                out.append(lambda cols: history.verdict_chunks(run_id, columns=cols))
+        except _READ_ERRORS:
             pass
-    try:
-        return _csv_verdicts(view.out_dir)
-    except (OSError, pl.exceptions.PolarsError):
-        return None
+    if (view.out_dir / "results.csv").is_file():
+        out.append(lambda cols: _csv_chunks(view.out_dir, cols))
+    return out
 
 
-def _attach_changes(view: RunView) -> None:
-    """Changes against the previous run of the same pool file, when the history has one."""
+def _charts(view: RunView, sources: list[Chunks]) -> ChartData:
+    """ChartTotals over the first source that reads to the end, else over the rows the view holds."""
+    for source in sources:
+        totals = chart_totals(view.rules)
+        try:
+            for chunk in source(_WHOLE_RUN_COLUMNS):
+                totals.add(chunk)
+        except _READ_ERRORS:
+            continue
+        return totals.result(view.total_rows)
+    totals = chart_totals(view.rules)
+    totals.add(_rows_frame(view.rows))
+    return totals.result(view.total_rows)
+
+
+def _attach_changes(view: RunView, sources: list[Chunks]) -> None:
+    """Changes against the previous run of the same pool file, when the history has one: both runs read a
+    chunk at a time (DIFF_COLUMNS only) and compared by diff_chunks, so a million-row pair is never whole
+    in memory."""
     pool = (view.run.get("input") or {}).get("path")
     if not pool:
         return
     try:
         prev = history.previous_run(view.run_id, pool, before=view.run.get("finished_at"))
-        if prev is None:
-            return
-        before = history.verdict_frame(prev.id, columns=DIFF_COLUMNS)
-    except (sqlite3.Error, OSError, InputError, ValueError) as exc:  # a broken history never stops a report
+    except _READ_ERRORS as exc:  # a broken history never stops a report
         view.history_error = f"{type(exc).__name__}: {exc}"
         return
-    view.previous = prev
-    now = view.verdicts if view.verdicts is not None else [verdict_of(r) for r in view.rows]
-    view.changes = diff_verdicts(before, now, prev.id, view.run_id)
+    if prev is None:
+        return
+    rows: Chunks = lambda _cols: [_rows_frame(view.rows)]  # noqa: E731
+    for source in [*sources, rows]:
+        try:
+            view.changes = diff_chunks(
+                lambda: history.verdict_chunks(prev.id, columns=DIFF_COLUMNS),
+                lambda: source(DIFF_COLUMNS),  # noqa: B023 (called before the loop moves on)
+                prev.id,
+                view.run_id,
+                spill_dir=view.out_dir,
+            )
+        except _READ_ERRORS as exc:
+            view.history_error = f"{type(exc).__name__}: {exc}"
+            continue
+        view.previous, view.history_error = prev, None
+        return
 
 
-def _csv_verdicts(out_dir: Path) -> pl.DataFrame:
-    """Every row's verdict columns from results.csv, for a run too big to hold in the view."""
-    cols = list(_WHOLE_RUN_COLUMNS)
-    return pl.read_csv(
-        out_dir / "results.csv",
-        columns=cols,
-        infer_schema_length=10_000,
-        schema_overrides={"code": pl.String, "name": pl.String, "industry": pl.String},
-    )
+def _csv_chunks(out_dir: Path, columns: Sequence[str]) -> Iterator[pl.DataFrame]:
+    """results.csv's columns of `columns` (and `row`), about CSV_BLOCK_BYTES of the file at a time.
+
+    Polars has no batched CSV reader any more and its streaming batches run ahead of the consumer (a
+    million-row file was held whole), so the file is cut into blocks at record ends (a newline outside
+    quotes) and each block parsed by polars on its own."""
+    with (out_dir / "results.csv").open("rb") as fh:
+        header = fh.readline().removeprefix(b"\xef\xbb\xbf")
+        names = next(csv.reader([header.decode("utf-8")]), [])
+        wanted = [c for c in dict.fromkeys(("row", *columns)) if c in names]
+        carry = b""
+        while True:
+            block = fh.read(CSV_BLOCK_BYTES)
+            data = carry + block
+            cut = _record_end(data) if block else len(data)
+            if cut < 0:  # one record longer than a block: read on
+                carry = data
+                continue
+            part, carry = data[:cut], data[cut:]
+            if part.strip():
+                frame = pl.read_csv(io.BytesIO(header + part), columns=wanted, infer_schema=False)
+                yield frame.select(
+                    pl.col(c) if c in _TEXT_COLUMNS else pl.col(c).cast(pl.Float64, strict=False)
+                    for c in wanted
+                )
+            if not block:
+                return
+
+
+def _record_end(data: bytes) -> int:
+    """Just past the last newline that ends a CSV record (an even number of quotes before it), or -1."""
+    odd = data.count(b'"') % 2
+    end = len(data)
+    at = data.rfind(b"\n")
+    while at >= 0:
+        odd ^= data.count(b'"', at, end) % 2
+        end = at
+        if not odd:
+            return at + 1
+        at = data.rfind(b"\n", 0, at)
+    return -1

@@ -83,7 +83,8 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
 
 def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     from lmscreen.pool.load import open_pool
-    from lmscreen.report.history import VERDICT_COLUMNS, record_run_safely, verdict_blob
+    from lmscreen.report.chart_data import chart_totals
+    from lmscreen.report.history import VERDICT_COLUMNS, VerdictParts, record_run_safely
     from lmscreen.report.writers import SPARSE_JSONL_COLUMNS, ResultWriter, write_errors, write_json
     from lmscreen.rules import load_rules, rules_hash
 
@@ -130,7 +131,9 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     t_write = time.perf_counter()
     risk_counts: Counter[str] = Counter()
     flag_counts: Counter[str] = Counter()
-    verdict_parts: list[pl.DataFrame] = []
+    # What the history and the charts keep of each chunk (Parquet parts spilled to a temp file, bounded
+    # counts and a sample): a million-row run never holds every row's verdicts.
+    parts, charts = VerdictParts(opts.out), chart_totals(rules)
     screened = 0
     try:
         with ResultWriter(opts.out, drop_from_jsonl=empty) as writer:
@@ -138,61 +141,60 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
                 writer.write(chunk)
                 screened += chunk.height
                 risk_counts.update(_counts(chunk.get_column("risk_level")))
-                flag_counts.update(_counts(chunk.get_column("flags").str.split(";").explode()))
-                verdict_parts.append(chunk.select([c for c in VERDICT_COLUMNS if c in chunk.columns]))
+                flag_counts.update(_counts(chunk.get_column("flags").str.split(";").explode().drop_nulls()))
+                verdicts = chunk.select([c for c in VERDICT_COLUMNS if c in chunk.columns])
+                parts.add(verdicts)
+                charts.add(verdicts)
+                del chunk, verdicts
+        if opts.no_llm:  # read and judged inside the write loop: its time less theirs is the writing's
+            timings["load_s"], timings["rules_s"] = judged.load_s, judged.rules_s
+            t_write += judged.load_s + judged.rules_s
+        pool = reader.pool()
+        n_errors = write_errors(judged.errors(), opts.out, str(opts.pool))
+        timings["write_s"] = time.perf_counter() - t_write
+        timings["total_s"] = time.time() - started
+        risk_totals = {str(k): int(v) for k, v in risk_counts.items()}
+        flag_totals = {f: n for f, n in sorted(flag_counts.items(), key=lambda kv: (-kv[1], kv[0])) if f}
+        run = {
+            "lmscreen_version": __version__,
+            "started_at": datetime.fromtimestamp(started, timezone.utc).isoformat(),
+            "finished_at": datetime.now(timezone.utc).isoformat(),
+            "input": {
+                "path": str(opts.pool),
+                "sha256": input_hash.result(),
+                "encoding": pool.encoding,
+                "columns": pool.column_map,
+                "warnings": pool.warnings,
+                **input_notes(pool, opts.annualize_roe),
+            },
+            "rules": {
+                "path": str(opts.rules) if opts.rules else "default",
+                "hash": rules_hash(rules),
+                "spec": rules.model_dump(mode="json"),
+            },
+            "options": opts.public(),
+            "counts": {
+                "input_rows": screened + n_errors,
+                "screened": screened,
+                "errors": n_errors,
+                "risk_levels": risk_totals,
+                "flags": flag_totals,
+            },
+            "llm": llm_info,
+            "timings": timings,
+            "host": {"python": platform.python_version(), "platform": platform.platform()},
+        }
+        # Recorded before run.json is written so run.json can name its history id (the reports use it to
+        # find the previous run of the same pool); a broken history is noted there, never fatal.
+        run["history"] = record_run_safely(run, parts=parts)
     finally:
+        parts.close()
         if spill is not None:
             spill.close()
-    if opts.no_llm:  # read and judged inside the write loop: its time less theirs is the writing's
-        timings["load_s"], timings["rules_s"] = judged.load_s, judged.rules_s
-        t_write += judged.load_s + judged.rules_s
-    verdicts = pl.concat(verdict_parts) if verdict_parts else pl.DataFrame()
-    del verdict_parts
-    blob = verdict_blob(verdicts)
-    pool = reader.pool()
-    n_errors = write_errors(judged.errors(), opts.out, str(opts.pool))
-    timings["write_s"] = time.perf_counter() - t_write
-    timings["total_s"] = time.time() - started
-    risk_totals = {str(k): int(v) for k, v in risk_counts.items()}
-    flag_totals = {
-        f: n for f, n in sorted(flag_counts.items(), key=lambda kv: (-kv[1], kv[0])) if f and f != "None"
-    }
-    run = {
-        "lmscreen_version": __version__,
-        "started_at": datetime.fromtimestamp(started, timezone.utc).isoformat(),
-        "finished_at": datetime.now(timezone.utc).isoformat(),
-        "input": {
-            "path": str(opts.pool),
-            "sha256": input_hash.result(),
-            "encoding": pool.encoding,
-            "columns": pool.column_map,
-            "warnings": pool.warnings,
-            **input_notes(pool, opts.annualize_roe),
-        },
-        "rules": {
-            "path": str(opts.rules) if opts.rules else "default",
-            "hash": rules_hash(rules),
-            "spec": rules.model_dump(mode="json"),
-        },
-        "options": opts.public(),
-        "counts": {
-            "input_rows": screened + n_errors,
-            "screened": screened,
-            "errors": n_errors,
-            "risk_levels": risk_totals,
-            "flags": flag_totals,
-        },
-        "llm": llm_info,
-        "timings": timings,
-        "host": {"python": platform.python_version(), "platform": platform.platform()},
-    }
-    # Recorded before run.json is written so run.json can name its history id (the reports use it to find
-    # the previous run of the same pool); a broken history is noted there, never fatal.
-    run["history"] = record_run_safely(run, verdicts, blob)
     write_json(run, opts.out / "run.json")
     from lmscreen.report.html import write_report
 
-    write_report(opts.out, lang=opts.lang, verdicts=verdicts)
+    write_report(opts.out, lang=opts.lang, charts=charts.result(screened))
     return RunSummary(
         out_dir=opts.out,
         rows=screened,

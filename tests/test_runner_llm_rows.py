@@ -81,6 +81,24 @@ def joined(df: pl.DataFrame, outcome_rows: list[dict], details: list[dict]) -> p
     return merged
 
 
+def test_pieces_write_the_same_bytes_as_the_whole_typed_frame(tmp_path: Path) -> None:
+    from lmscreen.report.writers import ResultWriter
+
+    df = pl.DataFrame({"row": list(range(2, 42)), "code": [f"{i:06d}.SZ" for i in range(40)]})
+    outcome = [
+        {"row": r, "reason": "理由", "flags": "", "status": "ok", "revenue_yuan": 1.5e8} for r in (5, 6, 30)
+    ]
+    details = [{"row": r, "llm": {"fields": {"revenue": {"value": 1.5, "unit": "亿元"}}}} for r in (5, 6, 30)]
+    answers = _answers(outcome, details)
+    for name, pieces in (("whole", [joined(df, outcome, details)]), ("pieces", _merge(df, answers))):
+        (tmp_path / name).mkdir()
+        with ResultWriter(tmp_path / name) as writer:
+            writer.write(pieces)
+    for file in ("results.csv", "results.jsonl"):
+        assert (tmp_path / "whole" / file).read_bytes() == (tmp_path / "pieces" / file).read_bytes()
+    assert '"llm":null' in (tmp_path / "pieces" / "results.jsonl").read_text(encoding="utf-8")
+
+
 def test_merged_answers_sit_on_their_rows_exactly_as_a_left_join_puts_them() -> None:
     df = pl.DataFrame({"row": list(range(2, 42)), "code": [f"{i:06d}.SZ" for i in range(40)]})
     for answered in ([], [0], [39], [0, 1, 2, 10, 11, 25, 39], list(range(40)), [5, 7, 9]):
@@ -96,14 +114,19 @@ def test_merged_answers_sit_on_their_rows_exactly_as_a_left_join_puts_them() -> 
         ]  # fmt: skip
         for with_details in (details, []):
             answers = _answers(outcome, with_details)
-            got = _merge(df, answers)
             want = joined(df, outcome, with_details)
-            assert got.columns == want.columns and got.schema == want.schema
-            assert got.equals(want), answered
-            # chunk by chunk, as the run writes them: the same rows, the same schema in every chunk
-            pieces = [_merge(df.slice(at, 13), answers) for at in range(0, df.height, 13)]
-            assert all(p.schema == want.schema for p in pieces)
-            assert pl.concat(pieces).equals(want), answered
+            # chunk by chunk, as the run writes them: pieces in row order with the same columns; rows
+            # without an answer carry Null-typed literals, which write as the typed nulls a join leaves
+            for size in (13, 40):
+                pieces = [p for at in range(0, df.height, size) for p in _merge(df.slice(at, size), answers)]
+                assert all(p.columns == want.columns for p in pieces)
+                got = pl.concat(pieces, how="vertical_relaxed").cast(want.schema)
+                assert got.equals(want), answered
+                for piece in pieces:
+                    answered_here = set(piece["row"]) & {i + 2 for i in answered}
+                    assert not answered_here or len(answered_here) == piece.height
+                    if not answered_here:
+                        assert all(piece.schema[c] == pl.Null for c in ("reason", "revenue_yuan"))
             flags, status = got["flags"].to_list(), got["status"].to_list()
             assert all(flags[i] == "no_report" and status[i] == "ok" for i in range(40) if i not in answered)
             assert [got["reason"][i] for i in answered] == [f"理由{i}" for i in answered]

@@ -124,23 +124,28 @@ class ResultWriter:
         self._pool = stack.enter_context(ThreadPoolExecutor(max_workers=2))
         return self
 
-    def write(self, frame: pl.DataFrame) -> None:
-        """Queue `frame` for both files and return once the previous chunk is written: the caller reads and
-        judges the next chunk while this one is serialised (polars releases the GIL)."""
+    def write(self, pieces: pl.DataFrame | list[pl.DataFrame]) -> None:
+        """Queue the next rows (a frame, or consecutive pieces with the same column names) for both files
+        and return once the previous ones are written: the caller reads and judges the next chunk while
+        these are serialised (polars releases the GIL)."""
         self._wait()
+        pieces = pieces if isinstance(pieces, list) else [pieces]
         first, self._first = self._first, False
         self._pending = [
-            self._pool.submit(self._write_csv, frame, first),
-            self._pool.submit(self._write_jsonl, frame),
+            self._pool.submit(self._write_csv, pieces, first),
+            self._pool.submit(self._write_jsonl, pieces),
         ]
 
-    def _write_csv(self, frame: pl.DataFrame, first: bool) -> None:
-        flat = [c for c in CSV_COLUMNS if c in frame.columns]
-        csv = frame.lazy().select(flat).with_columns(_formula_guards(frame, flat)).collect()
-        csv.write_csv(self._csv, include_header=first, include_bom=first)
+    def _write_csv(self, pieces: list[pl.DataFrame], first: bool) -> None:
+        for frame in pieces:
+            flat = [c for c in CSV_COLUMNS if c in frame.columns]
+            csv = frame.lazy().select(flat).with_columns(_formula_guards(frame, flat)).collect()
+            csv.write_csv(self._csv, include_header=first, include_bom=first)
+            first = False
 
-    def _write_jsonl(self, frame: pl.DataFrame) -> None:
-        frame.drop([c for c in self.drop if c in frame.columns]).write_ndjson(self._jsonl)
+    def _write_jsonl(self, pieces: list[pl.DataFrame]) -> None:
+        for frame in pieces:
+            frame.drop([c for c in self.drop if c in frame.columns]).write_ndjson(self._jsonl)
 
     def _wait(self) -> None:
         pending, self._pending = self._pending, []

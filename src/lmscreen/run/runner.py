@@ -106,7 +106,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     llm_info: dict[str, Any] = {"enabled": not opts.no_llm}
     spill: _Spill | None = None
     if opts.no_llm:
-        chunks: Iterator[pl.DataFrame] = (_without_llm(c, "no_llm") for c in judged)
+        chunks: Iterator[list[pl.DataFrame]] = ([_without_llm(c, "no_llm")] for c in judged)
         empty = [c for c in SPARSE_JSONL_COLUMNS if not (c == "report_text" and has_text_column)]
     else:
         spill = _Spill(opts.out)
@@ -126,7 +126,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
             if (c == "report_text" and not has_text_column)
             or (c in answers.columns and answers.get_column(c).null_count() == answers.height)
         ]
-        chunks = (_merge(c, answers) for c in spill.chunks())
+        chunks = (_merge(c, answers) for c in spill.chunks())  # type: ignore[assignment]
 
     t_write = time.perf_counter()
     risk_counts: Counter[str] = Counter()
@@ -137,15 +137,17 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     screened = 0
     try:
         with ResultWriter(opts.out, drop_from_jsonl=empty) as writer:
-            for chunk in chunks:
-                writer.write(chunk)
-                screened += chunk.height
-                risk_counts.update(_counts(chunk.get_column("risk_level")))
-                flag_counts.update(_counts(chunk.get_column("flags").str.split(";").explode().drop_nulls()))
-                verdicts = chunk.select([c for c in VERDICT_COLUMNS if c in chunk.columns])
+            for pieces in chunks:
+                writer.write(pieces)
+                verdicts = pl.concat([_verdicts(p, VERDICT_COLUMNS) for p in pieces])
+                screened += verdicts.height
+                risk_counts.update(_counts(verdicts.get_column("risk_level")))
+                flag_counts.update(
+                    _counts(verdicts.get_column("flags").str.split(";").explode().drop_nulls())
+                )
                 parts.add(verdicts)
                 charts.add(verdicts)
-                del chunk, verdicts
+                del pieces, verdicts
         if opts.no_llm:  # read and judged inside the write loop: its time less theirs is the writing's
             timings["load_s"], timings["rules_s"] = judged.load_s, judged.rules_s
             t_write += judged.load_s + judged.rules_s
@@ -205,6 +207,16 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
         risk_counts=risk_totals,
         run=run,
         notices=run["input"]["notices"],
+    )
+
+
+def _verdicts(piece: pl.DataFrame, columns: tuple[str, ...]) -> pl.DataFrame:
+    """A piece's verdict columns, the LLM's text ones as String even where the piece has them Null-typed
+    (rows without an answer), so every chunk's part of the history has one schema."""
+    return piece.select(
+        pl.col(c).cast(pl.String) if c in ("reason", "flags", "status") else pl.col(c)
+        for c in columns
+        if c in piece.columns
     )
 
 
@@ -498,13 +510,14 @@ def _answers(outcome_rows: list[dict[str, Any]], details: list[dict[str, Any]]) 
     return llm.with_columns(pl.col("status").fill_null("ok"), pl.col("flags").fill_null("no_report"))
 
 
-def _merge(frame: pl.DataFrame, answers: pl.DataFrame) -> pl.DataFrame:
-    """The chunk with the LLM columns (and the nested `llm` detail) beside it, in its row order.
+def _merge(frame: pl.DataFrame, answers: pl.DataFrame) -> list[pl.DataFrame]:
+    """The chunk with the LLM columns (and the nested `llm` detail) beside it, as consecutive pieces in its
+    row order, all with the same column names.
 
-    The answered rows' values are placed at their positions between slices of one all-null frame, and the
-    columns are added beside the frame's own: a left join would build every nested detail field as long as
-    the chunk and copy the frame. Rows without an answer read `flags` = no_report, `status` = ok, as a
-    join would leave them after the fill.
+    Answered rows get their answers; runs of rows without one get the LLM columns as Null-typed literals
+    (no buffer at all: `flags` = no_report, `status` = ok, the rest null), which results.csv and
+    results.jsonl write exactly as typed nulls. Putting both in one frame would build every field of the
+    nested detail (81 of them) as long as the chunk: about 90 MB for 120,000 rows, for cells that are null.
     """
     found = (
         frame.lazy()
@@ -515,26 +528,26 @@ def _merge(frame: pl.DataFrame, answers: pl.DataFrame) -> pl.DataFrame:
     placed = found.join(answers, on="row", how="inner").sort("_pos")
     positions = placed["_pos"].to_list()
     values = placed.drop("_pos", "row")
-    gaps = pl.DataFrame(
-        [
-            pl.repeat(None, frame.height, dtype=dtype, eager=True).alias(name)
-            for name, dtype in values.schema.items()
-        ]
-    ).with_columns(pl.lit("ok").alias("status"), pl.lit("no_report").alias("flags"))
+    fill = {"flags": pl.lit("no_report"), "status": pl.lit("ok")}
+    unanswered = [fill.get(name, pl.lit(None)).alias(name) for name in values.columns]
     pieces: list[pl.DataFrame] = []
+
+    def gap(start: int, length: int) -> None:
+        pieces.append(frame.slice(start, length).lazy().with_columns(unanswered).collect())
+
     at = k = 0
     while k < len(positions):
-        run = 1  # answered rows next to each other go in as one slice
+        run = 1  # answered rows next to each other go in as one piece
         while k + run < len(positions) and positions[k + run] == positions[k] + run:
             run += 1
         if positions[k] > at:
-            pieces.append(gaps.slice(at, positions[k] - at))
-        pieces.append(values.slice(k, run))
+            gap(at, positions[k] - at)
+        pieces.append(frame.slice(positions[k], run).hstack(values.slice(k, run).get_columns()))
         at = positions[k] + run
         k += run
     if at < frame.height or not pieces:
-        pieces.append(gaps.slice(at, frame.height - at))
-    return frame.hstack(pl.concat(pieces, how="vertical", rechunk=False).get_columns())
+        gap(at, frame.height - at)
+    return pieces
 
 
 def check_out_dir(out: Path) -> None:

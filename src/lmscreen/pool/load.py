@@ -26,7 +26,7 @@ from lmscreen.pool.periods import (
     roe_periods,
 )
 from lmscreen.pool.read import RawTable, read_table
-from lmscreen.pool.text import blank_to_null, fold_width, full_null
+from lmscreen.pool.text import blank_to_null, clean_where_needed, fold_width, full_null
 
 _NUMERIC_FIELDS: tuple[tuple[str, NumberKind], ...] = (
     ("pe_ttm", NumberKind.PE),
@@ -235,7 +235,7 @@ def _normalise(
     notes: list[str] = []
     tagged = codes.get_column("exchange_from_tag")
     if tagged.any():
-        example = code_raw.filter(tagged)[0]
+        example = code_raw[tagged.arg_max()]
         notes.append(
             f"{tagged.sum()} code(s) outside the A-share stock prefixes kept with the exchange the file "
             f"gives (e.g. {example!r})"
@@ -256,7 +256,7 @@ def _normalise(
         "code": codes.get_column("code"),
         "code_raw": code_raw.alias("code_raw"),
         "name": names,
-        "industry": fold_width(blank_to_null(industry_raw)).alias("industry")
+        "industry": clean_where_needed(industry_raw, _clean_industry).alias("industry")
         if industry_raw is not None
         else nulls("industry", pl.String),
         "is_st": is_st,
@@ -285,6 +285,10 @@ def _normalise(
     columns["loss_two_years"] = _loss_two_years(history, n)
     columns.update(history)
     return columns, problems, notes
+
+
+def _clean_industry(raw: pl.Series) -> pl.Series:
+    return fold_width(blank_to_null(raw))
 
 
 def _loss_two_years(history: dict[str, pl.Series], n: int) -> pl.Series:

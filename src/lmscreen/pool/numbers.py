@@ -40,7 +40,7 @@ NULL_TOKENS: tuple[str, ...] = (
     "--%",
 )
 
-_NULL_SET = pl.Series(NULL_TOKENS, dtype=pl.String)
+_NULL_SET = pl.Series(NULL_TOKENS, dtype=pl.String).implode()
 
 _NUMBER = r"[+-]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
 

@@ -16,6 +16,7 @@ from typing import Any
 import polars as pl
 import pytest
 
+from lmscreen.rules import fired
 from lmscreen.rules.evaluate import OUTPUT_COLUMNS, evaluate
 from lmscreen.rules.reference import evaluate_row
 from lmscreen.rules.ruleset import RuleSet, load_rules
@@ -203,6 +204,21 @@ def test_other_rule_shapes_agree_too(tmp_path: Path, rows: list[dict[str, Any]])
     assert not mismatches, f"{len(mismatches)} rows differ, first: {mismatches[0]}"
     fired = {entry["id"] for v in expected for entry in json.loads(v["rules_fired_json"])}
     assert fired == {rule.id for rule in exotic.rules}
+
+
+@pytest.mark.parametrize("max_groups", [0, 3])
+def test_flat_trail_for_many_combinations_agrees(
+    rules: RuleSet, rows: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch, max_groups: int
+) -> None:
+    """Rows falling into more fired-rule combinations than `MAX_GROUPS` take the flat audit trail instead
+    of one concatenation per combination: same text and JSON, row for row (forced here by a low cap)."""
+    frame = pl.DataFrame(rows, schema=POOL_SCHEMA)
+    grouped = evaluate(frame, rules).select(OUTPUT_COLUMNS)
+    monkeypatch.setattr(fired, "MAX_GROUPS", max_groups)
+    flat = evaluate(frame, rules).select(OUTPUT_COLUMNS)
+    assert flat.equals(grouped)
+    expected = [evaluate_row(row, rules) for row in rows]
+    assert flat.to_dicts() == expected
 
 
 def test_both_follow_design_md(rules: RuleSet, rows: list[dict[str, Any]]) -> None:

@@ -163,6 +163,9 @@ def audit_trail(
 
 MAX_GROUPS = 512
 """Above this many distinct fired-rule combinations, `audit_columns` uses the flat `audit_trail`."""
+MIN_GROUP_ROWS = 2000
+"""Combinations fired on fewer rows are built together by the flat `audit_trail`: a group costs about
+1.5 ms whatever its size, and saves about 0.8 µs per row over the flat form (measured on 1M rows)."""
 
 
 def _json_value(source: _Source, text: pl.Expr) -> pl.Expr:
@@ -247,28 +250,40 @@ def audit_columns(
     """
     n = frame.height
     names = flags.columns
-    if n == 0 or len(names) > 63:
+    if n < MIN_GROUP_ROWS or len(names) > 63:
         return _flat(frame, rules, value, flags)
     bits = [
         pl.when(pl.col(name)).then(pl.lit(1 << i, dtype=pl.UInt64)).otherwise(pl.lit(0, dtype=pl.UInt64))
         for i, name in enumerate(names)
     ]
-    mask = flags.select(functools.reduce(operator.add, bits).alias("mask"))
-    groups = mask.with_row_index("index").group_by("mask").agg("index")
-    if groups.height > MAX_GROUPS:
+    groups = (
+        flags.select(functools.reduce(operator.add, bits).alias("mask"))
+        .with_row_index("index")
+        .group_by("mask")
+        .agg("index")
+    )
+    large = groups.get_column("index").list.len() >= MIN_GROUP_ROWS
+    if not large.any() or groups.height > MAX_GROUPS:
         return _flat(frame, rules, value, flags)
     sources = {rule.id: _source(frame, rules, rule, value) for rule in rules.rules}
-    queries = [
-        _group_outputs(
-            frame, [rule for i, rule in enumerate(rules.rules) if combination >> i & 1], sources, index
+    queries: list[pl.LazyFrame] = []
+    for combination, index in zip(
+        groups.get_column("mask").filter(large).to_list(),
+        groups.get_column("index").filter(large),
+        strict=True,
+    ):
+        fired = [rule for i, rule in enumerate(rules.rules) if combination >> i & 1]
+        queries.append(_group_outputs(frame, fired, sources, index))
+    order = groups.get_column("index").filter(large).explode()
+    if not large.all():
+        rest = groups.get_column("index").filter(~large).explode()
+        columns = sorted(
+            rules.columns() | {raw for raw in rules.raw_columns.values() if raw in frame.columns}
         )
-        for combination, index in zip(
-            groups.get_column("mask").to_list(), groups.get_column("index"), strict=True
-        )
-    ]
-    # One chunk before the gather: across 64 chunks of strings it costs 30x more than the rechunk.
+        queries.append(_flat_query(frame.select(columns)[rest], rules, value, flags[rest]))
+        order = pl.concat([order, rest])
+    # One chunk before the gather: across many chunks of strings it costs 30x more than the rechunk.
     out = pl.concat(pl.collect_all(queries), rechunk=True)  # the groups run in parallel
-    order = groups.get_column("index").explode()
     # The rows in group order are a permutation of 0..n-1; its inverse puts each row back in place.
     back = pl.zeros(n, dtype=order.dtype, eager=True).scatter(
         order, pl.int_range(0, n, dtype=order.dtype, eager=True)
@@ -276,17 +291,22 @@ def audit_columns(
     return out.get_column("text").gather(back), out.get_column("json").gather(back)
 
 
-def _flat(
+def _flat_query(
     frame: pl.DataFrame, rules: RuleSet, value: dict[str, pl.Expr], flags: pl.DataFrame
-) -> tuple[pl.Series, pl.Series]:
+) -> pl.LazyFrame:
     fired = {rule.id: pl.col(name) for rule, name in zip(rules.rules, flags.columns, strict=True)}
     trail = audit_trail(frame, rules, value, fired)
-    out = (
+    return (
         pl.concat([frame, flags], how="horizontal")
         .lazy()
         .with_columns(trail.first)
         .with_columns(trail.second)
         .select(trail.text.alias("text"), trail.json.alias("json"))
-        .collect()
     )
+
+
+def _flat(
+    frame: pl.DataFrame, rules: RuleSet, value: dict[str, pl.Expr], flags: pl.DataFrame
+) -> tuple[pl.Series, pl.Series]:
+    out = _flat_query(frame, rules, value, flags).collect()
     return out.get_column("text"), out.get_column("json")

@@ -40,11 +40,4 @@ def _clean_names(raw: pl.Series) -> pl.Series:
 
 def st_flags(names: pl.Series) -> pl.Series:
     """True for names carrying an ST mark (expects names from `normalise_names`); null names are not ST."""
-    # The mark can only start with `*` or an S (folded names hold no long s), so only those pay the regex.
-    candidate = names.str.head(1).is_in(["*", "S", "s"]).fill_null(False)
-    flags = pl.repeat(False, names.len(), dtype=pl.Boolean, eager=True)
-    if candidate.any():
-        flags = flags.scatter(
-            candidate.arg_true(), names.filter(candidate).str.contains(_ST).fill_null(False)
-        )
-    return flags.alias("is_st")
+    return names.str.contains(_ST).fill_null(False).alias("is_st")

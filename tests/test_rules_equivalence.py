@@ -16,6 +16,7 @@ from typing import Any
 import polars as pl
 import pytest
 
+from lmscreen.rules import fired
 from lmscreen.rules.evaluate import OUTPUT_COLUMNS, evaluate
 from lmscreen.rules.reference import evaluate_row
 from lmscreen.rules.ruleset import RuleSet, load_rules
@@ -203,6 +204,24 @@ def test_other_rule_shapes_agree_too(tmp_path: Path, rows: list[dict[str, Any]])
     assert not mismatches, f"{len(mismatches)} rows differ, first: {mismatches[0]}"
     fired = {entry["id"] for v in expected for entry in json.loads(v["rules_fired_json"])}
     assert fired == {rule.id for rule in exotic.rules}
+
+
+@pytest.mark.parametrize(("max_groups", "min_rows"), [(512, 1), (512, 150), (3, 1), (0, 1)])
+def test_grouped_and_flat_trails_agree(
+    rules: RuleSet,
+    rows: list[dict[str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+    max_groups: int,
+    min_rows: int,
+) -> None:
+    """The audit trail is built per combination of fired rules, by the flat form for combinations on few
+    rows, or by the flat form alone when there are too many combinations: every mix gives the reference's
+    text and JSON, row for row (the caps are lowered here so that 5,000 rows reach each mix)."""
+    monkeypatch.setattr(fired, "MAX_GROUPS", max_groups)
+    monkeypatch.setattr(fired, "MIN_GROUP_ROWS", min_rows)
+    frame = pl.DataFrame(rows, schema=POOL_SCHEMA)
+    got = evaluate(frame, rules).select(OUTPUT_COLUMNS).to_dicts()
+    assert got == [evaluate_row(row, rules) for row in rows]
 
 
 def test_both_follow_design_md(rules: RuleSet, rows: list[dict[str, Any]]) -> None:

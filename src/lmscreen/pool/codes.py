@@ -26,13 +26,19 @@ EXCHANGE_PREFIXES: dict[str, tuple[str, ...]] = {
     # 302 is ChiNext's new segment (e.g. 302132 中航成飞, renamed 2025).
     "SZ": ("000", "001", "002", "003", "300", "301", "302", "200"),
 }
-# The same table keyed by 3-digit prefix, for one hash lookup per row.
-_BY_PREFIX3: dict[str, str] = {
-    (prefix + str(d) if len(prefix) == 2 else prefix): exchange
-    for exchange, prefixes in EXCHANGE_PREFIXES.items()
-    for prefix in prefixes
-    for d in (range(10) if len(prefix) == 2 else (0,))
-}
+# Exchanges as small integers (their index here), so the per-row checks compare numbers, not strings.
+# "SZ/BJ" is only ever a vendor's tag (an Eastmoney secid starting 0), never a code's exchange.
+_EXCHANGES = ("SH", "SZ", "BJ", "SZ/BJ")
+_SH, _SZ, _BJ, _SZ_OR_BJ = range(len(_EXCHANGES))
+# The prefix table as a lookup by the 3-digit prefix's value (000-999): one gather per column.
+_BY_PREFIX3: list[int | None] = [None] * 1000
+for _exchange, _prefixes in EXCHANGE_PREFIXES.items():
+    for _prefix in _prefixes:
+        for _next in range(10) if len(_prefix) == 2 else (None,):
+            _BY_PREFIX3[int(_prefix if _next is None else f"{_prefix}{_next}")] = _EXCHANGES.index(_exchange)
+
+# The forms that fill most files: `600519` and `600519.SH` (ASCII, so nothing to fold), cut by position.
+_PLAIN = r"^[0-9]{6}(?:\.(?:SH|SZ|BJ))?$"
 
 # One pass: optional Excel wrappers (="…", '…), then exactly one of the vendor forms.
 _ANY_FORM = (
@@ -63,57 +69,75 @@ def _quoted(expr: pl.Expr) -> pl.Expr:
 def normalise_codes(raw: pl.Series) -> pl.DataFrame:
     """Return columns `code` (normalised or null), `code_error` (why not, or null) and `exchange_from_tag`
     (true where the exchange came from the vendor's tag because the prefix is not in the stock table)."""
-    digits, given = _split_codes(fold_width(raw))
-    frame = pl.DataFrame([digits, given]).with_columns(
-        pl.col("digits")
-        .str.slice(0, 3)
-        .replace_strict(_BY_PREFIX3, default=None, return_dtype=pl.String)
-        .alias("inferred")
-    )
-    given_, inferred = pl.col("given"), pl.col("inferred")
-    agrees = given_.is_null() | (given_ == inferred) | ((given_ == "SZ/BJ") & inferred.is_in(["SZ", "BJ"]))
-    from_tag = (inferred.is_null() & given_.is_in(["SH", "SZ", "BJ"])).fill_null(False)
+    digits, given, tagged = _split_codes(raw)
+    # `digits` is null or 6 digits; a non-ASCII digit fails the cast, and no prefix in the table has one.
+    prefix = digits.str.head(3).cast(pl.UInt16, strict=False)
+    inferred = pl.Series("inferred", _BY_PREFIX3, dtype=pl.UInt8).gather(prefix)
+    frame = pl.DataFrame([digits, given, inferred])
+    given_, inferred_ = pl.col("given"), pl.col("inferred")
+    agrees = given_.is_null() | (given_ == inferred_) | ((given_ == _SZ_OR_BJ) & inferred_.is_in([_SZ, _BJ]))
+    from_tag = (inferred_.is_null() & (given_ != _SZ_OR_BJ)).fill_null(False)
     frame = frame.with_columns(
-        ((inferred.is_not_null() & agrees) | from_tag).fill_null(False).alias("ok"),
+        ((inferred_.is_not_null() & agrees) | from_tag).fill_null(False).alias("ok"),
         from_tag.alias("from_tag"),
     )
-    codes = frame.select(
-        pl.when("ok")
-        .then(pl.concat_str([pl.col("digits"), pl.lit("."), pl.coalesce(inferred, given_)]))
-        .alias("code")
-    ).to_series()
+    ok = frame.get_column("ok")
+    if (ok & tagged).all():  # every cell is already `600519.SH` and right: the cell is the code
+        codes = raw.alias("code")
+    else:
+        exchange = pl.coalesce(inferred_, given_).replace_strict(
+            dict(enumerate(_EXCHANGES)), return_dtype=pl.String
+        )
+        codes = frame.select(
+            pl.when("ok").then(pl.concat_str([pl.col("digits"), pl.lit("."), exchange])).alias("code")
+        ).to_series()
     errors = full_null("code_error", raw.len(), pl.String)
-    bad = ~frame.get_column("ok")
-    if bad.any():
-        reasons = _reasons(frame.filter(bad).with_columns(raw.filter(bad).alias("raw")))
-        errors = errors.scatter(bad.arg_true(), reasons)
+    if not ok.all():
+        bad = ~ok
+        names = pl.Series(_EXCHANGES, dtype=pl.String)
+        rejected = frame.filter(bad).with_columns(
+            names.gather(frame.get_column("given").filter(bad)).alias("given"),
+            names.gather(frame.get_column("inferred").filter(bad)).alias("inferred"),
+            raw.filter(bad).alias("raw"),
+        )
+        errors = errors.scatter(bad.arg_true(), _reasons(rejected))
     return pl.DataFrame([codes, errors, frame.get_column("from_tag").alias("exchange_from_tag")])
 
 
-def _split_codes(folded: pl.Series) -> tuple[pl.Series, pl.Series]:
-    """6-digit code and the vendor's exchange tag (mapped to SH/SZ/BJ/"SZ/BJ") per cell, null if unreadable.
+def _split_codes(raw: pl.Series) -> tuple[pl.Series, pl.Series, pl.Series]:
+    """Per cell: the 6-digit code and the vendor's exchange tag (index into `_EXCHANGES`), null if
+    unreadable, and whether the cell is exactly `<6 digits>.<SH|SZ|BJ>`.
 
-    The two forms that fill most files (`600519`, `600519.SH`) are cut by position; only other cells pay
-    for the full regex.
+    The two forms that fill most files (`600519`, `600519.SH`) are ASCII and cut by position after one
+    anchored check; only the other cells are width-folded and pay for the full regex.
     """
-    bare = folded.str.contains(r"^\d{6}$").fill_null(False)
-    suffixed = folded.str.contains(r"^\d{6}\.(?:SH|SZ|BJ)$").fill_null(False)
-    fast = bare | suffixed
-    digits = pl.select(pl.when(fast).then(folded.str.slice(0, 6)).alias("digits")).to_series()
-    given = pl.select(pl.when(suffixed).then(folded.str.slice(7)).alias("given")).to_series()
-    if not fast.all():
-        rest = ~fast
-        parts = folded.filter(rest).str.extract_groups(_ANY_FORM).struct.unnest()
+    plain = raw.str.contains(_PLAIN).fill_null(False)
+    cell = pl.col("raw")
+    last = cell.str.tail(1)  # the tag of a plain cell is told by its last letter: H, Z or J
+    cut = pl.DataFrame([raw.alias("raw"), plain.alias("plain")]).select(
+        pl.when("plain").then(cell.str.head(6)).alias("digits"),
+        pl.when(pl.col("plain") & (cell.str.len_bytes() == 9))
+        .then(pl.when(last == "H").then(_SH).when(last == "Z").then(_SZ).otherwise(_BJ))
+        .cast(pl.UInt8)
+        .alias("given"),
+    )
+    digits, given = cut.get_column("digits"), cut.get_column("given")
+    if not plain.all():
+        rest = ~plain
+        parts = fold_width(raw.filter(rest)).str.extract_groups(_ANY_FORM).struct.unnest()
         g = [pl.col(str(i)) for i in range(1, 8)]
+        vendor = {tag: _EXCHANGES.index(exchange) for tag, exchange in _VENDOR_EXCHANGE.items()}
         slow = parts.select(
             pl.coalesce(g[1], g[2], g[5], g[6]).str.zfill(6).alias("digits"),
-            pl.coalesce(g[0], g[3], g[4]).str.to_uppercase().alias("given"),
+            pl.coalesce(g[0], g[3], g[4])
+            .str.to_uppercase()
+            .replace_strict(vendor, default=None, return_dtype=pl.UInt8)
+            .alias("given"),
         )
         index = rest.arg_true()
         digits = digits.scatter(index, slow.get_column("digits"))
         given = given.scatter(index, slow.get_column("given"))
-    mapped = given.replace_strict(_VENDOR_EXCHANGE, default=None, return_dtype=pl.String).alias("given")
-    return digits, mapped
+    return digits, given, given.is_not_null() & plain
 
 
 def _reasons(bad: pl.DataFrame) -> pl.Series:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from lmscreen.pool.text import blank_to_null, fold_width
+from lmscreen.pool.text import blank_to_null, clean_where_needed, fold_width
 
 _ST = r"(?i)^\*?S?\*?ST"
 _EX_DAY = r"^(?:XD|XR|DR)([\p{Han}*S])"
@@ -24,13 +24,18 @@ _LISTING_DAY = r"^[NC](\p{Han})"
 
 def normalise_names(raw: pl.Series) -> pl.Series:
     """Fold width, remove all whitespace, drop day-only prefixes; blank names become null."""
+    # Only names starting with X, D, N or C can carry a day-only prefix; the others are cleaned only
+    # where they hold whitespace or characters outside ASCII/CJK.
+    return clean_where_needed(raw, _clean_names, also="^[XDNC]").alias("name")
+
+
+def _clean_names(raw: pl.Series) -> pl.Series:
     folded = fold_width(blank_to_null(raw)).str.replace_all(r"\s+", "")
-    # Only names starting with X, D, N or C can carry a day-only prefix: the regexes run on those alone.
     marked = folded.str.slice(0, 1).is_in(["X", "D", "N", "C"]).fill_null(False)
     if not marked.any():
-        return folded.alias("name")
+        return folded
     fixed = folded.filter(marked).str.replace(_EX_DAY, "${1}").str.replace(_LISTING_DAY, "${1}")
-    return folded.scatter(marked.arg_true(), fixed).alias("name")
+    return folded.scatter(marked.arg_true(), fixed)
 
 
 def st_flags(names: pl.Series) -> pl.Series:

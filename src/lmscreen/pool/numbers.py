@@ -40,6 +40,8 @@ NULL_TOKENS: tuple[str, ...] = (
     "--%",
 )
 
+_NULL_SET = pl.Series(NULL_TOKENS, dtype=pl.String).implode()
+
 _NUMBER = r"[+-]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
 
 
@@ -63,13 +65,17 @@ def parse_numbers(raw: pl.Series, kind: NumberKind) -> pl.DataFrame:
     """
     # `32.78%` is the common percent spelling: cut it before the cast so it takes the fast path too.
     direct = (raw.str.strip_suffix("%") if kind is NumberKind.PERCENT else raw).cast(pl.Float64, strict=False)
-    pending = direct.is_null() | ~direct.is_finite()
-    pending = pending & raw.is_not_null()
-    values = pl.select(pl.when(pending).then(None).otherwise(direct)).to_series().alias("value")
+    pending = (direct.is_null() | ~direct.is_finite()) & raw.is_not_null()
     errors = full_null("error", raw.len(), pl.String)
-    if pending.any():
-        index = pending.arg_true()
-        slow = _parse_slow(raw.filter(pending), kind)
+    if not pending.any():
+        return pl.DataFrame([direct.alias("value"), errors])
+    values = pl.select(pl.when(pending).then(None).otherwise(direct)).to_series().alias("value")
+    # A cell that is exactly a no-value token (`亏损`, `--`, ``) is null already and needs no parsing.
+    unread = raw.filter(pending)
+    token = unread.is_in(_NULL_SET)
+    if not token.all():
+        index = pending.arg_true().filter(~token)
+        slow = _parse_slow(unread.filter(~token), kind)
         values = values.scatter(index, slow.get_column("value"))
         errors = errors.scatter(index, slow.get_column("error"))
     return pl.DataFrame([values, errors])

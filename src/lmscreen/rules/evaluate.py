@@ -11,7 +11,7 @@ from __future__ import annotations
 import polars as pl
 
 from lmscreen.errors import InputError
-from lmscreen.rules.fired import TMP, audit_trail
+from lmscreen.rules.fired import TMP, audit_columns
 from lmscreen.rules.ruleset import COMPARISON_OPS, Rule, RuleSet, is_number
 
 RISK_LEVEL = "risk_level"
@@ -124,21 +124,20 @@ def evaluate(frame: pl.DataFrame, rules: RuleSet) -> pl.DataFrame:
     Raises InputError (naming the rules file) when a rule reads a column the frame lacks or cannot compare.
     """
     _check_columns(frame, rules)
-    fired = {rule.id: pl.col(f"{TMP}fired_{i}") for i, rule in enumerate(rules.rules)}
-    conditions = [_condition(frame, rule).alias(f"{TMP}fired_{i}") for i, rule in enumerate(rules.rules)]
+    names = [f"{TMP}fired_{i}" for i in range(len(rules.rules))]
+    fired = {rule.id: pl.col(name) for rule, name in zip(rules.rules, names, strict=True)}
+    conditions = [_condition(frame, rule).alias(name) for rule, name in zip(rules.rules, names, strict=True)]
     values = {column: _value(frame, column) for column in {rule.shown_column for rule in rules.rules}}
-    trail = audit_trail(frame, rules, values, fired)
-    return (
+    verdict = (
         frame.lazy()
-        .with_columns(conditions)
-        .with_columns(trail.first)
-        .with_columns(trail.second)
-        .with_columns(
-            _risk_level(rules, fired).alias(RISK_LEVEL),
-            _score(frame, rules).alias(SCORE),
-            trail.text.alias(RULES_FIRED),
-            trail.json.alias(RULES_FIRED_JSON),
-        )
-        .drop([expr.meta.output_name() for expr in conditions] + trail.temporary)
+        .select(*conditions, _score(frame, rules).alias(SCORE))
+        .with_columns(_risk_level(rules, fired).alias(RISK_LEVEL))
         .collect()
+    )
+    text, as_json = audit_columns(frame, rules, values, verdict.select(names))
+    return frame.with_columns(
+        verdict.get_column(RISK_LEVEL),
+        verdict.get_column(SCORE),
+        text.alias(RULES_FIRED),
+        as_json.alias(RULES_FIRED_JSON),
     )

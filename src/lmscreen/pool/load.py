@@ -41,6 +41,16 @@ _NUMERIC_FIELDS: tuple[tuple[str, NumberKind], ...] = (
 _ST_YES = ("是", "true", "1", "yes", "y", "st")
 # Threads building columns at once; polars' own pool is sized to the cores too, so more would only queue.
 _WORKERS = max(1, min(4, os.cpu_count() or 1))
+_POOL: ThreadPoolExecutor | None = None
+
+
+def _column_pool() -> ThreadPoolExecutor:
+    """One pool for the whole process: a streamed pool calls _normalise once per chunk, and starting and
+    joining fresh threads each time cost more than building a small chunk's columns."""
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="lmscreen-columns")
+    return _POOL
 
 
 def load_pool(path: str | Path) -> Pool:
@@ -431,22 +441,20 @@ def _normalise(
     text_raw = cell("report_text")
     numeric = {field: (cell(field), kind) for field, kind in _NUMERIC_FIELDS}
     years = sorted(match.net_profit.items())
-    with ThreadPoolExecutor(max_workers=_WORKERS) as pool:
-        codes_job = pool.submit(normalise_codes, code_raw)
-        names_job = pool.submit(names_and_st)
-        industry_job = (
-            pool.submit(clean_where_needed, industry_raw, _clean_industry)
-            if industry_raw is not None
-            else None
-        )
-        numeric_jobs = {
-            field: pool.submit(parse_numbers, source, kind)
-            for field, (source, kind) in numeric.items()
-            if source is not None
-        }
-        history_jobs = [
-            pool.submit(parse_numbers, raw.get_column(f"c{index}"), NumberKind.AMOUNT) for _, index in years
-        ]
+    pool = _column_pool()
+    codes_job = pool.submit(normalise_codes, code_raw)
+    names_job = pool.submit(names_and_st)
+    industry_job = (
+        pool.submit(clean_where_needed, industry_raw, _clean_industry) if industry_raw is not None else None
+    )
+    numeric_jobs = {
+        field: pool.submit(parse_numbers, source, kind)
+        for field, (source, kind) in numeric.items()
+        if source is not None
+    }
+    history_jobs = [
+        pool.submit(parse_numbers, raw.get_column(f"c{index}"), NumberKind.AMOUNT) for _, index in years
+    ]
 
     problems: list[tuple[str, pl.Series]] = []
     codes = codes_job.result()

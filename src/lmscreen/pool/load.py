@@ -30,7 +30,7 @@ from lmscreen.pool.periods import (
     roe_periods,
 )
 from lmscreen.pool.ragged import empty_errors
-from lmscreen.pool.read import CHUNK_BYTES, RawTable, stream_table
+from lmscreen.pool.read import CHUNK_ROWS, RawTable, stream_table
 from lmscreen.pool.text import blank_to_null, clean_where_needed, fold_width, full_null
 
 _NUMERIC_FIELDS: tuple[tuple[str, NumberKind], ...] = (
@@ -75,7 +75,7 @@ class PoolChunk:
     errors: pl.DataFrame
 
 
-def open_pool(path: str | Path, chunk_bytes: int | None = None) -> PoolReader:
+def open_pool(path: str | Path, chunk_bytes: int | None = None, chunk_rows: int | None = None) -> PoolReader:
     """A pool file opened for reading a chunk at a time; what makes the whole file unusable (not a table,
     no code column, bad encoding) is raised here, before any row is read."""
     path = Path(path)
@@ -85,7 +85,8 @@ def open_pool(path: str | Path, chunk_bytes: int | None = None) -> PoolReader:
             path,
             is_code_header,
             missing_header=lambda: f"no code column (looked for {code_aliases_hint()})",
-            chunk_bytes=chunk_bytes or CHUNK_BYTES,
+            chunk_bytes=chunk_bytes,
+            chunk_rows=chunk_rows or CHUNK_ROWS,
         )
     except (InputError, MemoryError):
         raise

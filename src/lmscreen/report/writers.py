@@ -6,7 +6,9 @@ never half of one. The CSVs carry a UTF-8 BOM so Excel on a Chinese Windows open
 
 from __future__ import annotations
 
+import io
 import json
+import math
 from concurrent.futures import Future
 from contextlib import ExitStack
 from pathlib import Path
@@ -97,6 +99,30 @@ def neutralise_formulas(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.lazy().with_columns(guards).collect() if guards else frame
 
 
+DETAIL_JSON = "_llm_json"
+"""A column holding each answered row's nested LLM detail as JSON text: results.jsonl writes it as the
+line's last key, `llm`, an object (results.csv leaves it out)."""
+
+
+def detail_json(detail: Any) -> str:
+    """Compact JSON of one row's LLM detail, as polars writes nested values (no spaces, UTF-8 kept; a NaN
+    or infinity, which JSON cannot hold, as null)."""
+    try:
+        return json.dumps(detail, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except ValueError:
+        return json.dumps(_finite(detail), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
 class ResultWriter:
     """results.csv and results.jsonl written a chunk at a time, in row order, to temp names renamed only
     when the block ends without an error (so a failed run leaves the previous files, never half of one).
@@ -145,7 +171,20 @@ class ResultWriter:
 
     def _write_jsonl(self, pieces: list[pl.DataFrame]) -> None:
         for frame in pieces:
-            frame.drop([c for c in self.drop if c in frame.columns]).write_ndjson(self._jsonl)
+            frame = frame.drop([c for c in self.drop if c in frame.columns])
+            if DETAIL_JSON not in frame.columns:
+                frame.write_ndjson(self._jsonl)
+                continue
+            # polars writes the flat columns; each line then ends with the answer's detail as `llm`.
+            buffer = io.BytesIO()
+            frame.drop(DETAIL_JSON).write_ndjson(buffer)
+            lines = buffer.getvalue().split(b"\n")
+            details = frame.get_column(DETAIL_JSON).to_list()
+            out = [
+                line[:-1] + b',"llm":' + (d.encode("utf-8") if d is not None else b"null") + b"}\n"
+                for line, d in zip(lines, details, strict=False)
+            ]
+            self._jsonl.write(b"".join(out))
 
     def _wait(self) -> None:
         pending, self._pending = self._pending, []

@@ -28,6 +28,7 @@ from lmscreen.errors import InputError
 from lmscreen.pool.notes import input_notes
 from lmscreen.pool.periods import annualize_roe, record_annualized
 from lmscreen.pool.ragged import empty_errors
+from lmscreen.report.writers import DETAIL_JSON, detail_json
 from lmscreen.run import checkpoint as ckpt_mod
 from lmscreen.run import outdir
 from lmscreen.run.keys import row_key, run_signature
@@ -501,12 +502,20 @@ def _outcome(r: _LLMRow, res: LLMResult) -> tuple[dict[str, Any], dict[str, Any]
 
 
 def _answers(outcome_rows: list[dict[str, Any]], details: list[dict[str, Any]]) -> pl.DataFrame:
-    """Every answered row's LLM columns and nested detail, one frame with one schema for the whole run (so
-    each chunk's results.jsonl lines carry the same fields whichever rows it answers)."""
+    """Every answered row's LLM columns, plus its nested detail as one JSON text (`DETAIL_JSON`) that the
+    results.jsonl writer puts in as the line's `llm` object.
+
+    Why text and not a polars struct: building the 81-field struct from a thousand answers' dicts (or
+    from their JSON) took 35-60 MB at its peak for a 1 MB result, the largest step of a big run's memory;
+    the JSON text of each answer is what the file needs anyway."""
     schema = {"row": pl.Int64(), **_LLM_COLUMNS}
     llm = pl.DataFrame([{k: o.get(k) for k in schema} for o in outcome_rows], schema=schema)
     if details:
-        llm = llm.join(pl.DataFrame(details, infer_schema_length=None), on="row", how="left")
+        texts = pl.DataFrame(
+            {"row": [d["row"] for d in details], DETAIL_JSON: [detail_json(d.get("llm")) for d in details]},
+            schema={"row": pl.Int64, DETAIL_JSON: pl.String},
+        )
+        llm = llm.join(texts, on="row", how="left")
     return llm.with_columns(pl.col("status").fill_null("ok"), pl.col("flags").fill_null("no_report"))
 
 
@@ -529,7 +538,10 @@ def _merge(frame: pl.DataFrame, answers: pl.DataFrame) -> list[pl.DataFrame]:
     positions = placed["_pos"].to_list()
     values = placed.drop("_pos", "row")
     fill = {"flags": pl.lit("no_report"), "status": pl.lit("ok")}
-    unanswered = [fill.get(name, pl.lit(None)).alias(name) for name in values.columns]
+    # A row without an answer has `llm`: null, written by polars from a Null-typed column in that place.
+    unanswered = [
+        fill.get(name, pl.lit(None)).alias("llm" if name == DETAIL_JSON else name) for name in values.columns
+    ]
     pieces: list[pl.DataFrame] = []
 
     def gap(start: int, length: int) -> None:

@@ -3,10 +3,11 @@
 Built for a million rows. Rows are grouped by which rules fired (a handful of combinations in practice);
 within a group every row has the same entries, so each output is one `concat_str` over only the fired
 rules' pieces, on only that group's rows, and a value is turned into text only where a rule shows it.
-Groups are stitched back into row order with one gather. Measured on 1M rows this is several times
-cheaper than one flat concatenation over every rule's (mostly null) pieces, which costs per piece per
-row whether or not the rule fired; that flat form (`audit_trail`) remains for rule files whose rows fall
-into very many combinations, where per-group overhead would dominate.
+Groups are stitched back into row order with one gather. One flat concatenation over every rule's
+pieces costs per piece per row whether or not the rule fired; on a 1M-row pool with the default rules
+the grouped form took `evaluate` from about 1.0 to 0.6 CPU seconds. The flat form (`audit_trail`) still
+builds the rows of rare combinations (a group's fixed cost would outweigh its saving) and everything
+when rows fall into very many combinations.
 What a fired rule can show is decided from the rule (a comparison shows a present value, an is_null rule
 shows its raw cell or nothing), not per row.
 

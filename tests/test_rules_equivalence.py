@@ -216,9 +216,10 @@ def test_grouped_and_flat_trails_agree(
 ) -> None:
     """The audit trail is built per combination of fired rules, by the flat form for combinations on few
     rows, or by the flat form alone when there are too many combinations: every mix gives the reference's
-    text and JSON, row for row (the caps are lowered here so that 5,000 rows reach each mix)."""
+    text and JSON, row for row (the thresholds are lowered here so that 5,000 rows reach each mix)."""
     monkeypatch.setattr(fired, "MAX_GROUPS", max_groups)
     monkeypatch.setattr(fired, "MIN_GROUP_ROWS", min_rows)
+    monkeypatch.setattr(fired, "GROUPED_FROM_ROWS", 0)
     frame = pl.DataFrame(rows, schema=POOL_SCHEMA)
     got = evaluate(frame, rules).select(OUTPUT_COLUMNS).to_dicts()
     assert got == [evaluate_row(row, rules) for row in rows]

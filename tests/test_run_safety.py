@@ -107,9 +107,11 @@ def test_second_run_on_a_held_folder_exits_2_and_a_killed_holder_blocks_nothing(
         if first.poll() is None:
             first.kill()
         first.communicate()
+    assert list(out.glob(".lmscreen-spill-*"))  # the killed run's judged chunks, kept while it waited
     after = screen(out, None)  # the kernel dropped the dead run's lock: no stale-pid guessing
     assert after.returncode == 0, after.stderr
     assert (out / "results.csv").is_file()
+    assert not list(out.glob(".lmscreen-spill-*"))  # the next run on the folder cleared them
 
 
 # ------------------------------------------------------------------------------------------ checkpoints

@@ -79,7 +79,16 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
         raise InputError(f"{opts.out}: cannot create the output folder ({exc.strerror or exc})") from exc
     with outdir.hold(opts.out):
         outdir.probe_writable(opts.out)
+        _remove_stale_spills(opts.out)
         return _screen(opts, engine)
+
+
+def _remove_stale_spills(out_dir: Path) -> None:
+    """This run holds OUT's lock, so a spill folder already there is a killed run's: it goes."""
+    import shutil
+
+    for stale in out_dir.glob(f"{_SPILL_PREFIX}*"):
+        shutil.rmtree(stale, ignore_errors=True)
 
 
 def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
@@ -111,22 +120,27 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
         empty = [c for c in SPARSE_JSONL_COLUMNS if not (c == "report_text" and has_text_column)]
     else:
         spill = _Spill(opts.out)
-        candidates: list[_LLMRow] = []
-        index = index_reports(opts.reports) if opts.reports else None
-        for chunk in judged:
-            spill.add(chunk)
-            candidates.extend(_llm_rows(chunk, opts, index))
-        timings["load_s"], timings["rules_s"] = judged.load_s, judged.rules_s
-        t_llm = time.perf_counter()
-        answers, llm_info = _llm_stage(candidates, opts, engine)
-        timings["llm_s"] = time.perf_counter() - t_llm
-        # results.jsonl leaves out a column no row has a value in; decided before the first chunk is written.
-        empty = [
-            c
-            for c in SPARSE_JSONL_COLUMNS
-            if (c == "report_text" and not has_text_column)
-            or (c in answers.columns and answers.get_column(c).null_count() == answers.height)
-        ]
+        try:
+            candidates: list[_LLMRow] = []
+            index = index_reports(opts.reports) if opts.reports else None
+            for chunk in judged:
+                spill.add(chunk)
+                candidates.extend(_llm_rows(chunk, opts, index))
+            timings["load_s"], timings["rules_s"] = judged.load_s, judged.rules_s
+            t_llm = time.perf_counter()
+            answers, llm_info = _llm_stage(candidates, opts, engine)
+            timings["llm_s"] = time.perf_counter() - t_llm
+            # results.jsonl leaves out a column no row has a value in, decided before the first chunk
+            # is written (a column of the pool itself is kept, empty or not).
+            empty = [
+                c
+                for c in SPARSE_JSONL_COLUMNS
+                if (c == "report_text" and not has_text_column)
+                or (c in answers.columns and answers.get_column(c).null_count() == answers.height)
+            ]
+        except BaseException:
+            spill.close()
+            raise
         chunks = (_merge(c, answers) for c in spill.chunks())  # type: ignore[assignment]
 
     t_write = time.perf_counter()
@@ -276,6 +290,9 @@ class _Judged:
         return errors
 
 
+_SPILL_PREFIX = ".lmscreen-spill-"
+
+
 class _Spill:
     """The judged chunks of a run with an LLM step, kept on disk (Arrow IPC, compressed) while the model
     answers, then read back a chunk at a time to be merged with the answers and written. Holding them in
@@ -284,7 +301,7 @@ class _Spill:
     def __init__(self, out_dir: Path) -> None:
         import tempfile
 
-        self.dir = Path(tempfile.mkdtemp(prefix=".lmscreen-spill-", dir=out_dir))
+        self.dir = Path(tempfile.mkdtemp(prefix=_SPILL_PREFIX, dir=out_dir))
         self.count = 0
 
     def add(self, frame: pl.DataFrame) -> None:

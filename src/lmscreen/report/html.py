@@ -277,8 +277,8 @@ def _detail(
 
 
 _ROW_BLOCK = 500
-"""Records parsed before their rules_fired lists are read in one JSON parse (_all_fired); all that a
-report holds of rows beyond what it shows."""
+"""Records parsed at a time, so their rules_fired lists are read in one JSON parse (_all_fired): the most
+whole records the report holds at once."""
 
 
 def payload(view: RunView, lang: str) -> tuple[str, str]:
@@ -489,9 +489,9 @@ def write_report(
     `verdicts`: a whole frame of the run's verdicts a caller still holds. See load_run."""
     from lmscreen.report.markdown import render_markdown
 
-    # The report builds ~10 objects per row it carries and frees none of them until it is written: the
-    # cyclic collector would walk them all again and again (a fifth of the step's CPU on 10,000 rows), for
-    # no cycle to find. Reference counting still frees what goes out of scope.
+    # The report builds dozens of objects per row it walks (the parsed record, its table row and detail):
+    # the cyclic collector would walk them again and again (a fifth of the step's CPU on 10,000 rows), for
+    # no cycle to find. Reference counting frees each row's objects once its block is written.
     collecting = gc.isenabled()
     gc.disable()
     try:

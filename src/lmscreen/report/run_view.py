@@ -1,5 +1,6 @@
-"""A finished run as the reports see it: run.json, every results.jsonl row, the first rejected rows, the
-rules in force and what changed since the previous run of the same pool file.
+"""A finished run as the reports see it: run.json, the first rows of results.jsonl (walked from the file a
+record at a time, never held), the first rejected rows, the rules in force and what changed since the
+previous run of the same pool file.
 
 Read from the OUT folder (plus the history database) only, so `lmscreen report OUT_DIR` can re-render
 both reports at any time without the model.
@@ -55,8 +56,8 @@ class RowsDigest:
 
 class ShownRows:
     """The first MAX_ROWS_SHOWN rows of results.jsonl, read from the file each time they are walked, one
-    parsed record at a time: a report holds each row's compact form, never every row's whole record (a
-    10,000-row view of parsed records weighed ~30 MB, against ~3 MB of what the report keeps of them)."""
+    parsed record at a time: a report keeps each row's compact form, never every row's whole record (10,000
+    parsed records added ~30 MB to the peak of writing the reports; their compact forms ~2 MB)."""
 
     def __init__(self, path: Path, count: int, damaged: Callable[[Exception], InputError]) -> None:
         self.path = path

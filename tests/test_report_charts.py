@@ -9,7 +9,9 @@ say it shows only the first 10,000 rows.
 
 from __future__ import annotations
 
+import base64
 import csv
+import gzip
 import json
 import random
 import re
@@ -23,7 +25,7 @@ import pytest
 
 from lmscreen.report.chart_data import Threshold, chart_data
 from lmscreen.report.html import write_report
-from lmscreen.report.run_view import MAX_ROWS_SHOWN
+from lmscreen.report.run_view import MAX_HIGH_ROWS, MAX_ROWS_SHOWN
 from lmscreen.run.options import ScreenOptions
 from lmscreen.run.runner import screen
 
@@ -296,3 +298,22 @@ def test_a_big_runs_changes_are_found_chunk_by_chunk(tmp_path: Path, monkeypatch
     for e in expected.changed + expected.added + expected.dropped:
         assert e["code"] in changes
     assert changes.count(".SH") == len(expected.changed) + 2
+
+
+def test_a_run_larger_than_the_table_shows_its_first_rows_in_both_reports(run: Path) -> None:
+    """The table, the details and report.md's 高 list come from a walk of results.jsonl that stops at
+    MAX_ROWS_SHOWN rows, in file order, whatever the run's size."""
+    html = (run / "report.html").read_text(encoding="utf-8")
+    data = json.loads(re.search(r'id="lmscreen-data">(.*?)</script>', html, re.S).group(1))
+    packed_details = re.search(r'id="lmscreen-details">(.*?)</script>', html, re.S).group(1)
+    details = json.loads(gzip.decompress(base64.b64decode(packed_details)))
+    first = _results(run)[:MAX_ROWS_SHOWN]
+    assert [r[1] for r in data["rows"]] == [r["code"] for r in first]
+    assert [r[4] for r in data["rows"]] == [r["risk_level"] for r in first]
+    assert len(details) == MAX_ROWS_SHOWN
+    high = [r for r in first if r["risk_level"] == "高"]
+    md = (run / "report.md").read_text(encoding="utf-8")
+    assert f"({len(high)})" in md and len(high) > MAX_HIGH_ROWS
+    listed = [line.split(" | ")[0].removeprefix("| ") for line in md.splitlines() if line.startswith("| 6")]
+    assert listed == [r["code"] for r in high[:MAX_HIGH_ROWS]]
+    assert f"… {len(high) - MAX_HIGH_ROWS} more in results.csv" in md

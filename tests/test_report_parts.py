@@ -9,7 +9,7 @@ import json
 import polars as pl
 
 from lmscreen.report.evidence import sentence_quote
-from lmscreen.report.html import json_for_script, packed
+from lmscreen.report.html import Packer, json_for_script, packed
 from lmscreen.report.markdown import cell
 from lmscreen.report.writers import neutralise_formulas
 
@@ -29,6 +29,16 @@ def test_packed_details_round_trip_and_are_inert() -> None:
     text = packed(data)
     assert set(text) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
     assert json.loads(gzip.decompress(base64.b64decode(text))) == data
+
+
+def test_details_packed_as_they_come_are_the_bytes_of_the_whole_list() -> None:
+    # Items past the packer's buffer, with text a script block must not see raw and non-BMP characters.
+    many = [{"r": [f"rule {i} </script> & \u2028 𠀀"], "f": [], "st": "正常"} for i in range(3000)]
+    for data in ([], [{"a": 1}], many):
+        packer = Packer()
+        for item in data:
+            packer.add(item)
+        assert packer.result() == packed(data)
 
 
 def test_quote_is_the_whole_sentence_with_the_number_marked() -> None:

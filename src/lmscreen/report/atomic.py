@@ -7,7 +7,7 @@ half of a results.csv beside a complete checkpoint. Every writer in report/ goes
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -36,6 +36,13 @@ def write_with(final: Path, write: Callable[[Path], object]) -> None:
 def write_text(final: Path, text: str, encoding: str = "utf-8") -> None:
     with atomic_path(final) as tmp:
         tmp.write_text(text, encoding=encoding)
+
+
+def write_pieces(final: Path, pieces: Iterable[str], encoding: str = "utf-8") -> None:
+    """write_text of "".join(pieces), written as they come rather than joined first."""
+    with atomic_path(final) as tmp, tmp.open("w", encoding=encoding) as fh:
+        for piece in pieces:
+            fh.write(piece)
 
 
 def write_bytes(final: Path, data: bytes) -> None:

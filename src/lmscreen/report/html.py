@@ -19,6 +19,8 @@ import gzip
 import hashlib
 import json
 import math
+import zlib
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,10 +29,10 @@ from jinja2 import Environment, select_autoescape
 
 from lmscreen.errors import InputError
 from lmscreen.report import labels
-from lmscreen.report.atomic import write_text
+from lmscreen.report.atomic import write_pieces, write_text
 from lmscreen.report.chart_data import ChartData, thresholds_of
 from lmscreen.report.evidence import sentence_quote
-from lmscreen.report.run_view import RunView, load_run
+from lmscreen.report.run_view import RowsDigest, RunView, load_run
 from lmscreen.rules.ruleset import COMPARISON_OPS, Rule, RuleSet
 
 if TYPE_CHECKING:
@@ -48,7 +50,10 @@ def _asset(name: str) -> str:
 def json_for_script(data: Any) -> str:
     """JSON safe inside a <script> element: no `<`, `>` or `&` (so no `</script>` or `<!--`), and no
     U+2028/U+2029, which old JS parsers treat as line ends."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return _script_safe(json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False))
+
+
+def _script_safe(text: str) -> str:
     for ch, esc in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028")):
         text = text.replace(ch, esc)
     return text.replace("\u2029", "\\u2029")
@@ -271,7 +276,16 @@ def _detail(
     }
 
 
-def payload(view: RunView, lang: str) -> dict[str, Any]:
+_ROW_BLOCK = 500
+"""Records parsed at a time, so their rules_fired lists are read in one JSON parse (_all_fired): the most
+whole records the report holds at once."""
+
+
+def payload(view: RunView, lang: str) -> tuple[str, str]:
+    """The page's data block (json_for_script of lang, words, levels, flags and the table's rows) and the
+    packed details, built in one walk of the shown rows: each record becomes its compact table row (as
+    script-safe JSON text) and its detail (fed to the compressor) and is let go. The text is the same as
+    json_for_script / packed of the whole lists would give."""
     rules = view.rules
     names = rules.levels.names if rules else {}
     words = _Words(rules, lang)
@@ -281,12 +295,16 @@ def payload(view: RunView, lang: str) -> dict[str, Any]:
         e["code"]: [e["risk_level_a"], e["score_a"]] for e in (view.changes.changed if view.changes else [])
     }
     added = {e["code"] for e in (view.changes.added if view.changes else [])}
-    rows, details = [], []
-    for rec, fired in zip(view.rows, _all_fired(view.rows), strict=True):
-        flags = [f for f in (rec.get("flags") or "").split(";") if f]
-        code = rec.get("code")
-        rows.append(
-            [
+    rows: list[str] = []
+    details = Packer()
+    digest = RowsDigest()
+    block: list[dict[str, Any]] = []
+
+    def flush() -> None:
+        for rec, fired in zip(block, _all_fired(block), strict=True):
+            flags = [f for f in (rec.get("flags") or "").split(";") if f]
+            code = rec.get("code")
+            row = [
                 rec.get("row"),
                 code,
                 rec.get("name"),
@@ -300,19 +318,68 @@ def payload(view: RunView, lang: str) -> dict[str, Any]:
                 rec.get("reason") or "",
                 changed.get(code) or ("new" if code in added else None),
             ]
-        )
-        details.append(_detail(rec, fired, words, sources))
-    t = labels.text(lang)
-    return {
-        "lang": lang,
-        "t": t,
-        "levels": {lv: labels.level_name(lv, lang) for lv in ("高", "中", "低", "未知")},
-        "level_order": [names.get(lv, lv) for lv in (rules.levels.order if rules else [])]
-        or ["高", "未知", "中", "低"],
-        "flags": [[f, labels.flag_words(f, lang)] for f in flag_index],
-        "rows": rows,
-        "details": details,
-    }
+            rows.append(_script_safe(_ENCODER.encode(row)))
+            details.add(_detail(rec, fired, words, sources))
+            digest.add(rec)
+        block.clear()
+
+    for rec in view.rows:
+        block.append(rec)
+        if len(block) >= _ROW_BLOCK:
+            flush()
+    flush()
+    view.rows.remember(digest)
+    head = json_for_script(
+        {
+            "lang": lang,
+            "t": labels.text(lang),
+            "levels": {lv: labels.level_name(lv, lang) for lv in ("高", "中", "低", "未知")},
+            "level_order": [names.get(lv, lv) for lv in (rules.levels.order if rules else [])]
+            or ["高", "未知", "中", "低"],
+            "flags": [[f, labels.flag_words(f, lang)] for f in flag_index],
+        }
+    )
+    return head[:-1] + ',"rows":[' + ",".join(rows) + "]}", details.result()
+
+
+class Packer:
+    """packed() of a list whose items arrive one at a time: each item's JSON goes to the gzip stream as it
+    comes (a few pieces buffered), so neither the whole list nor its JSON text exists at once. The bytes are
+    packed()'s own (zlib's output does not depend on how its input is cut)."""
+
+    BUFFER = 1 << 16
+    """Characters of JSON gathered before they go to the compressor (one call per piece costs more)."""
+
+    def __init__(self) -> None:
+        self._zip = zlib.compressobj(6, zlib.DEFLATED, 31)
+        self._out: list[bytes] = []
+        self._pending: list[str] = ["["]
+        self._size = 0
+        self._items = 0
+
+    def add(self, item: Any) -> None:
+        text = _ENCODER.encode(item)
+        if self._items:
+            self._pending.append(",")
+        self._pending.append(text)
+        self._items += 1
+        self._size += len(text)
+        if self._size >= self.BUFFER:
+            self._drain()
+
+    def _drain(self) -> None:
+        self._out.append(self._zip.compress("".join(self._pending).encode("utf-8")))
+        self._pending.clear()
+        self._size = 0
+
+    def result(self) -> str:
+        self._pending.append("]")
+        self._drain()
+        self._out.append(self._zip.flush())
+        return base64.b64encode(b"".join(self._out)).decode("ascii")
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def packed(data: Any) -> str:
@@ -336,10 +403,7 @@ def _summary(view: RunView, lang: str) -> dict[str, Any]:
     screened = counts.get("screened") or len(view.rows)
     flag_counts: dict[str, int] = dict(counts.get("flags") or {})
     if not flag_counts:  # a run.json written before flags were counted there
-        for rec in view.rows:
-            for f in (rec.get("flags") or "").split(";"):
-                if f:
-                    flag_counts[f] = flag_counts.get(f, 0) + 1
+        flag_counts = dict(view.rows.digest().flags)
     levels = counts.get("risk_levels") or {}
     order = ["高", "中", "低", "未知"]
     return {
@@ -374,10 +438,14 @@ def report_charts(view: RunView, lang: str) -> dict[str, Any]:
 
 
 def render_html(view: RunView, lang: str = "zh") -> str:
+    return "".join(html_pieces(view, lang))
+
+
+def html_pieces(view: RunView, lang: str = "zh") -> Iterator[str]:
+    """report.html as the template's pieces, for writing out without the whole page as one string."""
     if lang not in labels.LANGS:
         raise InputError(f"--lang: {lang!r} is not one of {', '.join(labels.LANGS)}")
-    data = payload(view, lang)
-    details = data.pop("details")
+    data_json, details_packed = payload(view, lang)
     charts = report_charts(view, lang)
     script = _asset("report.js")
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
@@ -390,14 +458,14 @@ def render_html(view: RunView, lang: str = "zh") -> str:
     env = Environment(autoescape=select_autoescape(default=True, default_for_string=True))
     env.filters["fmt"] = _fmt
     template = env.from_string(_asset("report.html.j2"))
-    return template.render(
+    return template.generate(
         lang=lang,
         t=labels.text(lang),
         csp=csp,
         css=_asset("report.css"),
         script=script,
-        data_json=json_for_script(data),
-        details_packed=packed(details),
+        data_json=data_json,
+        details_packed=details_packed,
         s=_summary(view, lang),
         rules=rule_summary(view.rules, lang) if view.rules else [],
         errors=view.errors,
@@ -421,15 +489,15 @@ def write_report(
     `verdicts`: a whole frame of the run's verdicts a caller still holds. See load_run."""
     from lmscreen.report.markdown import render_markdown
 
-    # The report builds ~10 objects per row it carries and frees none of them until it is written: the
-    # cyclic collector would walk them all again and again (a fifth of the step's CPU on 10,000 rows), for
-    # no cycle to find. Reference counting still frees what goes out of scope.
+    # The report builds dozens of objects per row it walks (the parsed record, its table row and detail):
+    # the cyclic collector would walk them again and again (a fifth of the step's CPU on 10,000 rows), for
+    # no cycle to find. Reference counting frees each row's objects once its block is written.
     collecting = gc.isenabled()
     gc.disable()
     try:
         view = load_run(out_dir, verdicts, charts)
         path = out_dir / "report.html"
-        write_text(path, render_html(view, lang))
+        write_pieces(path, html_pieces(view, lang))
         write_text(out_dir / "report.md", render_markdown(view, lang))
     finally:
         if collecting:

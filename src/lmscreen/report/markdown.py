@@ -11,10 +11,9 @@ import re
 from typing import Any
 
 from lmscreen.report import labels
-from lmscreen.report.run_view import RunView
+from lmscreen.report.run_view import MAX_HIGH_ROWS, RunView
 
 _SPECIAL = re.compile(r"([\\`*\[\]<>|])")
-MAX_HIGH_ROWS = 200
 
 
 def cell(value: Any) -> str:
@@ -58,31 +57,18 @@ def render_markdown(view: RunView, lang: str = "zh") -> str:
     )
     lines.append("")
 
-    high = [r for r in view.rows if r.get("risk_level") == "高"]
+    digest = view.rows.digest()
     if view.rows_cut:
         lines.append(t["truncated"].format(shown=f"{len(view.rows):,}", total=f"{view.total_rows:,}"))
         lines.append("")
-    lines.append(f"## {t['high_rows']} ({len(high)})")
+    lines.append(f"## {t['high_rows']} ({digest.high_count})")
     lines.append("")
-    if high:
+    if digest.high:
         head = [t["code"], t["name"], t["industry"], t["score"], t["pe"], t["roe"], t["fired"], t["reason"]]
-        body = [
-            [
-                r.get("code"),
-                r.get("name"),
-                r.get("industry"),
-                r.get("score"),
-                r.get("pe_ttm"),
-                r.get("roe"),
-                r.get("rules_fired"),
-                r.get("reason"),
-            ]
-            for r in high[:MAX_HIGH_ROWS]
-        ]
-        lines += _table(head, body)
-        if len(high) > MAX_HIGH_ROWS:
+        lines += _table(head, digest.high)  # the fields of run_view.HIGH_FIELDS, in that order
+        if digest.high_count > MAX_HIGH_ROWS:
             lines.append("")
-            lines.append(f"… {len(high) - MAX_HIGH_ROWS} more in results.csv")
+            lines.append(f"… {digest.high_count - MAX_HIGH_ROWS} more in results.csv")
     else:
         lines.append(t["none"])
     lines.append("")

@@ -1,5 +1,6 @@
-"""A finished run as the reports see it: run.json, every results.jsonl row, the first rejected rows, the
-rules in force and what changed since the previous run of the same pool file.
+"""A finished run as the reports see it: run.json, the first rows of results.jsonl (walked from the file a
+record at a time, never held), the first rejected rows, the rules in force and what changed since the
+previous run of the same pool file.
 
 Read from the OUT folder (plus the history database) only, so `lmscreen report OUT_DIR` can re-render
 both reports at any time without the model.
@@ -29,14 +30,86 @@ MAX_ROWS_SHOWN = 10_000
 """Rows the reports carry in full (table, details, charts). A whole-market pass (~5,500 stocks) fits; a
 million-row run shows its first rows, while counts, charts, flags and changes still cover every row (from
 run.json, the runner's chart totals and the history), and results.csv holds them all."""
+MAX_HIGH_ROWS = 200
+"""高 rows listed in report.md (the rest are counted)."""
+HIGH_FIELDS = ("code", "name", "industry", "score", "pe_ttm", "roe", "rules_fired", "reason")
+
+
+@dataclass
+class RowsDigest:
+    """What report.md (and a run.json too old to count flags) takes from the shown rows: the first 高 rows'
+    few printed fields, the number of 高 rows and the flag counts; kept instead of the rows themselves."""
+
+    high: list[list[Any]] = field(default_factory=list)
+    high_count: int = 0
+    flags: dict[str, int] = field(default_factory=dict)
+
+    def add(self, rec: dict[str, Any]) -> None:
+        if rec.get("risk_level") == "高":
+            self.high_count += 1
+            if len(self.high) < MAX_HIGH_ROWS:
+                self.high.append([rec.get(c) for c in HIGH_FIELDS])
+        for f in (rec.get("flags") or "").split(";"):
+            if f:
+                self.flags[f] = self.flags.get(f, 0) + 1
+
+
+class ShownRows:
+    """The first MAX_ROWS_SHOWN rows of results.jsonl, read from the file each time they are walked, one
+    parsed record at a time: a report keeps each row's compact form, never every row's whole record (10,000
+    parsed records added ~30 MB to the peak of writing the reports; their compact forms ~2 MB)."""
+
+    def __init__(self, path: Path, count: int, damaged: Callable[[Exception], InputError]) -> None:
+        self.path = path
+        self.count = count
+        self._damaged = damaged
+        self._digest: RowsDigest | None = None
+        self._frame: pl.DataFrame | None = None
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        left = self.count
+        if not left:
+            return
+        try:
+            with self.path.open(encoding="utf-8") as fh:
+                for line in fh:
+                    if line.strip():
+                        yield json.loads(line)
+                        left -= 1
+                        if not left:
+                            return
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise self._damaged(exc) from None
+
+    def digest(self) -> RowsDigest:
+        """The rows' RowsDigest: from the pass that built the html payload, else from a pass of its own."""
+        if self._digest is None:
+            digest = RowsDigest()
+            for rec in self:
+                digest.add(rec)
+            self._digest = digest
+        return self._digest
+
+    def remember(self, digest: RowsDigest) -> None:
+        """Keep the digest that a full walk of the rows (the html payload's) built on the way."""
+        self._digest = digest
+
+    def frame(self) -> pl.DataFrame:
+        """The verdict columns of the shown rows (built once)."""
+        if self._frame is None:
+            self._frame = _rows_frame([verdict_of(rec) for rec in self])
+        return self._frame
 
 
 @dataclass
 class RunView:
     out_dir: Path
     run: dict[str, Any]
-    rows: list[dict[str, Any]]
-    """The first MAX_ROWS_SHOWN rows of results.jsonl."""
+    rows: ShownRows
+    """The first MAX_ROWS_SHOWN rows of results.jsonl (walked from the file, one record at a time)."""
     errors: list[dict[str, str]]
     rules: RuleSet | None
     previous: history.RunInfo | None = None
@@ -110,22 +183,27 @@ def load_run(out_dir: Path, verdicts: pl.DataFrame | None = None, charts: ChartD
     run_path, results_path = out_dir / "run.json", out_dir / "results.jsonl"
     if not run_path.is_file() or not results_path.is_file():
         raise InputError(f"{out_dir}: not a finished lmscreen run (run.json / results.jsonl missing)")
+
+    def damaged(exc: Exception) -> InputError:
+        return InputError(f"{out_dir}: run.json or results.jsonl is damaged ({exc})")
+
     try:
         run = json.loads(run_path.read_text(encoding="utf-8"))
-        rows = []
+        count = 0
         with results_path.open(encoding="utf-8") as fh:
             for line in fh:
                 if line.strip():
-                    rows.append(json.loads(line))
-                    if len(rows) >= MAX_ROWS_SHOWN:
+                    count += 1
+                    if count >= MAX_ROWS_SHOWN:
                         break
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"{out_dir}: run.json or results.jsonl is damaged ({exc})") from None
+        raise damaged(exc) from None
+    rows = ShownRows(results_path, count, damaged)
     view = RunView(out_dir=out_dir, run=run, rows=rows, errors=_errors(out_dir), rules=_rules(run))
     if verdicts is not None:
         sources: list[Chunks] = [lambda _cols: [verdicts]]
     elif not view.rows_cut:
-        sources = [lambda _cols: [_rows_frame(view.rows)]]
+        sources = [lambda _cols: [view.rows.frame()]]
     else:
         sources = _stored(view)
     view.charts = charts if charts is not None else _charts(view, sources)
@@ -134,12 +212,12 @@ def load_run(out_dir: Path, verdicts: pl.DataFrame | None = None, charts: ChartD
 
 
 def _rows_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
-    """The verdict columns of the rows the view holds."""
+    """A frame of rows' verdict columns (verdict_of)."""
     if not rows:
         return pl.DataFrame(
             schema={c: pl.String if c in _TEXT_COLUMNS else pl.Float64 for c in history.VERDICT_COLUMNS}
         )
-    return pl.DataFrame([verdict_of(r) for r in rows], infer_schema_length=None, strict=False)
+    return pl.DataFrame(rows, infer_schema_length=None, strict=False)
 
 
 _TEXT_COLUMNS = ("code", "name", "industry", "risk_level", "flags", "status", "reason")
@@ -178,7 +256,7 @@ def _charts(view: RunView, sources: list[Chunks]) -> ChartData:
             continue
         return totals.result(view.total_rows)
     totals = chart_totals(view.rules)
-    totals.add(_rows_frame(view.rows))
+    totals.add(view.rows.frame())
     return totals.result(view.total_rows)
 
 
@@ -196,7 +274,7 @@ def _attach_changes(view: RunView, sources: list[Chunks]) -> None:
         return
     if prev is None:
         return
-    rows: Chunks = lambda _cols: [_rows_frame(view.rows)]  # noqa: E731
+    rows: Chunks = lambda _cols: [view.rows.frame()]  # noqa: E731
     for source in [*sources, rows]:
         try:
             view.changes = diff_chunks(

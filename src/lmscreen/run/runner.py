@@ -105,7 +105,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     input_hash = hasher.submit(_file_hash, opts.pool)
     hasher.shutdown(wait=False)
     rules = load_rules(opts.rules)
-    reader = open_pool(opts.pool)
+    reader = open_pool(opts.pool, chunk_rows=RULES_ONLY_CHUNK_ROWS if opts.no_llm else LLM_CHUNK_ROWS)
     judged = _Judged(reader, rules, opts)
 
     opts.out.mkdir(parents=True, exist_ok=True)
@@ -289,6 +289,13 @@ class _Judged:
             errors = errors.filter(pl.col("row") <= (self._last_row or 0))
         return errors
 
+
+RULES_ONLY_CHUNK_ROWS = 65_536
+LLM_CHUNK_ROWS = 8_192
+"""Rows read, judged and written at a time. A rules-only run is done in seconds and spends them in polars
+calls whose fixed cost (~40 ms a chunk) is paid per chunk: large chunks. A run with the LLM step waits on
+the model for minutes to hours, holds the engine and the answers beside the rows, and is the one left
+unattended overnight: small chunks keep its memory near a small run's."""
 
 _SPILL_PREFIX = ".lmscreen-spill-"
 

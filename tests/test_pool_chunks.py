@@ -117,3 +117,20 @@ def test_no_data_rows_is_found_after_the_last_chunk(tmp_path: Path) -> None:
     reader = open_pool(path, 64)
     with pytest.raises(InputError, match="no data rows"):
         list(reader)
+
+
+def test_a_header_longer_than_the_sniffed_head_still_ends_where_its_line_ends(tmp_path: Path) -> None:
+    """50,000 columns make a header line of ~300 KB, past the 64 KB the reader sniffs: the data starts on
+    the next line all the same (row 2), not in the middle of the header."""
+    path = tmp_path / "wide.csv"
+    extra = [f"c{i}" for i in range(50_000)]
+    path.write_text(
+        ",".join(["代码", "名称", *extra])
+        + "\n"
+        + ",".join(["600519", "贵州茅台", *["1"] * len(extra)])
+        + "\n",
+        encoding="utf-8",
+    )
+    pool = load_pool(path)
+    assert pool.frame.select("row", "code").to_dicts() == [{"row": 2, "code": "600519.SH"}]
+    assert pool.error_frame.height == 0

@@ -122,7 +122,18 @@ def stream_table(
         if isinstance(source, bytes):
             fh.close()
             return _xlsx_stream(source, name, is_header, missing_header, chunk_rows)
-        layout = _layout_parts(source.head(), source.tail(), source.length, name, is_header, missing_header)
+        head_bytes = source.head()
+        layout = _layout_parts(head_bytes, source.tail(), source.length, name, is_header, missing_header)
+        if layout.body_start >= len(head_bytes) and source.length > len(head_bytes):
+            # A header line longer than the sniffed head (thousands of columns): read it whole.
+            start = source.offset_after_lines(layout.header_index)
+            layout.body_start = source.offset_after_lines(layout.header_index + 1)
+            line = source.read_range(start, layout.body_start).decode("utf-8", errors="ignore")
+            cells = [c.strip() for c in _split(line.rstrip("\r\n").removeprefix("\ufeff"), layout.delimiter)]
+            while len(cells) > 1 and not cells[-1]:
+                cells.pop()
+            if is_header(cells):
+                layout.headers = cells
     except BaseException:
         fh.close()
         raise
@@ -188,6 +199,29 @@ class _Source:
             if len(out) >= _HEAD:
                 break
         return out[:_HEAD]
+
+    def offset_after_lines(self, count: int) -> int:
+        """Offset in the converted stream just past its first `count` lines (its length if it has fewer)."""
+        offset = 0
+        for block in self.blocks():
+            at = -1
+            while count and (at := block.find(b"\n", at + 1)) >= 0:
+                count -= 1
+            if not count:
+                return offset + at + 1
+            offset += len(block)
+        return offset
+
+    def read_range(self, start: int, end: int) -> bytes:
+        """Bytes start..end of the converted stream."""
+        out, offset = [], 0
+        for block in self.blocks():
+            if offset + len(block) > start:
+                out.append(block[max(0, start - offset) : max(0, end - offset)])
+            offset += len(block)
+            if offset >= end:
+                break
+        return b"".join(out)
 
     def tail(self) -> bytes:
         """The last bytes of the converted stream (at most _HEAD, fewer when a character is cut)."""

@@ -290,7 +290,7 @@ class _Judged:
         return errors
 
 
-RULES_ONLY_CHUNK_ROWS = 65_536
+RULES_ONLY_CHUNK_ROWS = 131_072
 LLM_CHUNK_ROWS = 8_192
 """Rows read, judged and written at a time. A rules-only run is done in seconds and spends them in polars
 calls whose fixed cost (~40 ms a chunk) is paid per chunk: large chunks. A run with the LLM step waits on

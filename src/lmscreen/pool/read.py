@@ -116,9 +116,6 @@ def stream_table(
         raise InputError(f"cannot read the file ({exc.strerror or exc})", file=name) from exc
     try:
         source = _open_source(fh, name)
-        if isinstance(source, RawTable):
-            fh.close()
-            return TableHead(source.headers, source.encoding, source.first_row), iter([source])
         if isinstance(source, bytes):
             fh.close()
             return _xlsx_stream(source, name, is_header, missing_header, chunk_rows)
@@ -239,7 +236,7 @@ class _Source:
         return text[-min(len(text), self.length) :]
 
 
-def _open_source(fh: BinaryIO, name: str) -> _Source | RawTable | bytes:
+def _open_source(fh: BinaryIO, name: str) -> _Source | bytes:
     """Decide what the file is from its bytes: XLSX (returned as bytes), or delimited text (a _Source).
 
     Encoding: BOM first (UTF-8, UTF-16), then strict UTF-8, then GB18030 (a GBK superset), each checked
@@ -508,8 +505,6 @@ def _layout_parts(
     while len(headers) > 1 and not headers[-1]:  # a trailing delimiter after the last header (同花顺)
         headers.pop()
     body_start = _offset_after_lines(head_bytes, header_index + 1)
-    if body_start >= len(head_bytes):
-        body_start = length if len(head_bytes) >= length else body_start
     footer = 0
     if len(headers) > 1:
         tail_start = length - len(tail)

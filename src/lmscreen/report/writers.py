@@ -1,4 +1,4 @@
-"""results.csv, results.jsonl, errors.csv and run.json — each written whole to a temp file, then renamed.
+"""results.csv, results.jsonl, errors.csv and run.json: each written to a temp file, then renamed.
 
 A reader (or a killed run) therefore sees either the previous complete file or the new complete file,
 never half of one. The CSVs carry a UTF-8 BOM so Excel on a Chinese Windows opens them correctly.
@@ -204,14 +204,6 @@ class ResultWriter:
                 self._stack.__exit__(type(error), error, error.__traceback__)
                 raise
         return self._stack.__exit__(exc_type, exc, tb)
-
-
-def write_results(frame: pl.DataFrame, out_dir: Path) -> None:
-    """results.csv and results.jsonl of a whole frame at once (see ResultWriter)."""
-    sparse = [c for c in SPARSE_JSONL_COLUMNS if c in frame.columns]
-    empty = [c for c in sparse if frame.get_column(c).null_count() == frame.height]
-    with ResultWriter(out_dir, drop_from_jsonl=empty) as writer:
-        writer.write(frame)
 
 
 def write_errors(errors: pl.DataFrame, out_dir: Path, source: str) -> int:

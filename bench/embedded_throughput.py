@@ -142,16 +142,18 @@ def main() -> int:
         from llama_cpp import Llama
 
         from lmscreen.engines.embedded import EmbeddedEngine, default_model_path
+        from lmscreen.engines.llama_cpu import safe_model_params
 
         reqs = example_requests()
         engine = EmbeddedEngine()
-        raw = Llama(
-            model_path=str(default_model_path()),
-            n_ctx=engine.n_ctx,
-            n_batch=engine.n_ctx,
-            n_ubatch=engine.n_ctx,
-            verbose=False,
-        )
+        with safe_model_params():  # as the engine loads it (engines/llama_cpu.py)
+            raw = Llama(
+                model_path=str(default_model_path()),
+                n_ctx=engine.n_ctx,
+                n_batch=engine.n_ctx,
+                n_ubatch=engine.n_ctx,
+                verbose=False,
+            )
         best_pipe = best_raw = 0.0
         prompt = cached = 0
         for _ in range(2):  # interleaved: both sides see the same machine noise

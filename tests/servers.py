@@ -58,6 +58,16 @@ def bundled_gguf() -> Path:
     return found[0]
 
 
+_LLAMA_SERVER = (
+    "import runpy\n"
+    "from lmscreen.engines.llama_cpu import patch_process\n"
+    "patch_process()\n"
+    "runpy.run_module('llama_cpp.server', run_name='__main__', alter_sys=True)\n"
+)
+"""`python -m llama_cpp.server`, with llama.cpp kept off AMX kernels where the build has them and the
+machine may not run them (lmscreen/engines/llama_cpu.py): the same models, loaded as lmscreen loads them."""
+
+
 class LlamaServer:
     """`python -m llama_cpp.server` on loopback with the bundled model, served under `alias`."""
 
@@ -91,8 +101,8 @@ class LlamaServer:
     def command(self) -> list[str]:
         cmd = [
             PYTHON,
-            "-m",
-            "llama_cpp.server",
+            "-c",
+            _LLAMA_SERVER,
             "--model",
             str(self.model),
             "--host",

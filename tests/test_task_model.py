@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from lmscreen.engines.llama_cpu import safe_model_params
 from lmscreen.task import COLUMN_FOR_FIELD, build_messages, parse_completion, process_completion, row_schema
 from lmscreen.task.schema import Extraction, longest_completion
 
@@ -55,7 +56,8 @@ def test_row_schema_compiles_into_a_llama_cpp_grammar() -> None:
 
 
 def test_grammar_holds_the_bundled_weak_model_to_the_schema() -> None:
-    llm = llama_cpp.Llama(model_path=str(model_path()), n_ctx=2048, seed=0, verbose=False)
+    with safe_model_params():
+        llm = llama_cpp.Llama(model_path=str(model_path()), n_ctx=2048, seed=0, verbose=False)
     try:
         limit = len(llm.tokenize(longest_completion(CODE).encode("utf-8"), add_bos=False))
         out = llm.create_chat_completion(

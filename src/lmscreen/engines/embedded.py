@@ -101,6 +101,8 @@ class EmbeddedEngine:
             raise InputError(f"{path}: the embedded engine takes a .gguf file (--engine openai for servers)")
         from llama_cpp import Llama  # heavy: imported only when the engine is used
 
+        from lmscreen.engines.llama_cpu import safe_model_params
+
         self.model_path = path
         self.model = str(path)
         self.n_ctx = n_ctx
@@ -115,22 +117,26 @@ class EmbeddedEngine:
         self._start_threads = choose_threads(n_threads, live_runs() if self._registration else 1)
         self.n_threads = self._start_threads
         try:
-            self._llm = Llama(
-                model_path=str(path),
-                n_ctx=n_ctx,
-                n_batch=n_ctx,
-                n_ubatch=n_ctx,
-                n_threads=self.n_threads,
-                # Prompt reading (most of the work: report texts are long) has its own thread count, which
-                # llama-cpp-python otherwise sets to every core of the machine, whatever --threads says.
-                n_threads_batch=self.n_threads,
-                seed=seed,
-                verbose=verbose,
-            )
+            with safe_model_params() as extra_buffers:
+                self._llm = Llama(
+                    model_path=str(path),
+                    n_ctx=n_ctx,
+                    n_batch=n_ctx,
+                    n_ubatch=n_ctx,
+                    n_threads=self.n_threads,
+                    # Prompt reading (most of the work: report texts are long) has its own thread count,
+                    # which llama-cpp-python otherwise sets to every core of the machine, whatever
+                    # --threads says.
+                    n_threads_batch=self.n_threads,
+                    seed=seed,
+                    verbose=verbose,
+                )
         except (ValueError, RuntimeError) as exc:
             if self._registration is not None:
                 self._registration.close()
             raise InputError(f"{path}: llama.cpp could not load this model: {exc}") from exc
+        self.extra_buffers = extra_buffers
+        """Whether llama.cpp's AMX / repacked buffers are in use (see engines/llama_cpu.py)."""
         self._threads_used = self._read_threads()
         self._formatter = self._make_formatter()
         self._prefix: _PrefixState | None = None
@@ -157,6 +163,7 @@ class EmbeddedEngine:
             "identity": self.identity(),
             **self.identity(),
             "model": self.model,
+            "llama_extra_buffers": self.extra_buffers,
             **self._threads_used,
         }
 

@@ -8,10 +8,12 @@ numeric cell that is not a number); each problem becomes one RowError, and the r
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import polars as pl
 
@@ -109,7 +111,8 @@ class PoolReader:
 
     Every row is judged exactly as in a whole-file load: a code repeated across chunks is a duplicate of
     its first row wherever that row was, and the notes count over the whole file. The state kept between
-    chunks is small: one integer key per distinct code (see _FirstSeen) and a few counters.
+    chunks is small: a bit per possible code, each code's first row on disk (see _FirstSeen) and a few
+    counters.
     """
 
     def __init__(
@@ -133,18 +136,21 @@ class PoolReader:
     def __iter__(self) -> Iterator[PoolChunk]:
         name = str(self.path)
         tables = self._tables
-        while True:
-            try:
-                table = next(tables, None)
-            except (InputError, MemoryError):
-                raise
-            except Exception as exc:  # noqa: BLE001 - as in open_pool
-                raise _unreadable(exc, name) from exc
-            if table is None:
-                break
-            chunk = self._chunk(table)
-            if chunk is not None:
-                yield chunk
+        try:
+            while True:
+                try:
+                    table = next(tables, None)
+                except (InputError, MemoryError):
+                    raise
+                except Exception as exc:  # noqa: BLE001 - as in open_pool
+                    raise _unreadable(exc, name) from exc
+                if table is None:
+                    break
+                chunk = self._chunk(table)
+                if chunk is not None:
+                    yield chunk
+        finally:
+            self._seen.close()
         self._finished = True
         if self._rows == 0 and self._read_errors == 0:
             raise InputError("no data rows under the header", file=name)
@@ -241,13 +247,18 @@ class _FirstSeen:
     An A-share code `DDDDDD.SH|SZ|BJ` (every code normalise_codes accepts today) is one integer key, the
     digits times 4 plus the exchange: whether it was seen is one bit in a 4-million-bit map (0.5 MB, a
     lookup per row, whatever the pool's size), and its first row sits in a (key, row) table of 8 bytes a
-    code that is only searched when a chunk does hold a repeat. Codes of another shape are kept as strings.
+    code that is only searched when a chunk does hold a repeat. Those tables go to an anonymous temporary
+    file, a part per chunk, read back only for that search: held in memory they were the largest thing a
+    streamed million-row run kept (8 MB, a seventh of its peak over a small run's). Codes of another shape
+    are kept as strings.
     """
 
     def __init__(self, code_header: str) -> None:
         self.code_header = code_header
         self.bits = pl.Series("seen", [False], dtype=pl.Boolean).extend_constant(False, _KEY_SPACE - 1)
-        self.firsts: list[pl.DataFrame] = []
+        self._firsts: IO[bytes] | None = None
+        self._parts: list[tuple[int, int]] = []
+        """(offset, length) of each chunk's (key, first row) table in `_firsts`."""
         self.others = pl.DataFrame(schema={"_code": pl.String, "_first": pl.UInt32})
 
     def repeated(self, usable: pl.DataFrame) -> tuple[pl.Series, pl.DataFrame | None]:
@@ -271,7 +282,7 @@ class _FirstSeen:
         new_keys = firsts.get_column("_key").drop_nulls()
         if new_keys.len():
             self.bits = self.bits.scatter(new_keys, True)
-            self.firsts.append(firsts.filter(pl.col("_key").is_not_null()).select("_key", "_first"))
+            self._remember(firsts.filter(pl.col("_key").is_not_null()).select("_key", "_first"))
         if other.is_not_null().any():
             self.others = pl.concat(
                 [self.others, firsts.filter(pl.col("_code").is_not_null()).select("_code", "_first")]
@@ -279,11 +290,7 @@ class _FirstSeen:
         if not repeated.any():
             return repeated, None
         dup = keyed.filter(repeated).select("_key", "_code", pl.col("_first").alias("row"))
-        known = (
-            pl.concat(self.firsts)
-            if self.firsts
-            else pl.DataFrame(schema={"_key": pl.UInt32, "_first": pl.UInt32})
-        )
+        known = self._known()
         by_key = dup.join(known, on="_key", how="inner").select("row", "_first")
         by_code = dup.join(self.others, on="_code", how="inner").select("row", "_first")
         errors = (
@@ -298,6 +305,28 @@ class _FirstSeen:
             )
         )
         return repeated, errors
+
+    def _remember(self, firsts: pl.DataFrame) -> None:
+        if self._firsts is None:
+            self._firsts = tempfile.TemporaryFile(prefix="lmscreen-codes-")
+        start = self._firsts.seek(0, os.SEEK_END)
+        firsts.write_ipc(self._firsts)
+        self._parts.append((start, self._firsts.tell() - start))
+
+    def _known(self) -> pl.DataFrame:
+        """Every (key, first row) so far, read back from the temporary file."""
+        if self._firsts is None:
+            return pl.DataFrame(schema={"_key": pl.UInt32, "_first": pl.UInt32})
+        parts = []
+        for start, length in self._parts:
+            self._firsts.seek(start)
+            parts.append(pl.read_ipc(self._firsts.read(length)))
+        return pl.concat(parts)
+
+    def close(self) -> None:
+        if self._firsts is not None:
+            self._firsts.close()
+            self._firsts = None
 
 
 def _split_rejected(

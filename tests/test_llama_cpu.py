@@ -1,0 +1,50 @@
+"""llama.cpp is kept off its AMX kernels where the build has them, unless LMSCREEN_LLAMA_AMX=1 says they
+work: on a VM that reports AMX but faults on its tile instructions, the first long report killed the
+whole run with SIGILL (engines/llama_cpu.py)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+llama_cpp = pytest.importorskip("llama_cpp")
+
+from lmscreen.engines.llama_cpu import AMX_ENV, build_has_amx, safe_model_params  # noqa: E402
+
+
+def test_extra_buffers_are_off_inside_the_block_exactly_when_the_build_has_amx(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(AMX_ENV, raising=False)
+    lib = llama_cpp.llama_cpp
+    assert lib.llama_model_default_params().use_extra_bufts  # llama.cpp's own default
+    with safe_model_params() as allowed:
+        assert allowed is not build_has_amx()
+        assert lib.llama_model_default_params().use_extra_bufts is allowed
+    assert lib.llama_model_default_params().use_extra_bufts  # restored after the block
+
+    monkeypatch.setenv(AMX_ENV, "1")
+    with safe_model_params() as allowed:
+        assert allowed is True
+        assert lib.llama_model_default_params().use_extra_bufts
+
+
+def test_the_embedded_engine_reads_a_long_prompt_and_says_which_buffers_it_used(tmp_path) -> None:
+    """A 1,500-token prompt is what crashed on an AMX-reporting VM; run in a child so a crash is a test
+    failure with its signal, not the end of the test session."""
+    script = (
+        "from lmscreen.engines.embedded import EmbeddedEngine\n"
+        "e = EmbeddedEngine(n_ctx=2048, n_threads=1)\n"
+        "text = '营业收入1,505.6亿元，同比增长15.7%。' * 120\n"
+        "ids = e._llm.tokenize(text.encode(), add_bos=True)[:1500]\n"
+        "e._llm.eval(ids)\n"
+        "print('EXTRA', e.describe()['llama_extra_buffers'], len(ids))\n"
+        "e.close()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-2000:]}"
+    line = [x for x in done.stdout.splitlines() if x.startswith("EXTRA")][0].split()
+    assert line[1] == str(not build_has_amx())
+    assert int(line[2]) == 1500

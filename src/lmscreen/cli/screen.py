@@ -50,6 +50,10 @@ def register(app: typer.Typer) -> None:
         workers: int | None = typer.Option(None, "--workers", min=1, help="Ray: engine actors in the pool."),
     ) -> None:
         """Screen a stock pool: deterministic rules, LLM extraction checked against the text, reports."""
+        if not no_llm:  # before polars loads: the long, unattended runs keep their memory low
+            from lmscreen.run.allocator import return_freed_memory_at_once
+
+            return_freed_memory_at_once()
         from rich.console import Console
 
         from lmscreen.run.options import ScreenOptions

@@ -12,6 +12,11 @@ Generates N rows (default 1,000,000; seeded, so every run screens the same pool)
      code/risk/score out), on the same file right after (b): its output must agree with results.csv on
      every row, and screen must be at least 3x faster (wall; CPU seconds are printed beside it, since the
      machine may be shared).
+ (d) the floor of the output contract, right after (c): a child that only starts Python, imports polars,
+     reads the pool with polars and writes the very bytes (b) wrote to results.csv and results.jsonl
+     (from frames prepared beforehand, untimed; the bytes are compared). No cleaning, rules, history or
+     report: no implementation of `screen` that writes those files can be faster than this, so it shows
+     what the target against (c) asks of the write alone.
 Prints PASS/FAIL per target and exits 1 if any failed.
 
 Peak RSS comes from wait4()'s rusage. Linux carries a process's peak RSS across exec(), so a child forked
@@ -19,7 +24,8 @@ from a process holding a million-row frame would report at least that process's 
 therefore run in a worker process, and the CLI is launched from this launcher, which imports no polars
 (about 15 MiB) and so cannot inflate the child's figure.
 
-Usage: python bench/rules_throughput.py [--rows N] [--seed S] [--skip-cli] [--skip-loop] [--keep DIR]
+Usage: python bench/rules_throughput.py [--rows N] [--seed S] [--skip-cli] [--skip-loop] [--skip-floor]
+       [--keep DIR]
 """
 
 from __future__ import annotations
@@ -304,6 +310,67 @@ def run_child(command: list[str]) -> ChildRun:
     return ChildRun(child.returncode, wall, rss_bytes(usage.ru_maxrss), cpu, " | ".join(tail))
 
 
+FLOOR_CHILD = """
+import sys
+import polars as pl
+pool, frames, out = sys.argv[1:4]
+pl.read_csv(pool, infer_schema=False)
+csv = pl.read_ipc(frames + "/csv.arrow")
+jsonl = pl.read_ipc(frames + "/jsonl.arrow")
+csv.write_csv(out + "/results.csv", include_bom=True)
+jsonl.write_ndjson(out + "/results.jsonl")
+"""
+
+
+def floor_prep(out: Path, frames: Path) -> None:
+    """(d)'s input, untimed: screen's two result files as frames (Arrow, uncompressed, so loading them
+    costs the floor child a copy and no decoding)."""
+    import polars as pl
+
+    csv = pl.read_csv(out / "results.csv", infer_schema_length=None)
+    csv.write_ipc(frames / "csv.arrow", compression="uncompressed")
+    jsonl = pl.read_ndjson(out / "results.jsonl", infer_schema_length=None)
+    jsonl.write_ipc(frames / "jsonl.arrow", compression="uncompressed")
+
+
+def same_bytes(a: Path, b: Path) -> bool:
+    if a.stat().st_size != b.stat().st_size:
+        return False
+    with a.open("rb") as fa, b.open("rb") as fb:
+        while block := fa.read(1 << 20):
+            if block != fb.read(1 << 20):
+                return False
+    return True
+
+
+def bench_floor(work: Path, script: ChildRun, screen: ChildRun) -> list[Check]:
+    """(d): the output contract's floor, beside (b) and (c) of the same run."""
+    out, frames, floor_out = work / "out", work / "floor-frames", work / "floor-out"
+    frames.mkdir(exist_ok=True)
+    floor_out.mkdir(exist_ok=True)
+    prep = [sys.executable, str(Path(__file__).resolve()), "--floor-prep", str(out), str(frames)]
+    if subprocess.run(prep, timeout=WORKER_TIMEOUT_S, check=False).returncode != 0:
+        return [Check("floor frames prepared", False, "the prep worker failed")]
+    pool = work / "pool.csv"
+    floor = run_child([sys.executable, "-c", FLOOR_CHILD, str(pool), str(frames), str(floor_out)])
+    if floor.code != 0:
+        return [Check("floor child ran", False, f"exit {floor.code}: {floor.tail}")]
+    same = all(same_bytes(out / name, floor_out / name) for name in ("results.csv", "results.jsonl"))
+    sizes = sum((out / name).stat().st_size for name in ("results.csv", "results.jsonl"))
+    print(f"(d) contract floor:         {floor.wall:8.3f} s  exit {floor.code}")
+    print(
+        f"    start, import polars, read the pool, write the {sizes / 2**20:,.0f} MiB of results: "
+        + ("the same bytes as (b)" if same else "bytes DIFFER from (b)")
+    )
+    print(f"    CPU s (user+sys):       {floor.cpu:8.3f}")
+    need = script.wall / TARGET_VS_SCRIPT
+    print(
+        f"    script / {TARGET_VS_SCRIPT:.0f}:             {need:8.3f} s  (what the target leaves screen); "
+        f"floor vs script {script.wall / floor.wall:.2f}x, screen vs floor {floor.wall / screen.wall:.2f}x"
+    )
+    return [Check("floor wrote the same bytes as screen", same, "results.csv and results.jsonl")]
+
+
 def compare_results(results: Path, expected_file: Path) -> Check:
     """results.csv must list every row in input order with the verdict `evaluate` gives."""
     import polars as pl
@@ -341,7 +408,7 @@ def compare_script(results: Path, script_out: Path) -> Check:
     return Check(name, differ == 0, f"{differ:,} of {got.height:,} rows differ")
 
 
-def bench_cli(work: Path, rows: int) -> list[Check]:
+def bench_cli(work: Path, rows: int, floor: bool = True) -> list[Check]:
     """(b) the whole screen command as a user runs it, then (c) the user's own script on the same file."""
     pool, out = work / "pool.csv", work / "out"
     print(f"    pool: {pool} ({pool.stat().st_size / 2**20:.0f} MiB)")
@@ -393,6 +460,8 @@ def bench_cli(work: Path, rows: int) -> list[Check]:
                 checks.append(compare_script(results, script_out))
         else:
             checks.append(Check("results.csv written", False, f"{results} is missing"))
+        if floor and script.code == 0 and results.is_file():
+            checks += bench_floor(work, script, screen)
     return checks
 
 
@@ -402,11 +471,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=20240611)
     parser.add_argument("--skip-cli", action="store_true", help="only (a): evaluate vs the row loop")
     parser.add_argument("--skip-loop", action="store_true", help="skip (a): only screen vs the simple script")
+    parser.add_argument("--skip-floor", action="store_true", help="skip (d): the output contract's floor")
     parser.add_argument("--keep", type=Path, help="write the pool and the CLI output here, and keep them")
+    parser.add_argument("--floor-prep", type=Path, nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if not 1 <= args.rows <= 1_000_000:
         parser.error("--rows must be between 1 and 1,000,000 (one row per six-digit code)")
+    if args.floor_prep:
+        floor_prep(*args.floor_prep)
+        return 0
     if args.worker:
         worker(args.rows, args.seed, args.worker, write_pool=not args.skip_cli, skip_loop=args.skip_loop)
         return 0
@@ -416,7 +490,7 @@ def main(argv: list[str] | None = None) -> int:
         work.mkdir(parents=True, exist_ok=True)
         checks = run_worker(args, work)
         if not args.skip_cli and (work / "pool.csv").is_file():
-            checks += bench_cli(work, args.rows)
+            checks += bench_cli(work, args.rows, floor=not args.skip_floor)
     print()
     for check in checks:
         print(f"{'PASS' if check.ok else 'FAIL'}  {check.name}: {check.detail}")

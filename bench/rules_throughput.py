@@ -364,9 +364,10 @@ def bench_floor(work: Path, script: ChildRun, screen: ChildRun) -> list[Check]:
     )
     print(f"    CPU s (user+sys):       {floor.cpu:8.3f}")
     need = script.wall / TARGET_VS_SCRIPT
+    print(f"    script / {TARGET_VS_SCRIPT:.0f}:             {need:8.3f} s  (what the target leaves screen)")
     print(
-        f"    script / {TARGET_VS_SCRIPT:.0f}:             {need:8.3f} s  (what the target leaves screen); "
-        f"floor vs script {script.wall / floor.wall:.2f}x, screen vs floor {floor.wall / screen.wall:.2f}x"
+        f"    the floor takes {floor.wall / script.wall:.2f}x the script's time; "
+        f"screen takes {screen.wall / floor.wall:.2f}x the floor's"
     )
     return [Check("floor wrote the same bytes as screen", same, "results.csv and results.jsonl")]
 

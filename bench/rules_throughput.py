@@ -31,6 +31,7 @@ Usage: python bench/rules_throughput.py [--rows N] [--seed S] [--skip-cli] [--sk
 from __future__ import annotations
 
 import argparse
+import filecmp
 import json
 import os
 import random
@@ -333,16 +334,6 @@ def floor_prep(out: Path, frames: Path) -> None:
     jsonl.write_ipc(frames / "jsonl.arrow", compression="uncompressed")
 
 
-def same_bytes(a: Path, b: Path) -> bool:
-    if a.stat().st_size != b.stat().st_size:
-        return False
-    with a.open("rb") as fa, b.open("rb") as fb:
-        while block := fa.read(1 << 20):
-            if block != fb.read(1 << 20):
-                return False
-    return True
-
-
 def bench_floor(work: Path, script: ChildRun, screen: ChildRun) -> list[Check]:
     """(d): the output contract's floor, beside (b) and (c) of the same run."""
     out, frames, floor_out = work / "out", work / "floor-frames", work / "floor-out"
@@ -355,8 +346,9 @@ def bench_floor(work: Path, script: ChildRun, screen: ChildRun) -> list[Check]:
     floor = run_child([sys.executable, "-c", FLOOR_CHILD, str(pool), str(frames), str(floor_out)])
     if floor.code != 0:
         return [Check("floor child ran", False, f"exit {floor.code}: {floor.tail}")]
-    same = all(same_bytes(out / name, floor_out / name) for name in ("results.csv", "results.jsonl"))
-    sizes = sum((out / name).stat().st_size for name in ("results.csv", "results.jsonl"))
+    names = ("results.csv", "results.jsonl")
+    same = all(filecmp.cmp(out / name, floor_out / name, shallow=False) for name in names)
+    sizes = sum((out / name).stat().st_size for name in names)
     print(f"(d) contract floor:         {floor.wall:8.3f} s  exit {floor.code}")
     print(
         f"    start, import polars, read the pool, write the {sizes / 2**20:,.0f} MiB of results: "

@@ -451,10 +451,10 @@ def bench_cli(work: Path, rows: int, floor: bool = True) -> list[Check]:
             checks.append(compare_results(results, work / "expected.parquet"))
             if script.code == 0:
                 checks.append(compare_script(results, script_out))
+                if floor:
+                    checks += bench_floor(work, script, screen)
         else:
             checks.append(Check("results.csv written", False, f"{results} is missing"))
-        if floor and script.code == 0 and results.is_file():
-            checks += bench_floor(work, script, screen)
     return checks
 
 

@@ -89,6 +89,13 @@ def test_example_pool_writes_every_output(full_run: Path) -> None:
         assert r["status"] == "ok" or r["status"].startswith("llm_error"), r["status"]
 
 
+def test_example_outputs_match_the_stored_expectation(full_run: Path) -> None:
+    """The runner may change inside; what it writes for the example pool may not (tests/golden.py)."""
+    from test_golden_outputs import assert_same
+
+    assert_same(full_run, "example")
+
+
 def test_every_reason_is_a_checked_sentence_or_the_rules_summary(full_run: Path) -> None:
     """No fragment, loop or copy reaches results.csv: the model's sentence passes every check, or the row
     carries the summary of checked facts; and the labelled figures of every report come out."""

@@ -33,12 +33,12 @@ def example_requests() -> list:
     from lmscreen.pool.load import load_pool
     from lmscreen.run.options import ScreenOptions
     from lmscreen.run.reports import index_reports
-    from lmscreen.run.runner import _llm_rows
+    from lmscreen.run.screen import _items
     from lmscreen.task import prepare_request
 
     out = Path(tempfile.mkdtemp())
     opts = ScreenOptions(pool=EXAMPLES / "pool.csv", out=out, reports=EXAMPLES / "reports")
-    rows = _llm_rows(load_pool(opts.pool).frame, opts, index_reports(opts.reports))
+    rows = _items(load_pool(opts.pool).frame, index_reports(opts.reports))
     counter = EmbeddedEngine(n_ctx=opts.n_ctx)
     reqs = []
     for r in rows:

@@ -135,20 +135,26 @@ async def _connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter
                     "object": "chat.completion",
                     "model": SERVED_MODEL,
                     "choices": [
-                        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
+                        {
+                            "index": 0,
+                            "finish_reason": "stop",
+                            "message": {"role": "assistant", "content": content},
+                        }
                     ],
                     "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
                 }
                 status, out = "200 OK", json.dumps(payload, ensure_ascii=False).encode()
             elif method == "GET" and path.endswith("/models"):
                 status = "200 OK"
-                out = json.dumps({"object": "list", "data": [{"id": SERVED_MODEL, "object": "model"}]}).encode()
+                out = json.dumps(
+                    {"object": "list", "data": [{"id": SERVED_MODEL, "object": "model"}]}
+                ).encode()
             else:
                 status, out = "404 Not Found", b'{"error": {"message": "not found"}}'
-            writer.write(
-                f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {len(out)}\r\n\r\n".encode()
-                + out
+            head = (
+                f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {len(out)}\r\n\r\n"
             )
+            writer.write(head.encode() + out)
             await writer.drain()
     finally:
         writer.close()

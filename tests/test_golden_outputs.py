@@ -30,7 +30,9 @@ def _first_difference(got: bytes, want: bytes) -> str:
 def assert_same(out: Path, name: str) -> None:
     got, want = stable_outputs(out), expected(name)
     for f in want:
-        assert got[f] == want[f], f"{f} differs from tests/data/golden/{name}: {_first_difference(got[f], want[f])}"
+        assert got[f] == want[f], (
+            f"{f} differs from tests/data/golden/{name}: {_first_difference(got[f], want[f])}"
+        )
 
 
 def test_pool1000_outputs_match_the_stored_expectation(server: AnsweringServer, tmp_path: Path) -> None:

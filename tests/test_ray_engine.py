@@ -24,7 +24,7 @@ ray = pytest.importorskip("ray", reason="the [ray] extra is not installed (pip i
 
 from lmscreen.engines.ray_engine import RayEngine  # noqa: E402
 from lmscreen.run.options import ScreenOptions  # noqa: E402
-from lmscreen.run.runner import screen  # noqa: E402
+from lmscreen.run.screen import screen  # noqa: E402
 
 pytestmark = pytest.mark.timeout(1800)  # a cap for a hung cluster on a busy shared CI box, not a speed bound
 ROOT = Path(__file__).resolve().parents[1]

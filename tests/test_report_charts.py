@@ -27,7 +27,7 @@ from lmscreen.report.chart_data import Threshold, chart_data
 from lmscreen.report.html import write_report
 from lmscreen.report.run_view import MAX_HIGH_ROWS, MAX_ROWS_SHOWN
 from lmscreen.run.options import ScreenOptions
-from lmscreen.run.runner import screen
+from lmscreen.run.screen import screen
 
 ROWS = 12_000
 SVG = "{http://www.w3.org/2000/svg}"

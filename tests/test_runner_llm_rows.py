@@ -10,9 +10,11 @@ from pathlib import Path
 
 import polars as pl
 
-from lmscreen.run.options import ScreenOptions
+from lmscreen.run.merge import LLM_COLUMNS as _LLM_COLUMNS
+from lmscreen.run.merge import answers_frame as _answers
+from lmscreen.run.merge import merge as _merge
 from lmscreen.run.reports import index_reports, report_for
-from lmscreen.run.runner import _LLM_COLUMNS, _answers, _llm_rows, _merge
+from lmscreen.run.screen import _items
 
 CODES = ["600519.SH", "600519.sh", "000001", "000001.SZ", "300750.SZ", "688981.SH", "920819.BJ", "601318.SH"]
 INLINE = [None, "", None, "内联文本", "   ", "某公司营业收入1.2亿元。", "\u3000", "  x  "]
@@ -45,9 +47,8 @@ def row_by_row(df: pl.DataFrame, reports: Path | None) -> list[tuple]:
 
 
 def picked(df: pl.DataFrame, reports: Path | None, tmp: Path) -> list[tuple]:
-    opts = ScreenOptions(pool=tmp / "pool.csv", out=tmp / "out", reports=reports)
     index = index_reports(reports) if reports else None
-    return [(r.row, r.code, r.name, r.roe, r.pe, r.source, r.rules_fired) for r in _llm_rows(df, opts, index)]
+    return [(r.row, r.code, r.name, r.roe, r.pe, r.source, r.rules_fired) for r in _items(df, index)]
 
 
 def test_rows_picked_in_polars_are_the_rows_report_for_picks(tmp_path: Path) -> None:

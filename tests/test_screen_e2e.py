@@ -202,7 +202,7 @@ def test_injected_instructions_do_not_change_the_verdict(tmp_path: Path) -> None
 
 def test_failed_llm_call_keeps_the_deterministic_verdict(tmp_path: Path) -> None:
     from lmscreen.run.options import ScreenOptions
-    from lmscreen.run.runner import screen
+    from lmscreen.run.screen import screen
 
     pool = tmp_path / "pool.csv"
     pool.write_text(

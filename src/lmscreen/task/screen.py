@@ -16,10 +16,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from lmscreen.engines.protocol import LLMResult
 from lmscreen.task import choice_prompt_hash, prepare_request, process_choice
 from lmscreen.task.candidates import CandidateSet, find_candidates
 from lmscreen.task.choice import ChoiceRequest
+
+
+class Answer(Protocol):
+    """A stored answer as the runner hands it over (engines/protocol.py LLMResult): the task reads it and
+    never imports an engine."""
+
+    text: str | None
+    error: str | None
+    finish_reason: str | None
+    prompt_tokens: int
+    completion_tokens: int
+    extra: dict[str, Any]
 
 
 class FilingText(Protocol):
@@ -102,7 +113,7 @@ class ScreenTask:
         self._inflight[id(item)] = _InFlight(text, cset)
         return question, ({"truncation": truncation} if truncation else None)
 
-    def result(self, item: ScreenItem, answer: LLMResult) -> ScreenAnswer:
+    def result(self, item: ScreenItem, answer: Answer) -> ScreenAnswer:
         kept = self._inflight.pop(id(item), None)
         text = kept.text if kept else item.source.read()
         truncation = (answer.extra or {}).get("truncation")

@@ -1,4 +1,4 @@
-"""Moved to `lmscreen.filings`; this name stays only until run/runner.py imports from there."""
+"""Moved to `lmscreen.filings`; this name stays only until run/screen.py imports from there."""
 
 from lmscreen.filings.encoding import text_chunks
 

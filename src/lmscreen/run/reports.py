@@ -1,4 +1,4 @@
-"""Moved to `lmscreen.filings`; these names stay only until run/runner.py imports from there."""
+"""Moved to `lmscreen.filings`; these names stay only until run/screen.py imports from there."""
 
 from lmscreen.filings import Filing as ReportSource
 from lmscreen.filings import annotate_pages

@@ -183,17 +183,17 @@ class _Sources:
         reports = (run.get("options") or {}).get("reports")
         self.index: dict[str, Path] = {}
         if reports:
-            from lmscreen.run.reports import index_reports
+            from lmscreen.filings import index_filings
 
             try:
-                self.index = index_reports(Path(reports))
+                self.index = index_filings(Path(reports))
             except InputError:
                 self.index = {}
 
     def text(self, rec: dict[str, Any]) -> str | None:
-        from lmscreen.run.reports import report_for
+        from lmscreen.filings import filing_for
 
-        src = report_for(str(rec.get("code") or ""), rec.get("report_text"), self.index)
+        src = filing_for(str(rec.get("code") or ""), rec.get("report_text"), self.index)
         if src is None:
             return None
         try:

@@ -25,6 +25,7 @@ import polars as pl
 from lmscreen import __version__
 from lmscreen.engines.protocol import Engine
 from lmscreen.errors import InputError
+from lmscreen.filings import filing_for, index_filings
 from lmscreen.pool.notes import input_notes
 from lmscreen.run import checkpoint as ckpt_mod
 from lmscreen.run import outdir
@@ -32,7 +33,6 @@ from lmscreen.run.engine_source import engine_source
 from lmscreen.run.judged import Judged
 from lmscreen.run.merge import answers_frame, merge, without_llm
 from lmscreen.run.options import ScreenOptions
-from lmscreen.run.reports import ReportSource, annotate_pages, index_reports, report_for
 from lmscreen.run.runner import run_items
 from lmscreen.run.spill import Spill, remove_stale
 from lmscreen.task.screen import ScreenAnswer, ScreenItem, ScreenTask
@@ -113,7 +113,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
         spill = Spill(opts.out)
         try:
             items: list[ScreenItem] = []
-            index = index_reports(opts.reports) if opts.reports else None
+            index = index_filings(opts.reports) if opts.reports else None
             for chunk in judged:
                 spill.add(chunk)
                 items.extend(_items(chunk, index))
@@ -243,7 +243,7 @@ def _items(frame: pl.DataFrame, index: dict[str, Path] | None) -> list[ScreenIte
 
     The rows that can have one (a code the filings folder names, or a non-empty inline cell) are picked in
     polars first: a million-row pool with filings for a thousand rows must not be walked row by row in
-    Python. `report_for` then decides on those rows exactly as before.
+    Python. `filing_for` then decides on those rows exactly as before.
     """
     has_inline = "report_text" in frame.columns
     may_have: list[pl.Expr] = []
@@ -266,7 +266,7 @@ def _items(frame: pl.DataFrame, index: dict[str, Path] | None) -> list[ScreenIte
     )
     items: list[ScreenItem] = []
     for _, row, code, name, roe, pe, text, rules_fired in picked.iter_rows():
-        src = report_for(code, text, index)
+        src = filing_for(code, text, index)
         if src is not None:
             items.append(ScreenItem(row, code, name or "", roe, pe, src, rules_fired))
     return items
@@ -279,12 +279,7 @@ def _llm_stage(
     answers as one frame (`row`, the LLM columns, the nested `llm` detail) with the run's info."""
     from lmscreen.task import choice_prompt_hash
 
-    task = ScreenTask(
-        report_token_budget=opts.report_token_budget,
-        max_tokens=opts.max_tokens,
-        annotate=annotate_pages,
-        size=_source_size,
-    )
+    task = ScreenTask(report_token_budget=opts.report_token_budget, max_tokens=opts.max_tokens)
     outcome = run_items(task, items, engine_source(opts, engine), opts.out, progress=opts.progress)
     rows: list[dict[str, Any]] = []
     details: list[dict[str, Any]] = []
@@ -312,12 +307,3 @@ def _llm_stage(
         "rows_per_s_this_run": ran.get("rows_per_s_this_run"),
     }
     return answers_frame(rows, details), info
-
-
-def _source_size(src: ReportSource) -> int:
-    """Bytes of the filing (UTF-8 for an inline text, encoded a chunk at a time: no copy of a long cell)."""
-    from lmscreen.run.long_text import text_chunks
-
-    if src.text is not None:
-        return sum(len(chunk.encode()) for chunk in text_chunks(src.text))
-    return src.path.stat().st_size if src.path else 0

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from lmscreen.filings import Filing, annotate_pages
 from lmscreen.task import choice_prompt_hash, prepare_request, process_choice
 from lmscreen.task.candidates import CandidateSet, find_candidates
 from lmscreen.task.choice import ChoiceRequest
@@ -33,14 +34,6 @@ class Answer(Protocol):
     extra: dict[str, Any]
 
 
-class FilingText(Protocol):
-    """What the task needs of a row's filing (filings/: inline text, .txt/.md or PDF)."""
-
-    def read(self) -> str: ...
-
-    def digest(self) -> str: ...
-
-
 @dataclass
 class ScreenItem:
     """A pool row that has a filing, with the pool fields the answer's checks need."""
@@ -50,8 +43,8 @@ class ScreenItem:
     name: str
     roe: float | None
     pe: float | None
-    source: Any
-    """The row's filing (a FilingText; also given to `annotate` for pages and long-text offsets)."""
+    source: Filing
+    """The row's filing: inline text, .txt/.md or PDF."""
     rules_fired: str | None = None
 
 
@@ -71,22 +64,13 @@ class _InFlight:
 
 
 class ScreenTask:
-    """`screen`'s question; `annotate` adds pages / whole-text offsets to the evidence of a row's figures."""
+    """`screen`'s question, for the durable runner."""
 
     name = "screen"
 
-    def __init__(
-        self,
-        *,
-        report_token_budget: int,
-        max_tokens: int,
-        annotate: Callable[[Any, dict[str, Any]], list[str]],
-        size: Callable[[Any], int],
-    ) -> None:
+    def __init__(self, *, report_token_budget: int, max_tokens: int) -> None:
         self.report_token_budget = report_token_budget
         self.max_tokens = max_tokens
-        self._annotate = annotate
-        self._size = size
         self._inflight: dict[int, _InFlight] = {}
 
     def signature(self) -> dict[str, Any]:
@@ -100,7 +84,7 @@ class ScreenTask:
         return item.row, item.code, (item.code, item.name, item.source.digest())
 
     def size(self, item: ScreenItem) -> int:
-        return self._size(item.source)
+        return item.source.size_bytes()
 
     def request(
         self, item: ScreenItem, count_tokens: Callable[[str], int]
@@ -122,7 +106,8 @@ class ScreenTask:
             answer.text, item.code, text, item.roe, item.pe, item.rules_fired,
             engine_error=engine_error, cset=kept.cset if kept else None,
         )  # fmt: skip
-        flags = list(outcome.flags) + self._annotate(item.source, outcome.detail)
+        flags = list(outcome.flags) + annotate_pages(item.source, outcome.detail)
+        item.source.release()
         if truncation and "truncated" not in flags:
             flags.append("truncated")
         columns = {

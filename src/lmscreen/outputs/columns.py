@@ -47,8 +47,8 @@ class Column:
     """results.jsonl leaves the column out when no row of the run has a value (a rules-only run): a million
     rows of a dozen nulls each were a third of the file. results.csv keeps every column."""
     optional: bool = False
-    """Only in a run that produces it (a period column in the pool, --annualize-roe); a run with no row at
-    all writes the results.csv header without it."""
+    """Only in a run that produces it (a period column in the pool, --annualize-roe, the LLM step); a run
+    with no row at all writes the results.csv header without it."""
 
     def matches(self, name: str) -> bool:
         if "{year}" not in self.name:
@@ -130,7 +130,12 @@ COLUMNS: tuple[Column, ...] = (
         "rules_fired_json", "String", _ONLY_JSONL, "rules_fired as a JSON list of {id, field, value}", "rules"
     ),
     Column(
-        "llm", "Object", _ONLY_JSONL, "the answer's detail: figures, evidence, raw text (last key)", "llm"
+        "llm",
+        "Object",
+        _ONLY_JSONL,
+        "the answer's detail: figures, evidence, raw text (each line's last key)",
+        "llm",
+        optional=True,
     ),
 )
 

@@ -22,10 +22,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:  # only its shape is read (levels.order, levels.names, rules[].level/op)
-    from lmscreen.rules.ruleset import RuleSet
+
+class Rules(Protocol):
+    """What is read of loaded rules (a `rules.RuleSet`): their JSON form. A protocol, not an import, so
+    that outputs/ stays a leaf package."""
+
+    def model_dump(self, *, mode: str = ...) -> dict[str, Any]: ...
+
 
 ENGLISH: dict[str, str] = {"高": "High", "中": "Medium", "低": "Low", "未知": "Unknown"}
 """English names of the default levels; any other level is shown under its own name in English too."""
@@ -135,7 +140,7 @@ def from_spec(spec: Mapping[str, Any] | None) -> LevelScale:
     return LevelScale(severity=severity, shown=shown)
 
 
-def from_rules(rules: RuleSet | None) -> LevelScale:
+def from_rules(rules: Rules | None) -> LevelScale:
     """The levels of loaded rules (None: DEFAULT)."""
     return DEFAULT if rules is None else from_spec(rules.model_dump(mode="json"))
 

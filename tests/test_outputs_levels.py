@@ -198,7 +198,7 @@ def test_a_level_that_only_asks_for_a_missing_value_is_listed_last(tmp_path: Pat
     assert scale.shown == ("危险", "关注", "安全", "未知") and scale.worst == "危险"
     assert scale.severity == ("危险", "未知", "关注", "安全")
     assert [scale.color(lv) for lv in scale.shown] == ["#c62828", "#ef8f00", "#2e7d32", "#8a8a8a"]
-    assert scale.name("危险", "en") == "危险" and scale.name("未知", "en") == "Unknown"
+    assert levels.english("危险") == "危险" and levels.english("未知") == "Unknown"
     assert scale.ordered(["安全", None, "旧等级", "危险"]) == ["危险", "安全", "旧等级", None]
     assert scale.color("旧等级") == levels.OTHER_COLOR
 

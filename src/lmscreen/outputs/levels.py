@@ -69,10 +69,6 @@ class LevelScale:
         """The most severe level: the rows report.md lists one by one."""
         return self.severity[0]
 
-    @property
-    def is_default(self) -> bool:
-        return self.shown == DEFAULT.shown and self.severity == DEFAULT.severity
-
     def rank(self, level: str | None) -> int:
         """Place in `shown`; a level the rules do not name comes after all of theirs."""
         try:
@@ -88,10 +84,6 @@ class LevelScale:
         extra = sorted((lv for lv in present if lv not in self.shown), key=lambda lv: (lv is None, str(lv)))
         return [*known, *extra]
 
-    def name(self, level: str | None, lang: str) -> str:
-        """The level as a reader sees it: its own name, or the English name of a default level."""
-        return english(level) if lang == "en" else (level or "")
-
     def color(self, level: str | None) -> str:
         if level in COLORS:
             return COLORS[level]  # type: ignore[index]
@@ -105,6 +97,7 @@ class LevelScale:
 
 
 def english(level: str | None) -> str:
+    """A level's English name: a default level's translation, any other level's own name."""
     if level is None:
         return ""
     return ENGLISH.get(level, level)

@@ -22,6 +22,7 @@ from lmscreen.outputs.levels import LevelScale
 
 if TYPE_CHECKING:
     from lmscreen.rules.ruleset import RuleSet
+
 MAX_INDUSTRIES = 12
 MAX_SCATTER_POINTS = 1_000
 """Dots in the PE/ROE chart: ~0.15 s of drawing and ~0.1 MB of SVG per 1,000. The rest of the run is in the

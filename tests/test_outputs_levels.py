@@ -211,3 +211,25 @@ def test_diff_lists_changes_most_severe_first_in_the_rules_order(tmp_path: Path)
     assert [c["risk_level_b"] for c in moved] == ["危险", "关注", "安全"]
     # Under the default levels these names are unknown: they would be sorted by name, not by severity.
     assert [c["code"] for c in diff_verdicts(old, new).changed] == ["A", "C", "D"]
+
+
+def test_custom_levels_are_coloured_and_filterable_in_chromium(browser, runs: dict[str, Path]) -> None:
+    from browser import Page
+
+    p = Page(browser)
+    try:
+        p.open(runs["renamed"] / "report.html")
+        page = p.page
+        colour = "el => getComputedStyle(el).color"
+        assert page.eval_on_selector('.card[class~="lv-危险"] b', colour) == "rgb(198, 40, 40)"
+        assert page.eval_on_selector('.card[class~="lv-安全"] b', colour) == "rgb(46, 125, 50)"
+        options = page.eval_on_selector_all("#f-level option", "os => os.map(o => o.value)")
+        assert options == ["", "危险", "未知", "关注", "安全"], "the rules' levels, worst first"
+        page.select_option("#f-level", "危险")
+        shown = page.eval_on_selector_all(
+            "#grid tbody tr:not([hidden]) td:nth-child(5)", "tds => tds.map(t => t.textContent)"
+        )
+        assert shown == ["危险"] * _counts(runs["renamed"])["危险"]
+        assert p.errors() == [] and all(u.startswith("file:") for u in p.requests)
+    finally:
+        p.close()

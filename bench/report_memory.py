@@ -30,7 +30,7 @@ def _child(mode: str, rows: int) -> None:
 
     import polars as pl
 
-    from lmscreen.report import history
+    from lmscreen.outputs import history
     from lmscreen.report.chart_data import ChartTotals, chart_data
     from lmscreen.report.diff import DIFF_COLUMNS, diff_chunks, diff_verdicts
 

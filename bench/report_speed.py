@@ -47,7 +47,7 @@ import lmscreen.pool
 import lmscreen.run.screen
 from lmscreen.rules import load_rules
 load_rules(None)
-from lmscreen.report import history
+from lmscreen.outputs import history
 out = Path(sys.argv[1])
 run = json.loads((out / "run.json").read_text(encoding="utf-8"))
 run_id = (run.get("history") or {}).get("run_id")

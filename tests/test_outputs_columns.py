@@ -28,7 +28,7 @@ import pytest
 from lmscreen.outputs import columns, history
 from lmscreen.outputs.columns import CSV, HISTORY, JSONL
 from lmscreen.run.options import ScreenOptions
-from lmscreen.run.runner import screen
+from lmscreen.run.screen import screen
 from report_runs import EXAMPLE_REASONS, scripted_run
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,7 +20,7 @@ from lmscreen.report.diff import diff_verdicts
 from lmscreen.report.html import write_report
 from lmscreen.rules import DEFAULT_RULES_PATH, load_rules
 from lmscreen.run.options import ScreenOptions
-from lmscreen.run.runner import screen
+from lmscreen.run.screen import screen
 
 ROOT = Path(__file__).resolve().parents[1]
 POOL = ROOT / "examples" / "pool.csv"

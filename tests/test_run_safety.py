@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from faultproxy import FaultProxy
-from lmscreen.report.atomic import write_with
+from lmscreen.outputs.atomic import write_with
 from lmscreen.run.outdir import LOCK_NAME
 from servers import FAKE_MODEL, FakeServerProcess
 

@@ -83,7 +83,7 @@ def joined(df: pl.DataFrame, outcome_rows: list[dict], details: list[dict]) -> p
 
 
 def test_pieces_write_the_same_bytes_as_the_whole_typed_frame(tmp_path: Path) -> None:
-    from lmscreen.report.writers import ResultWriter
+    from lmscreen.outputs.results import ResultWriter
 
     df = pl.DataFrame({"row": list(range(2, 42)), "code": [f"{i:06d}.SZ" for i in range(40)]})
     outcome = [
@@ -104,7 +104,8 @@ def test_merged_answers_sit_on_their_rows_exactly_as_a_left_join_puts_them(tmp_p
     """Written chunk by chunk as the run writes them, the pieces make the same results.csv and
     results.jsonl bytes as the whole frame built by left joins (the nested detail a struct there, JSON text
     spliced in by the writer here)."""
-    from lmscreen.report.writers import DETAIL_JSON, ResultWriter
+    from lmscreen.outputs.columns import DETAIL_JSON
+    from lmscreen.outputs.results import ResultWriter
 
     df = pl.DataFrame({"row": list(range(2, 42)), "code": [f"{i:06d}.SZ" for i in range(40)]})
     case = 0

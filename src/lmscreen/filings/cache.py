@@ -22,17 +22,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-HOME_ENV = "LMSCREEN_HOME"
-"""The same variable report/history.py reads; resolved here too because filings/ imports nothing above it."""
+from lmscreen.home import home
+
 _READ_BYTES = 1 << 20
-
-
-def home() -> Path:
-    env = os.environ.get(HOME_ENV)
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_DATA_HOME")
-    return (Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share") / "lmscreen"
 
 
 def cache_dir() -> Path:

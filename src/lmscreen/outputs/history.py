@@ -30,21 +30,12 @@ if TYPE_CHECKING:  # polars is imported where verdicts are read or written: `--h
     import polars as pl
 
 from lmscreen.errors import InputError
+from lmscreen.home import HOME_ENV, home
 from lmscreen.outputs import levels as levels_mod
 from lmscreen.outputs.columns import VERDICT_COLUMNS
 from lmscreen.outputs.migrations import migrate, rules_json
 
-HOME_ENV = "LMSCREEN_HOME"
 DB_NAME = "history.sqlite"
-
-
-def home() -> Path:
-    """Where lmscreen keeps state that outlives one OUT folder."""
-    env = os.environ.get(HOME_ENV)
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_DATA_HOME")
-    return (Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share") / "lmscreen"
 
 
 def db_path() -> Path:

@@ -11,21 +11,8 @@ from typing import Any
 
 import polars as pl
 
-from lmscreen.report.writers import DETAIL_JSON, detail_json
-
-LLM_COLUMNS: dict[str, pl.DataType] = {
-    "reason": pl.String(),
-    "reason_source": pl.String(),
-    "flags": pl.String(),
-    "status": pl.String(),
-    "revenue_yuan": pl.Float64(),
-    "net_profit_yuan": pl.Float64(),
-    "gross_margin_pct": pl.Float64(),
-    "roe_extracted_pct": pl.Float64(),
-    "pe_extracted": pl.Float64(),
-    "prompt_tokens": pl.Int64(),
-    "completion_tokens": pl.Int64(),
-}
+from lmscreen.outputs.columns import DETAIL_JSON, LLM_COLUMNS
+from lmscreen.outputs.results import detail_json
 
 
 def without_llm(frame: pl.DataFrame, flag: str) -> pl.DataFrame:

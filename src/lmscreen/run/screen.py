@@ -84,10 +84,11 @@ def check_out_dir(out: Path) -> None:
 
 
 def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
+    from lmscreen.outputs.columns import SPARSE_JSONL_COLUMNS, VERDICT_COLUMNS
+    from lmscreen.outputs.history import VerdictParts, record_run_safely
+    from lmscreen.outputs.results import ResultWriter, write_errors, write_json
     from lmscreen.pool.load import open_pool
     from lmscreen.report.chart_data import chart_totals
-    from lmscreen.report.history import VERDICT_COLUMNS, VerdictParts, record_run_safely
-    from lmscreen.report.writers import SPARSE_JSONL_COLUMNS, ResultWriter, write_errors, write_json
     from lmscreen.rules import load_rules, rules_hash
 
     started = time.time()

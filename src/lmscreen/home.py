@@ -1,0 +1,20 @@
+"""Where lmscreen keeps what outlives a run: the history database and the filings cache.
+
+`$LMSCREEN_HOME`, else `$XDG_DATA_HOME/lmscreen`, else `~/.local/share/lmscreen`. A leaf module: outputs/
+(history) and filings/ (the PDF text cache) both need it, and neither may import the other.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+HOME_ENV = "LMSCREEN_HOME"
+
+
+def home() -> Path:
+    env = os.environ.get(HOME_ENV)
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_DATA_HOME")
+    return (Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share") / "lmscreen"

@@ -351,6 +351,7 @@ def planned_defaults(
     return {
         "planned": True,
         "resolved": found.how,
+        "quantization": result.quantization,
         "fits": result.fits,
         "tp": result.tp,
         "gpu_memory_utilization": result.gpu_memory_utilization,

@@ -233,3 +233,51 @@ def test_each_engine_checks_its_own_settings(engine: str, options: dict, message
     with pytest.raises(InputError) as info:
         plugin(engine).settings(options)
     assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def _engine_imports() -> dict[str, set[str]]:
+    """engines module → the engines modules it imports anywhere (top level, inside functions, for types)."""
+    import ast
+
+    folder = ROOT / "src" / "lmscreen" / "engines"
+    graph: dict[str, set[str]] = {}
+    for path in folder.glob("*.py"):
+        name = path.stem
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                targets = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            for target in targets:
+                parts = target.split(".")
+                if (
+                    parts[:2] == ["lmscreen", "engines"]
+                    and len(parts) > 2
+                    and (folder / f"{parts[2]}.py").exists()
+                ):
+                    found.add(parts[2])
+        found.discard(name)
+        graph[name] = found
+    return graph
+
+
+def test_engines_import_each_other_without_cycles_and_ray_only_through_the_registry() -> None:
+    graph = _engine_imports()
+    assert graph["ray_engine"] <= {"options", "protocol", "registry", "threads"}, graph["ray_engine"]
+    assert graph["registry"] <= {"protocol"}
+    state: dict[str, int] = {}
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            assert state.get(nxt) != 1, f"import cycle: {' -> '.join([*trail, node, nxt])}"
+            if nxt not in state:
+                visit(nxt, [*trail, node])
+        state[node] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [])

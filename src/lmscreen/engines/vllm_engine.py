@@ -11,7 +11,8 @@ Why it is built the way it is:
 - Settings that vLLM picks silently are pinned: `max_tokens` (its default is 16, which cuts every JSON
   answer), prefix caching (hybrid models default it off; every row shares our system prompt), one
   structured-output backend (mixing backends under "auto" crashes the engine), greedy decoding and a seed.
-- Every call into vLLM goes through one small seam (`VllmCalls`, implemented in vllm_backend.py), so the
+- Every call into vLLM goes through one small seam (`VllmCalls` in vllm_seam.py, implemented in
+  vllm_backend.py), so the
   request building, chunking and error handling here are tested without vLLM or a GPU.
 """
 
@@ -21,11 +22,12 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from lmscreen.engines.options import opt_dict, opt_fraction, opt_int, opt_str
 from lmscreen.engines.protocol import LLMRequest, LLMResult
 from lmscreen.engines.vllm_schema import SchemaRejected, grammar_schema
+from lmscreen.engines.vllm_seam import ChatOutput, VllmCalls
 from lmscreen.errors import InputError
 
 DEFAULT_CHUNK_ROWS = 256
@@ -37,36 +39,6 @@ DEFAULT_SEED = 0
 TEMPERATURE = 0.0
 DEFAULT_BACKEND = "xgrammar"
 """One pinned structured-output backend: mixing backends under "auto" crashes the engine."""
-
-
-@dataclass
-class ChatOutput:
-    """What the engine needs from one vLLM `RequestOutput`."""
-
-    text: str | None
-    finish_reason: str | None
-    prompt_tokens: int
-    completion_tokens: int
-    cached_tokens: int
-
-
-class VllmCalls(Protocol):
-    """The seam: everything the engine asks of vLLM."""
-
-    def chat(
-        self,
-        conversations: list[list[dict[str, str]]],
-        sampling: list[dict[str, Any]],
-        chat_template_kwargs: dict[str, Any] | None,
-    ) -> list[ChatOutput]:
-        """One `LLM.chat` call; outputs in input order. Raises ValueError for invalid input."""
-        ...
-
-    def count_tokens(self, text: str) -> int: ...
-
-    def describe(self) -> dict[str, Any]: ...
-
-    def close(self) -> None: ...
 
 
 @dataclass
@@ -138,7 +110,7 @@ class VllmEngine:
         if calls is None:
             from lmscreen.engines.vllm_backend import load_vllm
 
-            calls = load_vllm(settings)
+            calls = load_vllm(settings.llm_kwargs())
         self._calls = calls
         self.relaxed: set[str] = set()
         self.chunks_done = 0

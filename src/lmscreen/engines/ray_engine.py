@@ -127,7 +127,7 @@ class EngineActor:
 
 
 def identity_mismatch(expected: dict[str, Any], got: dict[str, Any]) -> str:
-    """ "" when equal, else the differing keys with both values (for the row's error)."""
+    """Empty when equal, else the differing keys with both values (for the row's error)."""
     keys = sorted(set(expected) | set(got))
     diffs = [f"{k}: {expected.get(k)!r} vs {got.get(k)!r}" for k in keys if expected.get(k) != got.get(k)]
     return "; ".join(diffs)

@@ -30,15 +30,15 @@ def example_requests() -> list:
     """The example pool's LLM requests exactly as the runner builds them."""
     from lmscreen.engines.embedded import EmbeddedEngine
     from lmscreen.engines.protocol import LLMRequest
+    from lmscreen.filings import index_filings
     from lmscreen.pool.load import load_pool
     from lmscreen.run.options import ScreenOptions
-    from lmscreen.run.reports import index_reports
-    from lmscreen.run.runner import _llm_rows
+    from lmscreen.run.screen import _items
     from lmscreen.task import prepare_request
 
     out = Path(tempfile.mkdtemp())
     opts = ScreenOptions(pool=EXAMPLES / "pool.csv", out=out, reports=EXAMPLES / "reports")
-    rows = _llm_rows(load_pool(opts.pool).frame, opts, index_reports(opts.reports))
+    rows = _items(load_pool(opts.pool).frame, index_filings(opts.reports))
     counter = EmbeddedEngine(n_ctx=opts.n_ctx)
     reqs = []
     for r in rows:

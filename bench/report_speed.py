@@ -44,7 +44,7 @@ from pathlib import Path
 import polars as pl
 # What a screen process has loaded by the time it writes the reports: the runner, the pool loader, the rules.
 import lmscreen.pool
-import lmscreen.run.runner
+import lmscreen.run.screen
 from lmscreen.rules import load_rules
 load_rules(None)
 from lmscreen.report import history

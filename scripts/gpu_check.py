@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from lmscreen.engines.vllm_engine import make_vllm_engine
     from lmscreen.run.options import ScreenOptions
-    from lmscreen.run.runner import screen
+    from lmscreen.run.screen import screen
 
     pool = write_pool(args.work / "pool.csv", args.rows)
     opts = ScreenOptions(

@@ -16,7 +16,7 @@ from typing import Any
 
 from lmscreen.engines.protocol import LLMRequest, LLMResult
 from lmscreen.run.options import ScreenOptions
-from lmscreen.run.runner import RunSummary, screen
+from lmscreen.run.screen import RunSummary, screen
 
 
 class ScriptedEngine:

@@ -14,7 +14,7 @@ from pathlib import Path
 from lmscreen.engines.vllm_engine import VllmEngine, VllmSettings
 from lmscreen.pool.load import load_pool
 from lmscreen.run.options import ScreenOptions
-from lmscreen.run.runner import screen
+from lmscreen.run.screen import screen
 from test_vllm_engine import ScriptedVllm
 
 ROOT = Path(__file__).resolve().parents[1]

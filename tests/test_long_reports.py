@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from lmscreen.errors import InputError
-from lmscreen.run.long_text import LONG_TEXT_CHARS, OPENING_CHARS
-from lmscreen.run.reports import ReportSource, annotate_pages, decode_text
+from lmscreen.filings import Filing, annotate_pages, decode_text
+from lmscreen.filings.long_text import LONG_TEXT_CHARS, OPENING_CHARS
 from lmscreen.task import process_choice
 from servers import FakeServerProcess
 
@@ -98,7 +98,7 @@ def test_a_prose_figure_in_a_long_gb18030_file_maps_back_and_the_digest_is_the_w
     text = long_report(4, middle=sentence)
     path = tmp_path / f"{CODE}.txt"
     path.write_bytes(text.encode("gb18030"))
-    src = ReportSource(path=path)
+    src = Filing(path=path)
     assert src.digest() == hashlib.sha256(text.encode("utf-8")).hexdigest()
     read = src.read()
     assert len(read) < len(text) // 10 and sentence in read
@@ -114,14 +114,14 @@ def test_a_prose_figure_in_a_long_gb18030_file_maps_back_and_the_digest_is_the_w
 
 def test_inline_long_text_is_read_in_parts_and_a_text_under_the_limit_whole(tmp_path: Path) -> None:
     sentence = "2024年公司实现营业收入150.56亿元。\n"
-    inline = ReportSource(text=long_report(4, middle=sentence))
+    inline = Filing(text=long_report(4, middle=sentence))
     assert inline.long() is not None and sentence in inline.read()
     # more bytes than the limit but fewer characters: read whole, exactly as a short file is
     short = FILLER * (LONG_TEXT_CHARS // len(FILLER) // 2)
     path = tmp_path / f"{CODE}.txt"
     path.write_text(short, encoding="utf-8")
     assert path.stat().st_size > LONG_TEXT_CHARS
-    src = ReportSource(path=path)
+    src = Filing(path=path)
     assert src.long() is None
     assert src.read() == decode_text(path.read_bytes(), path) == short == src.quote_text()
     assert annotate_pages(src, {"fields": {}}) == []
@@ -132,6 +132,6 @@ def test_undecodable_bytes_deep_in_a_long_file_name_the_file(tmp_path: Path) -> 
     data = long_report(3).encode("utf-8")
     path.write_bytes(data[: len(data) // 2] + b"\xff\xfe\xfa" + data[len(data) // 2 :])
     with pytest.raises(InputError, match=f"{CODE}.txt: not valid utf-8 or gb18030 text"):
-        ReportSource(path=path).read()
+        Filing(path=path).read()
     with pytest.raises(InputError, match=f"{CODE}.txt"):
-        ReportSource(path=path).digest()
+        Filing(path=path).digest()

@@ -26,7 +26,7 @@ from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen import canvas
 from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Table, TableStyle
 
-from lmscreen.run.pdf_text import ReportUnreadable, extract_pdf
+from lmscreen.filings.pdf import FilingUnreadable, extract_pdf
 
 FONT = "STSong-Light"
 pdfmetrics.registerFont(UnicodeCIDFont(FONT))
@@ -76,7 +76,7 @@ def test_a_scanned_pdf_has_no_text_layer(tmp_path: Path) -> None:
     page.rect(50, 50, 400, 600, fill=1)  # what a scan holds: pixels, no text
     page.showPage()
     page.save()
-    with pytest.raises(ReportUnreadable, match="report_unreadable: no text layer"):
+    with pytest.raises(FilingUnreadable, match="report_unreadable: no text layer"):
         extract_pdf(path)
 
 

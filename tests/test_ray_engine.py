@@ -30,7 +30,7 @@ from lmscreen.engines.ray_engine import EngineActor, RayEngine  # noqa: E402
 from lmscreen.engines.threads import THREADS_ENV  # noqa: E402
 from lmscreen.run.keys import run_signature  # noqa: E402
 from lmscreen.run.options import ScreenOptions  # noqa: E402
-from lmscreen.run.runner import screen  # noqa: E402
+from lmscreen.run.screen import screen  # noqa: E402
 
 pytestmark = pytest.mark.timeout(1800)  # a cap for a hung cluster on a busy shared CI box, not a speed bound
 ROOT = Path(__file__).resolve().parents[1]

@@ -27,7 +27,7 @@ from lmscreen.report.chart_data import Threshold, chart_data
 from lmscreen.report.html import write_report
 from lmscreen.report.run_view import MAX_HIGH_ROWS, MAX_ROWS_SHOWN
 from lmscreen.run.options import ScreenOptions
-from lmscreen.run.runner import screen
+from lmscreen.run.screen import screen
 
 ROWS = 12_000
 SVG = "{http://www.w3.org/2000/svg}"
@@ -251,7 +251,7 @@ def test_charts_given_by_the_runner_are_not_read_back(
 
 def test_rerendered_from_a_history_of_many_parts_draws_the_same_charts(run: Path, tmp_path: Path) -> None:
     """A streamed run is recorded a chunk at a time: re-rendering reads its parts one by one."""
-    from lmscreen.report import history
+    from lmscreen.outputs import history
 
     first = (run / "report.html").read_text(encoding="utf-8")
     run_id = json.loads((run / "run.json").read_text(encoding="utf-8"))["history"]["run_id"]
@@ -275,7 +275,8 @@ def test_rerendered_from_a_history_of_many_parts_draws_the_same_charts(run: Path
 def test_a_big_runs_changes_are_found_chunk_by_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two 12,000-row runs of one pool, compared with both spilled to disk in buckets: the report lists
     exactly what `lmscreen diff`'s whole-frame comparison finds."""
-    from lmscreen.report import diff, history
+    from lmscreen.outputs import history
+    from lmscreen.report import diff
 
     monkeypatch.setenv("LMSCREEN_HOME", str(tmp_path / "home"))
     monkeypatch.setattr(diff, "SPILL_ROWS", 1000)

@@ -8,10 +8,10 @@ import json
 
 import polars as pl
 
+from lmscreen.outputs.results import neutralise_formulas
 from lmscreen.report.evidence import sentence_quote
 from lmscreen.report.html import Packer, json_for_script, packed
 from lmscreen.report.markdown import cell
-from lmscreen.report.writers import neutralise_formulas
 
 SOURCE = "公司简介。报告期内公司实现营业总收入1741.44亿元，同比增长15.66%；净利润862.28亿元。"
 

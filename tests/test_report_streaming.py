@@ -15,7 +15,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from lmscreen.report import history
+from lmscreen.outputs import history
+from lmscreen.outputs.columns import DIFF_COLUMNS
 from lmscreen.report.chart_data import (
     _GRID_EDGES,
     MAX_SCATTER_POINTS,
@@ -25,7 +26,7 @@ from lmscreen.report.chart_data import (
     Threshold,
     chart_data,
 )
-from lmscreen.report.diff import DIFF_COLUMNS, diff_chunks, diff_verdicts
+from lmscreen.report.diff import diff_chunks, diff_verdicts
 
 MARKS = [Threshold("pe_ttm", 50.0, "pe_gt_50"), Threshold("roe", 5.0, "roe_lt_5")]
 LEVELS = ["高", "中", "低", "未知", None]

@@ -284,5 +284,7 @@ def test_threads_flag_is_recorded_and_kept_out_of_the_checkpoint_key(tmp_path: P
     )
     assert again.returncode == 0, again.stderr
     rerun = json.loads((out / "run.json").read_text(encoding="utf-8"))
-    assert rerun["llm"]["engine"]["n_threads"] == rerun["llm"]["engine"]["n_threads_batch"] == 2
+    assert rerun["options"]["threads"] == 2
     assert rerun["llm"]["resumed"] == 1 and rerun["llm"]["sent"] == 0  # another thread count still resumes
+    # and with nothing left to ask, the model was never loaded
+    assert rerun["llm"]["engine_created"] is False

@@ -1,7 +1,7 @@
-"""Which rows go to the LLM: picked in polars before any Python loop, the same rows `report_for` picks.
+"""Which rows go to the LLM: picked in polars before any Python loop, the same rows `filing_for` picks.
 
 A million-row pool with reports for a thousand rows must not be walked row by row; the rows chosen, their
-order and what each carries must be exactly what asking `report_for` row by row gives.
+order and what each carries must be exactly what asking `filing_for` row by row gives.
 """
 
 from __future__ import annotations
@@ -10,9 +10,11 @@ from pathlib import Path
 
 import polars as pl
 
-from lmscreen.run.options import ScreenOptions
-from lmscreen.run.reports import index_reports, report_for
-from lmscreen.run.runner import _LLM_COLUMNS, _answers, _llm_rows, _merge
+from lmscreen.filings import filing_for, index_filings
+from lmscreen.run.merge import LLM_COLUMNS as _LLM_COLUMNS
+from lmscreen.run.merge import answers_frame as _answers
+from lmscreen.run.merge import merge as _merge
+from lmscreen.run.screen import _items
 
 CODES = ["600519.SH", "600519.sh", "000001", "000001.SZ", "300750.SZ", "688981.SH", "920819.BJ", "601318.SH"]
 INLINE = [None, "", None, "内联文本", "   ", "某公司营业收入1.2亿元。", "\u3000", "  x  "]
@@ -33,11 +35,11 @@ def frame(with_inline: bool) -> pl.DataFrame:
 
 
 def row_by_row(df: pl.DataFrame, reports: Path | None) -> list[tuple]:
-    index = index_reports(reports) if reports else None
+    index = index_filings(reports) if reports else None
     inline = df["report_text"].to_list() if "report_text" in df.columns else [None] * df.height
     out = []
     for i, rec in enumerate(df.iter_rows(named=True)):
-        src = report_for(rec["code"], inline[i], index)
+        src = filing_for(rec["code"], inline[i], index)
         if src is not None:
             out.append((rec["row"], rec["code"], rec["name"] or "", rec["roe"], rec["pe_ttm"], src,
                         rec["rules_fired"]))  # fmt: skip
@@ -45,9 +47,8 @@ def row_by_row(df: pl.DataFrame, reports: Path | None) -> list[tuple]:
 
 
 def picked(df: pl.DataFrame, reports: Path | None, tmp: Path) -> list[tuple]:
-    opts = ScreenOptions(pool=tmp / "pool.csv", out=tmp / "out", reports=reports)
-    index = index_reports(reports) if reports else None
-    return [(r.row, r.code, r.name, r.roe, r.pe, r.source, r.rules_fired) for r in _llm_rows(df, opts, index)]
+    index = index_filings(reports) if reports else None
+    return [(r.row, r.code, r.name, r.roe, r.pe, r.source, r.rules_fired) for r in _items(df, index)]
 
 
 def test_rows_picked_in_polars_are_the_rows_report_for_picks(tmp_path: Path) -> None:

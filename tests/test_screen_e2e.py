@@ -89,6 +89,13 @@ def test_example_pool_writes_every_output(full_run: Path) -> None:
         assert r["status"] == "ok" or r["status"].startswith("llm_error"), r["status"]
 
 
+def test_example_outputs_match_the_stored_expectation(full_run: Path) -> None:
+    """The runner may change inside; what it writes for the example pool may not (tests/golden.py)."""
+    from test_golden_outputs import assert_same
+
+    assert_same(full_run, "example")
+
+
 def test_every_reason_is_a_checked_sentence_or_the_rules_summary(full_run: Path) -> None:
     """No fragment, loop or copy reaches results.csv: the model's sentence passes every check, or the row
     carries the summary of checked facts; and the labelled figures of every report come out."""
@@ -195,7 +202,7 @@ def test_injected_instructions_do_not_change_the_verdict(tmp_path: Path) -> None
 
 def test_failed_llm_call_keeps_the_deterministic_verdict(tmp_path: Path) -> None:
     from lmscreen.run.options import ScreenOptions
-    from lmscreen.run.runner import screen
+    from lmscreen.run.screen import screen
 
     pool = tmp_path / "pool.csv"
     pool.write_text(

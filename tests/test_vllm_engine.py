@@ -26,7 +26,7 @@ from lmscreen.engines.protocol import LLMRequest
 from lmscreen.engines.vllm_engine import ChatOutput, VllmEngine, VllmSettings, planned_defaults
 from lmscreen.engines.vllm_schema import SchemaRejected, grammar_schema
 from lmscreen.run.options import ScreenOptions
-from lmscreen.run.runner import screen
+from lmscreen.run.screen import screen
 from lmscreen.task import row_schema
 
 ROOT = Path(__file__).resolve().parents[1]

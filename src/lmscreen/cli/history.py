@@ -10,7 +10,7 @@ import typer
 
 
 def history_help() -> str:
-    from lmscreen.report.history import HOME_ENV, db_path
+    from lmscreen.outputs.history import HOME_ENV, db_path
 
     return f"Run history database: {db_path()} (set {HOME_ENV} to move it)."
 
@@ -27,7 +27,8 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.table import Table
 
-        from lmscreen.report.history import db_path, list_runs
+        from lmscreen.outputs.history import db_path, list_runs
+        from lmscreen.outputs.levels import merged
 
         runs = list_runs(pool=pool, limit=limit)
         if as_json:
@@ -39,7 +40,10 @@ def register(app: typer.Typer) -> None:
         table.add_column("id", justify="right", no_wrap=True)
         table.add_column("finished (UTC)", no_wrap=True)
         table.add_column("pool", overflow="fold")
-        for col in ("rows", "高", "中", "低", "未知", "rejected"):
+        # One column per level of the listed runs' rules (each run's own names, in its rules' order), so a
+        # rules file's own levels are counted like the default 高 / 中 / 低 / 未知.
+        levels = merged((r.scale for r in runs), (lv for r in runs for lv in r.levels))
+        for col in ("rows", *levels, "rejected"):
             table.add_column(col, justify="right", no_wrap=True)
         table.add_column("model", overflow="fold")
         for r in runs:
@@ -48,7 +52,7 @@ def register(app: typer.Typer) -> None:
                 (r.finished_at or r.recorded_at or "")[:16].replace("T", " "),
                 Path(r.pool_path).name,
                 str(r.rows),
-                *(str(r.levels.get(lv, 0)) for lv in ("高", "中", "低", "未知")),
+                *(_count(r.levels, lv, lv in r.scale.shown) for lv in levels),
                 str(r.rejected),
                 r.model or ("rules only" if r.engine and r.engine.startswith("none") else r.engine or ""),
             )
@@ -68,8 +72,9 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.table import Table
 
-        from lmscreen.report.diff import DIFF_COLUMNS, diff_chunks
-        from lmscreen.report.history import resolve_run, verdict_chunks
+        from lmscreen.outputs.columns import DIFF_COLUMNS
+        from lmscreen.outputs.history import resolve_run, verdict_chunks
+        from lmscreen.report.diff import diff_chunks
 
         a, b = resolve_run(run_a), resolve_run(run_b)
         result = diff_chunks(
@@ -77,6 +82,7 @@ def register(app: typer.Typer) -> None:
             lambda: verdict_chunks(b.id, columns=DIFF_COLUMNS),
             a.id,
             b.id,
+            scale=b.scale,
         )
         if as_json:
             data = result.to_json()
@@ -113,6 +119,13 @@ def register(app: typer.Typer) -> None:
                 for c in items:
                     table.add_row(c["code"], c["name"] or "", c["risk_level"] or "", _v(c["score"]))
                 console.print(table)
+
+
+def _count(counts: dict[str, int], level: str | None, in_rules: bool) -> str:
+    """A run's count of one level; blank where the run's rules have no such level (another run's)."""
+    if level in counts:
+        return str(counts[level])  # type: ignore[index]
+    return "0" if in_rules else ""
 
 
 def _v(value: object) -> str:

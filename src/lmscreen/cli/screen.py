@@ -57,8 +57,8 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
 
         from lmscreen.run.options import ScreenOptions
-        from lmscreen.run.runner import check_out_dir
-        from lmscreen.run.runner import screen as run_screen
+        from lmscreen.run.screen import check_out_dir
+        from lmscreen.run.screen import screen as run_screen
 
         if not pool.exists():
             raise InputError(f"{pool}: no such file")

@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from lmscreen.outputs import levels as levels_mod
+from lmscreen.outputs.columns import CHART_COLUMNS
+from lmscreen.outputs.levels import LevelScale
+
 if TYPE_CHECKING:
     from lmscreen.rules.ruleset import RuleSet
 
-LEVELS = ("高", "中", "低", "未知")
-CHART_COLUMNS = ("risk_level", "score", "industry", "pe_ttm", "roe")
 MAX_INDUSTRIES = 12
 MAX_SCATTER_POINTS = 1_000
 """Dots in the PE/ROE chart: ~0.15 s of drawing and ~0.1 MB of SVG per 1,000. The rest of the run is in the
@@ -65,17 +67,17 @@ class ChartData:
     """Rows of the industries beyond the largest MAX_INDUSTRIES, by level."""
     other_industries: int
     scatter: Scatter
+    scale: LevelScale = levels_mod.DEFAULT
+    """The run's levels (from its rules): the order and colours the charts draw them in."""
 
     @property
     def partial(self) -> bool:
         return self.rows < self.total
 
 
-def level_order(levels: object) -> list[str | None]:
-    """The four standard levels in report order, then any other level a custom rules file names."""
-    present = list(levels)  # type: ignore[call-overload]
-    extra = sorted((lv for lv in present if lv not in LEVELS), key=lambda lv: (lv is None, str(lv)))
-    return [lv for lv in LEVELS if lv in present] + extra
+def level_order(levels: object, scale: LevelScale = levels_mod.DEFAULT) -> list[str | None]:
+    """The levels present, in the order the run's rules list them (LevelScale.ordered), then any other."""
+    return scale.ordered(levels)  # type: ignore[arg-type]
 
 
 def _sum_by(cells: pl.DataFrame, *keys: str) -> pl.DataFrame:
@@ -282,8 +284,10 @@ class ChartTotals:
         thresholds: Sequence[Threshold] = (),
         score_range: tuple[float, float] = (0.0, 100.0),
         max_points: int = MAX_SCATTER_POINTS,
+        scale: LevelScale = levels_mod.DEFAULT,
     ) -> None:
         self.thresholds = list(thresholds)
+        self.scale = scale
         self.lo, hi = score_range
         self.width = (hi - self.lo) / SCORE_BINS or 1.0
         self.max_points = max_points
@@ -385,6 +389,7 @@ class ChartTotals:
             other=other,
             other_industries=n_other,
             scatter=self._scatter(with_values),
+            scale=self.scale,
         )
 
     def _scatter(self, counts: dict[str | None, int]) -> Scatter:
@@ -494,6 +499,10 @@ def thresholds_of(rules: RuleSet | None) -> list[Threshold]:
 
 
 def chart_totals(rules: RuleSet | None) -> ChartTotals:
-    """A ChartTotals for a run under `rules`: their PE/ROE thresholds and score range."""
+    """A ChartTotals for a run under `rules`: their PE/ROE thresholds, score range and levels."""
     score = rules.score if rules else None
-    return ChartTotals(thresholds_of(rules), (score.min, score.max) if score else (0.0, 100.0))
+    return ChartTotals(
+        thresholds_of(rules),
+        (score.min, score.max) if score else (0.0, 100.0),
+        scale=levels_mod.from_rules(rules),
+    )

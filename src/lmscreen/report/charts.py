@@ -20,11 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from lmscreen.outputs.levels import LevelScale
 from lmscreen.report.chart_data import ChartData, Threshold, level_order
 from lmscreen.report.labels import level_name, text
 
-COLORS = {"高": "#c62828", "中": "#ef8f00", "低": "#2e7d32", "未知": "#8a8a8a"}
-OTHER_COLOR = "#5c6bc0"
 LINE_COLOR = "#555555"
 WIDTH, HEIGHT = 380, 280
 LABEL_CHARS = 12
@@ -43,8 +42,9 @@ def _n(value: int) -> str:
     return f"{value:,}"
 
 
-def _color(level: str | None) -> str:
-    return COLORS.get(level or "", OTHER_COLOR)
+def _colors(scale: LevelScale, levels: list[str | None]) -> list[str]:
+    """Each level's colour: the run's rules name the levels, outputs.levels gives their colours."""
+    return [scale.color(lv) for lv in levels]
 
 
 def _name(level: str | None, lang: str) -> str:
@@ -147,7 +147,7 @@ def _share(data: ChartData, t: dict[str, str]) -> str:
 
 def levels_chart(data: ChartData, lang: str) -> Chart:
     t = text(lang)
-    levels = level_order(data.levels)
+    levels = level_order(data.levels, data.scale)
     chart = _chart(
         "Bar",
         "svg-levels",
@@ -162,17 +162,17 @@ def levels_chart(data: ChartData, lang: str) -> Chart:
     )
     chart.x_labels = [_name(lv, lang) for lv in levels]
     _count_axis(chart, max(data.levels.values(), default=0))
-    chart.add(t["count"], [{"value": data.levels[lv], "color": _color(lv)} for lv in levels])
+    chart.add(t["count"], [{"value": data.levels[lv], "color": data.scale.color(lv)} for lv in levels])
     return Chart(chart.render(is_unicode=True), _share(data, t))
 
 
 def scores_chart(data: ChartData, lang: str) -> Chart:
     t = text(lang)
-    levels = level_order(data.scores)
+    levels = level_order(data.scores, data.scale)
     chart = _chart(
         "StackedBar",
         "svg-scores",
-        [_color(lv) for lv in levels],
+        _colors(data.scale, levels),
         lang,
         title=t["chart_scores"],
         value_formatter=lambda v: f"{v:,.0f}",
@@ -196,11 +196,11 @@ def industry_chart(data: ChartData, lang: str) -> Chart:
     if data.other_industries:
         names.append(t["other"])
         tables.append(data.other)
-    levels = level_order({lv for table in tables for lv in table})
+    levels = level_order({lv for table in tables for lv in table}, data.scale)
     chart = _chart(
         "HorizontalStackedBar",
         "svg-industry",
-        [_color(lv) for lv in levels],
+        _colors(data.scale, levels),
         lang,
         title=t["chart_industry"],
         height=max(HEIGHT, 22 * len(names) + 120),
@@ -223,11 +223,11 @@ def industry_chart(data: ChartData, lang: str) -> Chart:
 def scatter_chart(data: ChartData, thresholds: list[Threshold], lang: str) -> Chart:
     t = text(lang)
     sc = data.scatter
-    levels = level_order(sc.points)
+    levels = level_order(sc.points, data.scale)
     chart = _chart(
         "XY",
         "svg-scatter",
-        [_color(lv) for lv in levels] + [LINE_COLOR] * len(thresholds),
+        _colors(data.scale, levels) + [LINE_COLOR] * len(thresholds),
         lang,
         ("desc",),  # per-dot tooltip text: a third of the SVG's bytes, and no script here shows it
         title=t["chart_scatter"],

@@ -2,6 +2,8 @@
 
 Rows are matched by normalised code (the pool loader keeps one row per code), so a reordered pool shows no
 change. Only the deterministic verdict is compared: the LLM's reason wording is not a change in risk.
+The compared columns and their types are outputs.columns' (DIFF_COLUMNS); changes are listed most severe
+new level first, in the order of the newer run's rules (outputs.levels).
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from typing import IO, Any
 
 import polars as pl
 
-LEVEL_ORDER = "高中低未知"
+from lmscreen.outputs import levels as levels_mod
+from lmscreen.outputs.columns import DIFF_COLUMNS, dtype
+from lmscreen.outputs.levels import LevelScale
 
 
 @dataclass
@@ -41,7 +45,7 @@ class RunDiff:
         }
 
 
-DIFF_COLUMNS = ("code", "name", "risk_level", "score", "pe_ttm", "roe")
+_DTYPES = {c: dtype(c) for c in DIFF_COLUMNS}
 
 
 def _frame(verdicts: pl.DataFrame | list[dict[str, Any]]) -> pl.DataFrame:
@@ -53,14 +57,7 @@ def _frame(verdicts: pl.DataFrame | list[dict[str, Any]]) -> pl.DataFrame:
     for col in DIFF_COLUMNS:
         if col not in frame.columns:
             frame = frame.with_columns(pl.lit(None).alias(col))
-    frame = frame.select(
-        pl.col("code").cast(pl.String),
-        pl.col("name").cast(pl.String),
-        pl.col("risk_level").cast(pl.String),
-        pl.col("score").cast(pl.Int64, strict=False),
-        pl.col("pe_ttm").cast(pl.Float64, strict=False),
-        pl.col("roe").cast(pl.Float64, strict=False),
-    )
+    frame = frame.select(pl.col(c).cast(_DTYPES[c], strict=False) for c in DIFF_COLUMNS)
     code = frame.get_column("code")
     if code.null_count() or (code == "").any():  # a filter copies every column: only when it drops rows
         frame = frame.filter(pl.col("code").is_not_null() & (pl.col("code") != ""))
@@ -92,8 +89,10 @@ def _changed(moved: pl.DataFrame) -> list[dict[str, Any]]:
     ]
 
 
-def _severity(level: str | None) -> int:
-    return LEVEL_ORDER.find(level) if level and level in LEVEL_ORDER else len(LEVEL_ORDER)
+def _by_severity(changed: list[dict[str, Any]], scale: LevelScale) -> None:
+    """Most severe new level first (a stock that became the worst level is what a reader looks for), then
+    by code; a level the rules do not name after theirs."""
+    changed.sort(key=lambda e: (scale.rank(e["risk_level_b"]), e["code"]))
 
 
 def diff_verdicts(
@@ -101,8 +100,10 @@ def diff_verdicts(
     b: pl.DataFrame | list[dict[str, Any]],
     run_a: int | None = None,
     run_b: int | None = None,
+    scale: LevelScale = levels_mod.DEFAULT,
 ) -> RunDiff:
-    """Compare run A (older) with run B (newer). `changed` lists both sides and the inputs that moved.
+    """Compare run A (older) with run B (newer). `changed` lists both sides and the inputs that moved,
+    ordered by `scale` (run B's levels).
 
     Compared in polars (row by row when the codes line up, else joined on code), so two million-row runs
     compare in well under a second. A repeated code counts once, its first row kept."""
@@ -123,8 +124,7 @@ def diff_verdicts(
         both = fb.join(fa, on="code", how="inner", suffix="_a")
         moved = both.filter(moved_expr)
     out.changed = _changed(moved)
-    # Most severe new level first: a stock that became 高 is what a reader looks for.
-    out.changed.sort(key=lambda e: (_severity(e["risk_level_b"]), e["code"]))
+    _by_severity(out.changed, scale)
     return out
 
 
@@ -208,6 +208,7 @@ def diff_chunks(
     run_b: int | None = None,
     spill_rows: int | None = None,
     spill_dir: Path | None = None,
+    scale: LevelScale = levels_mod.DEFAULT,
 ) -> RunDiff:
     """diff_verdicts of two runs read a chunk at a time, with bounded memory and the same answer.
 
@@ -217,7 +218,7 @@ def diff_chunks(
     on code into BUCKETS pieces on an unnamed temporary file and joined a bucket at a time (a code's first
     row kept, changes sorted most severe first, added and dropped in input order). The lists of changes
     themselves are as long as the changes."""
-    aligned = _aligned(a, b, run_a, run_b)
+    aligned = _aligned(a, b, run_a, run_b, scale)
     if aligned is not None:
         return aligned
     limit = SPILL_ROWS if spill_rows is None else spill_rows
@@ -228,10 +229,10 @@ def diff_chunks(
         for chunk in b():
             sb.add(chunk)
         if sa.file is None and sb.file is None:
-            return diff_verdicts(sa.whole().drop("_pos"), sb.whole().drop("_pos"), run_a, run_b)
+            return diff_verdicts(sa.whole().drop("_pos"), sb.whole().drop("_pos"), run_a, run_b, scale)
         sa.spill()
         sb.spill()
-        return _bucketed(sa, sb, run_a, run_b)
+        return _bucketed(sa, sb, run_a, run_b, scale)
     finally:
         sa.close()
         sb.close()
@@ -244,7 +245,7 @@ def _normalised(chunks: Iterable[pl.DataFrame]) -> Iterator[pl.DataFrame]:
             yield frame
 
 
-def _aligned(a: Chunks, b: Chunks, run_a: int | None, run_b: int | None) -> RunDiff | None:
+def _aligned(a: Chunks, b: Chunks, run_a: int | None, run_b: int | None, scale: LevelScale) -> RunDiff | None:
     """The diff of two runs whose codes line up row for row, read in step; None as soon as they do not.
 
     As diff_verdicts' no-join path: rows compared where they stand, a repeated code's first row only (the
@@ -299,11 +300,11 @@ def _aligned(a: Chunks, b: Chunks, run_a: int | None, run_b: int | None) -> RunD
         first = pl.concat(firsts).group_by("code").agg(pl.col("_first").min())
         found = found.join(first, on="code").filter(pl.col("_pos") == pl.col("_first")).sort("_pos")
         out.changed = _changed(found)
-        out.changed.sort(key=lambda e: (_severity(e["risk_level_b"]), e["code"]))
+        _by_severity(out.changed, scale)
     return out
 
 
-def _bucketed(sa: _Side, sb: _Side, run_a: int | None, run_b: int | None) -> RunDiff:
+def _bucketed(sa: _Side, sb: _Side, run_a: int | None, run_b: int | None, scale: LevelScale) -> RunDiff:
     out = RunDiff(run_a, run_b)
     added: list[pl.DataFrame] = []
     dropped: list[pl.DataFrame] = []
@@ -316,5 +317,5 @@ def _bucketed(sa: _Side, sb: _Side, run_a: int | None, run_b: int | None) -> Run
         out.changed.extend(_changed(moved))
     out.added = pl.concat(added).sort("_pos").drop("_pos").to_dicts()
     out.dropped = pl.concat(dropped).sort("_pos").drop("_pos").to_dicts()
-    out.changed.sort(key=lambda e: (_severity(e["risk_level_b"]), e["code"]))
+    _by_severity(out.changed, scale)
     return out

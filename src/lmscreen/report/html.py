@@ -28,8 +28,9 @@ from typing import TYPE_CHECKING, Any
 from jinja2 import Environment, select_autoescape
 
 from lmscreen.errors import InputError
+from lmscreen.outputs.atomic import write_pieces, write_text
+from lmscreen.outputs.levels import LevelScale
 from lmscreen.report import labels
-from lmscreen.report.atomic import write_pieces, write_text
 from lmscreen.report.chart_data import ChartData, thresholds_of
 from lmscreen.report.evidence import sentence_quote
 from lmscreen.report.run_view import RowsDigest, RunView, load_run
@@ -183,17 +184,17 @@ class _Sources:
         reports = (run.get("options") or {}).get("reports")
         self.index: dict[str, Path] = {}
         if reports:
-            from lmscreen.run.reports import index_reports
+            from lmscreen.filings import index_filings
 
             try:
-                self.index = index_reports(Path(reports))
+                self.index = index_filings(Path(reports))
             except InputError:
                 self.index = {}
 
     def text(self, rec: dict[str, Any]) -> str | None:
-        from lmscreen.run.reports import report_for
+        from lmscreen.filings import filing_for
 
-        src = report_for(str(rec.get("code") or ""), rec.get("report_text"), self.index)
+        src = filing_for(str(rec.get("code") or ""), rec.get("report_text"), self.index)
         if src is None:
             return None
         try:
@@ -286,9 +287,7 @@ def payload(view: RunView, lang: str) -> tuple[str, str]:
     packed details, built in one walk of the shown rows: each record becomes its compact table row (as
     script-safe JSON text) and its detail (fed to the compressor) and is let go. The text is the same as
     json_for_script / packed of the whole lists would give."""
-    rules = view.rules
-    names = rules.levels.names if rules else {}
-    words = _Words(rules, lang)
+    words = _Words(view.rules, lang)
     sources = _Sources(view.run)
     flag_index: dict[str, int] = {}
     changed = {
@@ -297,7 +296,7 @@ def payload(view: RunView, lang: str) -> tuple[str, str]:
     added = {e["code"] for e in (view.changes.added if view.changes else [])}
     rows: list[str] = []
     details = Packer()
-    digest = RowsDigest()
+    digest = RowsDigest(worst=view.levels.worst)
     block: list[dict[str, Any]] = []
 
     def flush() -> None:
@@ -329,13 +328,14 @@ def payload(view: RunView, lang: str) -> tuple[str, str]:
             flush()
     flush()
     view.rows.remember(digest)
+    scale = view.levels
     head = json_for_script(
         {
             "lang": lang,
             "t": labels.text(lang),
-            "levels": {lv: labels.level_name(lv, lang) for lv in ("高", "中", "低", "未知")},
-            "level_order": [names.get(lv, lv) for lv in (rules.levels.order if rules else [])]
-            or ["高", "未知", "中", "低"],
+            "levels": {lv: labels.level_name(lv, lang) for lv in scale.shown},
+            # The table sorts by the rules' own order (first fired level wins): the worst first.
+            "level_order": list(scale.severity),
             "flags": [[f, labels.flag_words(f, lang)] for f in flag_index],
         }
     )
@@ -396,7 +396,7 @@ def _summary(view: RunView, lang: str) -> dict[str, Any]:
     llm = run.get("llm") or {}
     usage = llm.get("usage") or {}
     timings = run.get("timings") or {}
-    from lmscreen.report.history import model_and_engine
+    from lmscreen.outputs.history import model_and_engine
 
     model, engine = model_and_engine(run)
     total_s = _num(timings.get("total_s"))
@@ -405,9 +405,12 @@ def _summary(view: RunView, lang: str) -> dict[str, Any]:
     if not flag_counts:  # a run.json written before flags were counted there
         flag_counts = dict(view.rows.digest().flags)
     levels = counts.get("risk_levels") or {}
-    order = ["高", "中", "低", "未知"]
     return {
-        "levels": [(lv, labels.level_name(lv, lang), levels.get(lv, 0)) for lv in order if levels.get(lv)],
+        # Every level the run counted, in its rules' order: a level a custom rules file names is never
+        # left out of the summary.
+        "levels": [
+            (lv, labels.level_name(lv, lang), levels[lv]) for lv in view.levels.ordered(levels) if levels[lv]
+        ],
         "flags": sorted(
             ((f, labels.flag_words(f, lang), n) for f, n in flag_counts.items()), key=lambda x: (-x[2], x[0])
         ),
@@ -426,6 +429,23 @@ def _summary(view: RunView, lang: str) -> dict[str, Any]:
         "rules_file": (run.get("rules") or {}).get("path", ""),
         "rules_hash": ((run.get("rules") or {}).get("hash") or "")[:12],
     }
+
+
+def _css_string(text: str) -> str:
+    """A CSS string literal of any text: every character outside letters and digits written as a hex
+    escape, so a level name can close neither the string, the rule nor the <style> element."""
+    return '"' + "".join(ch if ch.isalnum() else f"\\{ord(ch):x} " for ch in text) + '"'
+
+
+def level_css(scale: LevelScale) -> str:
+    """Colours of the run's levels beyond the four default names (report.css colours those), matched by
+    attribute (`[class~="lv-危险"]`) so the name needs no CSS identifier escaping. Empty for the default
+    rules, whose page is then byte for byte what it was."""
+    out = []
+    for lv in scale.custom():
+        cls = _css_string(f"lv-{lv}")
+        out.append(f".card[class~={cls}] b,[class~={cls}]{{color:{scale.color(lv)}}}")
+    return "\n".join(out) + ("\n" if out else "")
 
 
 def report_charts(view: RunView, lang: str) -> dict[str, Any]:
@@ -462,7 +482,7 @@ def html_pieces(view: RunView, lang: str = "zh") -> Iterator[str]:
         lang=lang,
         t=labels.text(lang),
         csp=csp,
-        css=_asset("report.css"),
+        css=_asset("report.css") + level_css(view.levels),
         script=script,
         data_json=data_json,
         details_packed=details_packed,

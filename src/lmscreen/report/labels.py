@@ -6,6 +6,8 @@ reports put them in words, keeping the token beside the words so a reader can gr
 
 from __future__ import annotations
 
+from lmscreen.outputs.levels import english
+
 LANGS = ("zh", "en")
 
 FIELD_NAMES = {
@@ -30,8 +32,6 @@ FIELD_NAMES = {
         "loss_two_years": "Loss two years running",
     },
 }
-
-LEVEL_EN = {"高": "High", "中": "Medium", "低": "Low", "未知": "Unknown"}
 
 OPS = {"lt": "<", "le": "≤", "gt": ">", "ge": "≥", "eq": "=", "is_null": "", "is_true": ""}
 
@@ -218,9 +218,22 @@ def text(lang: str) -> dict[str, str]:
 
 
 def level_name(level: str | None, lang: str) -> str:
+    """A level as written in `risk_level` (the rules file's name), as the reader sees it: in English the
+    four default names are translated (outputs.levels.ENGLISH) and any other keeps its own name."""
     if level is None:
         return ""
-    return LEVEL_EN.get(level, level) if lang == "en" else level
+    return english(level) if lang == "en" else level
+
+
+_WORST_ROWS = {"zh": "「{level}」级股票", "en": "Stocks rated {level}"}
+"""Kept out of TEXT, which the page carries whole: report.md is the only one to say it."""
+
+
+def worst_rows_title(level: str, lang: str) -> str:
+    """report.md's heading over the rows at the run's worst level: 高风险股票 for the default 高."""
+    if level == "高":
+        return TEXT[lang]["high_rows"]
+    return _WORST_ROWS[lang].format(level=level_name(level, lang))
 
 
 def field_name(name: str, lang: str) -> str:

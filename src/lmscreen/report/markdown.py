@@ -1,5 +1,6 @@
-"""report.md: the summary, the 高 rows and what changed since the previous run, as Markdown tables that
-paste cleanly into a chat or a note.
+"""report.md: the summary, the rows at the run's worst level (高 by default) and what changed since the
+previous run, as Markdown tables that paste cleanly into a chat or a note. The levels, their order and
+which is the worst are the run's rules' (outputs.levels), so a rules file's own level names all appear.
 
 Cells are escaped for Markdown (a `|` in a name would split the row; `*ST` twice would turn italic; `<…>`
 could be taken as HTML by a renderer) and kept on one line.
@@ -37,7 +38,7 @@ def render_markdown(view: RunView, lang: str = "zh") -> str:
     counts = run.get("counts") or {}
     levels = counts.get("risk_levels") or {}
     lv = lambda x: labels.level_name(x, lang)  # noqa: E731
-    from lmscreen.report.history import model_and_engine
+    from lmscreen.outputs.history import model_and_engine
 
     model, engine = model_and_engine(run)
     total_s = (run.get("timings") or {}).get("total_s")
@@ -45,7 +46,7 @@ def render_markdown(view: RunView, lang: str = "zh") -> str:
     pool = cell((run.get("input") or {}).get("path"))
     lines.append(f"{t['pool']} `{pool}` · {t['finished']} {run.get('finished_at', '')}")
     lines.append("")
-    summary = ", ".join(f"{lv(k)} {levels[k]}" for k in ("高", "中", "低", "未知") if levels.get(k))
+    summary = ", ".join(f"{lv(k)} {levels[k]}" for k in view.levels.ordered(levels) if levels.get(k))
     lines.append(
         f"**{t['rows_screened']}** {counts.get('screened', len(view.rows))} ({summary}) · "
         f"**{t['rows_rejected']}** {counts.get('errors', 0)}"
@@ -61,11 +62,11 @@ def render_markdown(view: RunView, lang: str = "zh") -> str:
     if view.rows_cut:
         lines.append(t["truncated"].format(shown=f"{len(view.rows):,}", total=f"{view.total_rows:,}"))
         lines.append("")
-    lines.append(f"## {t['high_rows']} ({digest.high_count})")
+    lines.append(f"## {labels.worst_rows_title(view.levels.worst, lang)} ({digest.high_count})")
     lines.append("")
     if digest.high:
         head = [t["code"], t["name"], t["industry"], t["score"], t["pe"], t["roe"], t["fired"], t["reason"]]
-        lines += _table(head, digest.high)  # the fields of run_view.HIGH_FIELDS, in that order
+        lines += _table(head, digest.high)  # outputs.columns.WORST_ROW_FIELDS, in that order
         if digest.high_count > MAX_HIGH_ROWS:
             lines.append("")
             lines.append(f"… {digest.high_count - MAX_HIGH_ROWS} more in results.csv")

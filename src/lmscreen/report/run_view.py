@@ -20,9 +20,19 @@ from typing import Any
 import polars as pl
 
 from lmscreen.errors import InputError
-from lmscreen.report import history
-from lmscreen.report.chart_data import CHART_COLUMNS, ChartData, chart_totals
-from lmscreen.report.diff import DIFF_COLUMNS, RunDiff, diff_chunks
+from lmscreen.outputs import history
+from lmscreen.outputs import levels as levels_mod
+from lmscreen.outputs.columns import (
+    CHART_COLUMNS,
+    DIFF_COLUMNS,
+    TEXT_VERDICT_COLUMNS,
+    VERDICT_COLUMNS,
+    WORST_ROW_FIELDS,
+    dtype,
+)
+from lmscreen.outputs.levels import LevelScale
+from lmscreen.report.chart_data import ChartData, chart_totals
+from lmscreen.report.diff import RunDiff, diff_chunks
 from lmscreen.rules.ruleset import RuleSet
 
 MAX_ERRORS_SHOWN = 50
@@ -31,21 +41,24 @@ MAX_ROWS_SHOWN = 10_000
 million-row run shows its first rows, while counts, charts, flags and changes still cover every row (from
 run.json, the runner's chart totals and the history), and results.csv holds them all."""
 MAX_HIGH_ROWS = 200
-"""高 rows listed in report.md (the rest are counted)."""
-HIGH_FIELDS = ("code", "name", "industry", "score", "pe_ttm", "roe", "rules_fired", "reason")
+"""Rows at the run's worst level listed in report.md (the rest are counted)."""
+HIGH_FIELDS = WORST_ROW_FIELDS
+"""What report.md prints of each of them (outputs.columns.WORST_ROW_FIELDS)."""
 
 
 @dataclass
 class RowsDigest:
-    """What report.md (and a run.json too old to count flags) takes from the shown rows: the first 高 rows'
-    few printed fields, the number of 高 rows and the flag counts; kept instead of the rows themselves."""
+    """What report.md (and a run.json too old to count flags) takes from the shown rows: the first rows at
+    the run's worst level (`worst`: the first level of its rules, 高 by default) with their few printed
+    fields, how many rows are at that level and the flag counts; kept instead of the rows themselves."""
 
     high: list[list[Any]] = field(default_factory=list)
     high_count: int = 0
     flags: dict[str, int] = field(default_factory=dict)
+    worst: str = levels_mod.DEFAULT.worst
 
     def add(self, rec: dict[str, Any]) -> None:
-        if rec.get("risk_level") == "高":
+        if rec.get("risk_level") == self.worst:
             self.high_count += 1
             if len(self.high) < MAX_HIGH_ROWS:
                 self.high.append([rec.get(c) for c in HIGH_FIELDS])
@@ -59,9 +72,16 @@ class ShownRows:
     parsed record at a time: a report keeps each row's compact form, never every row's whole record (10,000
     parsed records added ~30 MB to the peak of writing the reports; their compact forms ~2 MB)."""
 
-    def __init__(self, path: Path, count: int, damaged: Callable[[Exception], InputError]) -> None:
+    def __init__(
+        self,
+        path: Path,
+        count: int,
+        damaged: Callable[[Exception], InputError],
+        worst: str = levels_mod.DEFAULT.worst,
+    ) -> None:
         self.path = path
         self.count = count
+        self.worst = worst
         self._damaged = damaged
         self._digest: RowsDigest | None = None
         self._frame: pl.DataFrame | None = None
@@ -87,7 +107,7 @@ class ShownRows:
     def digest(self) -> RowsDigest:
         """The rows' RowsDigest: from the pass that built the html payload, else from a pass of its own."""
         if self._digest is None:
-            digest = RowsDigest()
+            digest = RowsDigest(worst=self.worst)
             for rec in self:
                 digest.add(rec)
             self._digest = digest
@@ -119,6 +139,8 @@ class RunView:
     """The charts' aggregates: over every row (the runner's own totals, or the run's verdicts read back a
     chunk at a time from the history or results.csv), else over `rows` and then marked partial."""
     extra: dict[str, Any] = field(default_factory=dict)
+    levels: LevelScale = levels_mod.DEFAULT
+    """The run's levels (names, order, worst, colours), from the rules in force."""
 
     @property
     def total_rows(self) -> int:
@@ -165,7 +187,7 @@ def _errors(out_dir: Path) -> list[dict[str, str]]:
 
 
 def verdict_of(rec: dict[str, Any]) -> dict[str, Any]:
-    return {c: rec.get(c) for c in history.VERDICT_COLUMNS}
+    return {c: rec.get(c) for c in VERDICT_COLUMNS}
 
 
 Chunks = Callable[[Sequence[str]], Iterable[pl.DataFrame]]
@@ -198,8 +220,10 @@ def load_run(out_dir: Path, verdicts: pl.DataFrame | None = None, charts: ChartD
                         break
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise damaged(exc) from None
-    rows = ShownRows(results_path, count, damaged)
-    view = RunView(out_dir=out_dir, run=run, rows=rows, errors=_errors(out_dir), rules=_rules(run))
+    rules = _rules(run)
+    scale = levels_mod.from_rules(rules)
+    rows = ShownRows(results_path, count, damaged, worst=scale.worst)
+    view = RunView(out_dir=out_dir, run=run, rows=rows, errors=_errors(out_dir), rules=rules, levels=scale)
     if verdicts is not None:
         sources: list[Chunks] = [lambda _cols: [verdicts]]
     elif not view.rows_cut:
@@ -214,13 +238,10 @@ def load_run(out_dir: Path, verdicts: pl.DataFrame | None = None, charts: ChartD
 def _rows_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
     """A frame of rows' verdict columns (verdict_of)."""
     if not rows:
-        return pl.DataFrame(
-            schema={c: pl.String if c in _TEXT_COLUMNS else pl.Float64 for c in history.VERDICT_COLUMNS}
-        )
+        return pl.DataFrame(schema={c: dtype(c) for c in VERDICT_COLUMNS})
     return pl.DataFrame(rows, infer_schema_length=None, strict=False)
 
 
-_TEXT_COLUMNS = ("code", "name", "industry", "risk_level", "flags", "status", "reason")
 _WHOLE_RUN_COLUMNS = tuple(dict.fromkeys(("row", *DIFF_COLUMNS, *CHART_COLUMNS)))
 """What the charts and the diff read: a million rows' flags and reasons are left undecoded."""
 _READ_ERRORS = (sqlite3.Error, OSError, InputError, ValueError, pl.exceptions.PolarsError)
@@ -283,6 +304,7 @@ def _attach_changes(view: RunView, sources: list[Chunks]) -> None:
                 prev.id,
                 view.run_id,
                 spill_dir=view.out_dir,
+                scale=view.levels,
             )
         except _READ_ERRORS as exc:
             view.history_error = f"{type(exc).__name__}: {exc}"
@@ -313,7 +335,7 @@ def _csv_chunks(out_dir: Path, columns: Sequence[str]) -> Iterator[pl.DataFrame]
             if part.strip():
                 frame = pl.read_csv(io.BytesIO(header + part), columns=wanted, infer_schema=False)
                 yield frame.select(
-                    pl.col(c) if c in _TEXT_COLUMNS else pl.col(c).cast(pl.Float64, strict=False)
+                    pl.col(c) if c in TEXT_VERDICT_COLUMNS else pl.col(c).cast(pl.Float64, strict=False)
                     for c in wanted
                 )
             if not block:

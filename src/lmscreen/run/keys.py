@@ -1,9 +1,10 @@
-"""Checkpoint keys: a row's LLM answer is reused only when everything that shaped it is unchanged."""
+"""Checkpoint keys: an item's answer is reused only when everything that shaped it is unchanged."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -12,19 +13,11 @@ def stable_hash(obj: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def run_signature(
-    engine_identity: dict[str, Any], prompt_hash: str, report_token_budget: int, max_tokens: int
-) -> str:
-    """What every row's answer depends on besides the row itself (model, prompt, schema, budgets)."""
-    return stable_hash(
-        {
-            "engine": engine_identity,
-            "prompt": prompt_hash,
-            "budget": report_token_budget,
-            "max_tokens": max_tokens,
-        }
-    )[:32]
+def run_signature(parts: dict[str, Any]) -> str:
+    """What every item's answer depends on besides the item itself: the engine's identity (model, sampling,
+    seed, grammar backend, runtime version) and the task's settings (prompt, schema, budgets)."""
+    return stable_hash(parts)[:32]
 
 
-def row_key(signature: str, code: str, name: str, report_digest: str) -> str:
-    return stable_hash([signature, code, name, report_digest])[:32]
+def item_key(signature: str, parts: Sequence[str]) -> str:
+    return stable_hash([signature, *parts])[:32]

@@ -195,7 +195,12 @@ CHOICE_INSTRUCTIONS = "".join(
 
 
 def prepare_request(
-    code: str, name: str, report_text: str, budget_tokens: int, count_tokens: Callable[[str], int]
+    code: str,
+    name: str,
+    report_text: str,
+    budget_tokens: int,
+    count_tokens: Callable[[str], int],
+    cset: CandidateSet | None = None,
 ) -> tuple[ChoiceRequest, TruncationInfo | None]:
     """One row's question: candidates numbered in the text, the text fitted to the budget, the schema.
 
@@ -203,9 +208,10 @@ def prepare_request(
     When the labels leave no figure open, the model is asked only for the reason: it then sees the opening
     of the report within `REASON_ONLY_BUDGET` tokens (enough for one sentence about the company; on CPU
     every prompt token costs about as much to read as an answer token to write). That cut is not reported
-    as truncation: every figure was read by the label reader from the whole text.
+    as truncation: every figure was read by the label reader from the whole text. `cset` is the text's
+    candidate scan when the caller already has it (the scan is the costliest step of a long text).
     """
-    cset = find_candidates(report_text)
+    cset = cset if cset is not None else find_candidates(report_text)
     asked = {i for ids in open_field_ids(cset).values() for i in ids}
     marked = marked_text(report_text, cset, asked)
     if not asked:
@@ -223,6 +229,7 @@ def process_choice(
     provided_pe: float | None,
     rules_fired: str | None = None,
     engine_error: str | None = None,
+    cset: CandidateSet | None = None,
 ) -> RowOutcome:
     """Parse → resolve (labels first, then the model's ids) → ground → cross-check → reason check.
 
@@ -231,7 +238,7 @@ def process_choice(
     original text; evidence offsets refer to it.
     """
     report_text = report_text or ""
-    cset = find_candidates(report_text)
+    cset = cset if cset is not None else find_candidates(report_text)
     parsed: Choice | str
     if engine_error is not None:
         parsed = engine_error

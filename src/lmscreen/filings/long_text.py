@@ -1,9 +1,9 @@
-"""A report text too long to read whole: its opening and the parts that can hold the figures.
+"""A filing too long to read whole: its opening and the parts that can hold the figures.
 
 Why: reading a text costs memory and time in proportion to its length (the task folds it, scans every
 number and keeps an offset map), so a 20 MB text would cost a run far more memory than its other rows.
 The figures sit in a few places: the opening of a summary, the 主要会计数据和财务指标 and 利润表 sections of
-an annual report (the same headings the PDF path keeps, run/pdf_text.py), and lines that name a figure.
+an annual report (the same headings the PDF path keeps, filings/sections.py), and lines that name a figure.
 Above `LONG_TEXT_CHARS` the text is streamed in blocks cut at line or sentence ends (never inside a
 number), and only the opening, the blocks holding a section heading (and the block after each, where a
 table runs on) and blocks that name a figure beside a number are kept, at most `KEPT_CHARS` in all. The
@@ -15,17 +15,13 @@ so a figure's evidence span is still the span of the file itself.
 from __future__ import annotations
 
 import bisect
-import codecs
 import hashlib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from lmscreen.errors import InputError
-from lmscreen.run.pdf_text import _TOC_LINE, SECTION_HEADINGS
+from lmscreen.filings.sections import SECTION_HEADINGS, is_toc_line
 
 LONG_TEXT_CHARS = 1_000_000
 """Texts up to this many characters are read whole (a full annual report is 300,000-600,000)."""
@@ -37,7 +33,6 @@ BLOCK_CHARS = 4_000
 """The unit kept or dropped (about a printed page)."""
 GAP = "\n…\n"
 """Written where text was left out: a line break ends the clause, and it holds no digit or label."""
-READ_BYTES = 1 << 20
 _BREAKS = "。；;！？!?"
 _STICKY = frozenset("0123456789０１２３４５６７８９.,，．%％万亿千百元倍-−")
 _DIGIT = re.compile(r"[0-9０-９]")
@@ -115,7 +110,7 @@ def _headings(block: str) -> list[str]:
     for m in SECTION_HEADINGS.finditer(block):
         line_end = block.find("\n", m.end())
         line = block[block.rfind("\n", 0, m.start()) + 1 : line_end if line_end >= 0 else len(block)]
-        if not _TOC_LINE.search(line):
+        if not is_toc_line(line):
             found.append(m.group(0))
     return found
 
@@ -199,68 +194,15 @@ def shorten(chunks: Iterable[str]) -> str | LongText:
     return LongText("".join(parts), pieces, total, sections)
 
 
-def text_chunks(text: str, size: int = READ_BYTES) -> Iterator[str]:
-    for i in range(0, len(text), size):
-        yield text[i : i + size]
-
-
-def _candidate_encodings(head: bytes) -> tuple[str, ...]:
-    """BOM (UTF-8/UTF-16), then UTF-8, then GB18030 — the order broker and vendor files need."""
-    if head.startswith(b"\xef\xbb\xbf"):
-        return ("utf-8-sig",)
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return ("utf-16",)
-    return ("utf-8", "gb18030")
-
-
-def _decoded(path: Path, encoding: str) -> Iterator[str]:
-    decoder = codecs.getincrementaldecoder(encoding)(errors="strict")
-    with path.open("rb") as fh:
-        while data := fh.read(READ_BYTES):
-            yield decoder.decode(data)
-    yield decoder.decode(b"", final=True)
-
-
-def file_encoding(path: Path) -> str:
-    """The encoding that reads all of `path` (checked by streaming it, never holding it whole)."""
-    with path.open("rb") as fh:
-        encodings = _candidate_encodings(fh.read(4))
-    for encoding in encodings:
-        try:
-            for _ in _decoded(path, encoding):
-                pass
-        except UnicodeDecodeError:
-            continue
-        return encoding
-    raise InputError(f"{path}: not valid {' or '.join(encodings)} text")
-
-
-def file_chunks(path: Path) -> Iterator[str]:
-    """The decoded text of `path`, a chunk at a time."""
-    return _decoded(path, file_encoding(path))
-
-
-def text_sha256(chunks: Iterable[str]) -> str:
-    """SHA-256 of the UTF-8 form of the text: the same digest as hashing the whole text at once."""
+def shorten_hashed(chunks: Iterable[str]) -> tuple[str | LongText, str]:
+    """`shorten` of the text and the SHA-256 of the whole text's UTF-8, in one pass over it: a long file is
+    decoded once for both its checkpoint key and its kept parts."""
     h = hashlib.sha256()
-    for chunk in chunks:
-        h.update(chunk.encode("utf-8"))
-    return h.hexdigest()
 
+    def tee() -> Iterator[str]:
+        for chunk in chunks:
+            h.update(chunk.encode("utf-8"))
+            yield chunk
 
-def read_long_file(path: Path) -> str | LongText:
-    """`shorten` of a file's text, cached per file version (a row's report is read for the prompt and
-    again for grounding)."""
-    stat = path.stat()
-    return _read_cached(str(path), stat.st_mtime_ns, stat.st_size)
-
-
-@lru_cache(maxsize=2)
-def _read_cached(name: str, _mtime_ns: int, _size: int) -> str | LongText:
-    return shorten(file_chunks(Path(name)))
-
-
-@lru_cache(maxsize=2)
-def shorten_text(text: str) -> str | LongText:
-    """`shorten` of an inline text, cached (the same text is read for the prompt and for grounding)."""
-    return shorten(text_chunks(text))
+    shortened = shorten(tee())
+    return shortened, h.hexdigest()

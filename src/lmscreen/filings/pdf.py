@@ -1,42 +1,52 @@
-"""Text of a PDF report, page by page, with tables kept as `a | b | c` rows.
+"""Text of a PDF filing, page by page, with tables kept as `a | b | c` rows; extracted once per file.
 
 Why tables are rebuilt: annual reports print their figures in 万元 tables (`单位：万元` above, one row per
 item); plain text extraction runs the cells together with the neighbouring text, and the extractor and the
 grounding check then cannot tell which number belongs to which item. A row per line with ` | ` between
 cells keeps each figure beside its item, and a `单位：万元` line above keeps its unit.
 
-Why page offsets: every figure's evidence must say where in the report it was printed, and for a PDF that
+Why page offsets: every figure's evidence must say where in the filing it was printed, and for a PDF that
 means the page (a character offset into extracted text helps nobody holding the PDF).
 
 Why sections: an annual report runs to 200 pages; the figures the task asks for sit in
-主要会计数据和财务指标 and the 利润表. For a long report only the pages holding those headings (and the page
+主要会计数据和财务指标 and the 利润表. For a long filing only the pages holding those headings (and the page
 after each, where a table runs on) are sent; which pages, out of how many, is recorded.
 A PDF with no text layer (a scan) cannot be read without OCR: it is refused per row, never guessed.
+
+Why a disk cache (`read_pdf`): extraction is the slow part of reading a filing (pdfplumber lays out every
+character), so its result, or its refusal, is stored under the file's SHA-256 and `EXTRACTOR_VERSION`
+(filings/cache.py). A resumed or repeated run never extracts a PDF again; a fresh one at most once.
 """
 
 from __future__ import annotations
 
 import bisect
-import re
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lmscreen.errors import InputError
+from lmscreen.filings import cache
+from lmscreen.filings.sections import SECTION_HEADINGS, is_toc_line
 
+EXTRACTOR_VERSION = 1
+"""Bump on any change to what `extract_pdf` returns for a file: old cache entries are then never read."""
 LONG_REPORT_CHARS = 30_000
 """Above this many characters, only the pages holding the figures' sections are sent."""
-SECTION_HEADINGS = re.compile(
-    r"主要会计数据和财务指标|主要会计数据|主要财务指标|合并利润表|母公司利润表|利润表"
-)
-_TOC_LINE = re.compile(r"[.．·…\s]{4,}\d+\s*$")  # `主要会计数据和财务指标 ........ 8` in a table of contents
 _MIN_TEXT_CHARS = 20
-"""Fewer visible characters than this in the whole file: no text layer (a scanned report)."""
+"""Fewer visible characters than this in the whole file: no text layer (a scanned filing)."""
 
 
-class ReportUnreadable(InputError):
-    """A report file the run cannot read; fails its own row only."""
+class FilingUnreadable(InputError):
+    """A filing the run cannot read; fails its own row only.
+
+    `reason` is the message without the file name (what the cache keeps); `lasting` is False for a cause
+    that is not the file's own (memory ran out), which is never cached."""
+
+    def __init__(self, reason: str, *, file: str | None = None, lasting: bool = True) -> None:
+        super().__init__(reason, file=file)
+        self.reason = reason
+        self.lasting = lasting
 
 
 @dataclass(frozen=True)
@@ -63,7 +73,7 @@ class PdfText:
         return bool(self.sections)
 
     def info(self) -> dict[str, Any]:
-        """What results.jsonl records about the report that was sent."""
+        """What results.jsonl records about the filing that was sent."""
         return {
             "format": "pdf",
             "pages_total": self.pages_total,
@@ -106,7 +116,7 @@ def _sections(pages: list[str]) -> tuple[list[int], list[str]]:
     for index, text in enumerate(pages):
         for line in text.splitlines():
             match = SECTION_HEADINGS.search(line)
-            if match is None or _TOC_LINE.search(line):
+            if match is None or is_toc_line(line):
                 continue
             keep.update({index, min(index + 1, len(pages) - 1)})
             if match.group(0) not in found:
@@ -115,27 +125,24 @@ def _sections(pages: list[str]) -> tuple[list[int], list[str]]:
 
 
 def extract_pdf(path: Path) -> PdfText:
-    """Read `path`; raise ReportUnreadable (naming the file) for a scan, an encrypted or a broken PDF."""
-    stat = path.stat()
-    return _extract(str(path), stat.st_mtime_ns, stat.st_size)
-
-
-@lru_cache(maxsize=8)
-def _extract(name: str, _mtime_ns: int, _size: int) -> PdfText:
-    """Cached per file version: the runner reads a row's report up to three times (key, prompt, grounding)."""
+    """Extract `path` now (no cache); raise FilingUnreadable (naming the file) for a scan, an encrypted or
+    a broken PDF."""
+    name = str(path)
     try:
         import pdfplumber
     except ImportError as exc:  # pragma: no cover - a core dependency; kept for a broken install
-        raise ReportUnreadable("report_unreadable: PDF support needs pdfplumber", file=name) from exc
+        raise FilingUnreadable(
+            "report_unreadable: PDF support needs pdfplumber", file=name, lasting=False
+        ) from exc
     try:
         with pdfplumber.open(name) as pdf:
             pages = [_page_text(page) for page in pdf.pages]
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many types for broken or encrypted files
         why = f"report_unreadable: not a readable PDF ({type(exc).__name__})"
-        raise ReportUnreadable(why, file=name) from exc
+        raise FilingUnreadable(why, file=name, lasting=not isinstance(exc, (MemoryError, OSError))) from exc
     total = sum(len(p) for p in pages)
     if sum(len("".join(p.split())) for p in pages) < _MIN_TEXT_CHARS:
-        raise ReportUnreadable("report_unreadable: no text layer (a scanned PDF needs OCR first)", file=name)
+        raise FilingUnreadable("report_unreadable: no text layer (a scanned PDF needs OCR first)", file=name)
     chosen = list(range(len(pages)))
     headings: list[str] = []
     if total > LONG_REPORT_CHARS:
@@ -157,3 +164,71 @@ def _extract(name: str, _mtime_ns: int, _size: int) -> PdfText:
         chars_total=total,
         sections=headings,
     )
+
+
+def _entry_name(sha256: str) -> str:
+    return f"pdf-v{EXTRACTOR_VERSION}-{sha256}"
+
+
+def _from_entry(entry: Any, sha256: str) -> PdfText | str | None:
+    """A cache entry as the PdfText it stores, or the refusal's reason; None for anything damaged."""
+    if not isinstance(entry, dict) or entry.get("sha256") != sha256:
+        return None
+    if entry.get("version") != EXTRACTOR_VERSION:
+        return None
+    if "unreadable" in entry:
+        return entry["unreadable"] if isinstance(entry["unreadable"], str) else None
+    pdf = entry.get("pdf")
+    if not isinstance(pdf, dict):
+        return None
+
+    def ints(value: Any) -> bool:
+        return isinstance(value, list) and all(type(v) is int for v in value)
+
+    text, starts, sent = pdf.get("text"), pdf.get("page_starts"), pdf.get("pages_sent")
+    sections = pdf.get("sections")
+    if not (isinstance(text, str) and ints(starts) and ints(sent) and len(starts) == len(sent)):
+        return None
+    if not (isinstance(sections, list) and all(isinstance(s, str) for s in sections)):
+        return None
+    if type(pdf.get("pages_total")) is not int or type(pdf.get("chars_total")) is not int:
+        return None
+    if starts != sorted(starts) or any(s > len(text) for s in starts):
+        return None
+    return PdfText(text, starts, sent, pdf["pages_total"], pdf["chars_total"], sections)
+
+
+def read_pdf(path: Path) -> PdfText:
+    """The PDF's text: from the disk cache where this file's bytes were extracted before, else extracted
+    now and stored (a refusal too: a scan is never opened again). A damaged entry is extracted again and
+    rewritten. An entry is stored only if the file did not change while it was read."""
+    try:
+        before = path.stat()
+        sha256 = cache.file_sha256(path)
+    except OSError as exc:  # gone or unreadable since the folder was indexed: this row fails, not the run
+        why = f"report_unreadable: not a readable PDF ({type(exc).__name__})"
+        raise FilingUnreadable(why, file=str(path), lasting=False) from exc
+    name = _entry_name(sha256)
+    found = _from_entry(cache.load(name), sha256)
+    if isinstance(found, str):
+        raise FilingUnreadable(found, file=str(path))
+    if found is not None:
+        return found
+    entry: dict[str, Any] = {"version": EXTRACTOR_VERSION, "sha256": sha256}
+    try:
+        pdf = extract_pdf(path)
+    except FilingUnreadable as exc:
+        if exc.lasting and _unchanged(path, before):
+            cache.store(name, {**entry, "unreadable": exc.reason})
+        raise
+    if _unchanged(path, before):
+        cache.store(name, {**entry, "pdf": asdict(pdf)})
+    return pdf
+
+
+def _unchanged(path: Path, before: Any) -> bool:
+    try:
+        after = path.stat()
+    except OSError:
+        return False
+    return (after.st_mtime_ns, after.st_size) == (before.st_mtime_ns, before.st_size)

@@ -1,0 +1,246 @@
+"""Every column a screening run writes, with its type, the files that carry it and what it means.
+
+The output contract in one place: results.csv, results.jsonl and the history's verdicts are read by
+users' scripts, by `lmscreen report` and `lmscreen diff` years after the run, so a column's name and type
+are decided here and every writer and reader takes them from here (the writers, the history, the diff,
+report.md, report.html, the charts). A test holds a real run's files to this table.
+
+Orders: results.csv writes CSV_COLUMNS in COLUMNS' order; the history's verdict parts store
+VERDICT_COLUMNS in their own (older) order. results.jsonl writes a run's frame as it is built (the pool's
+columns, the rules', then the LLM step's, `llm` last), so its order is the runner's; its names and types
+are still these.
+
+Types are polars dtype names (`pl.Int64` is "Int64"), not polars objects: the history and `--help` import
+this module and must not pay polars' import for it. `LLM_COLUMNS` (built on first use) gives the LLM
+step's columns as polars dtypes, for the runner.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    import polars as pl
+
+CSV = "results.csv"
+JSONL = "results.jsonl"
+HISTORY = "history"
+"""The history's per-run verdict parts (history.sqlite)."""
+
+Step = Literal["pool", "rules", "llm"]
+DType = Literal["String", "Int64", "Float64", "Boolean", "Object"]
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    """The column's name; `{year}` in it stands for a four-digit year (one column per year the pool has)."""
+    dtype: DType
+    """Polars dtype name. "Object" is results.jsonl's nested `llm` detail (a JSON object per line)."""
+    files: frozenset[str]
+    meaning: str
+    step: Step
+    """What produces it: the pool loader, the rules, or the LLM step (absent, null or empty without it)."""
+    sparse: bool = False
+    """results.jsonl leaves the column out when no row of the run has a value (a rules-only run): a million
+    rows of a dozen nulls each were a third of the file. results.csv keeps every column."""
+    optional: bool = False
+    """Only in a run that produces it (a period column in the pool, --annualize-roe, the LLM step); a run
+    with no row at all writes the results.csv header without it."""
+
+    def matches(self, name: str) -> bool:
+        if "{year}" not in self.name:
+            return name == self.name
+        return re.fullmatch(re.escape(self.name).replace(r"\{year\}", r"\d{4}"), name) is not None
+
+
+_ALL = frozenset({CSV, JSONL, HISTORY})
+_FILES = frozenset({CSV, JSONL})
+_ONLY_JSONL = frozenset({JSONL})
+
+COLUMNS: tuple[Column, ...] = (
+    Column("row", "Int64", _ALL, "line of the row in the pool file", "pool"),
+    Column("code", "String", _ALL, "normalised stock code with its exchange (600519.SH)", "pool"),
+    Column("name", "String", _ALL, "stock name as normalised by the loader (full-width folded)", "pool"),
+    Column("industry", "String", _ALL, "industry as given in the pool", "pool"),
+    Column("pe_ttm", "Float64", _ALL, "trailing-twelve-month PE; null when blank, -- or a loss", "pool"),
+    Column("roe", "Float64", _ALL, "ROE in percent (annualised with --annualize-roe)", "pool"),
+    Column(
+        "roe_reported",
+        "Float64",
+        _FILES,
+        "ROE as the pool gave it, before --annualize-roe",
+        "pool",
+        optional=True,
+    ),
+    Column(
+        "roe_period",
+        "String",
+        _FILES,
+        "the period the pool's ROE is for, when the file says",
+        "pool",
+        optional=True,
+    ),
+    Column("eps", "Float64", _FILES, "earnings per share", "pool"),
+    Column("is_st", "Boolean", _FILES, "ST / *ST by name prefix or the pool's ST column", "pool"),
+    Column("risk_level", "String", _ALL, "the rules' level, by its display name in the rules file", "rules"),
+    Column("score", "Int64", _ALL, "the rules' score; null without ROE", "rules"),
+    Column(
+        "reason",
+        "String",
+        _ALL,
+        "one-sentence reason (the model's, checked, or the rules')",
+        "llm",
+        sparse=True,
+    ),
+    Column("reason_source", "String", _FILES, "who wrote the reason: model or rules", "llm", sparse=True),
+    Column(
+        "rules_fired", "String", _FILES, "fired rules with the values that fired them, `;`-joined", "rules"
+    ),
+    Column("flags", "String", _ALL, "machine tokens, `;`-joined (no_report, ungrounded:roe, ...)", "llm"),
+    Column("status", "String", _ALL, "ok, or llm_error: why", "llm"),
+    Column(
+        "revenue_yuan", "Float64", _FILES, "revenue from the report, in yuan (grounded)", "llm", sparse=True
+    ),
+    Column(
+        "net_profit_yuan",
+        "Float64",
+        _FILES,
+        "net profit from the report, in yuan (grounded)",
+        "llm",
+        sparse=True,
+    ),
+    Column(
+        "gross_margin_pct", "Float64", _FILES, "gross margin from the report, percent", "llm", sparse=True
+    ),
+    Column("roe_extracted_pct", "Float64", _FILES, "ROE from the report, percent", "llm", sparse=True),
+    Column("pe_extracted", "Float64", _FILES, "PE from the report", "llm", sparse=True),
+    Column("code_raw", "String", _FILES, "the code cell as written in the pool", "pool"),
+    Column("prompt_tokens", "Int64", _FILES, "prompt tokens of the row's LLM request", "llm", sparse=True),
+    Column("completion_tokens", "Int64", _FILES, "completion tokens of the row's answer", "llm", sparse=True),
+    Column("pe_raw", "String", _ONLY_JSONL, "the PE cell as written (shown when PE is missing)", "pool"),
+    Column("report_text", "String", _ONLY_JSONL, "the pool's inline report text", "pool", sparse=True),
+    Column("loss_two_years", "Boolean", _ONLY_JSONL, "the last two yearly net profits both negative", "pool"),
+    Column(
+        "net_profit_{year}", "Float64", _ONLY_JSONL, "the pool's net profit of that year, in yuan", "pool"
+    ),
+    Column(
+        "rules_fired_json", "String", _ONLY_JSONL, "rules_fired as a JSON list of {id, field, value}", "rules"
+    ),
+    Column(
+        "llm",
+        "Object",
+        _ONLY_JSONL,
+        "the answer's detail: figures, evidence, raw text (each line's last key)",
+        "llm",
+        optional=True,
+    ),
+)
+
+BY_NAME: dict[str, Column] = {c.name: c for c in COLUMNS}
+
+
+def column(name: str) -> Column | None:
+    """The contract's entry for a column name (a `net_profit_2024` finds `net_profit_{year}`)."""
+    found = BY_NAME.get(name)
+    if found is not None:
+        return found
+    return next((c for c in COLUMNS if "{year}" in c.name and c.matches(name)), None)
+
+
+def _of(file: str) -> tuple[str, ...]:
+    return tuple(c.name for c in COLUMNS if file in c.files)
+
+
+CSV_COLUMNS: tuple[str, ...] = _of(CSV)
+"""results.csv's columns, in order (a column the run does not produce, such as roe_period, is left out)."""
+EMPTY_CSV_COLUMNS: tuple[str, ...] = tuple(c for c in CSV_COLUMNS if not BY_NAME[c].optional)
+"""The header of a results.csv with no row."""
+VERDICT_COLUMNS: tuple[str, ...] = (
+    "row",
+    "code",
+    "name",
+    "industry",
+    "risk_level",
+    "score",
+    "pe_ttm",
+    "roe",
+    "flags",
+    "status",
+    "reason",
+)
+"""What the history keeps of every row (the columns whose files include HISTORY), in the order its parts
+have always stored them: enough for `lmscreen diff`, the charts and the changes section."""
+SPARSE_JSONL_COLUMNS: tuple[str, ...] = tuple(c.name for c in COLUMNS if c.sparse)
+"""Columns results.jsonl leaves out when no row of the run has a value (Column.sparse). The caller
+decides, before the first chunk is written (ResultWriter's `drop_from_jsonl`)."""
+LLM_COLUMN_NAMES: tuple[str, ...] = (
+    "reason",
+    "reason_source",
+    "flags",
+    "status",
+    "revenue_yuan",
+    "net_profit_yuan",
+    "gross_margin_pct",
+    "roe_extracted_pct",
+    "pe_extracted",
+    "prompt_tokens",
+    "completion_tokens",
+)
+"""The flat columns the LLM step adds, in the order it adds them (the `llm` detail comes after)."""
+TEXT_VERDICT_COLUMNS: tuple[str, ...] = tuple(c for c in VERDICT_COLUMNS if BY_NAME[c].dtype == "String")
+
+DIFF_COLUMNS: tuple[str, ...] = ("code", "name", "risk_level", "score", "pe_ttm", "roe")
+"""What `lmscreen diff` and the reports' changes compare and show (rows matched by code)."""
+CHART_COLUMNS: tuple[str, ...] = ("risk_level", "score", "industry", "pe_ttm", "roe")
+"""What the report's four charts aggregate."""
+WORST_ROW_FIELDS: tuple[str, ...] = (
+    "code",
+    "name",
+    "industry",
+    "score",
+    "pe_ttm",
+    "roe",
+    "rules_fired",
+    "reason",
+)
+"""The fields report.md lists for each row at the run's worst level, in its table's order."""
+
+DETAIL_JSON = "_llm_json"
+"""Internal, never written under this name: each answered row's `llm` detail as JSON text, which the
+results.jsonl writer puts in as the line's last key, `llm` (results.csv leaves it out)."""
+
+
+def dtype(name: str) -> pl.DataType:
+    """A column's polars dtype (String, Int64, ...)."""
+    import polars as pl
+
+    entry = column(name)
+    if entry is None:
+        raise KeyError(f"{name!r} is not an output column")
+    if entry.dtype == "Object":
+        raise KeyError(f"{name!r} is a nested JSON object, not a polars column")
+    return getattr(pl, entry.dtype)()
+
+
+def __getattr__(attr: str) -> Any:
+    """`LLM_COLUMNS`: {name: polars dtype} of LLM_COLUMN_NAMES, built on first use (polars imported then)."""
+    if attr == "LLM_COLUMNS":
+        value = {name: dtype(name) for name in LLM_COLUMN_NAMES}
+        globals()[attr] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
+
+
+def _check() -> None:
+    """The named views only name columns of the contract, with files that carry them."""
+    for name in (*LLM_COLUMN_NAMES, *DIFF_COLUMNS, *CHART_COLUMNS, *WORST_ROW_FIELDS):
+        assert name in BY_NAME, name
+    for name in (*DIFF_COLUMNS, *CHART_COLUMNS):
+        assert HISTORY in BY_NAME[name].files, name
+    assert set(VERDICT_COLUMNS) == set(_of(HISTORY)), "VERDICT_COLUMNS are the columns the history carries"
+
+
+_check()

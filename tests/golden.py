@@ -1,0 +1,265 @@
+"""The stored expectation of what `screen` writes: the runner may change inside, its outputs may not.
+
+Two runs are pinned byte for byte (results.csv whole; results.jsonl with each row's `llm.seconds` removed,
+the only per-run timing in it):
+
+- `example`: the shipped example pool on the real bundled model (embedded engine);
+- `pool1000`: a generated 1,000-row pool with filings for a third of its rows (files in a folder and inline
+  cells), answered by a real HTTP server on 127.0.0.1 that answers every question with the first id the
+  schema offers for each figure and a fixed reason: deterministic, fast, and the whole runner path (keys,
+  checkpoint, resume, merge, writers) is the real one.
+
+`python tests/golden.py --write` regenerates the expectation (only when a change of outputs is meant:
+say why in the commit).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from types import TracebackType
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = Path(__file__).resolve().parent / "data" / "golden"
+EXAMPLE_POOL = ROOT / "examples" / "pool.csv"
+EXAMPLE_REPORTS = ROOT / "examples" / "reports"
+SERVED_MODEL = "golden-model"
+
+
+# -- the generated 1,000-row pool ---------------------------------------------------------------------
+
+INDUSTRIES = ("白酒", "银行", "光伏设备", "电池", "房地产开发", "医疗器械", "半导体", "汽车整车")
+NAMES = ("华", "中", "海", "新", "天", "金", "宏", "安", "远", "东", "恒", "盛")
+
+
+def _filing(rng: random.Random, code: str, name: str) -> str:
+    """A short filing in one of several shapes: plain labels (settled by the label reader), a table, and
+    ambiguous sentences where the model is asked to choose."""
+    year = rng.choice((2023, 2024))
+    rev = round(rng.uniform(1, 900), 2)
+    profit = round(rng.uniform(-20, 120), 2)
+    margin = round(rng.uniform(5, 70), 2)
+    roe = round(rng.uniform(-5, 30), 2)
+    shape = rng.randrange(4)
+    if shape == 0:
+        return (
+            f"{name}（{code}）{year}年年度报告摘要。报告期内，公司实现营业收入{rev}亿元，同比增长"
+            f"{round(rng.uniform(-30, 40), 2)}%；归属于上市公司股东的净利润{profit}亿元；毛利率{margin}%；"
+            f"加权平均净资产收益率{roe}%。"
+        )
+    if shape == 1:
+        return (
+            f"{year}年半年度报告\n主要会计数据和财务指标\n单位：万元\n"
+            f"项目 | 本报告期 | 上年同期 | 本报告期比上年同期增减\n"
+            f"营业收入 | {rev * 1e4:.2f} | {rev * 0.9e4:.2f} | 11.11%\n"
+            f"归属于上市公司股东的净利润 | {profit * 1e4:.2f} | {profit * 0.8e4:.2f} | 25.00%\n"
+        )
+    if shape == 2:
+        return (
+            f"{name}发布{year}年三季报。前三季度收入{rev}亿元，上年同期{round(rev * 0.85, 2)}亿元；"
+            f"利润约{profit}亿元，其中分部利润{round(abs(profit) / 3, 2)}亿元。预计{year + 1}年收入"
+            f"{round(rev * 1.2, 2)}亿元。"
+        )
+    return (
+        f"研报点评：{name}{year}年经营稳健，营收{rev}亿元，归母净利{profit}亿元，综合毛利率{margin}%，"
+        f"ROE {roe}%，当前市盈率(TTM){round(rng.uniform(5, 80), 2)}倍。"
+    )
+
+
+def write_pool1000(folder: Path) -> tuple[Path, Path]:
+    """The pool file and its filings folder (made fresh each time: the same bytes for the same seed)."""
+    rng = random.Random(21)
+    reports = folder / "reports"
+    reports.mkdir(parents=True, exist_ok=True)
+    lines = ["代码,名称,行业,市盈率TTM,净资产收益率,财报摘要"]
+    for i in range(1000):
+        code = f"{600000 + i}" if i % 2 else f"{i + 1:06d}"
+        suffix = ".SH" if i % 2 else ".SZ"
+        name = ("ST" if i % 97 == 0 else "") + rng.choice(NAMES) + rng.choice(NAMES) + "股份"
+        pe = "" if i % 31 == 0 else ("亏损" if i % 29 == 0 else f"{rng.uniform(-10, 120):.2f}")
+        roe = "" if i % 37 == 0 else f"{rng.uniform(-8, 35):.2f}"
+        inline = ""
+        if i % 3 == 0:
+            (reports / f"{code}{suffix}.txt").write_text(_filing(rng, code + suffix, name), encoding="utf-8")
+        elif i % 7 == 0:
+            inline = '"' + _filing(rng, code + suffix, name).replace('"', '""').replace("\n", " ") + '"'
+        lines.append(f"{code},{name},{rng.choice(INDUSTRIES)},{pe},{roe},{inline}")
+    pool = folder / "pool1000.csv"
+    pool.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return pool, reports
+
+
+# -- the answering server -----------------------------------------------------------------------------
+
+
+def _answer(request: dict) -> dict:
+    """The first id the schema allows for each figure, and a fixed reason: what a careful, dull model says."""
+    fmt = request.get("response_format") or {}
+    schema = (fmt.get("json_schema") or {}).get("schema") or fmt.get("schema") or {}
+    answer: dict = {}
+    for name, prop in (schema.get("properties") or {}).items():
+        if name == "reason":
+            answer[name] = "经营稳健，盈利能力保持较好水平"
+            continue
+        ids = [i for option in prop.get("anyOf", [prop]) for i in option.get("enum") or []]
+        answer[name] = ids[0] if ids else None
+    return answer
+
+
+async def _connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while True:
+            try:
+                head = await reader.readuntil(b"\r\n\r\n")
+            except (asyncio.IncompleteReadError, ConnectionError):
+                return
+            lines = head.decode("latin-1").split("\r\n")
+            method, path, _ = lines[0].split(" ", 2)
+            length = next(
+                (int(x.split(":", 1)[1]) for x in lines[1:] if x.lower().startswith("content-length:")), 0
+            )
+            body = await reader.readexactly(length) if length else b""
+            if method == "POST" and path.endswith("/chat/completions"):
+                request = json.loads(body or b"{}")
+                content = json.dumps(_answer(request), ensure_ascii=False)
+                payload = {
+                    "id": "golden",
+                    "object": "chat.completion",
+                    "model": SERVED_MODEL,
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "stop",
+                            "message": {"role": "assistant", "content": content},
+                        }
+                    ],
+                    "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+                }
+                status, out = "200 OK", json.dumps(payload, ensure_ascii=False).encode()
+            elif method == "GET" and path.endswith("/models"):
+                status = "200 OK"
+                out = json.dumps(
+                    {"object": "list", "data": [{"id": SERVED_MODEL, "object": "model"}]}
+                ).encode()
+            else:
+                status, out = "404 Not Found", b'{"error": {"message": "not found"}}'
+            head = (
+                f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {len(out)}\r\n\r\n"
+            )
+            writer.write(head.encode() + out)
+            await writer.drain()
+    finally:
+        writer.close()
+
+
+async def _serve() -> None:
+    server = await asyncio.start_server(_connection, "127.0.0.1", 0)
+    print(f"PORT {server.sockets[0].getsockname()[1]}", flush=True)
+    async with server:
+        await server.serve_forever()
+
+
+class AnsweringServer:
+    """The answering server in its own process on a free loopback port."""
+
+    def __enter__(self) -> AnsweringServer:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "serve"],
+            stdout=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line.startswith("PORT "):
+            self.__exit__(None, None, None)
+            raise RuntimeError(f"answering server did not start: {line!r}")
+        self.base_url = f"http://127.0.0.1:{int(line.split()[1])}/v1"
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(timeout=10)
+
+
+# -- running and comparing ----------------------------------------------------------------------------
+
+
+def screen(*args: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "lmscreen", "screen", *args, "--quiet"], capture_output=True, text=True
+    )
+    if proc.returncode != 0:
+        raise AssertionError(f"screen exit {proc.returncode}\n{proc.stderr}")
+
+
+def run_example(out: Path) -> Path:
+    screen(str(EXAMPLE_POOL), "--reports", str(EXAMPLE_REPORTS), "--out", str(out))
+    return out
+
+
+def run_pool1000(work: Path, out: Path, base_url: str) -> Path:
+    pool, reports = write_pool1000(work)
+    screen(
+        str(pool), "--reports", str(reports), "--out", str(out), "--engine", "openai",
+        "--base-url", base_url, "--model", SERVED_MODEL, "--concurrency", "8",
+    )  # fmt: skip
+    return out
+
+
+def stable_outputs(out: Path) -> dict[str, bytes]:
+    """results.csv as written; results.jsonl with each row's `llm.seconds` (wall time) taken out."""
+    lines = []
+    for line in (out / "results.jsonl").read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        if isinstance(row.get("llm"), dict):
+            row["llm"].pop("seconds", None)
+        lines.append(json.dumps(row, ensure_ascii=False, sort_keys=False))
+    return {
+        "results.csv": (out / "results.csv").read_bytes(),
+        "results.jsonl": ("\n".join(lines) + "\n").encode(),
+    }
+
+
+def expected(name: str) -> dict[str, bytes]:
+    return {
+        f: gzip.decompress((GOLDEN / name / f"{f}.gz").read_bytes()) for f in ("results.csv", "results.jsonl")
+    }
+
+
+def _write(name: str, outputs: dict[str, bytes]) -> None:
+    (GOLDEN / name).mkdir(parents=True, exist_ok=True)
+    for f, data in outputs.items():
+        (GOLDEN / name / f"{f}.gz").write_bytes(gzip.compress(data, mtime=0))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("cmd", choices=("serve", "write"))
+    args = parser.parse_args(argv)
+    if args.cmd == "serve":
+        asyncio.run(_serve())
+        return
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        _write("example", stable_outputs(run_example(work / "example")))
+        with AnsweringServer() as server:
+            _write("pool1000", stable_outputs(run_pool1000(work / "gen", work / "pool1000", server.base_url)))
+    print(f"wrote {GOLDEN}")
+
+
+if __name__ == "__main__":
+    main()

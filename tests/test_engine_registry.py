@@ -140,7 +140,7 @@ def test_an_unknown_engine_names_the_known_ones() -> None:
 
 
 def test_an_installed_package_adds_an_engine_the_runner_uses(echo_dist: Path, tmp_path: Path) -> None:
-    from lmscreen.run.runner import screen
+    from lmscreen.run.screen import screen
 
     assert "echo" in names() and names()[:4] == list(BUILTIN)
     echo = plugin("echo")

@@ -201,7 +201,8 @@ def ray_identity(opts: ScreenOptions) -> dict[str, Any]:
 
 
 def signature(identity: dict[str, Any]) -> str:
-    return run_signature(identity, "prompt", 1536, 192)
+    """The checkpoint signature as the runner builds it (run/runner.py), for a fixed task."""
+    return run_signature({"engine": identity, "task": {"prompt": "p", "max_tokens": 192}})
 
 
 def test_ray_identity_is_what_the_inner_plugin_says_and_follows_its_defaults(

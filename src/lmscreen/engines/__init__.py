@@ -7,13 +7,12 @@ without loading anything, and creates the engine last. Heavy backends are import
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lmscreen.engines.registry import BUILTIN, names, plugin
 
 if TYPE_CHECKING:
     from lmscreen.engines.protocol import Engine
-    from lmscreen.run.options import ScreenOptions
 
 ENGINES = tuple(BUILTIN)
 """The built-in engine names; `names()` adds installed plugins."""
@@ -21,7 +20,9 @@ ENGINES = tuple(BUILTIN)
 __all__ = ["ENGINES", "make_engine", "names", "plugin"]
 
 
-def make_engine(opts: ScreenOptions) -> Engine:
-    """Build the engine `--engine` names, with a one-line InputError for anything unusable."""
+def make_engine(opts: Any) -> Engine:
+    """Build the engine `--engine` names from a run/options.py ScreenOptions (any dataclass with an
+    `engine` field: engines sit below run/ and do not import it), with a one-line InputError for anything
+    unusable."""
     p = plugin(opts.engine)
     return p.create(p.settings(asdict(opts)))

@@ -4,7 +4,8 @@ Each model is one folder, `catalog/models/<org>--<name>/`, holding
 
 - `config.json`: the model's config.json as published (the whole file, or the keys a memory plan needs);
 - `entry.yaml`: identity and provenance: `id` and `source` (the URL or file the config was read from) are
-  required; `aliases`, `ollama`, `org`, `family`, `version`, `release`, `thinking`, `total_params_b`,
+  required; `aliases`, `quantized_releases` (the publisher's AWQ/GPTQ/FP8 releases),
+  `ollama`, `org`, `family`, `version`, `release`, `thinking`, `total_params_b`,
   `active_params_b` (publisher headline counts), `tasks`, `license`, `generation_source` are optional;
 - `generation_config.json` (optional): the release's sampling defaults (temperature, top_p, top_k, min_p,
   repetition_penalty), used as its sampling preset;
@@ -57,6 +58,7 @@ GENERATION_KEYS = ("temperature", "top_p", "top_k", "min_p", "repetition_penalty
 ORDER = (
     "id",
     "aliases",
+    "quantized_releases",
     "ollama",
     "org",
     "family",

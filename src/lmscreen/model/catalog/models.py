@@ -27,6 +27,9 @@ class CatalogEntry(BaseModel):
     """Hugging Face id, e.g. Qwen/Qwen3-8B."""
     aliases: list[str] = Field(default_factory=list)
     """Other HF ids with the same architecture (re-releases, base/instruct twins)."""
+    quantized_releases: list[str] = Field(default_factory=list)
+    """The publisher's own AWQ / GPTQ / FP8 releases of this model: same architecture, the format their name
+    says (model.resolve applies it), so they resolve here."""
     ollama: list[str] = Field(default_factory=list)
     org: str
     family: str
@@ -103,6 +106,8 @@ def _index() -> dict[str, CatalogEntry]:
             entry.name,
             *entry.aliases,
             *(a.split("/")[-1] for a in entry.aliases),
+            *entry.quantized_releases,
+            *(q.split("/")[-1] for q in entry.quantized_releases),
             *entry.ollama,
         ]
         for key in keys:

@@ -128,6 +128,8 @@ def _render_plan(plan: Plan) -> None:
         f"[bold]{plan.model}[/] on {plan.gpus} × {where} ({plan.gpu_total_gib:.1f} GiB){par} — "
         f"{plan.engine}, {plan.quantization}, KV {plan.kv_cache_dtype}"
     )
+    if plan.engine == "vllm":
+        console.print(f"planned for {plan.engine_version_modelled}")
     verdict = "[green]fits[/]" if plan.fits else "[red]does not fit[/]"
     console.print(
         f"{verdict}: context {plan.context:,} × {plan.concurrency} request(s); "
@@ -183,13 +185,21 @@ def register(app: typer.Typer) -> None:
             None, "--vram-gib", help="Memory per GPU in GiB, for any other card."
         ),
         gpus: int = typer.Option(1, "--gpus", help="Number of GPUs."),
-        tp: int | None = typer.Option(None, "--tp", help="Tensor parallel size (default: --gpus)."),
+        tp: int | None = typer.Option(None, "--tp", help="Tensor parallel size (default: --gpus / --pp)."),
+        pp: int | None = typer.Option(
+            None, "--pp", help="vLLM pipeline stages (--gpus = --tp × --pp; --pp 2 alone: two GPUs)."
+        ),
+        vllm_version: str | None = typer.Option(
+            None, "--vllm-version", help="vLLM release to plan for, e.g. 0.11 (default: the newest modelled)."
+        ),
         context: int | None = typer.Option(
             None, "--context", help="Context per request (default: longest that fits)."
         ),
         concurrency: int | None = typer.Option(None, "--concurrency", help="Parallel requests to plan for."),
         gpu_memory_utilization: float | None = typer.Option(
-            None, "--gpu-memory-utilization", help="vLLM fraction of total GPU memory (default 0.92)."
+            None,
+            "--gpu-memory-utilization",
+            help="vLLM fraction of total GPU memory (default: the release's, 0.92 on 0.21+, 0.90 before).",
         ),
         kv_cache_dtype: str = typer.Option("auto", "--kv-cache-dtype", help="auto | fp8 | q8_0 | q4_0 …"),
         engine: str = typer.Option("vllm", "--engine", help="vllm | llamacpp | ollama"),
@@ -230,6 +240,8 @@ def register(app: typer.Typer) -> None:
             gpu_memory_utilization=gpu_memory_utilization,
             kv_cache_dtype=kv_cache_dtype,
             engine=engine,
+            pp=pp,
+            vllm_version=vllm_version,
         )
         if warning:
             result.notes.insert(0, f"estimate: {warning}")
@@ -259,6 +271,12 @@ def register(app: typer.Typer) -> None:
             None, "--vram-gib", help="Memory per GPU in GiB, for any other card."
         ),
         gpus: int = typer.Option(1, "--gpus", min=1, help="Number of GPUs (tensor parallel)."),
+        pp: int | None = typer.Option(None, "--pp", help="vLLM pipeline stages (--gpus = TP × PP)."),
+        vllm_version: str | None = typer.Option(
+            None,
+            "--vllm-version",
+            help="vLLM release to size the command for (default: the newest modelled).",
+        ),
         context: int | None = typer.Option(None, "--context", help="Context per request."),
         concurrency: int | None = typer.Option(None, "--concurrency", help="Parallel requests."),
         kv_cache_dtype: str = typer.Option("auto", "--kv-cache-dtype", help="auto | fp8 | q8_0 | q4_0 …"),
@@ -289,6 +307,8 @@ def register(app: typer.Typer) -> None:
                 concurrency=concurrency,
                 kv_cache_dtype=kv_cache_dtype,
                 engine=plan_engine,
+                pp=pp if plan_engine == "vllm" else None,
+                vllm_version=vllm_version,
                 table=False,
             )
         cmd = launch_command(

@@ -20,6 +20,20 @@ from lmscreen.errors import InputError
 from lmscreen.model.spec import ModelSpec
 
 
+class Score(BaseModel):
+    """One published benchmark result of a model, with where it is published."""
+
+    benchmark: str
+    """C-Eval | CMMLU | MMLU-Pro | MMLU (recommend.quality.BENCHMARKS)."""
+    value: float
+    """Percent correct, as published."""
+    source: str
+    """Where the figure is published (model card, report, blog)."""
+    via: str | None = None
+    """Where it was read, when not at `source` itself (a leaderboard's copy with its link)."""
+    note: str | None = None
+
+
 class CatalogEntry(BaseModel):
     """One catalog model: identity, publisher counts, and its config.json facts."""
 
@@ -52,6 +66,8 @@ class CatalogEntry(BaseModel):
     """Where a ModelOpt checkpoint's hf_quant_config.json (merged into `config`) was read."""
     vision_source: str | None = None
     """Where `config.vision_config` was read, when not from the same file as the rest."""
+    scores: list[Score] = Field(default_factory=list)
+    """Published benchmark results (what `model recommend` ranks by), each with its source."""
     source: str
     config: dict[str, Any] = Field(default_factory=dict)
     """config.json fields (only those a memory plan needs), already merged with the `like:` entry."""

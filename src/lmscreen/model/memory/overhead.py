@@ -4,19 +4,17 @@ vLLM sizes its KV pool as `util × total − weights − activation_peak − non
 the CUDA-graph estimate it now profiles (memory.releases holds which release does what, with sources). The
 pieces, per GPU:
 
-- activation peak = the larger of the sampler's dummy run and the profiled forward pass, plus a constant:
+- activation peak = the larger of the profiled logits and the profiled forward pass, plus a constant:
   `max(copies × rows × vocab × 4 B, f × max_num_batched_tokens × MLP width per rank × 2 B) + constant`, rows
-  being max_num_seqs or the batched tokens as the release profiles them, f 1.6 for dense MLPs and 3.3 for
-  fused MoE. The sampler term is what makes Qwen models (vocab 151,936)
-  heavier than Llama (128,256) at equal size and gpt-oss (201,088) heavier still on llm-d's H100 runs; the
-  forward term is what makes Kimi-Linear at `--max-num-batched-tokens 64000` leave only 2.30 GiB on two
-  RTX 3090 (vllm-project/vllm#28228). Under pipeline parallelism only the last stage runs the sampler.
-- linear-attention (gated delta net, KDA) chunk state: `0.57 × tokens / 64 × Σ state per layer on the rank`,
-  calibrated on Qwen3.6/3.8-27B at TP2 (club-3090#1087 and #1139: 1.46 GiB of torch activation at 2048
-  tokens with few sequences, where the sampler term is small).
-- non-torch (CUDA context, NCCL): per release range, TP1 0.13 GiB (llm-d 0.13–0.14), TP/PP > 1 0.42 GiB on
-  0.10 (dennislee22 TP2/TP4), 0.55 GiB on 0.11–0.20 (llm-d TP2), 0.13 GiB in 0.2x logs that print it apart
-  (vllm-project/vllm#50722, TP4).
+  being max_num_seqs (through 0.11) or the batched tokens (from 0.12) as the release profiles them, copies
+  1.5 / 8.85 / 0.62 / 0.77 by release range, f 1.6 for dense MLPs and 3.3 for fused MoE. The logits term is
+  what makes Qwen models (vocab 151,936) heavier than Llama (128,256) at equal size and gpt-oss (201,088)
+  heavier still on llm-d's H100 runs; the forward term is what makes Kimi-Linear at
+  `--max-num-batched-tokens 64000` leave only 2.30 GiB on two RTX 3090 (vllm-project/vllm#28228). Under
+  pipeline parallelism only the last stage computes logits.
+- non-torch (CUDA context, NCCL): per release range, 0.32 / 0.45 GiB (TP1 / TP or PP > 1) on 0.10
+  (dennislee22 TP1–TP4), 0.13 / 0.55 on 0.11–0.20 (llm-d TP1 and TP2), 0.13 at any TP from 0.21, where the
+  logs print it apart (vllm-project/vllm#50722, TP4).
 - CUDA graphs: `0.017 GiB × layers on the GPU × min(1, 2 × max_num_seqs / 512)`, at least 0.03 GiB (logged:
   Qwen2-7B 0.50–0.65, Qwen3.5-35B-A3B TP4 1.34, gpt-oss-120b TP4 1.88, Qwen3-235B TP4+EP 3.45 at default
   batch sizes; 0.04–0.14 GiB with two or four sequences). Taken out of the pool from 0.21, before that it must

@@ -9,25 +9,29 @@ release range it used and `--vllm-version` picks another.
 
 The activation peak is modelled as the larger of two profiled peaks, plus a constant:
 
-- the sampler's dummy run over `max_num_seqs` rows: `sampler_copies × max_num_seqs × vocab × 4 B` (fp32
-  logits and the sort/softmax copies top-k/top-p make; every TP rank holds the full vocabulary);
-- the forward pass of `max_num_batched_tokens` tokens: `3.2 × tokens × MLP width per rank × 2 B` (MoE: top-k
-  experts), plus, for linear-attention layers, their chunked state (see overhead.py).
+- the logits of the profile run: `sampler_copies × rows × vocab × 4 B` (fp32 logits and the sort/softmax
+  copies top-k/top-p make; every TP rank holds the full vocabulary), rows being `max_num_seqs` (the
+  sampler's dummy run, through 0.11) or `max_num_batched_tokens` (logits of the whole profiled batch, from
+  0.12);
+- the forward pass of `max_num_batched_tokens` tokens: `f × tokens × MLP width per rank × 2 B`, f 1.6 for
+  dense MLPs and 3.3 for fused MoE (top-k experts) (overhead.py).
 
-Fitted, release range by release range (overhead.py has the arithmetic; bench/planner_accuracy.py reruns it):
+Fitted, release range by release range (overhead.py has the arithmetic; bench/planner_accuracy.py reruns it
+and prints the error per range):
 
-- 0.10: sampler copies 1.5, constant 0 — dennislee22/vLLM-benchmarking logs (0.10.1.1, A100 80GB,
-  Qwen2-7B-Instruct TP1/TP2 at 0.25 and 0.5: overhead 0.55 GiB at TP1, 0.67 at TP2).
-- 0.11: copies 8.85, constant 0.43 — llm-d H100 table (0.11.0, 1024 seqs: Llama-3.1-8B 4.76, Qwen3-0.6B
-  5.56, Qwen3-32B 5.64, gpt-oss 7.38 GiB); multimodal checkpoints 3.38 copies (Mistral-Small-3.2: 2.12 GiB).
-- 0.12–0.20: copies 4.3, constant 0.15 — myoceane.fr A100 log (0.19.0, gpt-oss-20b at 0.65: 13.72 GiB
-  weights, 36.56 GiB KV). No logged start-up pins where between 0.11 and 0.19 the sampler profile shrank;
-  0.12 is the assumed boundary.
-- 0.21–0.33: copies 3.0, constant 0.15, and the CUDA-graph estimate is subtracted from the pool ("CUDA graph
-  memory profiling is enabled (default since v0.21.0)" in 0.2x start-up logs; `VLLM_MEMORY_PROFILER_
-  ESTIMATE_CUDAGRAPHS` "Enabled by default as of v0.21.0", vllm-project/vllm#41099) — RTX 4080 log (0.26.0:
-  1.04 GiB peak activation including the 0.48 GiB graph estimate) and the 4×L40S log (0.24.0,
-  Qwen3-Coder-30B-A3B TP4 at 0.90: 23.74 GiB).
+- 0.10: rows = max_num_seqs, copies 1.5, constant 0; non-torch 0.32 GiB at TP1, 0.45 with TP/PP —
+  dennislee22/vLLM-benchmarking logs (0.10.1.1, A100 80GB, Qwen2-7B-Instruct TP1/TP2/TP4).
+- 0.11: rows = max_num_seqs, copies 8.85 (3.38 for checkpoints with a vision tower), constant 0.43;
+  non-torch 0.13 / 0.55 — llm-d H100 table (0.11.0, 1024 seqs: Llama-3.1-8B 4.76, Qwen3-0.6B 5.56,
+  Qwen3-32B 5.64, gpt-oss 7.38 GiB; Mistral-Small-3.2 2.12 GiB).
+- 0.12–0.20: rows = max_num_batched_tokens, copies 0.62, constant 0.15; non-torch 0.13 / 0.55 —
+  myoceane.fr A100 log (0.19.0, gpt-oss-20b at 0.65: 13.72 GiB weights, 36.56 GiB KV). No logged start-up
+  pins where between 0.11 and 0.19 the profile changed; 0.12 is the assumed boundary.
+- 0.21–0.33: rows = max_num_batched_tokens, copies 0.77, constant 0.15, non-torch 0.13 at any TP, and the
+  CUDA-graph estimate is subtracted from the pool ("CUDA graph memory profiling is enabled (default since
+  v0.21.0)" in 0.2x start-up logs; `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS` "Enabled by default as of
+  v0.21.0", vllm-project/vllm#41099) — RTX 4080 log (0.26.0: 1.04 GiB peak activation including the
+  0.48 GiB graph estimate) and the 4×L40S log (0.24.0, Qwen3-Coder-30B-A3B TP4 at 0.90: 23.74 GiB).
 
 Start-up checks that changed:
 
@@ -101,7 +105,7 @@ RTX4080 = "research/vllm-measurements-calibration.csv file-4080-qwen25awq (0.26.
 
 RELEASES: tuple[VllmRelease, ...] = (
     VllmRelease(
-        label="V1, sampler profiled over max_num_seqs rows, small peak",
+        label="small sampler peak over max_num_seqs rows",
         first=(0, 10),
         last=(0, 10),
         default_utilization=0.90,
@@ -118,7 +122,7 @@ RELEASES: tuple[VllmRelease, ...] = (
         sources=(DENNISLEE,),
     ),
     VllmRelease(
-        label="sampler peak ~9 fp32 copies of max_num_seqs × vocab",
+        label="sampler peak ~9 fp32 copies over max_num_seqs rows",
         first=(0, 11),
         last=(0, 11),
         default_utilization=0.90,
@@ -135,7 +139,7 @@ RELEASES: tuple[VllmRelease, ...] = (
         sources=(LLMD, "https://github.com/vllm-project/vllm/issues/28228 (Kimi-Linear, 0.11.x)"),
     ),
     VllmRelease(
-        label="smaller sampler peak, CUDA graphs outside the pool",
+        label="logits peak over the batched tokens, CUDA graphs outside the pool",
         first=(0, 12),
         last=(0, 13),
         default_utilization=0.90,
@@ -152,7 +156,7 @@ RELEASES: tuple[VllmRelease, ...] = (
         sources=(MYOCEANE,),
     ),
     VllmRelease(
-        label="PP start-up check counts the whole model's KV (vllm#29431 regression)",
+        label="PP start-up check counts the whole model's KV (vllm#29431)",
         first=(0, 14),
         last=(0, 15),
         default_utilization=0.90,

@@ -186,3 +186,17 @@ def test_hybrid_state_blocks_cap_max_num_seqs() -> None:
 
     cmd = launch_command(spec, "vllm", chosen)
     assert cmd.argv[cmd.argv.index("--max-num-seqs") + 1] == str(chosen.max_num_seqs)
+
+
+def test_an_mtp_draft_head_is_sized_and_named_but_not_planned() -> None:
+    """DeepSeek-V3's card: 671B main model + 14B MTP module, of which ~1.8B are a second embedding and head
+    that vLLM shares; the rest (~12B, FP8 here) loads only with --speculative-config (method mtp)."""
+    from lmscreen.model.memory.weights import mtp_draft_gib
+
+    spec = spec_for("deepseek-ai/DeepSeek-V3")
+    draft = mtp_draft_gib(spec)
+    assert 12e9 * 0.85 < draft * (1 << 30) < 12e9 * 1.15
+    assert mtp_draft_gib(spec, tp=8) == pytest.approx(draft / 8)
+    assert mtp_draft_gib(spec_for("Qwen/Qwen3-8B")) == 0.0
+    p = plan(spec, gpu("H200"), gpus=8, context=32768, table=False)
+    assert any("MTP layer" in n and "--speculative-config" in n for n in p.notes)

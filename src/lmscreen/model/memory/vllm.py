@@ -44,6 +44,7 @@ from lmscreen.model.memory.kv import KV_DTYPE_BYTES, KVLayout, kv_layout
 from lmscreen.model.memory.releases import VllmRelease, check_version, release_for
 from lmscreen.model.memory.weights import (
     is_gguf,
+    mtp_draft_gib,
     normalize_quantization,
     pp_partition,
     vllm_repack_factor,
@@ -422,6 +423,12 @@ def plan_vllm(
     if inp.context is None and context < min(inp.native, MIN_USEFUL_CONTEXT):
         fits = False
     notes.extend(layout_notes(spec, core.layout, context))
+    draft = mtp_draft_gib(spec, inp.tp)
+    if draft >= 0.01:
+        notes.append(
+            f"the checkpoint carries {spec.mtp_layers} MTP layer(s) for speculative decoding: vLLM loads "
+            f"them only with --speculative-config (method mtp), ~{draft:.2f} GiB more per GPU, not planned"
+        )
     if inp.pp > 1:
         parts = pp_partition(spec.num_layers, inp.pp) if spec.num_layers else []
         notes.append(

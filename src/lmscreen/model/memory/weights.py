@@ -263,6 +263,23 @@ def estimate_total_bytes(
     return nbytes, how
 
 
+def mtp_draft_gib(spec: ModelSpec, tp: int = 1, quantization: str | None = None) -> float:
+    """Per-GPU weight memory of the checkpoint's multi-token-prediction layers (0 when it has none).
+
+    vLLM loads them only as the draft model of `--speculative-config` (method mtp); a plan without
+    speculative decoding does not count them. Each MTP layer is a decoder layer like the others (for
+    mixture-of-experts models with its experts) plus a 2h × h projection, in the checkpoint's format; the
+    embedding and LM head are shared with the main model."""
+    if not spec.mtp_layers or not spec.num_layers or not spec.total_params:
+        return 0.0
+    quant = normalize_quantization(quantization if quantization is not None else spec.quantization)
+    emb_in, emb_out = embedding_params(spec)
+    body = max(spec.total_params - emb_in - emb_out - (spec.vision_params or 0), 0)
+    per_layer = body / spec.num_layers + 2 * (spec.hidden_size or 0) ** 2
+    bits = GGUF_BITS.get(quant) or HF_BITS.get(quant) or hf_bits(spec, quant)
+    return spec.mtp_layers * per_layer * bits / 8 / tp / GIB
+
+
 def pp_partition(num_layers: int, pp: int) -> list[int]:
     """Decoder layers per pipeline stage as vLLM splits them (`get_pp_indices`): an even share each, the
     remainder one layer apiece to the stages before the last (the last stage also holds the lm_head and runs

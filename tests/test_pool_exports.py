@@ -207,8 +207,13 @@ def _check(path: Path) -> None:
         message = str(exc)
         assert message and "\n" not in message and str(path) in message
         return
-    assert pool.frame.height >= 0 and isinstance(pool.error_frame, pl.DataFrame)
-    assert pool.frame.height == pool.frame.get_column("row").n_unique()
+    kept = pool.frame.get_column("row")
+    assert pool.frame.height == kept.n_unique()  # a row appears once
+    assert pool.frame.get_column("code").null_count() == 0  # a kept row has a code
+    assert pool.error_frame.schema == {"row": pl.Int64, "column": pl.String, "reason": pl.String}
+    rejected = set(pool.error_frame.get_column("row").to_list())
+    assert rejected.isdisjoint(kept.to_list())  # a row is kept or rejected, never both
+    assert kept.is_sorted() and pool.error_frame.get_column("row").is_sorted()  # file order
     for row in pool.errors:
         assert row.row >= 1 and row.column and row.reason
 

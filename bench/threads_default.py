@@ -10,7 +10,9 @@ Each of the two runs starts right after the same busy job: every usable core spu
 --limit 14` runs once with the default thread count and once with `--threads $(nproc)`, each into a fresh
 --out (nothing resumed). A --limit 1 run first puts the model file in the page cache, so neither measured
 run pays for reading it. Prints each run's LLM rows/s (run.json `llm.rows_per_s_this_run`), the threads it
-used and the load average it started under, and the ratio default / fixed (target: at least 0.9).
+used, the load average it started under and how many cores other processes kept busy during it (the
+comparison means something only where that is near 0), and the ratio default / fixed (target: at least
+0.9).
 
 The runs use the real bundled model: run it alone on the machine.
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -54,6 +57,17 @@ def busy_job(seconds: float, cores: int) -> None:
             proc.wait()
 
 
+def _busy_seconds() -> float:
+    """CPU seconds every process has spent busy on this machine so far (/proc/stat, all cores)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:9]]
+    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def _children_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def screen(out: Path, home: Path, limit: int, *extra: str) -> dict[str, object]:
     """One `screen` run; what its run.json says about the LLM stage."""
     env = {k: v for k, v in os.environ.items() if k != "LMSCREEN_THREADS"}
@@ -61,9 +75,11 @@ def screen(out: Path, home: Path, limit: int, *extra: str) -> dict[str, object]:
     cmd = [sys.executable, "-m", "lmscreen", "screen", str(POOL), "--reports", str(REPORTS)]
     cmd += ["--limit", str(limit), "--out", str(out), *extra]
     load = os.getloadavg()[0]
+    busy, mine = _busy_seconds(), _children_seconds()
     started = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=3600)
     wall = time.perf_counter() - started
+    others = max(0.0, (_busy_seconds() - busy) - (_children_seconds() - mine)) / wall
     if done.returncode != 0:
         raise SystemExit(f"screen failed (exit {done.returncode}): {done.stderr.strip()[-2000:]}")
     llm = json.loads((out / "run.json").read_text(encoding="utf-8"))["llm"]
@@ -73,6 +89,7 @@ def screen(out: Path, home: Path, limit: int, *extra: str) -> dict[str, object]:
         "threads": int(llm["engine"].get("n_threads", 0)),
         "load_at_start": load,
         "wall_s": wall,
+        "others_busy": others,
     }
 
 
@@ -97,7 +114,7 @@ def main(argv: list[str] | None = None) -> None:
         print(
             f"  {name:<12} {run['rows_per_s']:.3f} LLM rows/s ({run['sent']} rows, "
             f"{run['threads']} thread(s), load average {run['load_at_start']:.2f} at start, "
-            f"{run['wall_s']:.1f} s)"
+            f"{run['wall_s']:.1f} s; other processes kept {run['others_busy']:.2f} cores busy meanwhile)"
         )
     default, fixed = runs.values()
     ratio = float(default["rows_per_s"]) / float(fixed["rows_per_s"])  # type: ignore[arg-type]

@@ -7,6 +7,41 @@ from pathlib import Path
 
 import pytest
 
+MODEL_MODULES = {
+    "test_screen_e2e", "test_task_model", "test_task_choice_model", "test_task_truncate", "test_llama_cpu",
+    "test_run_safety", "test_pdf_reports", "test_long_reports", "test_filings_cache", "test_screen_periods",
+    "test_engine_registry", "test_allocator", "test_threads",
+}  # fmt: skip
+"""Modules whose tests load the bundled model in-process or in a `screen` child (marked `model`)."""
+SERVER_MODULES = {
+    "test_doctor",
+    "test_openai_engine",
+    "test_openai_screen",
+    "test_secrets",
+    "test_golden_outputs",
+}
+"""Modules that talk to a real server on 127.0.0.1 (marked `server`)."""
+RAY_MODULES = {"test_ray_engine"}
+BROWSER_FIXTURE = "browser"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test by what it needs (`-m "not model and not ray"` is the quick loop), and keep every
+    test that runs llama.cpp on one xdist worker (`--dist loadgroup`): two llama.cpp processes on two cores
+    spin against each other, while the pure-Python tests share the other core."""
+    for item in items:
+        module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
+        if module in MODEL_MODULES:
+            item.add_marker(pytest.mark.model)
+        if module in SERVER_MODULES:
+            item.add_marker(pytest.mark.server)
+        if module in RAY_MODULES:
+            item.add_marker(pytest.mark.ray)
+        if BROWSER_FIXTURE in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+        if module in MODEL_MODULES | SERVER_MODULES | RAY_MODULES:
+            item.add_marker(pytest.mark.xdist_group("llama"))
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _private_history(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:

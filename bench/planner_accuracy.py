@@ -287,6 +287,7 @@ def evaluate(row: dict[str, str], which: str = "calibration") -> RowResult:
         max_num_seqs=seqs,
         prefix_caching=prefix,
         cudagraph_profiling=graphs,
+        expert_parallel=bool(re.search(r"expert.parallel|\+EP", f"{row.get('notes', '')} {row['tp']}", re.I)),
         table=False,
     )
     res.fits_planned = p.fits

@@ -26,9 +26,11 @@ BROWSER_FIXTURE = "browser"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test by what it needs (`-m "not model and not ray"` is the quick loop), and keep every
-    test that runs llama.cpp on one xdist worker (`--dist loadgroup`): two llama.cpp processes on two cores
-    spin against each other, while the pure-Python tests share the other core."""
+    """Mark every test by what it needs: `-m "not model and not server and not ray"` is the quick loop.
+
+    Not run in parallel (pytest-xdist): llama.cpp's threads busy-wait between steps, so a llama.cpp test
+    beside any other busy process on two cores slows several times over (measured: the suite under
+    `-n 2` was no faster, and the OpenAI-screen test took 10x its solo time)."""
     for item in items:
         module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
         if module in MODEL_MODULES:
@@ -39,8 +41,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.ray)
         if BROWSER_FIXTURE in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
-        if module in MODEL_MODULES | SERVER_MODULES | RAY_MODULES:
-            item.add_marker(pytest.mark.xdist_group("llama"))
 
 
 @pytest.fixture(scope="session", autouse=True)

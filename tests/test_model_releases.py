@@ -216,3 +216,34 @@ def test_expert_parallel_keeps_whole_experts_in_the_fused_moe_workspace():
     with_ep = plan(spec, card, 44.42, **args, expert_parallel=True, table=False)
     assert with_ep.available_kv_gib < tp_only.available_kv_gib - 0.4
     assert with_ep.weights_gib == tp_only.weights_gib
+
+
+def test_fit_and_launch_cli_enable_expert_parallel() -> None:
+    """`model fit --enable-expert-parallel`: a MoE model at TP4 keeps whole experts per rank (a larger
+    profiled fused-MoE workspace, so less KV) and the plan says so; a dense model gets the same plan and a
+    note that the flag is ignored; `model launch` puts vLLM's flag in the command."""
+    base = ["--gpu", "L40S", "--gpus", "4", "--context", "32768", "--vllm-version", "0.10.2", "--json"]
+
+    def fit(model: str, *extra: str) -> dict:
+        out = _cli("fit", model, *base, *extra)
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)
+
+    tp_only = fit("Qwen/Qwen3-30B-A3B")
+    with_ep = fit("Qwen/Qwen3-30B-A3B", "--enable-expert-parallel")
+    assert not tp_only["expert_parallel"] and with_ep["expert_parallel"]
+    assert with_ep["available_kv_gib"] < tp_only["available_kv_gib"]
+    assert with_ep["weights_gib"] == tp_only["weights_gib"]
+    assert any("32 of the 128 experts whole" in n for n in with_ep["notes"])
+    assert not any("expert parallel" in n for n in tp_only["notes"])
+    dense, dense_ep = fit("Qwen/Qwen3-8B"), fit("Qwen/Qwen3-8B", "--enable-expert-parallel")
+    assert dense_ep["available_kv_gib"] == dense["available_kv_gib"] and not dense_ep["expert_parallel"]
+    assert any("ignored" in n and "dense model" in n for n in dense_ep["notes"])
+    launch = _cli("launch", "Qwen/Qwen3-30B-A3B", "--engine", "vllm", *base[:4], "--enable-expert-parallel")
+    assert launch.returncode == 0, launch.stderr
+    command = next(x for x in launch.stdout.splitlines() if x.startswith("vllm serve"))
+    assert "--enable-expert-parallel" in command.split() and "--tensor-parallel-size 4" in command
+    refused = _cli(
+        "launch", "Qwen/Qwen3-30B-A3B", "--engine", "llamacpp", *base[:2], "--enable-expert-parallel"
+    )
+    assert refused.returncode == 2 and "vLLM flag" in refused.stderr

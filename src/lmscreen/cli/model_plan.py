@@ -203,6 +203,11 @@ def register(app: typer.Typer) -> None:
         ),
         kv_cache_dtype: str = typer.Option("auto", "--kv-cache-dtype", help="auto | fp8 | q8_0 | q4_0 …"),
         engine: str = typer.Option("vllm", "--engine", help="vllm | llamacpp | ollama"),
+        expert_parallel: bool = typer.Option(
+            False,
+            "--enable-expert-parallel",
+            help="vLLM expert parallel: MoE ranks hold whole experts (a dense model ignores it, said so).",
+        ),
         workload: str | None = typer.Option(
             None, "--workload", help="screen: rows/hour for a batch with a shared prefix (needs --rows …)."
         ),
@@ -242,6 +247,7 @@ def register(app: typer.Typer) -> None:
             engine=engine,
             pp=pp,
             vllm_version=vllm_version,
+            expert_parallel=expert_parallel,
         )
         if warning:
             result.notes.insert(0, f"estimate: {warning}")
@@ -281,6 +287,11 @@ def register(app: typer.Typer) -> None:
         concurrency: int | None = typer.Option(None, "--concurrency", help="Parallel requests."),
         kv_cache_dtype: str = typer.Option("auto", "--kv-cache-dtype", help="auto | fp8 | q8_0 | q4_0 …"),
         task: str = typer.Option("text", "--task", help="text | vision | agent (sampling preset)."),
+        expert_parallel: bool = typer.Option(
+            False,
+            "--enable-expert-parallel",
+            help="vLLM expert parallel: MoE ranks hold whole experts (a dense model ignores it, said so).",
+        ),
         config: str | None = typer.Option(
             None, "--config", help="config.json or model folder to read the architecture from (no download)."
         ),
@@ -309,10 +320,19 @@ def register(app: typer.Typer) -> None:
                 engine=plan_engine,
                 pp=pp if plan_engine == "vllm" else None,
                 vllm_version=vllm_version,
+                expert_parallel=expert_parallel and plan_engine == "vllm",
                 table=False,
             )
         cmd = launch_command(
-            spec, eng, the_plan, model_ref=model_ref, host=host, port=port, task=task, ollama_tag=ollama_tag
+            spec,
+            eng,
+            the_plan,
+            model_ref=model_ref,
+            host=host,
+            port=port,
+            task=task,
+            ollama_tag=ollama_tag,
+            expert_parallel=expert_parallel,
         )
         warning = _estimate_warning(spec)
         if warning:

@@ -115,6 +115,8 @@ class Plan(BaseModel):
     """vLLM --max-num-seqs the plan counts on (lowered below the default where hybrid state blocks bind)."""
     stage: int | None = None
     """PP > 1: the pipeline stage (1-based) whose memory binds the plan."""
+    expert_parallel: bool = False
+    """vLLM --enable-expert-parallel planned and in effect (a MoE model; a dense one ignores the flag)."""
     breakdown: list[Component] = Field(default_factory=list)
     table: list[ContextRow] = Field(default_factory=list)
 

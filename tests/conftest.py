@@ -74,4 +74,14 @@ def keyed_llama_server() -> Iterator[object]:
         yield srv
 
 
+@pytest.fixture(scope="session")
+def fake_openai() -> Iterator[object]:
+    """One fixed-answer fake OpenAI server (no delay) for every test that needs a server that answers at
+    once (`servers.FakeServerProcess`)."""
+    from servers import FakeServerProcess
+
+    with FakeServerProcess(latency=0.0) as srv:
+        yield srv
+
+
 from browser import browser  # noqa: E402, F401  (one session-wide Chromium for every browser test)

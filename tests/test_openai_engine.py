@@ -152,10 +152,9 @@ def test_429_waits_for_retry_after(proxy: FaultProxy) -> None:
 
 
 @pytest.fixture(scope="module")
-def canned() -> Iterator[FakeServerProcess]:
+def canned(fake_openai: FakeServerProcess) -> FakeServerProcess:
     """A loopback server that answers at once with a canned completion for 000001.SZ (CODES[1])."""
-    with FakeServerProcess(latency=0.0) as srv:
-        yield srv
+    return fake_openai
 
 
 def test_answers_slower_than_timeout_are_retried_then_recorded(canned: FakeServerProcess) -> None:

@@ -27,9 +27,8 @@ NEEDLES = [KEY.encode(), KEY[3:].encode(), KEY.encode("utf-16-le")]
 
 
 @pytest.fixture(scope="module")
-def upstream() -> Iterator[FakeServerProcess]:
-    with FakeServerProcess(latency=0.0) as srv:
-        yield srv
+def upstream(fake_openai: FakeServerProcess) -> FakeServerProcess:
+    return fake_openai
 
 
 @pytest.fixture()

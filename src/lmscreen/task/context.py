@@ -117,6 +117,12 @@ class Reading:
             lo = stops[-1]
         return lo, self.end_of(pos, breaks, limit)
 
+    def stop_start(self, pos: int, limit: int = 120) -> int:
+        """Start of the full sentence (to the last full stop, Chinese or English) holding `pos`."""
+        lo = self.start_of(pos, STOPS, limit)
+        stops = [m.end() for m in _ENGLISH_STOP_RE.finditer(self.folded, lo, pos)]
+        return stops[-1] if stops else lo
+
     # --- lookups --------------------------------------------------------------------------------------
     def label_before(self, pos: int, lo: int) -> Label | None:
         """The last label ending at or before `pos` and starting at or after `lo`."""

@@ -83,6 +83,8 @@ class FactSheet:
             return False
         if fact.metric == "pe_ttm":
             return True
+        if self.period is None:
+            return fact.period is None or fact.period.sub != "E"
         return fact.period is not None and _same_exact(fact.period, self.period)
 
     def screening(self) -> dict[str, Screened]:

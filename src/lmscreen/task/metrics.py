@@ -86,7 +86,8 @@ _LABELS: list[tuple[str, str, int]] = [
     (r"(?:投资|筹资)活动(?:产生的)?现金流(?:量)?净额", "other", 0),
     # --- revenue
     (_w("营业收入", "营收", "实现收入", "operating revenue", "revenue", "revenues"), "revenue", 0),
-    (_w("营业总收入", "总营收", "total revenue", "total revenues"), "revenue", 1),
+    (_w("营业总收入", "总营收", "total revenue", "total revenues", "total operating income", "operating income"),
+     "revenue", 1),
     (r"利息净收入|手续费及佣金净收入|净手续费及佣金收入|手续费及佣金收入|非息收入|非利息净?收入|投资收益(?!率)"
      r"|营业外收入|其他收益|保费收入|保险服务收入|主营业务收入|营业成本|营业总成本|主营业务成本",
      "other", 0),
@@ -120,6 +121,9 @@ TABLE_ONLY = frozenset({"operating_cost"})
 _COST_RE = re.compile(r"^(?:[其减]中?[:：]?\s?)?营业成本$")
 
 
+_JOIN_RE = re.compile(r"\s?[(（]?\s?$")
+
+
 @dataclass(frozen=True)
 class Label:
     """A label printed in the text: where, which metric (or `other`), how strong, its text."""
@@ -133,10 +137,17 @@ class Label:
 
 def find_labels(folded: str) -> list[Label]:
     """Every label in the folded text, in order (each position's longest, most specific one)."""
-    found = []
+    found: list[Label] = []
     for m in LABEL_RE.finditer(folded):
         metric, rank = _LABEL_OF[m.lastgroup or ""]
-        found.append(Label(m.start(), m.end(), metric, rank, m.group(0)))
+        label = Label(m.start(), m.end(), metric, rank, m.group(0))
+        prev = found[-1] if found else None
+        if prev is not None and prev.metric == metric and _JOIN_RE.match(folded, prev.end, label.start):
+            # `加权平均净资产收益率（ROAE）`: one label, printed twice
+            label = Label(prev.start, label.end, metric, min(prev.rank, rank), folded[prev.start : label.end])
+            found[-1] = label
+            continue
+        found.append(label)
     return found
 
 

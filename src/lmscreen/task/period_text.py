@@ -61,6 +61,7 @@ _PATTERNS = [
 ]
 _PERIOD_RE = re.compile("|".join(f"(?P<{name}>{body})" for name, body in _PATTERNS))
 
+_REPORT_AFTER_RE = re.compile(r"\s?(?:报告|季报|报告摘要)")
 CURRENT = "current"
 """`本报告期`: the main period, except in a third-quarter report, where it is the quarter alone."""
 TO_DATE = "to_date"
@@ -159,8 +160,17 @@ def _read(m: re.Match[str]) -> PeriodMention:
 
 
 def find_periods(folded: str) -> list[PeriodMention]:
-    """Every period expression (and date, and span of years) in the folded text, in order."""
-    return [_read(m) for m in _PERIOD_RE.finditer(folded)]
+    """Every period expression (and date, and span of years) in the folded text, in order.
+
+    A third quarter named as a report's (`2024年第三季度报告`) is the nine months the report covers."""
+    found = []
+    for m in _PERIOD_RE.finditer(folded):
+        mention = _read(m)
+        p = mention.period
+        if p is not None and p.sub == "Q3" and _REPORT_AFTER_RE.match(folded, m.end()):
+            mention = PeriodMention(mention.start, mention.end, Period(p.year, "Q1-Q3"), mention.kind)
+        found.append(mention)
+    return found
 
 
 def last_quarter(main: Period | None) -> str | None:

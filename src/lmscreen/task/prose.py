@@ -57,8 +57,7 @@ _APPROX_BEFORE_RE = re.compile(
     r"(?:约|大约|约为|接近|近|about|approximately|around|roughly)\s*(?:人民币|RMB)?\s*$", re.IGNORECASE
 )
 _APPROX_AFTER_RE = re.compile(r"^\s*(?:左右|上下)")
-_RANGE_AFTER_RE = re.compile(r"^\s?[-~～至到]\s?-?[0-9]")
-_RANGE_BEFORE_RE = re.compile(r"[0-9][%元亿万倍]?\s?[-~～至到]\s?$")
+_RANGE_JOIN_RE = re.compile(r"^\s?[-~～至到]\s?$")
 _TTM_RE = re.compile(r"TTM|滚动|trailing", re.IGNORECASE)
 _PE_AFTER_RE = re.compile(
     r"-?[0-9][0-9.,]*\s?[xX×倍]\s?(?:(?:TTM|trailing)\s?(?:P/?E|PE|市盈率)|(?:P/?E|PE)\s?[(（]?TTM)",
@@ -86,8 +85,12 @@ _FILLER_RE = re.compile(
     r"|取得|录得|累计|合计|共计|整体|总计|总体|综合|同比|单季度?|单季|季度|分季度看|分季度|今年|前三季度|上半年|下半年"
     r"|年初至报告期末|发布|公布|披露|报告|快报|年报|季报|半年报|中报|业绩|点评|事件|简评|摘要|显示|数据|最新|经营|主营"
     r"|受益于|得益于|主要|此外|另外|同时|首次|再次|继续|持续|稳步|大幅|小幅|分别|各|均|都|也|已|将|仍|再|又|并"
+    r"|当前|目前|现在|最新|截至|截止|当日|收盘|对应|按|计算|口径|根据|以|从|看|层面|而言|来说"
+    r"|上年同期|去年同期|上年|去年|同期|上期|预计|预测|预期|有望|测算|我们|估计|初步核算|核算|约"
     r"|的|了|为|达|是|在|于|共|总|全|和|及|与|新|看|来看|方面|情况|来|中|末|初|年|月|日|期|度"
 )
+_COMPARED_RE = re.compile(r"较|比|相比|同比|对比|相较|超过|超越|高于|低于|vs", re.IGNORECASE)
+_COMPANY_RE = re.compile(r"公司|集团|本行|我行|该行|全行|本集团|上市公司")
 _TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{1,10}?(?:品类|业务|板块|分部|系列|子公司|分公司|事业部|产品线?)")
 _ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
 _PUNCT_RE = re.compile(r"[、，,：:；;（）()“”\"'《》\[\]【】—\-·/\\\s]+")
@@ -106,9 +109,12 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         if label.text.isascii():
             return "company", None
         return _topic(reading, label.start)
+    named = bool(_COMPANY_RE.search(raw)) or any(alias in raw for alias in reading.aliases)
     text = raw
     for p in reversed(reading.periods_in(lo, label.start)):
         text = text[: p.start - lo] + " " * (p.end - p.start) + text[p.end - lo :]
+    for other in reversed(reading.labels_in(lo, label.start)):
+        text = text[: other.start - lo] + " " * (other.end - other.start) + text[other.end - lo :]
     for alias in reading.aliases:
         text = text.replace(alias, " ")
     text = _ASCII_RUN_RE.sub(" ", text)
@@ -117,7 +123,7 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     text = _FILLER_RE.sub(" ", text)
     rest = _PUNCT_RE.sub("", text)
     if len(rest) < 2:
-        return _topic(reading, label.start)
+        return ("company", None) if named else _topic(reading, label.start)
     if _INDUSTRY_RE.search(rest):
         return "industry", rest
     return "segment", rest
@@ -179,12 +185,26 @@ def _threshold(folded: str, mention: Mention, gap: str) -> bool:
     return bool(_THRESHOLD_AFTER_RE.match(folded, end) or _THRESHOLD_AFTER_RE.match(folded[end : end + 4]))
 
 
-def _in_range(folded: str, mention: Mention) -> bool:
+def _in_range(reading: Reading, index: int) -> bool:
+    """Whether the number is one end of a range (`1883.70万元–2260.44万元`, `70%-75%`): a dash or 至 joins it
+    to a number of the same kind (`增长15.7%至1741.44亿元` is a rate and a level, no range)."""
+    folded = reading.folded
+    mentions = reading.scanned.mentions
+    mention = mentions[index]
     end = mention.folded_start + len(mention.printed)
-    return bool(
-        _RANGE_AFTER_RE.match(folded[end : end + 4])
-        or _RANGE_BEFORE_RE.search(folded[max(0, mention.folded_start - 4) : mention.folded_start])
-    )
+    for j, ahead in ((index + 1, True), (index - 1, False)):
+        if not 0 <= j < len(mentions):
+            continue
+        other = mentions[j]
+        if ahead:
+            between = folded[end : other.folded_start]
+        else:
+            between = folded[other.folded_start + len(other.printed) : mention.folded_start]
+        if not _RANGE_JOIN_RE.match(between):
+            continue
+        if other.kind == mention.kind or "none" in (other.kind, mention.kind):
+            return True
+    return False
 
 
 def _approx(folded: str, mention: Mention, gap: str) -> bool:
@@ -193,13 +213,21 @@ def _approx(folded: str, mention: Mention, gap: str) -> bool:
 
 
 def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodMention | None:
-    """The period a number at `pos` is for: the last the clause [lo, pos) names, else the one its sentence
-    opens with."""
+    """The period a number at `pos` is for: the last the clause [lo, pos) names, else the last an earlier
+    clause of its sentence names (`其中，2020年第二季度…；实现归母净利2.12亿元`), a comparison's period
+    (`较2019年同期`) aside."""
     named = [p for p in reading.periods_in(lo, pos) if p.kind != "date"]
     if named:
         return named[-1]
-    opening = [p for p in reading.periods_in(sentence_lo, min(lo, sentence_lo + 16)) if p.kind != "date"]
-    return opening[0] if opening else None
+    folded = reading.folded
+    earlier = [
+        p
+        for p in reading.periods_in(sentence_lo, lo)
+        if p.kind != "date"
+        and not _COMPARED_RE.search(folded[max(sentence_lo, p.start - 3) : p.start])
+        and not folded.startswith("同期", p.end)
+    ]
+    return earlier[-1] if earlier else None
 
 
 def resolved_period(
@@ -216,6 +244,8 @@ def resolved_period(
     if mention.kind == "forecast":
         return mention.period, "forecast"
     period = resolve(mention, main)
+    if basis == "forecast" and period is not None and period.year is not None and period.sub in ("", "FY"):
+        return Period(period.year, "E"), basis  # a full year's forecast: `2025E`
     if period is not None and basis == "prior" and main is not None and period == main:
         period = previous(main)
     if (
@@ -277,14 +307,17 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
             growth = True
         else:
             return None
-    if _threshold(folded, mention, gap) or _in_range(folded, mention):
+    if _threshold(folded, mention, gap) or _in_range(reading, index):
         return None
     lead_lo = max(reading.start_of(label.start, CLAUSE_BREAKS, 40), sent_lo)
     lead = folded[lead_lo : label.start]
     family = "pe" if metric in PE_METRICS else metric
     excluded = _EXCLUDED_RE.get(family)
+    # a figure named by its own label: another figure's words further back are that figure's (`ROAA
+    # 1.28% and return on average equity 14.49%`); only those right before the label qualify it
+    near = lead[-6:] if family in ("roe", "pe") else lead
     if excluded is not None and (
-        excluded.search(lead) or excluded.search(gap) or excluded.search(label.text)
+        excluded.search(near) or excluded.search(gap) or excluded.search(label.text)
     ):
         return None
     if "money" in METRICS[metric] and _FOREIGN_RE.search(
@@ -325,7 +358,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         scope, segment = "segment", folded[max(0, label.start - 8) : label.start].strip()
     if label.text.startswith("主营业务"):
         scope, segment = "segment", "主营业务"
-    stop_lo = reading.start_of(pos, STOPS, 120)
+    stop_lo = reading.stop_start(pos)
     when = period_for(reading, sent_lo, pos, stop_lo)
     if metric in PE_METRICS:
         return _pe(reading, label, mention, gap, lead, basis, scope, segment)

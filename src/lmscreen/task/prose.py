@@ -90,6 +90,7 @@ _FILLER_RE = re.compile(
     r"|的|了|为|达|是|在|于|共|总|全|和|及|与|新|看|来看|方面|情况|来|中|末|初|年|月|日|期|度"
 )
 _COMPARED_RE = re.compile(r"较|比|相比|同比|对比|相较|超过|超越|高于|低于|vs", re.IGNORECASE)
+_OWNER_RE = re.compile(r"归属于[^，。；,;]{0,16}?(?:股东|所有者|权益持有人)的?")
 _COMPANY_RE = re.compile(r"公司|集团|本行|我行|该行|全行|本集团|上市公司")
 _TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{1,10}?(?:品类|业务|板块|分部|系列|子公司|分公司|事业部|产品线?)")
 _ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
@@ -115,6 +116,7 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         text = text[: p.start - lo] + " " * (p.end - p.start) + text[p.end - lo :]
     for other in reversed(reading.labels_in(lo, label.start)):
         text = text[: other.start - lo] + " " * (other.end - other.start) + text[other.end - lo :]
+    text = _OWNER_RE.sub(lambda m: " " * len(m.group(0)), text)  # `归属于本行普通股股东的加权平均…`
     for alias in reading.aliases:
         text = text.replace(alias, " ")
     text = _ASCII_RUN_RE.sub(" ", text)
@@ -142,6 +144,8 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     m = _TOPIC_RE.match(first)
     if m is None or re.search(r"公司|集团|本行|整体|合计", m.group(0)) or lo + m.end() > pos:
         return "company", None
+    if reading.labels_in(lo, lo + len(first)):
+        return "company", None  # `房地产开发业务结算毛利率为10.2%，…`: the segment names its own figure only
     return "segment", m.group(0)
 
 

@@ -122,6 +122,8 @@ def _rows(reading: Reading, table: Table, tier: int, scope: str) -> list[Fact]:
             if basis == "growth":
                 if metric not in GROWTH_METRICS:
                     continue
+                if mention.unit_source != "beside":
+                    mention = replace(mention, kind="none", factor=1.0)  # `增减(%)`: the column says %
                 mention = _with_unit(mention, "%")
                 if mention is None or mention.kind != "percent":
                     continue

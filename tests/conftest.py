@@ -20,4 +20,23 @@ def _private_history(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]
     mp.undo()
 
 
+@pytest.fixture(scope="session")
+def llama_server() -> Iterator[object]:
+    """One real `llama_cpp.server` with the bundled model for every test that talks to a server (doctor,
+    the OpenAI engine, screen over HTTP): started once, on first use. A test that kills it restarts it."""
+    from servers import LLAMA_ALIAS, LlamaServer
+
+    with LlamaServer(LLAMA_ALIAS, n_ctx=4096) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="session")
+def keyed_llama_server() -> Iterator[object]:
+    """The same server behind an API key (`servers.KEYED_API_KEY`), for the key-handling tests."""
+    from servers import KEYED_API_KEY, LLAMA_ALIAS, LlamaServer
+
+    with LlamaServer(LLAMA_ALIAS, api_key=KEYED_API_KEY, n_ctx=4096) as srv:
+        yield srv
+
+
 from browser import browser  # noqa: E402, F401  (one session-wide Chromium for every browser test)

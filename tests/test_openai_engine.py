@@ -17,15 +17,24 @@ import jsonschema
 import pytest
 
 from faultproxy import FaultProxy
+from lmscreen.engines import plugin
 from lmscreen.engines.openai_endpoint import ServerKind
 from lmscreen.engines.openai_engine import OpenAIEngine, estimate_tokens, strip_think
 from lmscreen.engines.protocol import Engine, LLMRequest, LLMResult
 from lmscreen.engines.structured import Mechanism
 from lmscreen.errors import InputError
-from servers import FAKE_MODEL, FakeServerProcess, LlamaServer, bundled_gguf, free_port
+from servers import (
+    FAKE_MODEL,
+    KEYED_API_KEY,
+    LLAMA_ALIAS,
+    FakeServerProcess,
+    LlamaServer,
+    bundled_gguf,
+    free_port,
+)
 
-ALIAS = "qwen-test"
-SENTINEL = "sk-SENTINEL-7f3a9c-never-print-me"
+ALIAS = LLAMA_ALIAS
+SENTINEL = KEYED_API_KEY
 CODES = ["600519.SH", "000001.SZ", "920118.BJ", "300750.SZ", "601318.SH", "000858.SZ"]
 
 
@@ -60,9 +69,8 @@ def assert_valid(result: LLMResult) -> None:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[LlamaServer]:
-    with LlamaServer(ALIAS) as srv:
-        yield srv
+def server(llama_server: LlamaServer) -> LlamaServer:
+    return llama_server
 
 
 @pytest.fixture()
@@ -100,6 +108,20 @@ def test_answers_validate_and_usage_is_recorded(server: LlamaServer) -> None:
 def test_model_none_uses_the_only_served_model(server: LlamaServer) -> None:
     with OpenAIEngine(base_url=server.base_url) as engine:
         assert engine.model == ALIAS
+
+
+def test_identity_before_connecting_is_the_engines(server: LlamaServer) -> None:
+    """The plugin says the identity from its settings (one GET /v1/models when no model is named); the
+    engine it creates says the same, and the settings never show the key."""
+    openai = plugin("openai")
+    for model in (None, ALIAS):
+        options = {"base_url": server.root, "model": model, "concurrency": 2, "api_key": SENTINEL}
+        settings = openai.settings(options)
+        assert settings.base_url == server.base_url and SENTINEL not in repr(settings)
+        before = openai.identity(settings)
+        with openai.create(settings) as engine:
+            assert engine.identity() == engine.describe()["identity"] == before
+        assert before["model"] == ALIAS and "concurrency" not in before
 
 
 def test_wrong_model_name_says_which_names_are_served(server: LlamaServer) -> None:
@@ -309,9 +331,8 @@ def test_strip_think(raw: str, answer: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def keyed_server() -> Iterator[LlamaServer]:
-    with LlamaServer(ALIAS, api_key=SENTINEL) as srv:
-        yield srv
+def keyed_server(keyed_llama_server: LlamaServer) -> LlamaServer:
+    return keyed_llama_server
 
 
 def test_api_key_is_used_but_never_shown(

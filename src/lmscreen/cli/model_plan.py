@@ -128,6 +128,8 @@ def _render_plan(plan: Plan) -> None:
         f"[bold]{plan.model}[/] on {plan.gpus} × {where} ({plan.gpu_total_gib:.1f} GiB){par} — "
         f"{plan.engine}, {plan.quantization}, KV {plan.kv_cache_dtype}"
     )
+    if plan.engine == "vllm":
+        console.print(f"planned for {plan.engine_version_modelled}")
     verdict = "[green]fits[/]" if plan.fits else "[red]does not fit[/]"
     console.print(
         f"{verdict}: context {plan.context:,} × {plan.concurrency} request(s); "
@@ -183,13 +185,21 @@ def register(app: typer.Typer) -> None:
             None, "--vram-gib", help="Memory per GPU in GiB, for any other card."
         ),
         gpus: int = typer.Option(1, "--gpus", help="Number of GPUs."),
-        tp: int | None = typer.Option(None, "--tp", help="Tensor parallel size (default: --gpus)."),
+        tp: int | None = typer.Option(None, "--tp", help="Tensor parallel size (default: --gpus / --pp)."),
+        pp: int | None = typer.Option(
+            None, "--pp", help="vLLM pipeline stages (--gpus = --tp × --pp; --pp 2 alone: two GPUs)."
+        ),
+        vllm_version: str | None = typer.Option(
+            None, "--vllm-version", help="vLLM release to plan for, e.g. 0.11 (default: the newest modelled)."
+        ),
         context: int | None = typer.Option(
             None, "--context", help="Context per request (default: longest that fits)."
         ),
         concurrency: int | None = typer.Option(None, "--concurrency", help="Parallel requests to plan for."),
         gpu_memory_utilization: float | None = typer.Option(
-            None, "--gpu-memory-utilization", help="vLLM fraction of total GPU memory (default 0.92)."
+            None,
+            "--gpu-memory-utilization",
+            help="vLLM fraction of total GPU memory (default: the release's, 0.92 on 0.21+, 0.90 before).",
         ),
         kv_cache_dtype: str = typer.Option("auto", "--kv-cache-dtype", help="auto | fp8 | q8_0 | q4_0 …"),
         engine: str = typer.Option("vllm", "--engine", help="vllm | llamacpp | ollama"),
@@ -230,6 +240,8 @@ def register(app: typer.Typer) -> None:
             gpu_memory_utilization=gpu_memory_utilization,
             kv_cache_dtype=kv_cache_dtype,
             engine=engine,
+            pp=pp,
+            vllm_version=vllm_version,
         )
         if warning:
             result.notes.insert(0, f"estimate: {warning}")
@@ -259,6 +271,12 @@ def register(app: typer.Typer) -> None:
             None, "--vram-gib", help="Memory per GPU in GiB, for any other card."
         ),
         gpus: int = typer.Option(1, "--gpus", min=1, help="Number of GPUs (tensor parallel)."),
+        pp: int | None = typer.Option(None, "--pp", help="vLLM pipeline stages (--gpus = TP × PP)."),
+        vllm_version: str | None = typer.Option(
+            None,
+            "--vllm-version",
+            help="vLLM release to size the command for (default: the newest modelled).",
+        ),
         context: int | None = typer.Option(None, "--context", help="Context per request."),
         concurrency: int | None = typer.Option(None, "--concurrency", help="Parallel requests."),
         kv_cache_dtype: str = typer.Option("auto", "--kv-cache-dtype", help="auto | fp8 | q8_0 | q4_0 …"),
@@ -289,6 +307,8 @@ def register(app: typer.Typer) -> None:
                 concurrency=concurrency,
                 kv_cache_dtype=kv_cache_dtype,
                 engine=plan_engine,
+                pp=pp if plan_engine == "vllm" else None,
+                vllm_version=vllm_version,
                 table=False,
             )
         cmd = launch_command(
@@ -333,6 +353,12 @@ def register(app: typer.Typer) -> None:
         models: list[str] = typer.Option(
             [], "--model", help="Also rank this model (any name, path or config; repeatable)."
         ),
+        within: str = typer.Option(
+            "8h", "--within", help="Time budget for the job: 8h (one night, the default), 90m, 1.5 (hours)."
+        ),
+        vllm_version: str | None = typer.Option(
+            None, "--vllm-version", help="vLLM release to plan for, e.g. 0.11 (default: the newest modelled)."
+        ),
         rows: int = typer.Option(5500, "--rows", help="Workload: rows to screen."),
         prompt_tokens: int = typer.Option(2000, "--prompt-tokens", help="Workload: prompt tokens per row."),
         output_tokens: int = typer.Option(300, "--output-tokens", help="Workload: output tokens per row."),
@@ -341,18 +367,22 @@ def register(app: typer.Typer) -> None:
         ),
         json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
-        """Catalog models that fit this card with at least a 32k context, best first, with decode speed.
+        """Models that fit the card with a 32k context and finish the job in time, by expected quality.
 
-        --task screen ranks by rows per hour for a batch (--rows, --prompt-tokens, --prefix-tokens,
-        --output-tokens; defaults are an assumed screening pass, printed with the result).
+
+        Quality is a published benchmark score from the catalog (C-Eval / CMMLU preferred for --task screen
+        where enough models publish them, else MMLU-Pro), an estimate where a model publishes none (said so).
+        The job (--rows, --prompt-tokens, --prefix-tokens, --output-tokens; defaults are the screening pass)
+        must finish within --within on vLLM.
         """
         from lmscreen.model.recommend import MIN_CONTEXT
-        from lmscreen.model.recommend import recommend as rank
-        from lmscreen.model.recommend.workload import Workload
+        from lmscreen.model.recommend import rank as rank_models
+        from lmscreen.model.recommend.workload import Workload, parse_hours
 
         _need_gpu(gpu, vram_gib)
         card = _gpu(gpu)
-        job = Workload(rows, prompt_tokens, output_tokens, prefix_tokens) if task == "screen" else None
+        job = Workload(rows, prompt_tokens, output_tokens, prefix_tokens)
+        budget = parse_hours(within)
         candidates = None
         if models:
             from lmscreen.model.recommend.rank import Candidate, catalog_candidates
@@ -367,7 +397,17 @@ def register(app: typer.Typer) -> None:
                 extra.append(Candidate(id=name, tasks=tasks, spec=spec))
             known = {c.id for c in extra}
             candidates = extra + [c for c in catalog_candidates() if c.id not in known]
-        found = rank(card, vram_gib, task=task, gpus=gpus, limit=limit, job=job, candidates=candidates)
+        found = rank_models(
+            card,
+            vram_gib,
+            task=task,
+            gpus=gpus,
+            limit=limit,
+            job=job,
+            candidates=candidates,
+            within_hours=budget,
+            vllm_version=vllm_version,
+        )
         if json_out:
             _print_json(
                 {
@@ -376,58 +416,98 @@ def register(app: typer.Typer) -> None:
                     "gpus": gpus,
                     "task": task,
                     "min_context": MIN_CONTEXT,
-                    "workload": job.__dict__ if job else None,
-                    "models": [r.model_dump(mode="json") for r in found],
+                    "workload": job.__dict__,
+                    "within_hours": budget,
+                    "vllm_version": vllm_version,
+                    "ranked_by": {"benchmark": found.benchmark, "why": found.benchmark_why},
+                    "models": [r.model_dump(mode="json") for r in found.models],
+                    "too_slow": [r.model_dump(mode="json") for r in found.too_slow],
+                    "notes": found.notes,
                 }
             )
             return
-        from rich.console import Console
-        from rich.table import Table
+        _render_ranking(found, f"{gpus} × {card.name if card else f'{vram_gib:g} GiB'}", MIN_CONTEXT)
 
-        console = Console()
-        if not found:
-            console.print(f"no catalog model fits with a {MIN_CONTEXT:,}-token context for task {task!r}")
-            return
-        table = Table(
-            title=f"{task} models for {gpus} × {card.name if card else f'{vram_gib} GiB'} "
-            f"(≥ {MIN_CONTEXT:,} tokens)",
-            header_style="bold",
+
+def _short_tokens(n: int) -> str:
+    """131072 → '128k', 1048576 → '1M' (a context column that fits 80 columns)."""
+    if n >= 1 << 20:
+        return f"{n / (1 << 20):.0f}M"
+    return f"{n // 1024}k"
+
+
+def _render_ranking(found, where: str, min_context: int) -> None:
+    """The ranking as an 80-column table (short names, no wrapping) and one 'why' line per row under it."""
+    import shutil
+    import textwrap
+
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    width = shutil.get_terminal_size((80, 24)).columns
+    console = Console(width=width)
+    job = found.job
+    if not found.models:
+        console.print(
+            f"no catalog model for task {found.task!r} fits {where} with a {min_context:,}-token context"
+            + (f" and finishes {job.rows:,} rows within {found.within_hours:g} h" if found.too_slow else "")
         )
-        columns = [
+    else:
+        head = f"{found.task} on {where}, ≥ {min_context // 1024}k context: best expected quality first"
+        if found.finished:
+            head += f" of the {found.finished} that finish {job.rows:,} rows within {found.within_hours:g} h"
+        console.print(head)
+        table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False)
+        for col, just in (
             ("#", "right"),
             ("model", "left"),
             ("format", "left"),
-            ("engine", "left"),
-            ("weights GiB", "right"),
-            ("max context", "right"),
+            (found.benchmark, "right"),
+            ("hours", "right"),
             ("tok/s", "right"),
-        ]
-        if job:
-            columns += [("parallel", "right"), ("rows/hour", "right"), (f"hours for {job.rows:,}", "right")]
-        for col, just in columns:
-            table.add_column(col, justify=just, overflow="fold")
-        for i, r in enumerate(found, 1):
-            cells = [
-                str(i),
-                r.model,
-                r.quantization,
-                r.engine,
-                f"{r.weights_gib:.1f}",
-                f"{r.max_context:,}",
-                f"{r.decode_tokens_per_s:.0f}" if r.decode_tokens_per_s else "?",
-            ]
-            if job:
-                cells += [
-                    str(r.concurrency or "?"),
-                    f"{r.rows_per_hour:,.0f}" if r.rows_per_hour else "?",
-                    f"{r.hours:.2f}" if r.hours is not None else "?",
-                ]
-            table.add_row(*cells)
-        console.print(table)
-        if job:
-            console.print(
-                f"workload: {job.rows:,} rows × {job.prompt_tokens:,} prompt tokens ({job.prefix_tokens:,} "
-                f"shared) + {job.output_tokens:,} output tokens; rows/hour from KV concurrency, prefill and "
-                "decode rates (lmscreen.model.recommend.workload); llama.cpp rows not modelled"
+            ("ctx", "right"),
+        ):
+            table.add_column(
+                col, justify=just, no_wrap=True, overflow="ellipsis" if col == "model" else "fold"
             )
-        console.print("tok/s: single request at a 4k context, bandwidth × 0.70 / bytes read per token")
+        for i, r in enumerate(found.models, 1):
+            fmt = r.quantization.upper() if r.engine == "vllm" else f"{r.quantization.upper()}·cpp"
+            quality = f"{r.score:.1f}" if r.quality_basis == "published" else f"~{r.score:.0f}"
+            table.add_row(
+                str(i),
+                r.model.split("/")[-1],
+                fmt,
+                quality if r.quality_basis != "unknown" else "?",
+                f"{r.hours:.1f}" if r.hours is not None else "?",
+                f"{r.decode_tokens_per_s:.0f}" if r.decode_tokens_per_s else "?",
+                _short_tokens(r.max_context),
+            )
+        console.print(table)
+        console.print("why:")
+        for i, r in enumerate(found.models, 1):
+            text = f"{i}. {r.model.split('/')[-1]}: {r.reason}"
+            kept = [n for n in r.notes if not n.startswith(("as ", "concurrency "))]
+            if kept:
+                text += "; " + "; ".join(kept)
+            console.print(
+                textwrap.fill(text, width=width - 1, subsequent_indent="   "), markup=False, highlight=False
+            )
+    if found.too_slow:
+        slow = ", ".join(f"{r.model.split('/')[-1]} ({r.hours:.1f} h)" for r in found.too_slow[:6])
+        more = f" and {len(found.too_slow) - 6} more" if len(found.too_slow) > 6 else ""
+        console.print(
+            textwrap.fill(f"fit but need more than {found.within_hours:g} h: {slow}{more}", width=width - 1),
+            markup=False,
+            highlight=False,
+        )
+    lines = [
+        f"ranked by {found.benchmark_why}; ~ marks an estimate (why says from what)",
+        f"job: {job.rows:,} rows × {job.prompt_tokens:,} prompt tokens ({job.prefix_tokens:,} shared) + "
+        f"{job.output_tokens:,} output tokens on vLLM (recommend/workload.py); ·cpp rows run on llama.cpp, "
+        "time not modelled",
+        "tok/s: one request at a 4k context, bandwidth × 0.70 / bytes read per token",
+        *found.notes,
+    ]
+    for line in lines:
+        console.print(textwrap.fill(line, width=width - 1), markup=False, highlight=False)

@@ -60,6 +60,14 @@ class ModelSpec(BaseModel):
     sliding_window: int | None = None
     linear_attention: LinearAttention | None = None
     mla: MLA | None = None
+    kv_shared_layers: int = 0
+    """Layers that reuse an earlier layer's KV and cache none of their own (Gemma 4 num_kv_shared_layers)."""
+    full_head_dim: int | None = None
+    """Head size of the full-attention layers where it differs from the sliding ones (Gemma 4)."""
+    full_kv_heads: int | None = None
+    """KV heads of the full-attention layers when they differ (Gemma 4 num_global_key_value_heads)."""
+    full_k_eq_v: bool = False
+    """Full-attention layers keep one tensor for K and V (Gemma 4 attention_k_eq_v)."""
 
     num_experts: int | None = None
     num_experts_per_tok: int | None = None

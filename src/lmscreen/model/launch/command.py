@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from lmscreen.errors import InputError
 from lmscreen.model.launch.families import GENERIC, Family, family_for, sampling_preset
 from lmscreen.model.memory.plan import Plan
+from lmscreen.model.memory.releases import NEWEST_VERSION
 from lmscreen.model.memory.weights import is_gguf, normalize_quantization
 from lmscreen.model.spec import ModelSpec
 
@@ -120,8 +121,13 @@ def _vllm(
             argv += ["--pipeline-parallel-size", str(plan.pp)]
         if plan.kv_cache_dtype != "auto":
             argv += ["--kv-cache-dtype", plan.kv_cache_dtype]
-        if plan.concurrency > 1:
-            argv += ["--max-num-seqs", str(plan.concurrency)]
+        seqs = plan.max_num_seqs or (plan.concurrency if plan.concurrency > 1 else None)
+        if seqs:
+            argv += ["--max-num-seqs", str(seqs)]
+        if plan.max_num_seqs and plan.max_num_seqs < plan.concurrency:
+            notes.append(
+                f"--max-num-seqs {plan.max_num_seqs}: the hybrid model's state blocks hold no more sequences"
+            )
     if fam.vllm_reasoning:
         argv += ["--reasoning-parser", fam.vllm_reasoning]
     if fam.vllm_tool:
@@ -407,9 +413,12 @@ def launch_command(
         warnings += host_warnings
         builder = {"vllm": _vllm, "sglang": _sglang, "llamacpp": _llamacpp}[engine]
         argv, notes = builder(spec, plan, model_ref, name, host, port, key, preset, fam)
+        version = ENGINE_VERSIONS[engine]
+        if engine == "vllm" and plan is not None and plan.vllm_version not in (None, NEWEST_VERSION):
+            version = f"vLLM {plan.vllm_version} (flags checked against {ENGINE_VERSIONS[engine]})"
         result = LaunchCommand(
             engine=engine,
-            engine_version=ENGINE_VERSIONS[engine],
+            engine_version=version,
             argv=argv,
             served_model_name=name,
             host=host,

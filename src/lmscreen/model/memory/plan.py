@@ -69,24 +69,38 @@ def plan(
     kv_cache_dtype: str = "auto",
     engine: str = "vllm",
     *,
+    pp: int | None = None,
     vllm_version: str | None = None,
     block_size: int = VLLM_BLOCK_SIZE,
     max_num_batched_tokens: int | None = None,
     max_num_seqs: int | None = None,
     prefix_caching: bool = True,
+    cudagraph_profiling: bool | None = None,
     table: bool = True,
 ) -> Plan:
     """Plan `spec` on `gpus` × (`gpu` or `vram_gib` GiB) for `engine`.
 
     `context` None picks the longest context that fits (capped at the model's own limit); `concurrency` None
-    plans one request and reports how many fit. vLLM: `tp` defaults to `gpus`, and `gpus // tp` pipeline
-    stages take the rest. The keyword-only arguments pin what a measured run used (the accuracy bench).
+    plans one request and reports how many fit. vLLM: `tp` defaults to `gpus // pp`, `pp` to `gpus // tp`
+    (pipeline stages take what tensor parallelism leaves); `--pp 2` alone means two GPUs. `vllm_version`
+    picks the release range whose accounting is used (memory.releases; default the newest). The other
+    keyword-only arguments pin what a measured run used (the accuracy bench).
     """
     engine = (engine or "vllm").lower().replace(".", "").replace("-", "")
     if engine not in ENGINES:
         raise InputError(f"--engine {engine!r}: fit plans vllm, llamacpp or ollama")
     if gpus < 1:
         raise InputError(f"--gpus must be >= 1 (got {gpus})")
+    if pp is not None:
+        if pp < 1:
+            raise InputError(f"--pp must be >= 1 (got {pp})")
+        if engine != "vllm" and pp > 1:
+            raise InputError("--pp plans vLLM pipeline stages; llama.cpp and Ollama split layers over --gpus")
+        if gpus == 1 and pp > 1:
+            gpus = pp * (tp or 1)
+        tp = gpus // pp if tp is None else tp
+        if tp < 1 or tp * pp != gpus:
+            raise InputError(f"--tp {tp} × --pp {pp} must equal --gpus {gpus}")
     tp = gpus if tp is None else tp
     if tp < 1 or gpus % tp:
         raise InputError(f"--tp {tp} must divide --gpus {gpus}")
@@ -118,6 +132,7 @@ def plan(
             max_num_seqs,
             prefix_caching,
             table,
+            cudagraph_profiling,
         )
     else:
         result = plan_llama(inp, engine, table)

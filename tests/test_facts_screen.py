@@ -114,7 +114,8 @@ def test_the_real_annual_report_pdfs_give_their_figures_with_pages(tmp_path: Pat
         assert row["gross_margin_pct"] == pytest.approx(margin, abs=0.01)
         assert row["roe_extracted_pct"] == pytest.approx(roe)
         fields = row["llm"]["fields"]
-        assert {name: fields[name]["source"] for name in ("revenue", "net_profit", "gross_margin", "roe")} == {
+        sources = {name: fields[name]["source"] for name in ("revenue", "net_profit", "gross_margin", "roe")}
+        assert sources == {
             "revenue": "table", "net_profit": "table", "gross_margin": "derived", "roe": "table",
         }  # fmt: skip
         pages = {name: fields[name]["evidence"]["page"] for name in ("revenue", "net_profit", "roe")}
@@ -131,5 +132,9 @@ def test_the_real_annual_report_pdfs_give_their_figures_with_pages(tmp_path: Pat
         for f in facts
         if f["metric"] == "revenue" and (f["period"] or "").startswith("2020Q")
     }
-    assert quarters == {"2020Q1": pytest.approx(366175089.52), "2020Q2": pytest.approx(258180404.26),
-                        "2020Q3": pytest.approx(483387661.41), "2020Q4": pytest.approx(474162477.29)}  # fmt: skip
+    assert quarters == {
+        "2020Q1": pytest.approx(366175089.52),
+        "2020Q2": pytest.approx(258180404.26),
+        "2020Q3": pytest.approx(483387661.41),
+        "2020Q4": pytest.approx(474162477.29),
+    }

@@ -103,14 +103,16 @@ COLUMNS: tuple[Column, ...] = (
         "flags",
         "String",
         _ALL,
-        "what a reader acts on, `;`-joined (数据存疑, conflict:revenue, ungrounded:roe, truncated, no_report)",
+        "what a reader acts on, `;`-joined "
+        "(数据存疑, conflict:revenue, ungrounded:roe, truncated, no_report)",
         "llm",
     ),
     Column(
         "diagnostics",
         "String",
         _ONLY_JSONL,
-        "notes on the model's answer and the reading, not the stock (reason_rejected:loop, llm_disagrees:roe)",
+        "notes on the model's answer and the reading, not the stock "
+        "(reason_rejected:loop, llm_disagrees:roe)",
         "llm",
         sparse=True,
     ),

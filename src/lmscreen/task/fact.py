@@ -1,4 +1,4 @@
-"""One figure a filing prints, read into a fact: metric, period, scope, basis, value, and where it was printed.
+"""One figure a filing prints as a fact: metric, period, scope, basis, value, and where it is printed.
 
 Why facts and not five fields: the same note prints the half year and the second quarter alone, this year
 and last, the group and a segment, an actual and a forecast. Reading every figure into a fact that says

@@ -3,8 +3,9 @@
 `营业收入和归母净利润分别为150.56亿元和20.1亿元` (the k-th label takes the k-th number),
 `2020Q1、Q2营业收入分别为13.80、27.29亿元` (one label, the k-th period takes the k-th number),
 `1H20实现收入\\净利22.9\\2.95亿` (labels and numbers joined by slashes), `预计2025-2027年归母净利润分别为
-935/1011/1090亿元` (a span of years: three forecasts), `较上年同期分别增长12.01%、8.93%与8.49%` (growth rates of
-the labels before). A unit printed once, after the last number, is every number's (`54.92、13.19、12.34亿元`).
+935/1011/1090亿元` (a span of years: three forecasts), `较上年同期分别增长12.01%、8.93%与8.49%`
+(growth rates of the labels before). A unit printed once, after the last number, is every number's
+(`54.92、13.19、12.34亿元`).
 A list whose labels and numbers do not pair up one to one is not read at all.
 """
 

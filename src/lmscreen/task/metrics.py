@@ -3,8 +3,9 @@
 Why one table of every label (not one pattern per screening field): a number belongs to the label nearest
 before it, so the reader must know every label a filing prints, including those it does not keep
 (`利润总额`, `营业成本`, `净息差`, `保费收入`): `实现营业收入2355亿元，实现保费收入2166亿元` makes 2166 the
-premiums, not a second revenue. Each label says its metric and its rank (0 best: `归属于…股东的净利润` before a
-plain `净利润`, `营业收入` before `营业总收入`); labels of metrics nobody keeps have metric `other`. The
+premiums, not a second revenue. Each label says its metric and its rank (0 best: `归属于…股东的净利润`
+before a plain `净利润`, `营业收入` before `营业总收入`); labels of metrics nobody keeps have metric `other`.
+The
 alternatives are tried longest and most specific first at each position (`归母扣非净利润` is the 扣非 profit,
 `净利润率` the net margin, never the net profit).
 """
@@ -58,14 +59,16 @@ _LABELS: list[tuple[str, str, int]] = [
     (r"扣除非经常性损益(?:后)?的?(?:基本|稀释)?每股收益", "other", 0),
     # --- margins (before the profit: 净利润率 is a margin)
     (_w("销售净利率", "净利润率", "净利率", "net margin", "net profit margin"), "net_margin", 0),
-    (_w("主营业务毛利率", "综合毛利率", "销售毛利率", "整体毛利率", "毛利率", "gross margin", "gross profit margin"),
+    (_w("主营业务毛利率", "综合毛利率", "销售毛利率", "整体毛利率", "毛利率", "gross margin",
+        "gross profit margin"),
      "gross_margin", 0),
     # --- ROE
     (r"(?:年化)?加权平均净资产收益率|平均净资产收益率|净资产收益率|净资产回报率"
      r"|加权(?:年化)?(?:后)?\s?ROE|年化(?:后)?(?:加权)?\s?ROE|(?<![A-Za-z])(?:ROAE|ROE)(?![A-Za-z])"
      r"|return on (?:average )?equity",
      "roe", 0),
-    (_w("总资产收益率", "总资产回报率", "ROAA", "ROA", "return on assets", "return on average assets"), "other", 0),
+    (_w("总资产收益率", "总资产回报率", "ROAA", "ROA", "return on assets", "return on average assets"),
+     "other", 0),
     # --- net profit
     (_OWNER + r"的净(?:利润|亏损)|归母净(?:利润|利|亏损)|归属净利润|股东应占利润|拥有人应占利润",
      "net_profit", 0),
@@ -78,15 +81,18 @@ _LABELS: list[tuple[str, str, int]] = [
     (r"少数股东损益|归属于少数股东的?(?:净利润|损益)|营运利润|营业利润|利润总额|税前利润|毛利(?![率])|核心净利润"
      r"|经调整(?:后)?(?:的)?净利润|调整后(?:的)?净利润",
      "other", 0),
-    (r"净利润|净亏损|净亏(?!损)|净利(?![率润])|" + _w("net profit", "net income", "net loss"), "net_profit", 1),
+    (r"净利润|净亏损|净亏(?!损)|净利(?![率润])|" + _w("net profit", "net income", "net loss"),
+     "net_profit", 1),
     # --- cash flow
     (r"经营活动(?:产生的)?现金流量?净额|经营活动(?:产生的)?净现金流(?:量)?|经营性现金流(?:量)?净额|经营性净现金流"
-     r"|经营现金流(?:量)?净额|经营活动现金流(?:量)?|经营性现金流(?:量)?|经营现金流(?:量)?|" + _w("operating cash flow"),
+     r"|经营现金流(?:量)?净额|经营活动现金流(?:量)?|经营性现金流(?:量)?|经营现金流(?:量)?|"
+     + _w("operating cash flow"),
      "operating_cash_flow", 0),
     (r"(?:投资|筹资)活动(?:产生的)?现金流(?:量)?净额", "other", 0),
     # --- revenue
     (_w("营业收入", "营收", "实现收入", "operating revenue", "revenue", "revenues"), "revenue", 0),
-    (_w("营业总收入", "总营收", "total revenue", "total revenues", "total operating income", "operating income"),
+    (_w("营业总收入", "总营收", "total revenue", "total revenues", "total operating income",
+        "operating income"),
      "revenue", 1),
     (r"利息净收入|手续费及佣金净收入|净手续费及佣金收入|手续费及佣金收入|非息收入|非利息净?收入|投资收益(?!率)"
      r"|营业外收入|其他收益|保费收入|保险服务收入|主营业务收入|营业成本|营业总成本|主营业务成本",
@@ -94,7 +100,8 @@ _LABELS: list[tuple[str, str, int]] = [
     # --- per share
     (r"基本每股收益|每股收益|摊薄每股收益|(?<![A-Za-z])EPS(?![A-Za-z])", "eps", 0),
     (r"稀释每股收益", "eps", 1),
-    (r"每股净资产|(?<![A-Za-z])BVPS(?![A-Za-z])|每股经营(?:活动)?现金流(?:量)?(?:净额)?|每股股利|每股派", "other", 0),
+    (r"每股净资产|(?<![A-Za-z])BVPS(?![A-Za-z])|每股经营(?:活动)?现金流(?:量)?(?:净额)?|每股股利|每股派",
+     "other", 0),
     # --- PE
     (r"市盈率\s?[(（]?\s?TTM\s?[)）]?|市盈率\s?-\s?TTM|滚动市盈率|TTM\s?市盈率"
      r"|(?<![A-Za-z])(?:P/?E|PE)\s?[(（-]?\s?TTM\s?[)）]?(?![A-Za-z])|(?<![A-Za-z])TTM\s?(?:P/?E|PE)(?![A-Za-z])"

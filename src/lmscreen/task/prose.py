@@ -1,9 +1,9 @@
 """Facts from sentences: each number read by the label nearest before it, with its period, basis and scope.
 
 The rules, each general and each seen in real notes:
-- a number belongs to the nearest label before it in its sentence (`实现营业收入2355亿元，实现保费收入2166亿元`:
-  2166 is the premiums), and only the first number of the label's kind after it, close by, is settled by
-  the label; a later or farther one is a `context` reading, for a model to choose (never a fact on its own);
+- a number belongs to the nearest label before it in its sentence
+  (`实现营业收入2355亿元，实现保费收入2166亿元`: 2166 is the premiums), and only the first number of the
+  label's kind after it, close by, is settled by the label; a later or farther one is a `context` reading, for a model to choose (never a fact on its own);
 - the words around it say what it is: a forecast (`预计`, `目标`, `2025E`), the prior period (`上年同期`),
   a change (`同比增长41.8%` after a revenue is its growth rate; `较上年减少7.97亿元` is no level at all);
 - a number in a comparison or threshold clause (`超过500亿元`, `低于1亿元`, `50倍以上`) or a range
@@ -48,7 +48,8 @@ _EXPECTATION_RE = re.compile(
 _FORECAST_EXTRA_RE = re.compile(r"计划|目标|规划|力争|指引|预告区间|将实现|可望|料将|有望|预估")
 _THRESHOLD_BEFORE_RE = re.compile(
     r"(?:低于|高于|超过|超出|不低于|不高于|不超过|不少于|不足|少于|多于|大于|小于|至少|最多|最高|最低|突破|逾|超|破"
-    r"|达不到|未达到|以上的|门槛|标准为|不得|须|应当|below|above|exceed(?:s|ing)?|more than|less than|at least|over"
+    r"|达不到|未达到|以上的|门槛|标准为|不得|须|应当"
+    r"|below|above|exceed(?:s|ing)?|more than|less than|at least|over"
     r"|under|up to)\s*(?:人民币|RMB)?\s*$",
     re.IGNORECASE,
 )
@@ -67,10 +68,13 @@ _PE_NAMED_AFTER_RE = re.compile(
     r"-?[0-9][0-9.,]*\s?[xX×倍]\s?(?:[^\s,;，；。]{1,8}\s)?(?:P/?E|PE|市盈率)(?![A-Za-z])"
 )
 _EXCLUDED = {
-    "revenue": r"利息净收入|净收入|手续费|佣金|投资收益|其他收入|营业外收入|收入占比|占营业收入|占比|比重|占$|海外收入|境外收入"
+    "revenue": r"利息净收入|净收入|手续费|佣金|投资收益|其他收入|营业外收入|收入占比|占营业收入|占比|比重|占$"
+    r"|海外收入|境外收入"
     r"|保险服务收入|预收|interest income|net interest|fee income|non-interest|net operating income",
-    "net_profit": r"非经常性|经调整|调整后|营运利润|营业利润|利润总额|毛利|少数股东|非控股|税前|核心净利润|每股|经营活动"
-    r"|non-ifrs|non-gaap|adjusted|operating profit|pre-tax|pretax|core net profit|minority|per share|EBITDA|EBIT"
+    "net_profit": r"非经常性|经调整|调整后|营运利润|营业利润|利润总额|毛利|少数股东|非控股|税前|核心净利润"
+    r"|每股"
+    r"|经营活动|non-ifrs|non-gaap|adjusted|operating profit|pre-tax|pretax|core net profit|minority|per share"
+    r"|EBITDA|EBIT"
     r"|gross profit",
     "gross_margin": r"毛利额|net margin|operating margin",
     "roe": r"总资产收益率|总资产回报率|ROAA|ROA(?![A-Za-z])|摊薄|营运|operating ROE",
@@ -132,8 +136,8 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
 
 
 def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
-    """A sentence about a segment (`坚果品类逐渐摆脱疫情影响，…，1H20营收3.1亿`): its figures without a subject
-    of their own are the segment's."""
+    """A sentence about a segment (`坚果品类逐渐摆脱疫情影响，…，1H20营收3.1亿`): its figures without a
+    subject of their own are the segment's."""
     folded = reading.folded
     lo = reading.start_of(pos, STOPS, 160)
     while lo < pos and folded[lo] in " \t":

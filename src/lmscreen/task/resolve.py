@@ -77,8 +77,8 @@ def _from_fact(name: str, cand: Candidate, text: str) -> GroundedField:
             f"/ 营业收入 = {fact.value}%"
         )
         return GroundedField(
-            name, fact.value, repr(fact.value), "%", cand.period, fact.value, spec.base_unit, True, "grounded",
-            _evidence(text, rev.start, rev.end, formula),
+            name, fact.value, repr(fact.value), "%", cand.period, fact.value, spec.base_unit, True,
+            "grounded", _evidence(text, rev.start, rev.end, formula),
         )  # fmt: skip
     mention = fact.mention
     assert mention is not None

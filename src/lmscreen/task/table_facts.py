@@ -1,7 +1,8 @@
 """Facts from figures tables (task/tables.py): each labelled row's cell in each period column.
 
-A cell's unit is the one printed beside it, else its row label's (`营业收入（元）`, `加权平均净资产收益率（%）`),
-else its column header's, else the table's `单位：万元`; a cell whose unit is nowhere said is not read (a
+A cell's unit is the one printed beside it, else its row label's (`营业收入（元）`,
+`加权平均净资产收益率（%）`), else its column header's, else the table's `单位：万元`; a cell whose unit
+is nowhere said is not read (a
 guess would be wrong by 10,000 as often as not). A column's period is the header's (`2020年`, `第一季度`,
 `本报告期`), read against the main period: an earlier year is the prior period, `增减` a growth rate. A
 derived gross margin comes from a table printing both 营业收入 and 营业成本 in the current column.

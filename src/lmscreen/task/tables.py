@@ -1,6 +1,7 @@
 """Figures tables read as tables: every labelled row's cells, each column with its period and basis.
 
-Why: 业绩快报 and annual reports print their figures as tables (`项目 | 本报告期 | 上年同期 | 增减变动幅度(%)`,
+Why: 业绩快报 and annual reports print their figures as tables
+(`项目 | 本报告期 | 上年同期 | 增减变动幅度(%)`,
 `主要会计数据 | 2020年 | 2019年 | 本期比上年同期增减(%) | 2018年`, `| 第一季度（1-3月份） | 第二季度 …`),
 one row per figure. Which number is this year's is said by the column header, not by the words beside the
 number, so each header cell is read: the current period (本报告期, 本期, the report's year), the prior one

@@ -3,7 +3,8 @@
 The rules, each general and each seen in real notes:
 - a number belongs to the nearest label before it in its sentence
   (`实现营业收入2355亿元，实现保费收入2166亿元`: 2166 is the premiums), and only the first number of the
-  label's kind after it, close by, is settled by the label; a later or farther one is a `context` reading, for a model to choose (never a fact on its own);
+  label's kind after it, close by, is settled by the label; a later or farther one is a `context`
+  reading, for a model to choose (never a fact on its own);
 - the words around it say what it is: a forecast (`预计`, `目标`, `2025E`), the prior period (`上年同期`),
   a change (`同比增长41.8%` after a revenue is its growth rate; `较上年减少7.97亿元` is no level at all);
 - a number in a comparison or threshold clause (`超过500亿元`, `低于1亿元`, `50倍以上`) or a range

@@ -379,10 +379,18 @@ def real_sections() -> None:
     cases, notes = real_texts.load()
     for note in notes:
         print(f"\nnote: {note}")
-    for which in ("seen", "heldout"):
+    about = {
+        "seen": "read while the reader was built",
+        "heldout-1": "held out until its first scoring (bench/data/real/heldout-round1.txt), read since",
+        "heldout-2": "held out: labelled before the reader was run on them, never tuned on",
+    }
+    for which in ("seen", "heldout-1", "heldout-2"):
         chosen = [c for c in cases if c.set == which]
         if chosen:
-            title = f"real filings, {which} ({len(chosen)} texts; reader alone, as the default install keeps)"
+            title = (
+                f"real filings, {which}: {about[which]} ({len(chosen)} texts; the reader alone, what the "
+                "default install keeps)"
+            )
             real_texts.print_report(title, real_texts.score(chosen))
 
 

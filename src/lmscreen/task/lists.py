@@ -19,10 +19,11 @@ from lmscreen.task.fact import TIER_TEXT, Fact
 from lmscreen.task.metrics import GROWTH_METRICS, METRICS, PE_METRICS, Label
 from lmscreen.task.period_text import PeriodMention, resolve
 from lmscreen.task.periods import Period
-from lmscreen.task.prose import ENUM_RE, _subject, _unit_kind_ok
+from lmscreen.task.prose import ENUM_RE, _subject, _unit_kind_ok, period_for
 from lmscreen.task.units import Mention, printed_unit
 from lmscreen.task.vocabulary import CHANGE_RE, FORECAST_RE, PRIOR_RE
 
+_RUN_JOINS = ("\\", "/", "、", "和", "及", "与")
 _SEP_RE = re.compile(r"^\s?(?:[、,，/\\和及与]|以及|and)\s?$")
 _LABEL_SEP_RE = re.compile(r"^\s?(?:[、,，/\\和及与]|以及)\s?$")
 _AFTER_ENUM_RE = re.compile(r"^(?:为|是|达到?|录得|实现|约为?|:|：)?\s?")
@@ -66,6 +67,19 @@ def _shared_unit(run: list[Mention]) -> list[Mention] | None:
     return out
 
 
+def _run_before(reading: Reading, pos: int, lo: int) -> list[Label]:
+    """The labels joined by list separators that end just before `pos` (at most a few characters on)."""
+    labels = reading.labels_in(lo, pos)
+    if not labels or len(reading.folded[labels[-1].end : pos].strip(" 同比均")) > 2:
+        return []
+    run = [labels[-1]]
+    for lab in reversed(labels[:-1]):
+        if reading.folded[lab.end : run[0].start].strip() not in _RUN_JOINS:
+            break
+        run.insert(0, lab)
+    return run
+
+
 def read_lists(reading: Reading) -> list[Fact]:
     """Every list's facts, each number with its label's (or its period's) metric."""
     folded = reading.folded
@@ -83,16 +97,31 @@ def read_lists(reading: Reading) -> list[Fact]:
         numbers = _number_run(reading, start, hi)
         if len(numbers) < 2:
             continue
-        labels = [lab for lab in reading.labels_in(lo, enum.start())]
-        facts.extend(_pair(reading, labels, numbers, lo, enum.start(), growth=change is not None, seen=seen))
+        # the labels joined right before 分别 (`公司毛利率、净利率分别为…`), else every label of the sentence
+        # (`营业总收入X，利润总额Y，归属于…净利润Z，较上年同期分别增长a、b与c`)
+        run = _run_before(reading, enum.start(), lo)
+        labels = run if len(run) == len(numbers) else reading.labels_in(lo, enum.start())
+        run_lo = reading.start_of(run[0].start, CLAUSE_BREAKS, 40) if run and labels is run else lo
+        dated = any(
+            p.period is not None and p.period.year is not None and p.kind == "period"
+            for p in reading.periods_in(max(lo, run_lo), enum.start())
+        )
+        # a forecast word earlier in the sentence governs the list, unless the list's own clause names
+        # an actual period (`预计…影响，2020年上半年公司毛利率、净利率分别为…`)
+        facts.extend(
+            _pair(
+                reading, labels, numbers, max(lo, run_lo) if dated else lo, enum.start(),
+                growth=change is not None, seen=seen,
+            )
+        )  # fmt: skip
     # slash lists without 分别: `收入\\净利22.9\\2.95亿`
     labels = reading.labels
     for i, label in enumerate(labels):
-        if i > 0 and folded[labels[i - 1].end : label.start].strip() in ("\\", "/"):
+        if i > 0 and folded[labels[i - 1].end : label.start].strip() in _RUN_JOINS:
             continue  # inside a run already read
         joined = [label]
         j = i + 1
-        while j < len(labels) and folded[joined[-1].end : labels[j].start].strip() in ("\\", "/"):
+        while j < len(labels) and folded[joined[-1].end : labels[j].start].strip() in _RUN_JOINS:
             joined.append(labels[j])
             j += 1
         if len(joined) < 2:
@@ -101,6 +130,9 @@ def read_lists(reading: Reading) -> list[Fact]:
         numbers = _number_run(reading, joined[-1].end, hi)
         if len(numbers) != len(joined):
             continue
+        between = folded[numbers[0].folded_start : numbers[-1].folded_start]
+        if not re.search(r"[/\\]", between) and not re.search(r"[/\\]", folded[label.end : joined[-1].start]):
+            continue  # `营收、归母净利润1.2亿、2.3亿` without a slash is prose, read clause by clause
         lo = reading.start_of(label.start, SENTENCE_BREAKS, 90)
         facts.extend(_pair(reading, joined, numbers, lo, label.start, growth=False, seen=seen))
     return facts
@@ -134,7 +166,7 @@ def _pair(
     span = [p for p in periods if p.kind == "range"]
     slots: list[tuple[Label, Period | None]] = []
     if len(labels) == len(shared):
-        when = periods[-1] if periods else None
+        when = periods[-1] if periods else period_for(reading, lo, enum_start, reading.stop_start(lo))
         period = _period(reading, when, basis)
         slots = [(lab, period) for lab in labels]
     elif labels and len({lab.metric for lab in labels}) == 1:

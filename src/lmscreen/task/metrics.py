@@ -59,12 +59,13 @@ _LABELS: list[tuple[str, str, int]] = [
     (r"扣除非经常性损益(?:后)?的?(?:基本|稀释)?每股收益", "other", 0),
     # --- margins (before the profit: 净利润率 is a margin)
     (_w("销售净利率", "净利润率", "净利率", "net margin", "net profit margin"), "net_margin", 0),
-    (_w("主营业务毛利率", "综合毛利率", "销售毛利率", "整体毛利率", "毛利率", "gross margin",
+    (_w("主营业务毛利率"), "gross_margin", 1),
+    (_w("综合毛利率", "销售毛利率", "整体毛利率", "毛利率", "gross margin",
         "gross profit margin"),
      "gross_margin", 0),
     # --- ROE
     (r"(?:年化)?加权平均净资产收益率|平均净资产收益率|净资产收益率|净资产回报率"
-     r"|加权(?:年化)?(?:后)?\s?ROE|年化(?:后)?(?:加权)?\s?ROE|(?<![A-Za-z])(?:ROAE|ROE)(?![A-Za-z])"
+     r"|加权(?:平均)?(?:年化)?(?:后)?\s?ROE|年化(?:后)?(?:加权)?(?:平均)?\s?ROE|(?<![A-Za-z])(?:ROAE|ROE)(?![A-Za-z])"
      r"|return on (?:average )?equity",
      "roe", 0),
     (_w("总资产收益率", "总资产回报率", "ROAA", "ROA", "return on assets", "return on average assets"),
@@ -91,6 +92,10 @@ _LABELS: list[tuple[str, str, int]] = [
     (r"(?:投资|筹资)活动(?:产生的)?现金流(?:量)?净额", "other", 0),
     # --- revenue
     (_w("营业收入", "营收", "实现收入", "operating revenue", "revenue", "revenues"), "revenue", 0),
+    # a bare 收入 right after a period, the company or 实现 (`2019年业绩：收入687亿元`), not inside a compound
+    (r"(?:(?<=[0-9A-Za-z：:，,；;。\s])|(?<=^)|(?<=实现)|(?<=公司)|(?<=全年)|(?<=季度)|(?<=单季)|(?<=年度)|(?<=上半年))"
+     r"收入(?![占增结规端来确入])",
+     "revenue", 1),
     (_w("营业总收入", "总营收", "total revenue", "total revenues", "total operating income",
         "operating income"),
      "revenue", 1),

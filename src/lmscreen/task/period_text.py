@@ -43,6 +43,10 @@ _PATTERNS = [
     ("h_a", rf"(?<![0-9A-Za-z])(?P<ha_n>[12])H\s?(?P<ha_y>{_Y})(?![0-9])"),
     ("h_b", rf"(?<![0-9.])(?P<hb_y>{_Y})\s?H(?P<hb_n>[12])(?![0-9])"),
     ("h_c", rf"(?<![A-Za-z])H(?P<hc_n>[12])\s?(?P<hc_y>{_Y4})(?![0-9])"),
+    (
+        "nine",
+        rf"(?<![0-9.])(?:(?P<n_y>{_Y})\s?)?Q1\s?[-~～至到]\s?Q3(?![0-9])|(?<![0-9])1\s?[-~～至]\s?3\s?季度",
+    ),
     ("q_a", rf"(?<![0-9A-Za-z])(?P<qa_n>[1-4])Q\s?(?P<qa_y>{_Y})(?![0-9])"),
     ("q_b", rf"(?<![0-9.])(?P<qb_y>{_Y})\s?Q(?P<qb_n>[1-4])(?![0-9])(?:\s?单季度?)?"),
     ("q_c", rf"(?<![A-Za-z])Q(?P<qc_n>[1-4])\s?(?P<qc_y>{_Y4})(?![0-9])"),
@@ -61,6 +65,8 @@ _PATTERNS = [
 ]
 _PERIOD_RE = re.compile("|".join(f"(?P<{name}>{body})" for name, body in _PATTERNS))
 
+_AS_OF_RE = re.compile(r"(?:截至|截止|截止到|截至到)\s?$")
+_TO_END = {"Q1": "Q1", "Q2": "H1", "Q3": "Q1-Q3", "Q4": "FY"}
 _REPORT_AFTER_RE = re.compile(r"\s?(?:报告|季报|报告摘要)")
 CURRENT = "current"
 """`本报告期`: the main period, except in a third-quarter report, where it is the quarter alone."""
@@ -127,6 +133,8 @@ def _read(m: re.Match[str]) -> PeriodMention:
             return PeriodMention(s, e, None, "date")
         years = tuple(range(a, b + 1)) if b - a <= 10 else (a, b)
         return PeriodMention(s, e, None, "range", years)
+    if kind == "nine":
+        return PeriodMention(s, e, Period(_year(g("n_y")), "Q1-Q3"), "period")
     if kind == "fy":
         return PeriodMention(s, e, Period(_year(g("fy_y")), "FY"), "period")
     if kind == "est":
@@ -169,6 +177,11 @@ def find_periods(folded: str) -> list[PeriodMention]:
         p = mention.period
         if p is not None and p.sub == "Q3" and _REPORT_AFTER_RE.match(folded, m.end()):
             mention = PeriodMention(mention.start, mention.end, Period(p.year, "Q1-Q3"), mention.kind)
+        elif (
+            p is not None and p.sub in _TO_END and _AS_OF_RE.search(folded, max(0, m.start() - 4), m.start())
+        ):
+            # `截至2020Q3`: a point in time; what a report states as of then is the cumulative period
+            mention = PeriodMention(mention.start, mention.end, Period(p.year, _TO_END[p.sub]), mention.kind)
         found.append(mention)
     return found
 

@@ -91,8 +91,17 @@ _FILLER_RE = re.compile(
     r"|年初至报告期末|发布|公布|披露|报告|快报|年报|季报|半年报|中报|业绩|点评|事件|简评|摘要|显示|数据|最新|经营|主营"
     r"|受益于|得益于|主要|此外|另外|同时|首次|再次|继续|持续|稳步|大幅|小幅|分别|各|均|都|也|已|将|仍|再|又|并"
     r"|当前|目前|现在|最新|截至|截止|当日|收盘|对应|按|计算|口径|根据|以|从|看|层面|而言|来说"
-    r"|上年同期|去年同期|上年|去年|同期|上期|预计|预测|预期|有望|测算|我们|估计|初步核算|核算|约"
+    r"|上年同期|去年同期|上年|去年|同期|上期|预计|预测|预期|有望|测算|我们|估计|初步核算|核算|约|加权|平均|年化"
     r"|的|了|为|达|是|在|于|共|总|全|和|及|与|新|看|来看|方面|情况|来|中|末|初|年|月|日|期|度"
+)
+_FROM_LEVEL_RE = re.compile(
+    r"(?:由|从)\s?-?[0-9][0-9.,]*\s?[%亿万元倍]*\s?(?:同比)?(?:增|降|提升|上升|下降|减少|增加|下滑|回升|扩大|收窄|提高|降低)?"
+    r"(?:至|到)\s?$"
+)
+"""`由16.32%增至20.87%`: the level after 至 is the label's own, whatever came before it."""
+_FROM_TO_RE = re.compile(r"(?:由|从)\s?$")
+_TO_AFTER_RE = re.compile(
+    r"^\s?(?:同比)?(?:增|降|提升|上升|下降|减少|增加|下滑|回升|扩大|收窄|提高|降低)?(?:至|到)"
 )
 _COMPARED_RE = re.compile(r"较|比|相比|同比|对比|相较|超过|超越|高于|低于|vs", re.IGNORECASE)
 _OWNER_RE = re.compile(r"归属于[^，。；,;]{0,16}?(?:股东|所有者|权益持有人)的?")
@@ -197,18 +206,16 @@ def _threshold(folded: str, mention: Mention, gap: str) -> bool:
 def _in_range(reading: Reading, index: int) -> bool:
     """Whether the number is one end of a range (`1883.70万元–2260.44万元`, `70%-75%`): a dash or 至 joins it
     to a number of the same kind (`增长15.7%至1741.44亿元` is a rate and a level, no range)."""
-    folded = reading.folded
+    text = reading.text
     mentions = reading.scanned.mentions
     mention = mentions[index]
-    end = mention.folded_start + len(mention.printed)
     for j, ahead in ((index + 1, True), (index - 1, False)):
         if not 0 <= j < len(mentions):
             continue
         other = mentions[j]
-        if ahead:
-            between = folded[end : other.folded_start]
-        else:
-            between = folded[other.folded_start + len(other.printed) : mention.folded_start]
+        # original offsets: a mention's folded start may include a dash it did not read as a sign
+        between = text[mention.end : other.start] if ahead else text[other.end : mention.start]
+        between = between.replace("–", "-").replace("—", "-").replace("－", "-").replace("～", "~")
         if not _RANGE_JOIN_RE.match(between):
             continue
         if other.kind == mention.kind or "none" in (other.kind, mention.kind):
@@ -320,6 +327,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         return None
     lead_lo = max(reading.start_of(label.start, CLAUSE_BREAKS, 40), sent_lo)
     lead = folded[lead_lo : label.start]
+    if ENUM_RE.search(lead):
+        return None  # `A、B、C分别实现毛利率6.7%、3.8%…`: a list's numbers, read as a list or not at all
     family = "pe" if metric in PE_METRICS else metric
     excluded = _EXCLUDED_RE.get(family)
     # a figure named by its own label: another figure's words further back are that figure's (`ROAA
@@ -338,8 +347,16 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     before = _EXPECTATION_RE.sub(lambda m: " " * len(m.group(0)), folded[sent_lo:pos])
     if FORECAST_RE.search(before) or _FORECAST_EXTRA_RE.search(before):
         basis = "forecast"
-    elif PRIOR_RE.search(lead):
-        basis = "prior"
+    elif (
+        PRIOR_RE.search(lead)
+        or _FROM_TO_RE.search(gap[-3:])
+        and _TO_AFTER_RE.match(
+            folded[
+                mention.folded_start + len(mention.printed) : mention.folded_start + len(mention.printed) + 8
+            ]
+        )
+    ):
+        basis = "prior"  # `由16.32%增至20.87%`: the first is where it came from
     elif not level_after_change(gap) and (PRIOR_RE.search(gap) or CHANGE_RE.search(gap)):
         if not growth:
             if (
@@ -365,8 +382,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         and _segment_margin(folded, label.start)
     ):
         scope, segment = "segment", folded[max(0, label.start - 8) : label.start].strip()
-    if label.text.startswith("主营业务"):
-        scope, segment = "segment", "主营业务"
+    if label.text.startswith("主营业务") and scope == "company":
+        segment = "主营业务"  # the main business's margin: the company's, ranked below a plain 毛利率
     stop_lo = reading.stop_start(pos)
     when = period_for(reading, sent_lo, pos, stop_lo)
     if metric in PE_METRICS:
@@ -378,8 +395,15 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     if mention.kind == "none" and (len(gap) > _BARE_GAP or re.search(r"[0-9]", gap)):
         return None
     limit = _LABEL_GAP_ASCII if gap.isascii() else _LABEL_GAP
-    first = _first_after(reading, index, label, metric, growth)
+    first = _first_after(reading, index, label, metric, growth) or bool(_FROM_LEVEL_RE.search(gap))
     strict = first and len(gap) <= limit
+    if label.text == "收入" and not any(
+        lab.metric == "net_profit"
+        for lab in reading.labels_in(reading.stop_start(label.start), reading.end_of(pos, STOPS, 200))
+    ):
+        return (
+            None  # a bare 收入 is the revenue only beside the company's profit (`收入687亿元，归母净利润…`)
+        )
     return Fact(
         metric=metric,
         period=period,

@@ -99,14 +99,20 @@ def read_table_facts(reading: Reading, tables: list[Table]) -> list[Fact]:
 def _rows(reading: Reading, table: Table, tier: int, scope: str) -> list[Fact]:
     out: list[Fact] = []
     declared = table.declared_unit
+    section_unit: str | None = None
     for row in table.rows:
         if not row or not row[0].text:
+            continue
+        if not any(c.text for c in row[1:]):
+            section_unit = cell_unit(row[0].text)  # `盈利能力(%)` above its rows
             continue
         named = table_label(row[0].text)
         if named is None:
             continue
         metric, rank, label = named
-        row_unit = cell_unit(row[0].text)
+        row_unit = cell_unit(row[0].text) or section_unit
+        if METRICS[metric] == ("percent",) and row_unit is None:
+            row_unit = "%"  # a ratio's bare cell is a percent, whatever unit the table's amounts are in
         for index, col in table.columns.items():
             if index == 0 or col.metric is not None:
                 continue

@@ -45,6 +45,10 @@ _UNIT_RE = re.compile(
     r"[(（]\s*(?:(?:金额)?单位[:：]\s*)?(?:人民币)?\s*(万亿元|亿元|百万元|万元|千元|元/股|元／股|元|%|％)\s*[)）]"
 )
 _DECLARED_RE = re.compile(r"单位(?:[:：]|均为|为|以)\s*(?:人民币)?\s*(万亿元|亿元|百万元|万元|千元|元|%)")
+_UNIT_LINE_RE = re.compile(
+    r"^\s*(?:金额)?\s*(?:人民币|RMB)\s?(万亿元|亿元|百万元|万元|千元|元)(?:[，,、（(；;\s]|$)", re.MULTILINE
+)
+"""`人民币百万元，另有标注除外`: a unit line above a table that does not say 单位."""
 _PAGE_LINE_RE = re.compile(
     r"^\s*(?:第?\s*\d+\s*页?\s*/\s*(?:共\s*)?\d+\s*页?|-?\s*\d+\s*-?|\d+\s*/\s*\d+)\s*$"
 )
@@ -96,7 +100,11 @@ class Table:
 
     @property
     def declared_unit(self) -> str | None:
-        m = _DECLARED_RE.search(self.context) or _UNIT_RE.search(self.context)
+        m = (
+            _DECLARED_RE.search(self.context)
+            or _UNIT_RE.search(self.context)
+            or _UNIT_LINE_RE.search(self.context)
+        )
         return m.group(1) if m else None
 
 
@@ -241,6 +249,10 @@ def read_tables(
         assert isinstance(item, list)
         cells = item
         if sum(_is_numeric(c) for c in cells[1:]) == 0:
+            if current is not None and current.rows and cells[0].text and not any(c.text for c in cells[1:]):
+                current.rows.append(cells)  # a section row (`盈利能力(%)`): its unit holds for the rows below
+                current.spans.append((pos, stop))
+                continue
             if (
                 current is not None
                 and not current.rows

@@ -80,7 +80,9 @@ class Report:
     pages: list[str] = field(default_factory=list)
 
 
-def load(sets: tuple[str, ...] = ("seen", "heldout-1", "heldout-2")) -> tuple[list[RealCase], list[str]]:
+def load(
+    sets: tuple[str, ...] = ("seen", "heldout-1", "heldout-2", "heldout-3"),
+) -> tuple[list[RealCase], list[str]]:
     """The labelled real texts that are present, and a note for each collection that is absent."""
     if not LABELS.exists():
         return [], [f"{LABELS} is missing"]

@@ -20,7 +20,7 @@ SENTENCE_BREAKS = "。；;\n!?！？"
 STOPS = "。!?！？\n"
 """A full stop: a period named at a sentence's start holds for its clauses after `；`."""
 CLAUSE_BREAKS = SENTENCE_BREAKS + "，,"
-SUBJECT_BREAKS = CLAUSE_BREAKS + "：:"
+SUBJECT_BREAKS = CLAUSE_BREAKS + "：:（("
 _SOFT_WRAP_MIN = 25
 """A PDF line at least this long, ending mid-sentence, was wrapped by the layout, not ended by the writer."""
 _ENGLISH_STOP_RE = re.compile(r"[.](?=\s)")

@@ -56,6 +56,11 @@ _PATTERNS = [
         rf"\s?年?\s?(?:度)?\s?(?P<y_sub>{_SUB_CN})?",
     ),
     (
+        "yy",
+        r"(?<![0-9.])(?<!近)(?<!第)(?<!每)(?<!约)(?<!超)(?<!逾)(?P<yy_y>[12][0-9])\s?年(?!以|内|来|间|前|后|期|左右|多|龄|[0-9])"
+        rf"\s?(?:(?P<yy_sub>{_SUB_CN})|(?P<yy_q>[QH][1-4](?![0-9])))?",
+    ),
+    (
         "bare",
         r"(?P<b>年初至报告期末|年初至今|前三季度|上半年|下半年|半年度|本报告期|报告期内|全年"
         r"|第[一二三四1-4]季度|[一二三四1-4]季度(?:单季度?)?|单[一二三四1-4]季度?|单季度?|三季报|一季报|半年报|中报)",
@@ -151,6 +156,10 @@ def _read(m: re.Match[str]) -> PeriodMention:
             return PeriodMention(s, e, Period(_year(g(y)), f"{letter}{g(n)}"), "period")
     if kind == "year":
         return PeriodMention(s, e, Period(_year(g("y")), _sub_cn(g("y_sub")) or ""), "period")
+    if kind == "yy":
+        return PeriodMention(
+            s, e, Period(_year(g("yy_y")), g("yy_q") or _sub_cn(g("yy_sub")) or ""), "period"
+        )
     if kind == "bare":
         word = g("b")
         if word in ("年初至报告期末", "年初至今"):
@@ -250,6 +259,8 @@ _REPORT_WORDS = (
     ("半年度报告", "H1"), ("半年报", "H1"), ("中期报告", "H1"), ("中报", "H1"), ("半年度业绩", "H1"),
     ("第一季度报告", "Q1"), ("一季度报告", "Q1"), ("一季报", "Q1"),
     ("第三季度报告", "Q1-Q3"), ("三季度报告", "Q1-Q3"), ("三季报", "Q1-Q3"), ("前三季度报告", "Q1-Q3"),
+    ("半年度财务报告", "H1"), ("半年度业绩报告", "H1"), ("年度业绩报告", "FY"), ("第一季度业绩报告", "Q1"),
+    ("一季度业绩报告", "Q1"), ("第三季度业绩报告", "Q1-Q3"), ("三季度业绩报告", "Q1-Q3"),
 )  # fmt: skip
 _REPORT_RE = re.compile(
     r"(?P<when>(?:20[0-9]{2}|[0-9]{2})\s?年?\s?(?:度)?\s?(?:第?[一二三四]季度|上半年|半年度|前三季度)?\s?)?"
@@ -302,6 +313,16 @@ def main_period(
     found = _first_dated(folded, periods, first_end, forecast, today)
     if found is not None:
         return found
+    # the first sentence names a part without its year (`一季度实现收入…`): the latest actual year
+    for m in periods:
+        if m.start >= first_end:
+            break
+        p = m.period
+        if p is not None and p.year is None and p.sub not in ("", LAST_QUARTER, "FY"):
+            if "单" in folded[m.start : m.end + 2]:
+                continue  # `Q3单季度…`: a quarter alone, beside the cumulative figures the note is about
+            if not _forecast_before(folded, m.start, forecast):
+                return Period(_latest_actual_year(folded, periods, forecast, today), p.sub)
     published = _PUBLISHED_RE.search(folded)
     if published is not None:
         found = _from_report_word(
@@ -361,6 +382,8 @@ def _from_report_word(
     for rm in _REPORT_RE.finditer(head):
         if _forecast_before(folded, offset + rm.start(), forecast):
             continue
+        if head.startswith("预告", rm.end()) or head.startswith("预增", rm.end()):
+            continue  # `发布21年一季报预告`: a forecast of that period, not the document's own
         word = rm.group("word")
         sub = _REPORT_SUB.get(word)
         when = rm.group("when")

@@ -103,6 +103,12 @@ _FROM_TO_RE = re.compile(r"(?:由|从)\s?$")
 _TO_AFTER_RE = re.compile(
     r"^\s?(?:同比)?(?:增|降|提升|上升|下降|减少|增加|下滑|回升|扩大|收窄|提高|降低)?(?:至|到)"
 )
+_BREAKDOWN_RE = re.compile(r"分(?:渠道|产品|业务|地区|区域|板块|品类|行业|模式|市场|事业部)(?:来)?看")
+"""`分渠道来看，…`: the sentence breaks the company's figures down; the figures in it are a segment's."""
+_BUSINESS_RE = re.compile(
+    r"^(?:公司|本公司)?([\u4e00-\u9fffA-Za-z]{1,12}?(?:业务|板块|分部|品类|渠道|产品线|子公司|事业部))"
+)
+_TOTAL_WORD_RE = re.compile(r"主营业务|全部业务|整体业务|各项业务|各业务|所有业务")
 _COMPARED_RE = re.compile(r"较|比|相比|同比|对比|相较|超过|超越|高于|低于|vs", re.IGNORECASE)
 _OWNER_RE = re.compile(r"归属于[^，。；,;]{0,16}?(?:股东|所有者|权益持有人)的?")
 _COMPANY_RE = re.compile(r"公司|集团|本行|我行|该行|全行|本集团|上市公司")
@@ -130,6 +136,9 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         text = text[: p.start - lo] + " " * (p.end - p.start) + text[p.end - lo :]
     for other in reversed(reading.labels_in(lo, label.start)):
         text = text[: other.start - lo] + " " * (other.end - other.start) + text[other.end - lo :]
+    for m in reversed(reading.mentions_in(lo, label.start)):  # `84.6亿元（+34.6%）、归母净利润`
+        end = min(label.start, m.folded_start + len(m.printed))
+        text = text[: m.folded_start - lo] + " " * (end - m.folded_start) + text[end - lo :]
     text = _OWNER_RE.sub(lambda m: " " * len(m.group(0)), text)  # `归属于本行普通股股东的加权平均…`
     for alias in reading.aliases:
         text = text.replace(alias, " ")
@@ -146,21 +155,37 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
 
 
 def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
-    """A sentence about a segment (`坚果品类逐渐摆脱疫情影响，…，1H20营收3.1亿`): its figures without a
-    subject of their own are the segment's."""
+    """Whose a figure is when its own clause does not say: the segment its sentence is about.
+
+    A sentence opening on a segment (`坚果品类逐渐摆脱疫情影响，…，1H20营收3.1亿`), a sentence introduced as a
+    breakdown (`分渠道来看，…实现营收3.4亿元`), or the clause right before naming a business
+    (`公司工程大宗业务渠道表现强劲，实现营收3.4亿元`, `云服务业务（不含金融）加速增长，营收19.71亿元`)."""
     folded = reading.folded
     lo = reading.start_of(pos, STOPS, 160)
     while lo < pos and folded[lo] in " \t":
         lo += 1
+    own = reading.start_of(pos, SUBJECT_BREAKS, 60)
+    if _BREAKDOWN_RE.search(folded, lo, own):
+        return "segment", _BREAKDOWN_RE.search(folded, lo, own).group(0)  # type: ignore[union-attr]
     first = folded[lo : reading.end_of(lo, CLAUSE_BREAKS, 40)]
-    if first.endswith(folded[pos : pos + 1]) and lo + len(first) > pos:
-        return "company", None  # the label is in the sentence's first clause: no topic before it
-    m = _TOPIC_RE.match(first)
-    if m is None or re.search(r"公司|集团|本行|整体|合计", m.group(0)) or lo + m.end() > pos:
-        return "company", None
-    if reading.labels_in(lo, lo + len(first)):
-        return "company", None  # `房地产开发业务结算毛利率为10.2%，…`: the segment names its own figure only
-    return "segment", m.group(0)
+    if lo + len(first) <= own:
+        m = _TOPIC_RE.match(first)
+        if m is not None and not re.search(r"公司|集团|本行|整体|合计", m.group(0)):
+            if not reading.labels_in(lo, lo + len(first)):
+                return "segment", m.group(0)
+    # the clause right before the label's own (no figure of its own in it)
+    prev_end = own - 1
+    if prev_end > lo:
+        prev_lo = max(lo, reading.start_of(prev_end, CLAUSE_BREAKS, 60))
+        prev = folded[prev_lo:prev_end].strip()
+        m = _BUSINESS_RE.match(prev)
+        if (
+            m is not None
+            and not reading.labels_in(prev_lo, prev_end)
+            and not _TOTAL_WORD_RE.search(m.group(0))
+        ):
+            return "segment", m.group(1)
+    return "company", None
 
 
 def _unit_kind_ok(metric: str, mention: Mention) -> bool:
@@ -271,6 +296,7 @@ def resolved_period(
         and period.year is not None
         and main.year is not None
         and period.year > main.year
+        and period.sub in ("", "FY")
     ):
         return Period(period.year, "E"), "forecast"
     return period, basis

@@ -134,6 +134,7 @@ class FoldedText:
 
 _DASHES = "−﹣‒–"
 _FULL_WIDTH_COMMA_RE = re.compile(r"(?<=[０-９])，(?=[０-９])")
+_ASCII_GROUPS_RE = re.compile(r"(?<![0-9.,，A-Za-z])[0-9]{1,3}(?:，[0-9]{3})+(?![0-9，])")
 
 
 def fold_char(ch: str) -> str:
@@ -160,6 +161,8 @@ def fold(text: str) -> FoldedText:
         if folded != ch:
             table[ord(ch)] = folded
     source = _FULL_WIDTH_COMMA_RE.sub(",", text) if "，" in text else text
+    if "，" in source:  # `22，116.28万元`: a full-width comma between digit groups of three
+        source = _ASCII_GROUPS_RE.sub(lambda m: m.group(0).replace("，", ","), source)
     expansions: list[tuple[int, int, int]] = []
     uneven = [chr(c) for c, f in table.items() if len(f) != 1]
     if uneven:

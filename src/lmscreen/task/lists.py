@@ -185,7 +185,7 @@ def _pair(
             # periods listed together (`2020Q1、Q2营业收入分别为…`), not any periods the sentence names
             joined = all(
                 reading.folded[a.end : b.start].strip() in ("", "、", "，", ",", "/", "和", "及", "与", "-")
-                for a, b in zip(named, named[1:])
+                for a, b in zip(named, named[1:], strict=False)
             )
             if len(named) == len(shared) and joined:
                 slots = [(label, _period(reading, p, basis)) for p in named]

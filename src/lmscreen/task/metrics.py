@@ -92,7 +92,8 @@ _LABELS: list[tuple[str, str, int]] = [
      "operating_cash_flow", 0),
     (r"(?:投资|筹资)活动(?:产生的)?现金流(?:量)?净额", "other", 0),
     # --- revenue
-    (r"(?<![自经运主])营收|" + _w("营业收入", "实现收入", "operating revenue", "revenue", "revenues"), "revenue", 0),
+    (r"(?<![自经运主])营收|" + _w("营业收入", "实现收入", "operating revenue", "revenue", "revenues"),
+     "revenue", 0),
     # a bare 收入 right after a period, the company or 实现 (`2019年业绩：收入687亿元`), not inside a compound
     (r"(?:(?<=[0-9A-Za-z：:，,；;。\s])|(?<=^)|(?<=实现)|(?<=公司)|(?<=全年)|(?<=季度)|(?<=单季)|(?<=年度)|(?<=上半年))"
      r"收入(?![占增结规端来确入])",

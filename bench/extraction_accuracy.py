@@ -3,7 +3,8 @@
 On the labelled corpus in bench/data/extraction (report texts in the styles A-share users feed in, each
 with the accepted value(s) of the five figures in base units, or none), both questions are put to the same
 engine and model, and every answer goes through its own path's full checks (grounding included):
-- old: the model writes each value, unit and period (task.build_messages / row_schema / process_completion);
+- old: the model writes each value, unit and period (bench/freeform_question.py: build_messages,
+  row_schema, process_completion);
 - new: the model picks candidate ids, the label reader settles standard labels first (task.prepare_request /
   process_choice); `labels` shows what the label reader alone keeps (no model). A text whose fields the
   labels all settle (or that has no candidates) asks the model only for a reason, so its figures cannot
@@ -176,7 +177,8 @@ def run_interleaved(
 
 
 def old_path(engine: Any, budget: int) -> tuple[Callable, Callable]:
-    from lmscreen.task import build_messages, fit_text, process_completion, row_schema
+    from freeform_question import build_messages, process_completion, row_schema
+    from lmscreen.task import fit_text
 
     def make(key: str, text: str) -> tuple[dict, None]:
         fitted, _ = fit_text(text, budget, engine.count_tokens)

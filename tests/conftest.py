@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+"""bench/ on the path: the extraction bench's own copy of the old free-form question is tested here too."""
 
 MODEL_MODULES = {
     "test_screen_e2e", "test_task_model", "test_task_choice_model", "test_task_truncate", "test_llama_cpu",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from freeform_question import prompt_hash  # the bench's old question
 from lmscreen.task import (
     Choice,
     build_choice,
@@ -18,7 +19,6 @@ from lmscreen.task import (
     open_field_ids,
     parse_choice,
     process_choice,
-    prompt_hash,
     reason_problem,
     resolve,
     rules_summary,

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from lmscreen.task import RowOutcome, crosscheck, ground, mismatches, parse_completion, process_completion
+from freeform_question import parse_completion, process_completion  # the bench's old question
+from lmscreen.task import RowOutcome, crosscheck, ground, mismatches
 from lmscreen.task.schema import Extraction
 
 CODE = "600519.SH"
@@ -133,7 +134,7 @@ def test_reason_is_sanitised_for_display() -> None:
 
 
 def test_a_reason_copied_from_the_prompt_is_dropped_and_flagged() -> None:
-    from lmscreen.task import echoes_instructions, process_completion
+    from freeform_question import echoes_instructions, process_completion
 
     # What SmolLM2 really answered for 600036.SH: a line of its own instructions.
     assert echoes_instructions("用一句话概括这家公司的经营情况（最多")

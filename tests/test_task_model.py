@@ -11,9 +11,16 @@ from pathlib import Path
 
 import pytest
 
+from freeform_question import (  # the bench's old question
+    build_messages,
+    longest_completion,
+    parse_completion,
+    process_completion,
+    row_schema,
+)
 from lmscreen.engines.llama_cpu import safe_model_params
-from lmscreen.task import COLUMN_FOR_FIELD, build_messages, parse_completion, process_completion, row_schema
-from lmscreen.task.schema import Extraction, longest_completion
+from lmscreen.task import COLUMN_FOR_FIELD
+from lmscreen.task.schema import Extraction
 
 llama_cpp = pytest.importorskip("llama_cpp")
 

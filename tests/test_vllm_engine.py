@@ -21,13 +21,13 @@ from typing import Any
 
 import pytest
 
+from freeform_question import row_schema  # a long, strict schema to send (the bench's old question)
 from lmscreen.engines import plugin
 from lmscreen.engines.protocol import LLMRequest
 from lmscreen.engines.vllm_engine import ChatOutput, VllmEngine, VllmSettings, planned_defaults
 from lmscreen.engines.vllm_schema import SchemaRejected, grammar_schema
 from lmscreen.run.options import ScreenOptions
 from lmscreen.run.screen import screen
-from lmscreen.task import row_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 POOL = ROOT / "examples" / "pool.csv"

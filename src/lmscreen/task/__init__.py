@@ -7,8 +7,8 @@ prints (task/candidates.py, task/choice.py); a deterministic label reader settle
 and tables state, and wins over the model (task/resolve.py); every figure, however found, is grounded and
 ROE / PE cross-checked against the pool file; a reason is shown only if it is a sentence (task/reasons.py).
 
-The free-form question (`build_messages`, `row_schema`, `prompt_hash`, `process_completion`: the model
-writes each value, unit and period) is kept for bench/extraction_accuracy.py, which measures both.
+The old free-form question (the model writes each value, unit and period) is no longer the product's: the
+extraction bench keeps its own copy (bench/freeform_question.py) to measure it beside this one.
 """
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ from lmscreen.task.fact import TIER_TEXT, Fact
 from lmscreen.task.facts import FactSheet, read_facts
 from lmscreen.task.grounding import GroundedExtraction, GroundedField, ground
 from lmscreen.task.period_text import label as period_label
-from lmscreen.task.prompt import SYSTEM_PROMPT, build_messages, clean_report_text, prompt_hash
-from lmscreen.task.reasons import longest_common_run, reason_problem, rules_summary
+from lmscreen.task.prompt import clean_report_text
+from lmscreen.task.reasons import reason_problem, rules_summary
 from lmscreen.task.resolve import Resolved, resolve
-from lmscreen.task.schema import FIGURES, REASON_MAX_CHARS, Extraction, Figure, parse_completion, row_schema
+from lmscreen.task.schema import FIGURES, REASON_MAX_CHARS, Extraction, Figure
 from lmscreen.task.truncate import TruncationInfo, fit_text, head_text
 
 __all__ = [
@@ -62,7 +62,6 @@ __all__ = [
     "reason_problem",
     "resolve",
     "rules_summary",
-    "SYSTEM_PROMPT",
     "Extraction",
     "Figure",
     "GroundedExtraction",
@@ -72,17 +71,11 @@ __all__ = [
     "FactSheet",
     "read_facts",
     "TruncationInfo",
-    "build_messages",
     "clean_report_text",
     "crosscheck",
     "fit_text",
     "ground",
     "mismatches",
-    "parse_completion",
-    "process_completion",
-    "prompt_hash",
-    "row_schema",
-    "echoes_instructions",
     "sanitize_reason",
 ]
 
@@ -95,8 +88,6 @@ COLUMN_FOR_FIELD: dict[str, str] = {
 }
 """results.csv column (base units) for each extracted figure."""
 
-_INSTRUCTIONS = "".join((SYSTEM_PROMPT + build_messages("", "", "")[1]["content"]).split())
-"""The fixed instruction text (system prompt + user-message frame), whitespace removed, for echo checks."""
 
 _REASON_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 _FORMULA_LEAD = "=+-@\t\r "
@@ -112,17 +103,6 @@ def sanitize_reason(text: str | None) -> str:
         return ""
     cleaned = " ".join(_REASON_CONTROL_RE.sub(" ", text).split())
     return cleaned.lstrip(_FORMULA_LEAD)[:REASON_MAX_CHARS]
-
-
-def echoes_instructions(reason: str) -> bool:
-    """True when the reason copies the instructions instead of summarising the report.
-
-    A weak model often answers with a line of its own prompt ("用一句话概括这家公司的经营情况…"); shown as the
-    reason it would look like a finding. A copied run of 10+ characters, or of most of a short reason, is
-    the prompt, not a summary (generic words such as 营业收入 are far shorter than that).
-    """
-    text = "".join(reason.split())
-    return longest_common_run(text, _INSTRUCTIONS) >= 8
 
 
 @dataclass(frozen=True)
@@ -158,41 +138,6 @@ class RowOutcome:
         cols["reason_source"] = self.reason_source
         cols["diagnostics"] = ";".join(self.diagnostics) or None
         return cols
-
-
-def process_completion(
-    text: str | None,
-    code: str,
-    report_text: str,
-    provided_roe: float | None,
-    provided_pe: float | None,
-) -> RowOutcome:
-    """Parse → ground → cross-check one row's completion. Never raises on model output.
-
-    `report_text` is the full original text (not the truncated one sent to the model): evidence offsets
-    refer to it. `provided_roe` is in percent, `provided_pe` a ratio, as the pool loader normalised them.
-    """
-    parsed = parse_completion(text, code)
-    if isinstance(parsed, str):
-        return RowOutcome(status=f"llm_error: {parsed}", reason=None, detail={"error": parsed})
-    grounded = ground(parsed, report_text or "")
-    found = mismatches(grounded, provided_roe, provided_pe)
-    flags = list(grounded.flags) + crosscheck(grounded, provided_roe, provided_pe)
-    reason = sanitize_reason(parsed.reason)
-    diagnostics: list[str] = []
-    if echoes_instructions(reason):
-        diagnostics.append("reason_echoes_prompt")
-        reason = ""
-    values = {COLUMN_FOR_FIELD[name]: grounded.base_value(name) for name in FIGURES}
-    detail = {
-        "fields": {name: grounded.fields[name].to_json() for name in FIGURES},
-        "crosscheck": [m.to_json() for m in found],
-        "reason": reason,
-    }
-    return RowOutcome(
-        status="ok", reason=reason, flags=flags, reason_source="model" if reason else None, detail=detail,
-        diagnostics=diagnostics, **values,
-    )  # fmt: skip
 
 
 REASON_ONLY_BUDGET = 96

@@ -35,6 +35,13 @@ def register(app: typer.Typer) -> None:
         annualize_roe: bool = typer.Option(
             False, "--annualize-roe", help="Scale partial-year ROE to a year (Q1 x4, H1 x2, Q1-Q3 x4/3)."
         ),
+        max_age: int = typer.Option(
+            3,
+            "--max-age",
+            min=0,
+            help="Flag stale:<field> when a price field is older than N trading days, or an ROE's "
+            "period was due more than N days ago and a later one is out.",
+        ),
         quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
         lang: str = typer.Option("zh", "--lang", help="Language of report.html / report.md: zh or en."),
         gpu_memory_utilization: float | None = typer.Option(
@@ -81,6 +88,7 @@ def register(app: typer.Typer) -> None:
             fresh=fresh,
             limit=limit,
             annualize_roe=annualize_roe,
+            max_age_days=max_age,
             progress=not quiet,
             lang=lang,
             gpu_memory_utilization=gpu_memory_utilization,
@@ -97,6 +105,10 @@ def register(app: typer.Typer) -> None:
             if no_llm
             else f"LLM sent {summary.llm_sent}, resumed {summary.llm_resumed}, failed {summary.llm_failed}"
         )
+        stale = summary.run.get("counts", {}).get("stale") or {}
+        if stale:
+            said = ", ".join(f"{field} {n}" for field, n in stale.items())
+            console.print(f"note: stale fields (rows): {said}; see flags stale:<field>", markup=False)
         for notice in summary.notices:
             console.print(f"note: {notice}", markup=False, highlight=False)
         console.print(

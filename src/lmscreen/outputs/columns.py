@@ -99,7 +99,13 @@ COLUMNS: tuple[Column, ...] = (
     Column(
         "rules_fired", "String", _FILES, "fired rules with the values that fired them, `;`-joined", "rules"
     ),
-    Column("flags", "String", _ALL, "machine tokens, `;`-joined (no_report, ungrounded:roe, ...)", "llm"),
+    Column(
+        "flags",
+        "String",
+        _ALL,
+        "machine tokens, `;`-joined (no_report, ungrounded:roe, stale:roe, ...)",
+        "llm",
+    ),
     Column("status", "String", _ALL, "ok, or llm_error: why", "llm"),
     Column(
         "revenue_yuan", "Float64", _FILES, "revenue from the report, in yuan (grounded)", "llm", sparse=True
@@ -125,6 +131,14 @@ COLUMNS: tuple[Column, ...] = (
     Column("loss_two_years", "Boolean", _ONLY_JSONL, "the last two yearly net profits both negative", "pool"),
     Column(
         "net_profit_{year}", "Float64", _ONLY_JSONL, "the pool's net profit of that year, in yuan", "pool"
+    ),
+    Column(
+        "stale_as_of",
+        "String",
+        _ONLY_JSONL,
+        "the stale fields' dates, `;`-joined (roe=2026H1;pe_ttm=2026-11-20); see flags stale:<field>",
+        "pool",
+        optional=True,
     ),
     Column(
         "rules_fired_json", "String", _ONLY_JSONL, "rules_fired as a JSON list of {id, field, value}", "rules"

@@ -42,6 +42,9 @@ def register(app: typer.Typer) -> None:
             help="Flag stale:<field> when a price field is older than N trading days, or an ROE's "
             "period was due more than N days ago and a later one is out.",
         ),
+        notify: list[str] | None = typer.Option(
+            None, "--notify", help="apprise URL to send the summary to (repeatable; also config.toml)."
+        ),
         quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
         lang: str = typer.Option("zh", "--lang", help="Language of report.html / report.md: zh or en."),
         gpu_memory_utilization: float | None = typer.Option(
@@ -118,6 +121,12 @@ def register(app: typer.Typer) -> None:
         history = summary.run.get("history") or {}
         if history.get("error"):
             console.print(f"warning: run not recorded in the history {history.get('db')}: {history['error']}")
+        from lmscreen.cli.notify import send_run
+
+        try:  # the run is done and on disk: a delivery problem is a warning, never the run's exit code
+            send_run(summary.out_dir, notify, lambda text: console.print(text, markup=False, highlight=False))
+        except Exception as exc:  # noqa: BLE001
+            console.print(f"warning: notify: {type(exc).__name__}: {exc}", markup=False, highlight=False)
 
     @app.command("report")
     def report(

@@ -80,8 +80,9 @@ def _one(apprise: Any, url: str, message: Message, policy: Policy, capture: _Cap
     target = redact(url)
     sender = apprise.Apprise()
     if not sender.add(url):
+        scheme = f"{url.split('://', 1)[0]}://" if "://" in url else "a URL without a scheme"
         return Delivery(
-            target, False, 0, f"{url.split('://', 1)[0]}:// is not a notification URL apprise reads"
+            target, False, 0, f"{scheme} is not a notification URL apprise reads (check its form)"
         )
     attach = str(message.attachment) if message.attachment is not None else None
     error: str | None = None

@@ -110,3 +110,32 @@ def test_trading_days_come_from_the_exchange_calendar() -> None:
     assert is_trading_day(date(2026, 12, 2)) is True
     # Friday 2026-11-27 to Monday 2026-11-30: one trading day, four calendar days
     assert days_between(date(2026, 11, 27), date(2026, 11, 30)) == 1
+
+
+def test_trading_days_only_does_nothing_on_a_holiday(tmp_path: Path) -> None:
+    pytest.importorskip("exchange_calendars")
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "lmscreen", "screen", str(_pool(tmp_path)), "--no-llm", "--out", str(out)]
+    holiday = subprocess.run(
+        [*cmd, "--trading-days-only", "--as-of", "2026-10-01"], capture_output=True, text=True, timeout=300
+    )
+    assert holiday.returncode == 0, holiday.stderr
+    assert (
+        holiday.stderr.strip() == "2026-10-01 is not a trading day (exchange_calendars XSHG): nothing to do"
+    )
+    assert not out.exists()
+    fetch = subprocess.run(
+        [sys.executable, "-m", "lmscreen", "pool", "fetch", "--out", str(tmp_path / "p.csv")]
+        + ["--as-of", "2026-10-03", "--trading-days-only", "--no-cache"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert fetch.returncode == 0 and "2026-10-03 is not a trading day" in fetch.stderr
+    assert not (tmp_path / "p.csv").exists()
+    workday = subprocess.run(
+        [*cmd, "--trading-days-only", "--as-of", "2026-12-02"], capture_output=True, text=True, timeout=300
+    )
+    assert workday.returncode == 0 and (out / "results.csv").is_file()
+    run = json.loads((out / "run.json").read_text("utf-8"))
+    assert run["input"]["freshness"]["today"] == "2026-12-02"

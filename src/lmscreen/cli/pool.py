@@ -140,12 +140,22 @@ def fetch(
     backoff: float = _BACKOFF,
     roe_period: str = _ROE_PERIOD,
     allow_stale: bool = _ALLOW_STALE,
+    trading_days_only: bool = typer.Option(
+        False, "--trading-days-only", help="On a day the exchanges are closed (--as-of), do nothing (exit 0)."
+    ),
 ) -> None:
     """Build a pool: code, name, industry, PE-TTM, ROE, EPS, ST flag, net profit of the last two years."""
     from lmscreen.pool.fetch.build import write_pool
     from lmscreen.pool.fetch.calls import FetchError
 
     day = _as_of(as_of)
+    if trading_days_only:
+        from lmscreen.pool.trading import closed_day_line
+
+        closed = closed_day_line(day)
+        if closed is not None:
+            typer.echo(closed, err=True)
+            return
     try:
         table, vendor, extra = _fetch_table(
             source,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import typer
@@ -42,6 +43,12 @@ def register(app: typer.Typer) -> None:
             help="Flag stale:<field> when a price field is older than N trading days, or an ROE's "
             "period was due more than N days ago and a later one is out.",
         ),
+        as_of: str | None = typer.Option(
+            None, "--as-of", help="The run's date (YYYY-MM-DD; default today): freshness and trading day."
+        ),
+        trading_days_only: bool = typer.Option(
+            False, "--trading-days-only", help="On a day the exchanges are closed, do nothing (exit 0)."
+        ),
         notify: list[str] | None = typer.Option(
             None, "--notify", help="apprise URL to send the summary to (repeatable; also config.toml)."
         ),
@@ -70,6 +77,14 @@ def register(app: typer.Typer) -> None:
         from lmscreen.run.screen import check_out_dir
         from lmscreen.run.screen import screen as run_screen
 
+        day = _day(as_of)
+        if trading_days_only:
+            from lmscreen.pool.trading import closed_day_line
+
+            closed = closed_day_line(day)
+            if closed is not None:
+                typer.echo(closed, err=True)
+                return
         if not pool.exists():
             raise InputError(f"{pool}: no such file")
         check_out_dir(out)
@@ -92,6 +107,7 @@ def register(app: typer.Typer) -> None:
             limit=limit,
             annualize_roe=annualize_roe,
             max_age_days=max_age,
+            as_of=day.isoformat(),
             progress=not quiet,
             lang=lang,
             gpu_memory_utilization=gpu_memory_utilization,
@@ -139,6 +155,16 @@ def register(app: typer.Typer) -> None:
         _check_lang(lang)
         path = write_report(out_dir, lang=lang)
         typer.echo(str(path))
+
+
+def _day(text: str | None) -> date:
+    """--as-of, or today."""
+    if text is None:
+        return date.today()
+    try:
+        return date.fromisoformat(text)
+    except ValueError as exc:
+        raise InputError(f"--as-of: not a date (YYYY-MM-DD): {text!r}") from exc
 
 
 def _check_lang(lang: str) -> None:

@@ -101,7 +101,8 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     rules = load_rules(opts.rules)
     reader = open_pool(opts.pool, chunk_rows=RULES_ONLY_CHUNK_ROWS if opts.no_llm else LLM_CHUNK_ROWS)
     judged = Judged(reader, rules, opts)
-    fresh = freshness_for(opts.pool, date.today(), opts.max_age_days)
+    today = date.fromisoformat(opts.as_of) if opts.as_of else date.today()
+    fresh = freshness_for(opts.pool, today, opts.max_age_days)
     mark = is_active(fresh, ["roe_period"] if _has_period(reader.match) else [])
 
     if opts.fresh:

@@ -62,7 +62,8 @@ def test_roe_of_an_earlier_period_is_flagged_and_counted(tmp_path: Path) -> None
     assert run["counts"]["flags"]["stale:roe"] == 1
     assert run["input"]["freshness"]["max_age_days"] == 0
     assert "stale fields (rows): roe 1" in proc.stderr
-    assert "stale:roe" in (out / "report.html").read_text("utf-8")
+    page = (out / "report.html").read_text("utf-8")
+    assert "stale:roe" in page and "数据过期" in page
     csv = pl.read_csv(out / "results.csv", infer_schema_length=0)
     assert "stale:roe" in csv["flags"][2] and "stale_as_of" not in csv.columns
 

@@ -77,6 +77,9 @@ def test_json_webhook_gets_the_message_from_screen(tmp_path: Path) -> None:
     run = json.loads((tmp_path / "out" / "run.json").read_text("utf-8"))
     assert run["notify"]["delivered"] == 1 and run["notify"]["targets"][0]["attempts"] == 1
     assert "notify: delivered to json://…#" in done.stderr
+    with webhook() as hook:  # the next night: the message says what changed since this run
+        assert _screen(tmp_path, home, "--notify", hook.url()).returncode == 0
+    assert "changes: none since the previous run" in hook.received[0]["message"]
 
 
 def test_email_is_received_with_the_report_attached(finished: Path) -> None:

@@ -246,6 +246,9 @@ def flag_words(flag: str, lang: str) -> str:
     if flag.startswith("ungrounded:"):
         field = field_name(flag.split(":", 1)[1], lang)
         return f"{field} 未在原文中找到" if zh else f"{field} not found in the text"
+    if flag.startswith("stale:"):  # pool/freshness.py: older than the latest period due, or than --max-age
+        field = field_name(flag.split(":", 1)[1], lang)
+        return f"{field} 数据过期" if zh else f"{field} is stale"
     words = _FLAGS.get(flag)
     if words is None:
         return flag

@@ -31,7 +31,9 @@ def load_library() -> Any:
     try:
         return importlib.import_module("efinance")
     except ImportError as exc:
-        raise InputError("efinance is not installed: pip install efinance") from exc
+        raise InputError(
+            "efinance is not installed: pip install 'lmscreen[data]' (or pip install efinance)"
+        ) from exc
 
 
 def _text(frame: pl.DataFrame, column: str) -> pl.Expr:

@@ -125,3 +125,53 @@ def test_api_key_not_in_error_messages(proxy: FaultProxy, tmp_path: Path) -> Non
         assert b"internal error" not in proc.stderr and b"Traceback" not in proc.stderr, proc.stderr
         assert not any(n in proc.stdout + proc.stderr for n in NEEDLES)
     assert leaks(tmp_path) == []
+
+
+NOTIFY_TOKEN = "wecom-SECRET-TOKEN-8c2f1e"
+NOTIFY_NEEDLES = [NOTIFY_TOKEN.encode(), NOTIFY_TOKEN[6:].encode()]
+
+
+def notify_leaks(root: Path) -> list[str]:
+    """Files holding the token, except config.toml: that is where the user keeps it."""
+    return [
+        str(p)
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != "config.toml" and any(n in p.read_bytes() for n in NOTIFY_NEEDLES)
+    ]
+
+
+@pytest.mark.parametrize("how", ["flag", "config"])
+def test_notification_url_tokens_never_reach_files_or_output(tmp_path: Path, how: str) -> None:
+    pytest.importorskip("apprise")
+    from receivers import webhook
+
+    out, home = tmp_path / "out", tmp_path / "home"
+    home.mkdir()
+    with webhook() as good, webhook(fail_first=99) as bad:
+        urls = [
+            f"json://bot:{NOTIFY_TOKEN}@127.0.0.1:{good.port}/{NOTIFY_TOKEN}?rto=1&cto=1",
+            f"json://127.0.0.1:{bad.port}/{NOTIFY_TOKEN}?rto=1&cto=1",  # answers 500: its error is kept
+        ]
+        extra: list[str] = []
+        if how == "flag":
+            extra = [a for u in urls for a in ("--notify", u)]
+            (home / "config.toml").write_text("notify_backoff_s = 0\n", encoding="utf-8")
+        else:
+            listed = ", ".join(f'"{u}"' for u in urls)
+            (home / "config.toml").write_text(
+                f"notify = [{listed}]\nnotify_backoff_s = 0\n", encoding="utf-8"
+            )
+        args = ["screen", str(POOL), "--no-llm", "--quiet", "--out", str(out), *extra]
+        done = run_cli(args, home, env_key=False)
+        again = run_cli(["notify", str(out), "--test", *extra], home, env_key=False)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    assert again.returncode == 1  # one target failed: `notify --test` says so by its exit code
+    assert good.paths and all(NOTIFY_TOKEN in p for p in good.paths + bad.paths)  # the token went out
+    assert bad.answers and set(bad.answers) == {500}
+    for proc in (done, again):
+        printed = proc.stdout + proc.stderr
+        assert b"not delivered" in printed and b"Traceback" not in printed
+        assert not any(n in printed for n in NOTIFY_NEEDLES), printed.decode(errors="replace")
+    run = (out / "run.json").read_text("utf-8")
+    assert '"failed": 1' in run and '"delivered": 1' in run
+    assert notify_leaks(out) == [] and notify_leaks(home) == []

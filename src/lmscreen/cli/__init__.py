@@ -30,7 +30,7 @@ def _register() -> None:
     _registered = True
     # Imported here so that `lmscreen model fit` never pays for the screening stack and vice versa:
     # each module imports its heavy dependencies inside its command functions.
-    from lmscreen.cli import doctor, history, model, pool, screen
+    from lmscreen.cli import doctor, history, model, notify, pool, screen
 
     app.info.help = f"{app.info.help}\n\n{history.history_help()}"
     screen.register(app)
@@ -38,6 +38,7 @@ def _register() -> None:
     history.register(app)
     model.register(app)
     doctor.register(app)
+    notify.register(app)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
-from datetime import date
+from datetime import date, datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -38,33 +39,79 @@ def _fetch_table(
     retries: int,
     backoff: float,
     roe_period: str,
-):
-    from lmscreen.pool.fetch.calls import Caller, CallPolicy
+) -> tuple[Any, str, dict[str, Any]]:
+    """The fetched table, the vendor the sidecar names (`akshare`, or `akshare+efinance` when mixed) and
+    the sidecar's extra keys (each source's attempt, the rows of mixed columns)."""
+    from lmscreen.pool.fetch.calls import Breaker, Caller, CallPolicy
     from lmscreen.pool.fetch.periods import periods_due
 
-    if source not in ("akshare", "tushare"):
-        raise InputError(f"--source: expected akshare or tushare, got {source!r}")
+    if source not in ("auto", "akshare", "efinance", "tushare"):
+        raise InputError(f"--source: expected auto, akshare, efinance or tushare, got {source!r}")
     if roe_period not in ("full_year", "latest"):
         raise InputError(f"--roe-period: expected full_year or latest, got {roe_period!r}")
-    default_interval = 1.0 if source == "akshare" else 0.35  # Eastmoney bans fast callers; tushare: 200/min
-    policy = CallPolicy(
-        min_interval_s=default_interval if interval is None else interval, retries=retries, backoff_s=backoff
-    )
-    caller = Caller(source, policy, cache, as_of.isoformat())
+    breaker = Breaker() if source == "auto" else None
+
+    def caller(vendor: str) -> Caller:
+        default_interval = (
+            0.35 if vendor == "tushare" else 1.0
+        )  # Eastmoney bans fast callers; tushare: 200/min
+        policy = CallPolicy(
+            min_interval_s=default_interval if interval is None else interval,
+            retries=retries,
+            backoff_s=backoff,
+        )
+        return Caller(vendor, policy, cache, as_of.isoformat(), breaker=breaker)
+
     periods = periods_due(as_of)
-    if source == "akshare":
+
+    def akshare() -> Any:
         from lmscreen.pool.fetch import akshare_source
 
-        return akshare_source.fetch(caller, periods, roe_period)
-    from lmscreen.pool.fetch import tushare_source
+        return akshare_source.fetch(caller("akshare"), periods, roe_period)
 
-    if roe_period != "full_year":
-        raise InputError("--roe-period latest is available with --source akshare only")
-    return tushare_source.fetch(caller, periods, as_of, token)
+    def efinance() -> Any:
+        from lmscreen.pool.fetch import efinance_source
+
+        return efinance_source.fetch(caller("efinance"), periods)
+
+    def tushare() -> Any:
+        from lmscreen.pool.fetch import tushare_source
+
+        return tushare_source.fetch(caller("tushare"), periods, as_of, token)
+
+    if roe_period != "full_year" and source not in ("akshare", "auto"):
+        raise InputError("--roe-period latest is available with --source akshare (or auto) only")
+    single = {"akshare": akshare, "efinance": efinance, "tushare": tushare}
+    if source != "auto":
+        return single[source](), source, {}
+    from lmscreen.pool.fetch.failover import fetch_auto
+
+    fetchers = {"akshare": akshare, "efinance": efinance}
+    skipped: dict[str, str] = {}
+    if token:
+        fetchers["tushare"] = tushare
+    else:
+        skipped["tushare"] = "skipped (no token: --token or TUSHARE_TOKEN)"
+    assert breaker is not None
+    result = fetch_auto(fetchers, breaker, skipped)
+    extra = {
+        "sources_tried": [
+            {"vendor": a.vendor, "ok": a.ok, "error": a.error, "filled": a.filled} for a in result.attempts
+        ],
+        "rows_by_vendor": result.by_row,
+    }
+    extra["requested_source"] = "auto"
+    return result.table, "+".join(result.vendors), extra
 
 
 _SOURCE = typer.Option(
-    "akshare", "--source", help="akshare (default, no account) or tushare (needs a token)."
+    "auto",
+    "--source",
+    help="auto (default: akshare, then efinance, then tushare with a token, per field), akshare, "
+    "efinance or tushare.",
+)
+_ALLOW_STALE = typer.Option(
+    False, "--allow-stale", help="With every source down, keep the pool already at --out (and say so)."
 )
 _TOKEN = typer.Option(None, "--token", envvar="TUSHARE_TOKEN", show_default=False, help="tushare token.")
 _AS_OF = typer.Option(None, "--as-of", help="Build as of this date (YYYY-MM-DD; default today).")
@@ -92,24 +139,43 @@ def fetch(
     retries: int = _RETRIES,
     backoff: float = _BACKOFF,
     roe_period: str = _ROE_PERIOD,
+    allow_stale: bool = _ALLOW_STALE,
+    trading_days_only: bool = typer.Option(
+        False, "--trading-days-only", help="On a day the exchanges are closed (--as-of), do nothing (exit 0)."
+    ),
 ) -> None:
     """Build a pool: code, name, industry, PE-TTM, ROE, EPS, ST flag, net profit of the last two years."""
     from lmscreen.pool.fetch.build import write_pool
+    from lmscreen.pool.fetch.calls import FetchError
 
     day = _as_of(as_of)
-    table = _fetch_table(
-        source,
-        token,
-        day,
-        None if no_cache else cache or _default_cache(),
-        min_interval,
-        retries,
-        backoff,
-        roe_period,
-    )
+    if trading_days_only:
+        from lmscreen.pool.trading import closed_day_line
+
+        closed = closed_day_line(day)
+        if closed is not None:
+            typer.echo(closed, err=True)
+            return
+    try:
+        table, vendor, extra = _fetch_table(
+            source,
+            token,
+            day,
+            None if no_cache else cache or _default_cache(),
+            min_interval,
+            retries,
+            backoff,
+            roe_period,
+        )
+    except FetchError as exc:
+        if not (allow_stale and out.is_file()):
+            raise
+        typer.echo(f"warning: {exc}", err=True)
+        typer.echo(f"--allow-stale: kept {out} as it was ({_written(out)}); it is NOT today's pool", err=True)
+        return
     if table.frame.is_empty():
         raise InputError(f"{source} returned no stocks")
-    sidecar = write_pool(table, out, source, day.isoformat())
+    sidecar = write_pool(table, out, vendor, day.isoformat(), **extra)
     for note in table.notes:
         typer.echo(f"note: {note}", err=True)
     typer.echo(f"wrote {table.frame.height} stocks to {out} (sources per column: {sidecar})", err=True)
@@ -141,7 +207,7 @@ def enrich(
     if target.resolve() == pool.resolve():
         raise InputError(f"{target}: --out must not be the input pool")
     day = _as_of(as_of)
-    table = _fetch_table(
+    table, vendor, _ = _fetch_table(
         source,
         token,
         day,
@@ -151,7 +217,7 @@ def enrich(
         backoff,
         roe_period,
     )
-    result = run_enrich(pool, table, target, source, day.isoformat(), overwrite)
+    result = run_enrich(pool, table, target, vendor, day.isoformat(), overwrite)
     added = ", ".join(result.added) or "none"
     kept = f"; kept yours: {', '.join(result.kept)}" if result.kept else ""
     replaced = f"; overwritten: {', '.join(result.overwritten)}" if result.overwritten else ""
@@ -160,6 +226,20 @@ def enrich(
         f"(sources: {result.sidecar})",
         err=True,
     )
+
+
+def _written(pool: Path) -> str:
+    """When the kept pool was built, by its sidecar (or the file's time)."""
+    import json
+
+    from lmscreen.pool.fetch.build import sidecar_path
+
+    try:
+        data = json.loads(sidecar_path(pool).read_text(encoding="utf-8"))
+        return f"as of {data['as_of']}, by {data['vendor']}"
+    except (OSError, ValueError, KeyError, TypeError):
+        stamp = datetime.fromtimestamp(pool.stat().st_mtime, timezone.utc)
+        return f"file written {stamp.isoformat(timespec='minutes')}"
 
 
 def register(app: typer.Typer) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import typer
@@ -35,6 +36,22 @@ def register(app: typer.Typer) -> None:
         annualize_roe: bool = typer.Option(
             False, "--annualize-roe", help="Scale partial-year ROE to a year (Q1 x4, H1 x2, Q1-Q3 x4/3)."
         ),
+        max_age: int = typer.Option(
+            3,
+            "--max-age",
+            min=0,
+            help="Flag stale:<field> when a price field is older than N trading days, or an ROE's "
+            "period was due more than N days ago and a later one is out.",
+        ),
+        as_of: str | None = typer.Option(
+            None, "--as-of", help="The run's date (YYYY-MM-DD; default today): freshness and trading day."
+        ),
+        trading_days_only: bool = typer.Option(
+            False, "--trading-days-only", help="On a day the exchanges are closed, do nothing (exit 0)."
+        ),
+        notify: list[str] | None = typer.Option(
+            None, "--notify", help="apprise URL to send the summary to (repeatable; also config.toml)."
+        ),
         quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
         lang: str = typer.Option("zh", "--lang", help="Language of report.html / report.md: zh or en."),
         gpu_memory_utilization: float | None = typer.Option(
@@ -60,6 +77,14 @@ def register(app: typer.Typer) -> None:
         from lmscreen.run.screen import check_out_dir
         from lmscreen.run.screen import screen as run_screen
 
+        day = _day(as_of)
+        if trading_days_only:
+            from lmscreen.pool.trading import closed_day_line
+
+            closed = closed_day_line(day)
+            if closed is not None:
+                typer.echo(closed, err=True)
+                return
         if not pool.exists():
             raise InputError(f"{pool}: no such file")
         check_out_dir(out)
@@ -81,6 +106,8 @@ def register(app: typer.Typer) -> None:
             fresh=fresh,
             limit=limit,
             annualize_roe=annualize_roe,
+            max_age_days=max_age,
+            as_of=day.isoformat(),
             progress=not quiet,
             lang=lang,
             gpu_memory_utilization=gpu_memory_utilization,
@@ -97,6 +124,10 @@ def register(app: typer.Typer) -> None:
             if no_llm
             else f"LLM sent {summary.llm_sent}, resumed {summary.llm_resumed}, failed {summary.llm_failed}"
         )
+        stale = summary.run.get("counts", {}).get("stale") or {}
+        if stale:
+            said = ", ".join(f"{field} {n}" for field, n in stale.items())
+            console.print(f"note: stale fields (rows): {said}; see flags stale:<field>", markup=False)
         for notice in summary.notices:
             console.print(f"note: {notice}", markup=False, highlight=False)
         console.print(
@@ -106,6 +137,12 @@ def register(app: typer.Typer) -> None:
         history = summary.run.get("history") or {}
         if history.get("error"):
             console.print(f"warning: run not recorded in the history {history.get('db')}: {history['error']}")
+        from lmscreen.cli.notify import send_run
+
+        try:  # the run is done and on disk: a delivery problem is a warning, never the run's exit code
+            send_run(summary.out_dir, notify, lambda text: console.print(text, markup=False, highlight=False))
+        except Exception as exc:  # noqa: BLE001
+            console.print(f"warning: notify: {type(exc).__name__}: {exc}", markup=False, highlight=False)
 
     @app.command("report")
     def report(
@@ -118,6 +155,16 @@ def register(app: typer.Typer) -> None:
         _check_lang(lang)
         path = write_report(out_dir, lang=lang)
         typer.echo(str(path))
+
+
+def _day(text: str | None) -> date:
+    """--as-of, or today."""
+    if text is None:
+        return date.today()
+    try:
+        return date.fromisoformat(text)
+    except ValueError as exc:
+        raise InputError(f"--as-of: not a date (YYYY-MM-DD): {text!r}") from exc
 
 
 def _check_lang(lang: str) -> None:

@@ -104,7 +104,7 @@ COLUMNS: tuple[Column, ...] = (
         "String",
         _ALL,
         "what a reader acts on, `;`-joined "
-        "(数据存疑, conflict:revenue, ungrounded:roe, truncated, no_report)",
+        "(数据存疑, conflict:revenue, ungrounded:roe, stale:roe, truncated, no_report)",
         "llm",
     ),
     Column(
@@ -141,6 +141,14 @@ COLUMNS: tuple[Column, ...] = (
     Column("loss_two_years", "Boolean", _ONLY_JSONL, "the last two yearly net profits both negative", "pool"),
     Column(
         "net_profit_{year}", "Float64", _ONLY_JSONL, "the pool's net profit of that year, in yuan", "pool"
+    ),
+    Column(
+        "stale_as_of",
+        "String",
+        _ONLY_JSONL,
+        "the stale fields' dates, `;`-joined (roe=2026H1;pe_ttm=2026-11-20); see flags stale:<field>",
+        "pool",
+        optional=True,
     ),
     Column(
         "rules_fired_json", "String", _ONLY_JSONL, "rules_fired as a JSON list of {id, field, value}", "rules"

@@ -251,6 +251,9 @@ def flag_words(flag: str, lang: str) -> str:
         if zh:
             return f"{field} 原文数字互相矛盾，未取值"
         return f"{field}: the text prints disagreeing figures; none kept"
+    if flag.startswith("stale:"):  # pool/freshness.py: older than the latest period due, or than --max-age
+        field = field_name(flag.split(":", 1)[1], lang)
+        return f"{field} 数据过期" if zh else f"{field} is stale"
     words = _FLAGS.get(flag)
     if words is None:
         return flag

@@ -27,6 +27,11 @@ class ScreenOptions:
     limit: int | None = None
     annualize_roe: bool = False
     """Scale partial-year ROE (Q1 x4, H1 x2, Q1-Q3 x4/3) before the rules; recorded per row."""
+    max_age_days: int = 3
+    """--max-age: a market field older than this many trading days, or a report field of a period due
+    longer ago than this, is flagged `stale:<field>` (pool/freshness.py)."""
+    as_of: str | None = None
+    """--as-of (YYYY-MM-DD): the date freshness is judged against; None: today."""
     n_ctx: int = 4096
     report_token_budget: int = 1536
     """Report-text tokens sent per row; longer texts keep their head and tail (recorded as `truncated`)."""

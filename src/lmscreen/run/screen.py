@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from lmscreen import __version__
 from lmscreen.engines.protocol import Engine
 from lmscreen.errors import InputError
 from lmscreen.filings import filing_for, index_filings
+from lmscreen.pool.freshness import freshness_for, is_active, mark_stale, stale_counts
 from lmscreen.pool.notes import input_notes
 from lmscreen.run import checkpoint as ckpt_mod
 from lmscreen.run import outdir
@@ -100,6 +101,9 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     rules = load_rules(opts.rules)
     reader = open_pool(opts.pool, chunk_rows=RULES_ONLY_CHUNK_ROWS if opts.no_llm else LLM_CHUNK_ROWS)
     judged = Judged(reader, rules, opts)
+    today = date.fromisoformat(opts.as_of) if opts.as_of else date.today()
+    fresh = freshness_for(opts.pool, today, opts.max_age_days)
+    mark = is_active(fresh, ["roe_period"] if _has_period(reader.match) else [])
 
     if opts.fresh:
         ckpt_mod.remove(opts.out)
@@ -146,6 +150,8 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     try:
         with ResultWriter(opts.out, drop_from_jsonl=empty) as writer:
             for pieces in chunks:
+                if mark:
+                    pieces = [mark_stale(p, fresh) for p in pieces]
                 writer.write(pieces)
                 verdicts = pl.concat([_verdicts(p, VERDICT_COLUMNS) for p in pieces])
                 screened += verdicts.height
@@ -176,6 +182,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
                 "columns": pool.column_map,
                 "warnings": pool.warnings,
                 **input_notes(pool, opts.annualize_roe),
+                "freshness": fresh.record(),
             },
             "rules": {
                 "path": str(opts.rules) if opts.rules else "default",
@@ -189,6 +196,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
                 "errors": n_errors,
                 "risk_levels": risk_totals,
                 "flags": flag_totals,
+                "stale": stale_counts(flag_totals),
             },
             "llm": llm_info,
             "timings": timings,
@@ -230,6 +238,14 @@ def _verdicts(piece: pl.DataFrame, columns: tuple[str, ...]) -> pl.DataFrame:
 
 def _counts(values: pl.Series) -> dict[str, int]:
     return {str(k): int(n) for k, n in values.value_counts().iter_rows()}
+
+
+def _has_period(match: Any) -> bool:
+    """Whether the loader gives rows a `roe_period` (pool/load.py `_add_roe_period` reads these)."""
+    fields = match.fields
+    return "roe" in fields and (
+        "report_period" in fields or "announce_date" in fields or "roe" in match.header_dates
+    )
 
 
 def _file_hash(path: Path) -> str:

@@ -40,7 +40,7 @@ def write_sidecar(
     return path
 
 
-def write_pool(table: SourceTable, out: Path, vendor: str, as_of: str) -> Path:
+def write_pool(table: SourceTable, out: Path, vendor: str, as_of: str, **extra: Any) -> Path:
     """The pool CSV (UTF-8 with BOM, headers the loader knows) and its sidecar; returns the sidecar path."""
     frame = table.frame.rename({c: header_for(c) for c in table.frame.columns})
     tmp = out.with_name(out.name + ".tmp")
@@ -51,7 +51,7 @@ def write_pool(table: SourceTable, out: Path, vendor: str, as_of: str) -> Path:
         for c in table.frame.columns
     }
     return write_sidecar(
-        out, vendor, table, columns, as_of=as_of, rows=frame.height, counts=_counts(table.frame)
+        out, vendor, table, columns, as_of=as_of, rows=frame.height, counts=_counts(table.frame), **extra
     )
 
 

@@ -63,6 +63,30 @@ class CallPolicy:
 
 
 @dataclass
+class Breaker:
+    """A circuit breaker per vendor, shared by every Caller of one run (`pool fetch --source auto`).
+
+    Why: a vendor that throttles or refuses (Eastmoney's IP bans, an overseas IP) fails every call of the
+    night, and each retry with backoff only waits longer for the same answer. After `threshold` failed
+    attempts a vendor is skipped for the rest of the run, its remaining retries included, and the next
+    source is asked instead."""
+
+    threshold: int = 2
+    failures: dict[str, list[str]] = field(default_factory=dict)
+
+    def allows(self, vendor: str) -> bool:
+        return len(self.failures.get(vendor, [])) < self.threshold
+
+    def failed(self, vendor: str, why: str) -> None:
+        self.failures.setdefault(vendor, []).append(why)
+
+    def why(self, vendor: str) -> str:
+        """The vendor's last failure, for the one line that names each source's error."""
+        seen = self.failures.get(vendor) or ["no failure"]
+        return seen[-1]
+
+
+@dataclass
 class Caller:
     """Makes cached, paced, retried calls for one vendor and remembers what it called (for the sidecar)."""
 
@@ -71,6 +95,7 @@ class Caller:
     cache_dir: Path | None
     as_of: str
     log: list[dict[str, Any]] = field(default_factory=list)
+    breaker: Breaker | None = None
 
     def call(
         self, name: str, function: Callable[..., Any], convert: Callable[[Any], pl.DataFrame], **kwargs: Any
@@ -85,19 +110,29 @@ class Caller:
             )
             self.log.append({"call": label, "fetched_at": cached["fetched_at"], "cache": str(path)})
             return frame
+        breaker = self.breaker
+        if breaker is not None and not breaker.allows(self.vendor):
+            raise FetchError(f"{label} skipped: {self.vendor} failed {breaker.threshold} times this run")
         last: Exception | None = None
+        frame: pl.DataFrame | None = None
+        tries = 0
         for attempt in range(self.policy.retries):
+            if breaker is not None and not breaker.allows(self.vendor):
+                break  # the circuit opened: the remaining retries would meet the same refusal
             if attempt:
                 self.policy.sleep(self.policy.backoff_s * 2 ** (attempt - 1))
             self.policy.wait_turn()
+            tries += 1
             try:
                 frame = convert(function(**kwargs))
                 break
             except Exception as exc:  # noqa: BLE001 - vendors raise anything (requests, ValueError, KeyError)
                 last = exc
-        else:
+                if breaker is not None:
+                    breaker.failed(self.vendor, _describe(exc))
+        if frame is None:
             assert last is not None
-            raise FetchError(f"{label} failed after {self.policy.retries} tries: {_describe(last)}")
+            raise FetchError(f"{label} failed after {tries} tries: {_describe(last)}")
         fetched_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -74,11 +74,21 @@ class Num:
                 "op": self.op,
                 "formula": formula,
                 "inputs": [
-                    {"metric": i.metric, "period": i.period_label, "basis": i.basis, "value": i.value,
-                     "evidence": {"start": i.start, "end": i.end, "text": text[i.start : i.end], "page": i.page}}
+                    {
+                        "metric": i.metric,
+                        "period": i.period_label,
+                        "basis": i.basis,
+                        "value": i.value,
+                        "evidence": {
+                            "start": i.start,
+                            "end": i.end,
+                            "text": text[i.start : i.end],
+                            "page": i.page,
+                        },
+                    }
                     for i in self.inputs
                 ],
-            }  # fmt: skip
+            }
         return data
 
 
@@ -212,9 +222,12 @@ def choose(
         gap = abs(profit.value - deducted.value) / max(abs(profit.value), 1.0)
         if gap >= 0.2 or (profit.value > 0) != (deducted.value > 0):
             items.append(
-                Highlight("deducted", {"value": amount(deducted.value, "net_profit_deducted", deducted.period_label, deducted)},
-                          {"higher": deducted.value > profit.value})
-            )  # fmt: skip
+                Highlight(
+                    "deducted",
+                    {"value": amount(deducted.value, "net_profit_deducted", deducted.period_label, deducted)},
+                    {"higher": deducted.value > profit.value},
+                )
+            )
     for metric in ("gross_margin", "net_margin", "roe"):
         cur = _current(sheet, metric)
         if cur is None:
@@ -222,8 +235,14 @@ def choose(
         nums = {"value": Num(cur.value, "%", cur.period_label, metric, cur, decimals=_printed(sheet, cur))}
         prior = _prior(sheet, metric, cur)
         if prior is not None and not agree(prior.value, cur.value):
-            nums["change"] = Num(cur.value - prior.value, "个百分点", cur.period_label, metric, op="difference",
-                                 inputs=(cur, prior))  # fmt: skip
+            nums["change"] = Num(
+                cur.value - prior.value,
+                "个百分点",
+                cur.period_label,
+                metric,
+                op="difference",
+                inputs=(cur, prior),
+            )
         items.append(Highlight(metric, nums))
     year = None
     if sheet.period is not None and sheet.period.year is not None:

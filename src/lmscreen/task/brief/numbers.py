@@ -42,7 +42,7 @@ class Spoken:
     end: int
     text: str
     value: float
-    """In the class's base unit (yuan, percent, points, times, yuan per share, a year), signed by its words."""
+    """In the class's base unit (yuan, percent, points, times, per share, a year), signed by its words."""
     unit_class: str
     """yuan, percent, points, times, per_share, year, or `bare` (no unit: a count, an ordinal)."""
     decimals: int

@@ -17,8 +17,14 @@ STYLES = ("video", "post", "plain")
 CHARS_PER_SECOND = 4
 """A presenter reads about four Chinese syllables a second: 60 s is about 240 read characters."""
 
-_SUB_WORDS = {"FY": ("全年", "年报"), "H1": ("上半年", "半年报"), "Q1": ("一季度", "一季报"),
-              "Q3": ("前三季度", "三季报"), "Q2": ("二季度", "半年报"), "Q4": ("四季度", "年报")}  # fmt: skip
+_SUB_WORDS = {
+    "FY": ("全年", "年报"),
+    "H1": ("上半年", "半年报"),
+    "Q1": ("一季度", "一季报"),
+    "Q3": ("前三季度", "三季报"),
+    "Q2": ("二季度", "半年报"),
+    "Q4": ("四季度", "年报"),
+}
 _RULE_WORDS = {
     "st": "公司名称带有ST标记",
     "loss_two_years": "已连续两年亏损",
@@ -149,7 +155,7 @@ def _risk(hl: Highlights) -> list[Part]:
 def _render(lines: list[list[Part]], sep: str) -> Script:
     text = ""
     placed: list[tuple[int, int, Num]] = []
-    for i, line in enumerate(l for l in lines if l):
+    for i, line in enumerate(x for x in lines if x):
         if i:
             text += sep
         for part in line:

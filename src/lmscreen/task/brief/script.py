@@ -144,7 +144,11 @@ def _risk(hl: Highlights) -> list[Part]:
     level = hl.risk_level
     if level is None:
         return []
-    reasons = [_RULE_WORDS[r] for r in hl.rules_fired if r in _RULE_WORDS]
+    topics: dict[str, str] = {}  # one reason per field: roe_lt_5 and roe_lt_15 both fire on a low ROE
+    for rule in hl.rules_fired:
+        if rule in _RULE_WORDS:
+            topics.setdefault(rule.split("_")[0], _RULE_WORDS[rule])
+    reasons = list(topics.values())
     if not reasons:
         return [f"按筛选规则，风险等级为{_LEVEL_WORDS.get(level, level)}，没有触发风险提示。"]
     why = "、".join(dict.fromkeys(reasons))

@@ -77,10 +77,8 @@ async def _main(plants: dict[str, str], hold_after: int | None) -> None:
                     ).encode()
                 else:
                     status, out = "404 Not Found", b'{"error": {"message": "not found"}}'
-                writer.write(
-                    f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {len(out)}\r\n\r\n".encode()
-                    + out
-                )
+                head = f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {len(out)}"
+                writer.write(f"{head}\r\n\r\n".encode() + out)
                 await writer.drain()
         finally:
             writer.close()

@@ -149,15 +149,15 @@ def test_bad_options_are_one_line_input_errors(tmp_path: Path) -> None:
 
 PLANTS = {
     # a prior-year profit said as this year's
-    "贵州茅台": "贵州茅台2024年归母净利润747.34亿元，同比增长15.38%。以上内容根据公开财报整理，不构成投资建议。",
+    "贵州茅台": "贵州茅台2024年归母净利润747.34亿元，同比增长15.38%。" + DISCLAIMER + "。",
     # a segment's revenue said as the company's
-    "宁德时代": "宁德时代2024年营收578.70亿元，归母净利润507.45亿元。以上内容根据公开财报整理，不构成投资建议。",
+    "宁德时代": "宁德时代2024年营收578.70亿元，归母净利润507.45亿元。" + DISCLAIMER + "。",
     # a growth rate with the wrong sign
-    "平安银行": "平安银行2024年营收1466.95亿元，同比增长10.9%。以上内容根据公开财报整理，不构成投资建议。",
+    "平安银行": "平安银行2024年营收1466.95亿元，同比增长10.9%。" + DISCLAIMER + "。",
     # an invented figure, in Chinese numerals
-    "五粮液": "五粮液2024年营收891.75亿元，净利润突破三百五十亿元。以上内容根据公开财报整理，不构成投资建议。",
+    "五粮液": "五粮液2024年营收891.75亿元，净利润突破三百五十亿元。" + DISCLAIMER + "。",
     # a verdict contradicted (the row is 高)
-    "*ST天山": "*ST天山2024年营收1.52亿元，属于低风险标的。以上内容根据公开财报整理，不构成投资建议。",
+    "*ST天山": "*ST天山2024年营收1.52亿元，属于低风险标的。" + DISCLAIMER + "。",
 }
 WHY = {
     "600519.SH": "747.34亿元",

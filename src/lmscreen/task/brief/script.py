@@ -102,8 +102,14 @@ def _line(h: Highlight, span: str) -> list[Part]:
                 parts.append("，成功扭亏为盈")
         return parts + ["。"]
     if h.kind == "deducted":
-        side = "高于" if h.notes.get("higher") else "明显低于"
-        return ["扣非净利润", v, f"，{side}归母净利润，非经常性损益影响较大。"]
+        if v.value < 0:
+            tail = (
+                "，主营业务的压力更大。" if not h.notes.get("higher") else "，非经常性损失拖累了归母净利润。"
+            )
+            return ["扣除非经常性损益后亏损", v, tail]
+        if h.notes.get("higher"):
+            return ["扣非净利润", v, "，高于归母净利润，非经常性损失拖累了当期利润。"]
+        return ["扣非净利润", v, "，明显低于归母净利润，利润中有不少来自非经常性损益。"]
     name = {"gross_margin": "毛利率", "net_margin": "净利率", "roe": "加权平均净资产收益率"}[h.kind]
     if "change" in h.nums:
         c = h.nums["change"]

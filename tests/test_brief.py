@@ -246,3 +246,21 @@ def test_a_killed_run_rerun_writes_the_same_briefs_as_an_uninterrupted_one(tmp_p
         brief(str(pool), *common, "--base-url", server.base_url, "--out", str(broken))
     assert (broken / "briefs.jsonl").read_bytes() == (whole / "briefs.jsonl").read_bytes()
     assert len(lines(whole / "briefs.jsonl")) == 50
+
+
+def test_the_real_bundled_model_writes_only_checked_scripts(tmp_path: Path) -> None:
+    """`--model` the bundled GGUF makes the 135M model write (the default never does): whatever it writes
+    is either checked number by number and kept, or replaced by the template with the reasons."""
+    from servers import bundled_gguf
+
+    out = tmp_path / "out"
+    brief(str(EXAMPLE_POOL), "--reports", str(EXAMPLE_REPORTS), "--out", str(out), "--model", str(bundled_gguf()),
+          "--limit", "2")  # fmt: skip
+    rows = [r for r in lines(out / "briefs.jsonl") if r["text"]]
+    assert [r["code"] for r in rows] == ["600519.SH", "000001.SZ"]
+    for r in rows:
+        assert_traced(r, filing_of(r["code"]))
+        if r["source"] == "template":
+            assert r["model_rejected"]["reasons"] and r["model_rejected"]["text"]
+        else:
+            assert r["source"] == "model" and DISCLAIMER in r["text"]

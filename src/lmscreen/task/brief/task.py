@@ -24,7 +24,7 @@ from lmscreen.task.facts import FactSheet, read_facts
 BRIEF_VERSION = "1"
 SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"text": {"type": "string", "maxLength": 1200}},
+    "properties": {"text": {"type": "string"}},
     "required": ["text"],
     "additionalProperties": False,
 }

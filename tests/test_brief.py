@@ -254,8 +254,18 @@ def test_the_real_bundled_model_writes_only_checked_scripts(tmp_path: Path) -> N
     from servers import bundled_gguf
 
     out = tmp_path / "out"
-    brief(str(EXAMPLE_POOL), "--reports", str(EXAMPLE_REPORTS), "--out", str(out), "--model", str(bundled_gguf()),
-          "--limit", "2")  # fmt: skip
+    model = str(bundled_gguf())
+    brief(
+        str(EXAMPLE_POOL),
+        "--reports",
+        str(EXAMPLE_REPORTS),
+        "--out",
+        str(out),
+        "--model",
+        model,
+        "--limit",
+        "2",
+    )
     rows = [r for r in lines(out / "briefs.jsonl") if r["text"]]
     assert [r["code"] for r in rows] == ["600519.SH", "000001.SZ"]
     for r in rows:

@@ -383,7 +383,7 @@ def real_sections() -> None:
         "seen": "read while the reader was built",
         "heldout-1": "held out until its first scoring (bench/data/real/heldout-round1.txt), read since",
         "heldout-2": "held out until its first scoring (bench/data/real/heldout-round2.txt), read since",
-        "heldout-3": "held out: labelled before the reader was run on them, never tuned on",
+        "heldout-3": "held out until its first scoring (bench/data/real/heldout-round3.txt), read since",
     }
     for which in ("seen", "heldout-1", "heldout-2", "heldout-3"):
         chosen = [c for c in cases if c.set == which]

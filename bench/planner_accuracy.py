@@ -75,6 +75,14 @@ ALIASES: dict[str, tuple[str, dict, str]] = {
         "the 2507 re-release of Qwen3-235B-A22B: same architecture, 262,144 positions",
     ),
 }
+# A logged checkpoint whose quantized layout is a catalog release's (same exporter and split), and why.
+FORMAT_ALIASES: dict[tuple[str, str], tuple[str, str]] = {
+    ("qwen3.8-27b", "nvfp4"): (
+        "nvidia/Qwen3.6-27B-NVFP4",
+        "RadixArk/Qwen3.8-27B-NVFP4 is ModelOpt MIXED, 193 W4 + 208 FP8 module groups "
+        "(noonghunna/club-3090#1007): the nvidia/Qwen3.6-27B-NVFP4 layout",
+    ),
+}
 # Cells whose logged value is known to be wrong, with the evidence (the CSV notes say so).
 UTIL_OVERRIDES = {"llmd-gpt-oss-120b-tp1": (0.95, "table says 0.90; the logged parts only add up at 0.95")}
 # Runs whose log shows the CUDA-graph estimate was not taken out of the pool although the release does so.
@@ -156,6 +164,10 @@ def resolve_spec(model: str, weights_format: str) -> tuple[ModelSpec, str | None
     note = None
     name = model.split(" (")[0].strip()
     key = re.sub(r"[-_ ](fp8|awq|nvfp4).*$", "", name, flags=re.I).lower()
+    fmt_key = next((q for q in ("nvfp4", "awq", "fp8") if q in (weights_format or "").lower()), "")
+    if (key, fmt_key) in FORMAT_ALIASES:
+        target, note = FORMAT_ALIASES[(key, fmt_key)]
+        return spec_for(target), note
     if key in ALIASES:
         target, update, note = ALIASES[key]
         spec = spec_for(target).model_copy(update=update)
@@ -275,6 +287,7 @@ def evaluate(row: dict[str, str], which: str = "calibration") -> RowResult:
         max_num_seqs=seqs,
         prefix_caching=prefix,
         cudagraph_profiling=graphs,
+        expert_parallel=bool(re.search(r"expert.parallel|\+EP", f"{row.get('notes', '')} {row['tp']}", re.I)),
         table=False,
     )
     res.fits_planned = p.fits

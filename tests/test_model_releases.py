@@ -200,3 +200,19 @@ def test_an_mtp_draft_head_is_sized_and_named_but_not_planned() -> None:
     assert mtp_draft_gib(spec_for("Qwen/Qwen3-8B")) == 0.0
     p = plan(spec, gpu("H200"), gpus=8, context=32768, table=False)
     assert any("MTP layer" in n and "--speculative-config" in n for n in p.notes)
+
+
+def test_expert_parallel_keeps_whole_experts_in_the_fused_moe_workspace():
+    """Qwen3-235B-A22B at TP8 with --enable-expert-parallel: each rank runs whole experts, so the profiled
+    fused-MoE caches are 8× the TP-sharded ones and the pool is smaller (L40S log: 1.4 GiB activation)."""
+    from lmscreen.model.catalog import spec_for
+    from lmscreen.model.hardware import gpu
+    from lmscreen.model.memory import plan
+
+    spec = spec_for("Qwen/Qwen3-235B-A22B").model_copy(update={"quantization": "fp8"})
+    card = gpu("L40S")
+    args = dict(gpus=8, tp=8, context=32768, gpu_memory_utilization=0.9, engine="vllm", vllm_version="0.10.2")
+    tp_only = plan(spec, card, 44.42, **args, table=False)
+    with_ep = plan(spec, card, 44.42, **args, expert_parallel=True, table=False)
+    assert with_ep.available_kv_gib < tp_only.available_kv_gib - 0.4
+    assert with_ep.weights_gib == tp_only.weights_gib

@@ -91,6 +91,11 @@ class ModelSpec(BaseModel):
     unquantized_params: int | None = None
     """Linear-layer parameters a quantized checkpoint keeps 16 bit (its modules_to_not_convert / ignore list;
     embeddings and lm_head not included)."""
+    fp8_params: int | None = None
+    """Linear-layer parameters an NVFP4 checkpoint stores as FP8 instead (ModelOpt MIXED_PRECISION exports
+    keep attention and linear-attention projections FP8, the MLP / experts NVFP4)."""
+    lm_head_quantized: bool = False
+    """lm_head is stored in the 4-bit format (ModelOpt mixed NVFP4 lists it with the W4 layers)."""
     quantization_group_size: int | None = None
     """Group size of awq / gptq / int scales (128 typical; -1 = per channel); sets the scale overhead."""
     mtp_layers: int = 0

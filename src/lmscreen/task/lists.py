@@ -100,7 +100,13 @@ def read_lists(reading: Reading) -> list[Fact]:
         # the labels joined right before 分别 (`公司毛利率、净利率分别为…`), else every label of the sentence
         # (`营业总收入X，利润总额Y，归属于…净利润Z，较上年同期分别增长a、b与c`)
         run = _run_before(reading, enum.start(), lo)
-        labels = run if len(run) == len(numbers) else reading.labels_in(lo, enum.start())
+        labels = (
+            run
+            if len(run) == len(numbers)
+            else [
+                lab for lab in reading.labels_in(lo, enum.start()) if not folded.endswith("占", 0, lab.start)
+            ]
+        )
         run_lo = reading.start_of(run[0].start, CLAUSE_BREAKS, 40) if run and labels is run else lo
         dated = any(
             p.period is not None and p.period.year is not None and p.kind == "period"
@@ -176,7 +182,12 @@ def _pair(
             slots = [(label, Period(y, kind)) for y in span[-1].years]
         else:
             named = [p for p in periods if p.period is not None or p.kind != "period"]
-            if len(named) == len(shared):
+            # periods listed together (`2020Q1、Q2营业收入分别为…`), not any periods the sentence names
+            joined = all(
+                reading.folded[a.end : b.start].strip() in ("", "、", "，", ",", "/", "和", "及", "与", "-")
+                for a, b in zip(named, named[1:], strict=False)
+            )
+            if len(named) == len(shared) and joined:
                 slots = [(label, _period(reading, p, basis)) for p in named]
     if not slots:
         return []

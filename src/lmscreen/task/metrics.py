@@ -71,7 +71,8 @@ _LABELS: list[tuple[str, str, int]] = [
     (_w("总资产收益率", "总资产回报率", "ROAA", "ROA", "return on assets", "return on average assets"),
      "other", 0),
     # --- net profit
-    (_OWNER + r"的净(?:利润|亏损)|归母净(?:利润|利|亏损)|归属净利润|股东应占利润|拥有人应占利润",
+    (_OWNER + r"的净(?:利润|亏损)|归母净(?:利润|利|亏损)|归属净利润|股东应占利润|拥有人应占利润"
+     r"|归属(?:于)?(?:母公司|上市公司|本公司|本行|公司)(?:股东|所有者)?(?:的)?净(?:利润|亏损)",
      "net_profit", 0),
     (_w(
         "net profit attributable to shareholders", "net profit attributable to owners",
@@ -91,12 +92,13 @@ _LABELS: list[tuple[str, str, int]] = [
      "operating_cash_flow", 0),
     (r"(?:投资|筹资)活动(?:产生的)?现金流(?:量)?净额", "other", 0),
     # --- revenue
-    (_w("营业收入", "营收", "实现收入", "operating revenue", "revenue", "revenues"), "revenue", 0),
+    (r"(?<![自经运主])营收|" + _w("营业收入", "实现收入", "operating revenue", "revenue", "revenues"),
+     "revenue", 0),
     # a bare 收入 right after a period, the company or 实现 (`2019年业绩：收入687亿元`), not inside a compound
     (r"(?:(?<=[0-9A-Za-z：:，,；;。\s])|(?<=^)|(?<=实现)|(?<=公司)|(?<=全年)|(?<=季度)|(?<=单季)|(?<=年度)|(?<=上半年))"
      r"收入(?![占增结规端来确入])",
      "revenue", 1),
-    (_w("营业总收入", "总营收", "total revenue", "total revenues", "total operating income",
+    (_w("营业总收入", "总营收", "主营收入", "total revenue", "total revenues", "total operating income",
         "operating income"),
      "revenue", 1),
     (r"利息净收入|手续费及佣金净收入|净手续费及佣金收入|手续费及佣金收入|非息收入|非利息净?收入|投资收益(?!率)"

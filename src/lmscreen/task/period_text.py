@@ -45,7 +45,7 @@ _PATTERNS = [
     ("h_c", rf"(?<![A-Za-z])H(?P<hc_n>[12])\s?(?P<hc_y>{_Y4})(?![0-9])"),
     (
         "nine",
-        rf"(?<![0-9.])(?:(?P<n_y>{_Y})\s?)?Q1\s?[-~～至到]\s?Q3(?![0-9])|(?<![0-9])1\s?[-~～至]\s?3\s?季度",
+        rf"(?<![0-9.])(?:(?P<n_y>{_Y})\s?)?Q1\s?[-~～至到]\s?Q?3(?![0-9])|(?<![0-9])1\s?[-~～至]\s?3\s?季度",
     ),
     ("q_a", rf"(?<![0-9A-Za-z])(?P<qa_n>[1-4])Q\s?(?P<qa_y>{_Y})(?![0-9])"),
     ("q_b", rf"(?<![0-9.])(?P<qb_y>{_Y})\s?Q(?P<qb_n>[1-4])(?![0-9])(?:\s?单季度?)?"),
@@ -72,7 +72,7 @@ _PERIOD_RE = re.compile("|".join(f"(?P<{name}>{body})" for name, body in _PATTER
 
 _AS_OF_RE = re.compile(r"(?:截至|截止|截止到|截至到)\s?$")
 _TO_END = {"Q1": "Q1", "Q2": "H1", "Q3": "Q1-Q3", "Q4": "FY"}
-_REPORT_AFTER_RE = re.compile(r"\s?(?:报告|季报|报告摘要)")
+_REPORT_AFTER_RE = re.compile(r"\s?(?:报告|季报|报告摘要|报(?![价表道]))")
 CURRENT = "current"
 """`本报告期`: the main period, except in a third-quarter report, where it is the quarter alone."""
 TO_DATE = "to_date"
@@ -261,6 +261,7 @@ _REPORT_WORDS = (
     ("第三季度报告", "Q1-Q3"), ("三季度报告", "Q1-Q3"), ("三季报", "Q1-Q3"), ("前三季度报告", "Q1-Q3"),
     ("半年度财务报告", "H1"), ("半年度业绩报告", "H1"), ("年度业绩报告", "FY"), ("第一季度业绩报告", "Q1"),
     ("一季度业绩报告", "Q1"), ("第三季度业绩报告", "Q1-Q3"), ("三季度业绩报告", "Q1-Q3"),
+    ("三季度报", "Q1-Q3"), ("一季度报", "Q1"), ("半年度报", "H1"),
 )  # fmt: skip
 _REPORT_RE = re.compile(
     r"(?P<when>(?:20[0-9]{2}|[0-9]{2})\s?年?\s?(?:度)?\s?(?:第?[一二三四]季度|上半年|半年度|前三季度)?\s?)?"

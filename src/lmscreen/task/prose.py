@@ -111,6 +111,10 @@ _BUSINESS_RE = re.compile(
 _TOTAL_WORD_RE = re.compile(r"主营业务|全部业务|整体业务|各项业务|各业务|所有业务")
 _COMPARED_RE = re.compile(r"较|比|相比|同比|对比|相较|超过|超越|高于|低于|vs", re.IGNORECASE)
 _OWNER_RE = re.compile(r"归属于[^，。；,;]{0,16}?(?:股东|所有者|权益持有人)的?")
+_COMPANY_METRICS = frozenset(
+    {"roe", "roe_deducted", "eps", "pe_ttm", "pe_dynamic", "pe_static", "pe_forward"}
+)
+_COMPANY_LABEL_RE = re.compile(r"综合|整体|合并|公司|集团|归属于|归母|营业总收入")
 _COMPANY_RE = re.compile(r"公司|集团|本行|我行|该行|全行|本集团|上市公司")
 _TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{1,10}?(?:品类|业务|板块|分部|系列|子公司|分公司|事业部|产品线?)")
 _ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
@@ -118,7 +122,26 @@ _PUNCT_RE = re.compile(r"[、，,：:；;（）()“”\"'《》\[\]【】—\-�
 
 
 def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
-    """Whose figure the label's clause names: (`company` | `segment` | `industry` | `parent`, the name)."""
+    """Whose figure the label's clause names: (`company` | `segment` | `industry` | `parent`, the name).
+
+    A clause that names no one takes the subject of the nearest earlier clause of its sentence that does
+    (`＂体育＂营业收入为12.4亿元，营收占比为62.2%，毛利率为43.8%`: the margin is 体育's too), else the
+    segment its sentence is about (`_topic`)."""
+    scope, segment, explicit = _own_subject(reading, label)
+    if explicit or label.text.isascii():
+        return scope, segment
+    if label.metric in _COMPANY_METRICS or _COMPANY_LABEL_RE.match(label.text):
+        return "company", None  # `…业务毛利率23.87%，综合毛利率24.44%，加权平均净资产收益率…`: the company's
+    stop_lo = reading.stop_start(label.start, 160)
+    for earlier in reversed(reading.labels_in(stop_lo, label.start)):
+        e_scope, e_segment, e_explicit = _own_subject(reading, earlier)
+        if e_explicit:
+            return e_scope, e_segment
+    return _topic(reading, label.start)
+
+
+def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]:
+    """The subject the label's own clause names, and whether it names one at all."""
     folded = reading.folded
     lo = reading.start_of(label.start, SUBJECT_BREAKS, 40)
     # a run of blanks is a paragraph break in pasted notes (`报告　　2019年前三季度实现…`)
@@ -127,9 +150,7 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         lo = label.start - gap.start()
     raw = folded[lo : label.start]
     if not raw.strip() or raw.isascii():
-        if label.text.isascii():
-            return "company", None
-        return _topic(reading, label.start)
+        return "company", None, False
     named = bool(_COMPANY_RE.search(raw)) or any(alias in raw for alias in reading.aliases)
     text = raw
     for p in reversed(reading.periods_in(lo, label.start)):
@@ -143,15 +164,15 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     for alias in reading.aliases:
         text = text.replace(alias, " ")
     text = _ASCII_RUN_RE.sub(" ", text)
-    if "母公司" in text and "归属于" not in text:
-        return "parent", "母公司"
+    if "母公司" in text and "归属于" not in text and "归属" not in text:
+        return "parent", "母公司", True
     text = _FILLER_RE.sub(" ", text)
     rest = _PUNCT_RE.sub("", text)
     if len(rest) < 2:
-        return ("company", None) if named else _topic(reading, label.start)
+        return "company", None, named
     if _INDUSTRY_RE.search(rest):
-        return "industry", rest
-    return "segment", rest
+        return "industry", rest, True
+    return "segment", rest, True
 
 
 def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
@@ -244,6 +265,24 @@ def _in_range(reading: Reading, index: int) -> bool:
         if not _RANGE_JOIN_RE.match(between):
             continue
         if other.kind == mention.kind or "none" in (other.kind, mention.kind):
+            return True
+    return False
+
+
+_CHANGE_NOTE_RE = re.compile(r"\s?(?:pct|pp|ppt|bps?|个百分点)", re.IGNORECASE)
+
+
+def _in_number_run(reading: Reading, index: int) -> bool:
+    """Whether the number is one of a run of numbers joined by `/` or `\\` (a list of periods or items)."""
+    text = reading.text
+    mentions = reading.scanned.mentions
+    mention = mentions[index]
+    for j, ahead in ((index + 1, True), (index - 1, False)):
+        if not 0 <= j < len(mentions):
+            continue
+        other = mentions[j]
+        between = text[mention.end : other.start] if ahead else text[other.end : mention.start]
+        if between.strip() in ("/", "\\") and not _CHANGE_NOTE_RE.match(text, other.end):
             return True
     return False
 
@@ -351,6 +390,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
             return None
     if _threshold(folded, mention, gap) or _in_range(reading, index):
         return None
+    if _in_number_run(reading, index):
+        return None  # `PE为8.8/8.1/7.4倍`: several numbers for one label, a list no reader could pair
     lead_lo = max(reading.start_of(label.start, CLAUSE_BREAKS, 40), sent_lo)
     lead = folded[lead_lo : label.start]
     if ENUM_RE.search(lead):

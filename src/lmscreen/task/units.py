@@ -135,7 +135,8 @@ class FoldedText:
 _DASHES = "−﹣‒–"
 _FULL_WIDTH_COMMA_RE = re.compile(r"(?<=[０-９])，(?=[０-９])")
 _ASCII_GROUPS_RE = re.compile(r"(?<![0-9.,，A-Za-z])[0-9]{1,3}(?:，[0-9]{3})+(?=\.[0-9]|\s?[万亿元千百])")
-"""Only an amount (decimals or a money scale after it): `营收100，300家门店` is two numbers, a clause apart."""
+"""Only an amount (decimals or a money scale after it): `营收100，300家门店` is two numbers, a clause
+apart."""
 
 
 def fold_char(ch: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lmscreen.model.arch.params import count_params
+from lmscreen.model.arch.params import attention_linear_params, count_params
 from lmscreen.model.arch.vision import vision_params
 from lmscreen.model.spec import MLA, LinearAttention, ModelSpec
 
@@ -148,6 +148,32 @@ def modelopt_algo(q: dict[str, Any]) -> str:
     return max(counts, key=lambda a: counts[a])
 
 
+def modelopt_mixed_layout(q: dict[str, Any] | None, num_layers: int = 0) -> tuple[bool, bool]:
+    """(attention layers stored FP8, lm_head stored NVFP4) for a ModelOpt NVFP4 export.
+
+    Mixed exports say so either per module (`quantized_layers`: name -> quant_algo) or as counts
+    (`mixed_precision_layers`: {"FP8": 208, "W4A16_NVFP4": 193} for nvidia/Qwen3.6-27B-NVFP4, whose card and
+    vllm-project/recipes#606 state "MLP linears NVFP4, attention linears FP8"); in the counted form the W4
+    groups beyond a whole number per layer are the lm_head (193 = 3 × 64 + 1; the 40-layer
+    Qwen3.6-35B-A3B lists 161 = 4 × 40 + 1). Plain NVFP4 exports
+    (quant_algo NVFP4) quantize every linear layer but lm_head.
+    """
+    if not isinstance(q, dict):
+        return False, False
+    layers = q.get("quantized_layers")
+    if isinstance(layers, dict) and layers:
+        algos = {str(n): str((v or {}).get("quant_algo") or "").upper() for n, v in layers.items()}
+        fp8 = any("FP8" in a and not ("mlp" in n or "expert" in n) for n, a in algos.items())
+        lm_head = any("lm_head" in n and "FP4" in a for n, a in algos.items())
+        return fp8, lm_head
+    counts = q.get("mixed_precision_layers")
+    if isinstance(counts, dict):
+        fp8 = sum(int(v) for k, v in counts.items() if "FP8" in str(k).upper() and isinstance(v, int)) > 0
+        w4 = sum(int(v) for k, v in counts.items() if "FP4" in str(k).upper() and isinstance(v, int))
+        return fp8, bool(num_layers and w4 % num_layers == 1)
+    return False, False
+
+
 def _compressed_tensors(q: dict[str, Any]) -> tuple[str | None, int | None, int | None]:
     fmt = str(q.get("format") or "").lower()
     if "nvfp4" in fmt:
@@ -229,6 +255,12 @@ def spec_from_config(config: dict[str, Any], name: str) -> ModelSpec:
         if vision:
             spec.vision_params = vision
             spec.total_params += vision
+    if quant == "nvfp4":
+        q = config.get("quantization_config") or (config.get("text_config") or {}).get("quantization_config")
+        fp8, lm_head = modelopt_mixed_layout(q, spec.num_layers or 0)
+        if fp8:
+            spec.fp8_params = attention_linear_params(spec, cfg) or None
+        spec.lm_head_quantized = lm_head
     if quant and quant not in ("mxfp4",):  # mxfp4 sizes experts only: the rest is bf16 already
         from lmscreen.model.arch.unquantized import patterns, unquantized_params
 

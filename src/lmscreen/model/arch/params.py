@@ -98,6 +98,24 @@ def _count_full_layers(spec: ModelSpec, cfg: dict[str, Any], n: int) -> int:
     return spec.full_attention_layers or 0
 
 
+def attention_linear_params(spec: ModelSpec, cfg: dict[str, Any]) -> int:
+    """Parameters of every attention and linear-attention projection (no MLP, experts, norms or embeddings):
+    the layers a ModelOpt mixed NVFP4 export keeps in FP8."""
+    n = spec.num_layers or 0
+    if not (spec.hidden_size and n and spec.num_attention_heads):
+        return 0
+    linear_layers = spec.linear_attention.num_layers if spec.linear_attention else 0
+    attn_layers = n - linear_layers
+    if spec.full_head_dim or spec.full_kv_heads or spec.full_k_eq_v:
+        full = _count_full_layers(spec, cfg, n)
+        attention = _full_attention_params(spec, cfg) * full + _attention_params(spec, cfg) * (
+            attn_layers - full
+        )
+    else:
+        attention = _attention_params(spec, cfg) * attn_layers
+    return attention + _linear_attention_params(spec) * linear_layers
+
+
 def count_params(spec: ModelSpec, cfg: dict[str, Any]) -> tuple[int, int, int] | None:
     """(total, active, embedding+lm_head) parameters, or None when the config lacks the basic sizes."""
     h, n, vocab = spec.hidden_size, spec.num_layers, spec.vocab_size

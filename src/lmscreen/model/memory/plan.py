@@ -76,6 +76,7 @@ def plan(
     max_num_seqs: int | None = None,
     prefix_caching: bool = True,
     cudagraph_profiling: bool | None = None,
+    expert_parallel: bool = False,
     table: bool = True,
 ) -> Plan:
     """Plan `spec` on `gpus` × (`gpu` or `vram_gib` GiB) for `engine`.
@@ -84,7 +85,8 @@ def plan(
     plans one request and reports how many fit. vLLM: `tp` defaults to `gpus // pp`, `pp` to `gpus // tp`
     (pipeline stages take what tensor parallelism leaves); `--pp 2` alone means two GPUs. `vllm_version`
     picks the release range whose accounting is used (memory.releases; default the newest). The other
-    keyword-only arguments pin what a measured run used (the accuracy bench).
+    keyword-only arguments pin what a measured run used (the accuracy bench); `expert_parallel` is
+    vLLM's --enable-expert-parallel (whole experts per rank: a larger fused-MoE workspace).
     """
     engine = (engine or "vllm").lower().replace(".", "").replace("-", "")
     if engine not in ENGINES:
@@ -133,6 +135,7 @@ def plan(
             prefix_caching,
             table,
             cudagraph_profiling,
+            expert_parallel,
         )
     else:
         result = plan_llama(inp, engine, table)

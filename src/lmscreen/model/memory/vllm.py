@@ -196,6 +196,8 @@ class _Setup:
     prefix_caching: bool
     cudagraph_profiling: bool | None = None
     """VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS as the run had it (None: the release's default)."""
+    expert_parallel: bool = False
+    """--enable-expert-parallel: MoE ranks hold whole experts (overhead.forward_bytes_per_token)."""
 
 
 def _stage_core(
@@ -207,7 +209,9 @@ def _stage_core(
     detail = w.detail + (f" × {repack:.3f} (Marlin weight-only repack on this GPU)" if repack != 1 else "")
     layout = kv_layout(spec, s.kv_dtype, tp, pp, "vllm", stage=stage if pp > 1 else None)
     last = stage == pp - 1
-    act = overhead.activation_gib(spec, tp, s.mnbt, s.version, s.max_num_seqs, last_stage=last)
+    act = overhead.activation_gib(
+        spec, tp, s.mnbt, s.version, s.max_num_seqs, last_stage=last, expert_parallel=s.expert_parallel
+    )
     nt = overhead.non_torch_gib(tp, s.version, pp)
     layers = pp_partition(spec.num_layers, pp)[stage] if pp > 1 and spec.num_layers else spec.num_layers or 32
     graphs = overhead.cuda_graph_gib(layers, s.max_num_seqs)
@@ -382,6 +386,7 @@ def plan_vllm(
     prefix_caching: bool,
     with_table: bool,
     cudagraph_profiling: bool | None = None,
+    expert_parallel: bool = False,
 ) -> Plan:
     spec = inp.spec
     version = check_version(version)
@@ -406,6 +411,7 @@ def plan_vllm(
         max_num_seqs=seqs,
         prefix_caching=prefix_caching,
         cudagraph_profiling=cudagraph_profiling,
+        expert_parallel=expert_parallel,
     )
     core = _vllm_core(spec, setup, inp.tp, inp.pp)
     want = inp.concurrency or 1

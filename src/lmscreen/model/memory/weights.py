@@ -7,7 +7,10 @@ Best source: exact tensor bytes from safetensors / GGUF headers (`ModelSpec.weig
   linear layers; 8-bit GPTQ 8 + 16/128 + 8/128 = 8.19 bpw. Embeddings, lm_head and norms stay 16-bit
   (check: Qwen2.5-7B-Instruct-AWQ → 5.19 GiB vs vLLM's "5.29 GiB").
 - FP8 with 128×128 block scales: 8.002 bpw on linear layers; embeddings and lm_head stay bf16.
-- NVFP4: 16 FP4 values share one FP8 scale = 4.5 bpw. MXFP4 (gpt-oss): 32 values in 17 bytes = 4.25 bpw on the
+- NVFP4: 16 FP4 values share one FP8 scale = 4.5 bpw. ModelOpt MIXED_PRECISION exports (nvidia/Qwen3.6-*,
+  RadixArk/Qwen3.8-27B-NVFP4) keep attention and linear-attention projections FP8 and often the lm_head NVFP4
+  (`ModelSpec.fp8_params`, `lm_head_quantized`); sizing the attention at 4.5 bpw put 7 % too few bytes on an
+  RTX A6000 (club-3090#1047: 19.75 GiB logged). MXFP4 (gpt-oss): 32 values in 17 bytes = 4.25 bpw on the
   expert weights only; attention, router, embeddings and lm_head stay bf16. vLLM pads the MXFP4 expert
   dimension to a multiple of 256 for its kernels (2880 → 3072), which is why gpt-oss-120b loads as 64.4 GiB
   while the checkpoint is 60.8 GiB.
@@ -47,6 +50,12 @@ HF_BITS: dict[str, float] = {
     "mlx8": 8.0 + 32 / 64,
     "bnb4": 4.0 + 32 / 64 / 4,
 }
+
+MODELOPT_FP8_BITS = 8.0
+"""ModelOpt FP8 layers: one e4m3 byte per weight and per-tensor fp32 scales (weight_scale, input_scale), whose
+few bytes per module do not show at GiB resolution. NVFP4 (HF_BITS) is two e2m1 values per byte plus one e4m3
+scale per 16 (4.5 bpw) and a per-tensor fp32 global scale; vLLM's Marlin path on GPUs without FP4 (Ampere,
+Ada) repacks the same bytes (marlin_utils_fp4: tile permutation, scales stay e4m3), so it loads no larger."""
 
 # GGUF file-level averages (bits per weight over the whole file) from llama.cpp's quantize tool sizes for
 # Llama-3-8B; pure block types from their block sizes (gguf-parser-go ggml.go).
@@ -252,10 +261,17 @@ def estimate_total_bytes(
             f"{f' × {pad:.3f} padding' if pad != 1 else ''} + {rest / 1e9:.2f} B bf16"
         )
         return nbytes, how
-    kept = spec.unquantized_params or 0 if quant == normalize_quantization(spec.quantization) else 0
-    body = max(total - emb - kept - vision, 0)
-    nbytes = round(body * bits / 8 + (emb + kept + vision) * 2)
+    own = quant == normalize_quantization(spec.quantization)
+    kept = spec.unquantized_params or 0 if own else 0
+    fp8 = (spec.fp8_params or 0) if own and quant == "nvfp4" else 0
+    lm_head_q = emb_out if own and quant == "nvfp4" and spec.lm_head_quantized else 0
+    emb -= lm_head_q
+    body = max(total - emb - kept - vision - fp8, 0)
+    fp8_bytes = fp8 * MODELOPT_FP8_BITS / 8
+    nbytes = round(body * bits / 8 + fp8_bytes + (emb + kept + vision) * 2)
     how = f"{body / 1e9:.2f} B params × {bits:.3f} bpw ({quant}) + {emb / 1e9:.2f} B embedding/lm_head bf16"
+    if fp8:
+        how += f" + {fp8 / 1e9:.2f} B attention params FP8 (ModelOpt mixed precision)"
     if kept:
         how += f" + {kept / 1e9:.2f} B left unquantized by the checkpoint (bf16)"
     if vision:

@@ -49,7 +49,7 @@ def _printed_value(text: str) -> float:
 def assert_traced(row: dict, filing: str) -> None:
     """Every number in the text is listed, says the listed value, and is the filing's (or recomputes)."""
     text = row["text"]
-    spoken = {(s.start, s.end): s for s in spoken_numbers(text)}
+    spoken = {(s.start, s.end): s for s in spoken_numbers(text, (row["name"],))}
     listed = {(n["start"], n["end"]): n for n in row["numbers"]}
     assert set(spoken) == set(listed), (row["code"], text, sorted(spoken), sorted(listed))
     for span, n in listed.items():

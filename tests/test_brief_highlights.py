@@ -74,3 +74,15 @@ def test_the_script_fits_the_asked_length() -> None:
     assert short.text.endswith("以上内容根据公开财报整理，不构成投资建议。") and "风险等级为中" in short.text
     tiny = template(hl, "video", 10)  # never below two highlights: flagged, not emptied
     assert tiny.over_length and "营收" in tiny.text and "归母净利润" in tiny.text
+
+
+def test_an_approximate_figure_is_said_as_one_and_a_digit_in_the_name_is_no_number() -> None:
+    text = (
+        "三六零2024年年度报告：公司实现营业收入约831.42亿元，同比增长5.2%；"
+        "归属于上市公司股东的净利润约12.30亿元，同比增长3.1%。"
+    )
+    hl = choose(read_facts(text), "360科技", risk_level="低")
+    script = template(hl)
+    assert "实现营收约831.42亿元，同比增长5.2%。" in script.text
+    assert "归母净利润约12.30亿元，同比增长3.1%。" in script.text
+    assert script.text.startswith("360科技发布2024年年报") and check(script.text, hl) == []

@@ -11,8 +11,10 @@ kept only when every number in it checks out (task/brief/check.py).
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +91,7 @@ def _brief(opts: ScreenOptions, style: str, limit: int, engine: Engine | None) -
     from lmscreen.pool.load import open_pool
     from lmscreen.rules import load_rules
 
+    started = time.time()
     if opts.fresh:
         ckpt_mod.remove(opts.out)
     reader = open_pool(opts.pool)
@@ -149,4 +152,25 @@ def _brief(opts: ScreenOptions, style: str, limit: int, engine: Engine | None) -
         summary.sources[r["source"]] = summary.sources.get(r["source"], 0) + 1
     summary.skipped = summary.sources.get("skipped", 0)
     summary.written = len(rows) - summary.skipped
+    _record(opts, style, limit, outcome.info, summary, started)
     return summary
+
+
+def _record(
+    opts: ScreenOptions, style: str, limit: int, ran: dict[str, Any], summary: BriefSummary, started: float
+) -> None:
+    """brief.json: what was asked, which engine answered, how many scripts came from where."""
+    from lmscreen import __version__
+    from lmscreen.outputs.atomic import write_text
+
+    run = {
+        "lmscreen_version": __version__,
+        "started_at": datetime.fromtimestamp(started, timezone.utc).isoformat(),
+        "finished_at": datetime.now(timezone.utc).isoformat(),
+        "options": {**opts.public(), "style": style, "length_limit": limit},
+        "model_writes": uses_model(opts),
+        "runner": ran,
+        "counts": {"written": summary.written, "skipped": summary.skipped, "sources": summary.sources},
+        "notices": summary.notices,
+    }
+    write_text(opts.out / "brief.json", json.dumps(run, ensure_ascii=False, indent=2, default=str) + "\n")

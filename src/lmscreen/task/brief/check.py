@@ -49,7 +49,7 @@ def check(text: str, hl: Highlights) -> list[str]:
     """Why `text` may not be kept (empty when it may): each untraced number, each contradiction."""
     reasons: list[str] = []
     nums = hl.numbers()
-    for spoken in spoken_numbers(text):
+    for spoken in spoken_numbers(text, (hl.name,)):
         if traced(spoken, nums) is None:
             reasons.append(f"number not in the filing's figures: {spoken.text}")
     for word in _CONTRADICTS.get(hl.risk_level or "", ()):

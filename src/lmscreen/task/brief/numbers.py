@@ -79,8 +79,10 @@ def _negative(text: str, start: int) -> bool:
     return bool(_NEGATIVE.search(text[max(0, start - 8) : start]))
 
 
-def spoken_numbers(text: str) -> list[Spoken]:
-    """Every number in `text`, in order."""
+def spoken_numbers(text: str, names: tuple[str, ...] = ()) -> list[Spoken]:
+    """Every number in `text`, in order; `names` (the company's) are words, digits in them no numbers."""
+    for name in (n for n in names if n):
+        text = text.replace(name, "名" * len(name))
     found: list[Spoken] = []
     for m in _ARABIC.finditer(text):
         sign, digits, unit = m.group(1), m.group(2).rstrip(",，"), m.group(3) or ""

@@ -170,6 +170,8 @@ def _render(lines: list[list[Part]], sep: str) -> Script:
             text += sep
         for part in line:
             if isinstance(part, Num):
+                if part.fact is not None and part.fact.approx:
+                    text += "约"  # printed as an approximation (约831.42亿元): said as one
                 shown = part.display()
                 placed.append((len(text), len(text) + len(shown), part))
                 text += shown

@@ -161,7 +161,9 @@ class BriefTask:
             if model_text is not None and not reasons:
                 chosen, source = model_text, "model"
                 nums = hl.numbers()
-                placed = [(sp.start, sp.end, traced(sp, nums)) for sp in spoken_numbers(model_text)]  # type: ignore[misc]
+                placed = [
+                    (sp.start, sp.end, traced(sp, nums)) for sp in spoken_numbers(model_text, (hl.name,))
+                ]  # type: ignore[misc]
             else:
                 rejected = {"text": model_text if model_text is not None else answer.text, "reasons": reasons}
         elif answer.error is not None:

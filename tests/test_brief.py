@@ -274,3 +274,11 @@ def test_the_real_bundled_model_writes_only_checked_scripts(tmp_path: Path) -> N
             assert r["model_rejected"]["reasons"] and r["model_rejected"]["text"]
         else:
             assert r["source"] == "model" and DISCLAIMER in r["text"]
+
+
+def test_the_readme_shows_the_script_the_example_pool_gives(example) -> None:
+    out, _ = example
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Write highlight scripts", 1)[1].split("\n## ", 1)[0]
+    shown = section.split("```text\n", 1)[1].split("```", 1)[0]
+    assert shown == (out / "600519.SH.txt").read_text(encoding="utf-8")

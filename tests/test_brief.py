@@ -282,3 +282,15 @@ def test_the_readme_shows_the_script_the_example_pool_gives(example) -> None:
     section = readme.split("## Write highlight scripts", 1)[1].split("\n## ", 1)[0]
     shown = section.split("```text\n", 1)[1].split("```", 1)[0]
     assert shown == (out / "600519.SH.txt").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("style", ["post", "plain"])
+def test_every_style_names_the_company_and_traces_every_number(tmp_path: Path, style: str) -> None:
+    out = tmp_path / "out"
+    brief(str(EXAMPLE_POOL), "--reports", str(EXAMPLE_REPORTS), "--out", str(out), "--style", style)
+    rows = [r for r in lines(out / "briefs.jsonl") if r["text"]]
+    assert len(rows) == 14
+    for r in rows:
+        assert r["style"] == style and r["text"].startswith(("【" + r["name"], r["name"]))
+        assert r["text"].endswith(DISCLAIMER + "。")
+        assert_traced(r, filing_of(r["code"]))

@@ -60,6 +60,8 @@ def test_the_check_names_each_bad_number_and_contradiction() -> None:
     assert "number not in the filing's figures: 四成" in check(ok + "毛利率提升四成。", hl)
     assert check(ok + "属于低风险公司。", hl) == ["contradicts the risk level 高: 低风险"]
     assert check(ok + "业绩大增。", hl) == ["contradicts the profit's fall: 大增"]
+    assert check(ok + "按筛选规则风险等级为低。", hl) == ["contradicts the risk level 高: 风险等级为低"]
+    assert check(ok + "按筛选规则风险等级为高。", hl) == []
     assert check(ok.replace("以上内容根据公开财报整理，不构成投资建议。", ""), hl) == ["no disclaimer"]
 
 

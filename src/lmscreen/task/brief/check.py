@@ -8,6 +8,8 @@ from two facts) with a compatible unit and the same sign, and nothing in it cont
 
 from __future__ import annotations
 
+import re
+
 from lmscreen.task.brief.highlights import Highlights, Num
 from lmscreen.task.brief.numbers import Spoken, matches, spoken_numbers
 from lmscreen.task.brief.script import DISCLAIMER
@@ -22,7 +24,7 @@ _CLASS = {
 }
 _CONTRADICTS = {
     "高": ("低风险", "风险较低", "风险很低", "风险不大", "无风险"),
-    "中": ("无风险",),
+    "中": ("低风险", "高风险", "无风险"),
     "低": ("高风险", "风险很高", "风险较高"),
 }
 _BOOM = ("大增", "大幅增长", "暴增", "翻倍")
@@ -55,6 +57,9 @@ def check(text: str, hl: Highlights) -> list[str]:
     for word in _CONTRADICTS.get(hl.risk_level or "", ()):
         if word in text:
             reasons.append(f"contradicts the risk level {hl.risk_level}: {word}")
+    for said in re.finditer(r"风险等级(?:为|是)?([高中低])", text):
+        if hl.risk_level in ("高", "中", "低") and said.group(1) != hl.risk_level:
+            reasons.append(f"contradicts the risk level {hl.risk_level}: {said.group(0)}")
     profit = next((h for h in hl.items if h.kind == "net_profit"), None)
     falling = profit is not None and (
         profit.nums["value"].value < 0 or ("growth" in profit.nums and profit.nums["growth"].value < 0)

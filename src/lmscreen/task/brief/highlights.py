@@ -215,6 +215,8 @@ def choose(
                 notes["swing"] = "to_loss"
             elif before < 0 < cur.value:
                 notes["swing"] = "to_profit"
+            elif before < 0 and cur.value < 0:
+                notes["swing"] = "still_loss"
         items.append(Highlight(kind, nums, notes))
     profit = _current(sheet, "net_profit")
     deducted = _current(sheet, "net_profit_deducted")

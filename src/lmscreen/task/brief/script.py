@@ -94,6 +94,8 @@ def _line(h: Highlight, span: str) -> list[Part]:
             parts = ["归母净利润亏损", v]
             if swing == "to_loss":
                 parts.append("，由盈转亏")
+            elif swing == "still_loss":
+                parts.append("，亏损延续")
         else:
             parts = ["归母净利润", v]
             if "growth" in h.nums:
@@ -191,7 +193,13 @@ def template(hl: Highlights, style: str = "video", limit: int | None = None) -> 
             lines = [title, [p for line in body for p in line], _risk(hl), [DISCLAIMER]]
             script = _render(lines, "\n")
         elif style == "plain":
-            script = _render([*body, _risk(hl), [DISCLAIMER]], "")
+            lead: list[Part] = (
+                [hl.name, "发布的", hl.year, f"{report}显示，"]
+                if hl.year
+                else [f"{hl.name}发布的{report}显示，"]
+            )
+            first = [lead + body[0], *body[1:]] if body else [lead]
+            script = _render([*first, _risk(hl), [DISCLAIMER]], "")
         else:
             closing = [f"以上就是{hl.name}这份{report}的要点，我们下期再见。"]
             script = _render([_hook(hl, report), *body, _risk(hl), closing, [DISCLAIMER]], "\n")

@@ -64,9 +64,13 @@ def assert_traced(row: dict, filing: str) -> None:
             for i in d["inputs"]:
                 ev = i["evidence"]
                 assert abs(_printed_value(filing[ev["start"] : ev["end"]])) == pytest.approx(abs(i["value"]))
-            cur, prior = (i["value"] for i in d["inputs"])
-            want = (cur - prior) / abs(prior) * 100 if d["op"] == "growth" else cur - prior
-            assert n["value"] == pytest.approx(want)
+            a, b = (i["value"] for i in d["inputs"])
+            if d["op"] == "growth":
+                assert n["value"] == pytest.approx((a - b) / abs(b) * 100)
+            elif d["op"] == "difference":
+                assert n["value"] == pytest.approx(a - b)
+            else:  # the reader's margin, (revenue - operating_cost) / revenue, kept to two decimals
+                assert d["op"] == "margin" and n["value"] == pytest.approx((a - b) / a * 100, abs=0.005)
 
 
 def filing_of(code: str, reports: Path = EXAMPLE_REPORTS) -> str:
@@ -294,3 +298,28 @@ def test_every_style_names_the_company_and_traces_every_number(tmp_path: Path, s
         assert r["style"] == style and r["text"].startswith(("【" + r["name"], r["name"]))
         assert r["text"].endswith(DISCLAIMER + "。")
         assert_traced(r, filing_of(r["code"]))
+
+
+SHARED_PDFS = ROOT.parent / "shared" / "data" / "real-reports" / "reports"
+
+
+@pytest.mark.skipif(not (SHARED_PDFS / "600201.SH.pdf").exists(), reason="../shared real-report PDFs absent")
+def test_a_real_annual_report_pdf_gives_numbers_with_their_pages(tmp_path: Path) -> None:
+    from lmscreen.filings import filing_for, index_filings
+
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    (reports / "600201.SH.pdf").write_bytes((SHARED_PDFS / "600201.SH.pdf").read_bytes())
+    pool = tmp_path / "pool.csv"
+    pool.write_text("code,name,pe_ttm,roe\n600201.SH,生物股份,30,8.37\n", encoding="utf-8")
+    out = tmp_path / "out"
+    brief(str(pool), "--reports", str(reports), "--out", str(out))
+    (row,) = lines(out / "briefs.jsonl")
+    source = filing_for("600201.SH", None, index_filings(reports))
+    assert source is not None
+    assert_traced(row, source.read())
+    assert "全年实现营收15.82亿元，同比增长40.39%。" in row["text"]
+    pages = [n["evidence"]["page"] for n in row["numbers"] if "evidence" in n]
+    assert pages and all(isinstance(p, int) and p >= 1 for p in pages)
+    derived = [n for n in row["numbers"] if "derivation" in n]
+    assert all(i["evidence"]["page"] for n in derived for i in n["derivation"]["inputs"])

@@ -16,6 +16,12 @@ from lmscreen.task.fact import Fact
 from lmscreen.task.facts import FactSheet, agree
 from lmscreen.task.period_text import label as period_label
 
+_FORMULAS = {
+    "growth": "(current - prior) / abs(prior) * 100",
+    "difference": "current - prior",
+    "margin": "(revenue - operating_cost) / revenue * 100",
+}
+
 
 @dataclass(frozen=True)
 class Num:
@@ -57,7 +63,8 @@ class Num:
             "period": self.period,
             "metric": self.metric,
         }
-        if self.fact is not None:
+        derived = self.fact is not None and self.fact.source == "derived" and bool(self.fact.inputs)
+        if self.fact is not None and not derived:
             f = self.fact
             data["evidence"] = {"start": f.start, "end": f.end, "text": text[f.start : f.end], "page": f.page}
         elif self.evidence is not None:
@@ -69,10 +76,11 @@ class Num:
                 "page": page_at(s) if page_at else None,
             }
         else:
-            formula = "(current - prior) / abs(prior) * 100" if self.op == "growth" else "current - prior"
+            # the reader's own derived fact (a gross margin from 营业收入 and 营业成本), or one derived here
+            op, inputs = ("margin", self.fact.inputs) if self.fact is not None else (self.op, self.inputs)
             data["derivation"] = {
-                "op": self.op,
-                "formula": formula,
+                "op": op,
+                "formula": _FORMULAS[op or ""],
                 "inputs": [
                     {
                         "metric": i.metric,
@@ -86,7 +94,7 @@ class Num:
                             "page": i.page,
                         },
                     }
-                    for i in self.inputs
+                    for i in inputs
                 ],
             }
         return data
@@ -144,7 +152,9 @@ def _current(sheet: FactSheet, metric: str) -> Fact | None:
 
 
 def _printed(sheet: FactSheet, fact: Fact) -> int:
-    """Digits after the point as the fact is printed."""
+    """Digits after the point as the fact is printed (two for a figure the reader derived)."""
+    if fact.source == "derived":
+        return 2
     shown = sheet.text[fact.start : fact.end]
     digits = "".join(c for c in shown.partition(".")[2] if c.isdigit())
     return len(digits) if "." in shown else 0

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from lmscreen.filings import Filing
 from lmscreen.task.brief.check import check, traced
-from lmscreen.task.brief.highlights import Highlights, choose
+from lmscreen.task.brief.highlights import Highlights, Num, choose
 from lmscreen.task.brief.numbers import spoken_numbers
 from lmscreen.task.brief.script import DISCLAIMER, read_length, template
 from lmscreen.task.facts import FactSheet, read_facts
@@ -132,8 +132,13 @@ class BriefTask:
         ), None
 
     def result(self, item: BriefItem, answer: Answer) -> Brief:
+        try:
+            return self._result(item, answer)
+        finally:
+            item.source.release()
+
+    def _result(self, item: BriefItem, answer: Answer) -> Brief:
         sheet, hl = self._highlights(item)
-        item.source.release()
         base = {
             "code": item.code,
             "name": item.name,
@@ -141,38 +146,37 @@ class BriefTask:
             "period": hl.period,
             "risk_level": item.risk_level,
         }
-        usable = [h for h in hl.items if h.kind in ("revenue", "net_profit")]
-        if not usable:
-            return Brief(
-                item.row,
-                {
-                    **base,
-                    "text": None,
-                    "source": "skipped",
-                    "reason": "the filing prints no usable revenue or net profit figure",
-                },
-            )
+        if not any(h.kind in ("revenue", "net_profit") for h in hl.items):
+            why = "the filing prints no usable revenue or net profit figure"
+            return Brief(item.row, {**base, "text": None, "source": "skipped", "reason": why})
         script = template(hl, self.style, self.limit)
         chosen, source, rejected = script.text, "template", None
-        placed = [(s, e, n) for s, e, n in script.placed]
+        placed: list[tuple[int, int, Num]] = list(script.placed)
         if answer.text is not None:
             model_text = _model_text(answer.text)
             reasons = ["the answer is not JSON with a text"] if model_text is None else check(model_text, hl)
-            if model_text is not None and not reasons:
-                chosen, source = model_text, "model"
-                nums = hl.numbers()
-                placed = [
-                    (sp.start, sp.end, traced(sp, nums)) for sp in spoken_numbers(model_text, (hl.name,))
-                ]  # type: ignore[misc]
+            kept = _traced(model_text, hl) if model_text is not None and not reasons else None
+            if kept is not None and model_text is not None:
+                chosen, source, placed = model_text, "model", kept
             else:
                 rejected = {"text": model_text if model_text is not None else answer.text, "reasons": reasons}
         elif answer.error is not None:
             rejected = {"text": None, "reasons": [f"model error: {answer.error}"]}
-        page_at = item.source.pdf().page_at if item.source.pdf() is not None else None
+        pdf = item.source.pdf()
         numbers = [
-            {"text": chosen[s:e], "start": s, "end": e, **n.to_json(sheet.text, page_at)}
+            {"text": chosen[s:e], "start": s, "end": e, **n.to_json(sheet.text, pdf.page_at if pdf else None)}
             for s, e, n in placed
         ]
+        long = item.source.long()
+        if long is not None:  # a long text's offsets point into the whole file (the read text is its parts)
+            for n in numbers:
+                spans = [n.get("evidence")] + [
+                    i["evidence"] for i in n.get("derivation", {}).get("inputs", [])
+                ]
+                for ev in (e for e in spans if e):
+                    start, end = ev["start"], ev["end"]
+                    ev["start"] = long.original_offset(start)
+                    ev["end"] = long.original_offset(end - 1) + 1 if end > start else ev["start"]
         data = {
             **base,
             "text": chosen,
@@ -184,6 +188,19 @@ class BriefTask:
         if rejected is not None:
             data["model_rejected"] = rejected
         return Brief(item.row, data)
+
+
+def _traced(text: str, hl: Highlights) -> list[tuple[int, int, Num]] | None:
+    """A checked model text's numbers with the figures they say; None if one has none (check() passed,
+    so it cannot happen: but a number is never listed without its trace, nor a text kept with one)."""
+    nums = hl.numbers()
+    out = []
+    for spoken in spoken_numbers(text, (hl.name,)):
+        num = traced(spoken, nums)
+        if num is None:
+            return None
+        out.append((spoken.start, spoken.end, num))
+    return out
 
 
 def _model_text(raw: str) -> str | None:

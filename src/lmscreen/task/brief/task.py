@@ -79,6 +79,9 @@ class BriefTask:
 
     def __init__(self, *, style: str, limit: int, use_model: bool, max_tokens: int = 600) -> None:
         self.style, self.limit, self.use_model, self.max_tokens = style, limit, use_model, max_tokens
+        self._inflight: dict[int, tuple[FactSheet, Highlights]] = {}
+        """The filing read for a request, kept until its answer's result (the runner derives it right after
+        the answer is committed): each filing is read once per run, not twice."""
 
     def signature(self) -> dict[str, Any]:
         return {
@@ -123,7 +126,8 @@ class BriefTask:
     def request(
         self, item: BriefItem, count_tokens: Callable[[str], int]
     ) -> tuple[_Prompt, dict[str, Any] | None]:
-        _, hl = self._highlights(item)
+        sheet, hl = self._highlights(item)
+        self._inflight[id(item)] = (sheet, hl)
         script = template(hl, self.style, self.limit)
         points = "\n".join(line for line in script.text.split("\n") if line)
         user = f"公司：{item.name}（{item.code}）\n风格：{self.style}，不超过{self.limit}字\n要点：\n{points}"
@@ -138,7 +142,7 @@ class BriefTask:
             item.source.release()
 
     def _result(self, item: BriefItem, answer: Answer) -> Brief:
-        sheet, hl = self._highlights(item)
+        sheet, hl = self._inflight.pop(id(item), None) or self._highlights(item)
         base = {
             "code": item.code,
             "name": item.name,

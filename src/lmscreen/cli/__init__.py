@@ -30,10 +30,11 @@ def _register() -> None:
     _registered = True
     # Imported here so that `lmscreen model fit` never pays for the screening stack and vice versa:
     # each module imports its heavy dependencies inside its command functions.
-    from lmscreen.cli import doctor, history, model, notify, pool, screen
+    from lmscreen.cli import brief, doctor, history, model, notify, pool, screen
 
     app.info.help = f"{app.info.help}\n\n{history.history_help()}"
     screen.register(app)
+    brief.register(app)
     pool.register(app)
     history.register(app)
     model.register(app)

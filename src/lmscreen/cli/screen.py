@@ -30,6 +30,9 @@ def register(app: typer.Typer) -> None:
             help='JSON for the server\'s chat template, e.g. {"enable_thinking": false}.',
         ),
         no_llm: bool = typer.Option(False, "--no-llm", help="Rules only; no model is loaded."),
+        jsonl: bool = typer.Option(
+            False, "--jsonl", help="Write results.jsonl on a rules-only run too (an LLM run always does)."
+        ),
         fresh: bool = typer.Option(False, "--fresh", help="Forget stored LLM answers and start over."),
         limit: int | None = typer.Option(None, "--limit", min=1, help="Screen only the first N rows."),
         annualize_roe: bool = typer.Option(
@@ -78,6 +81,7 @@ def register(app: typer.Typer) -> None:
             threads=threads,
             chat_template_kwargs=template_kwargs,
             no_llm=no_llm,
+            jsonl=jsonl,
             fresh=fresh,
             limit=limit,
             annualize_roe=annualize_roe,

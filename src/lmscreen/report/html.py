@@ -153,27 +153,25 @@ thresholds = thresholds_of
 
 
 def _fired(rec: dict[str, Any]) -> list[dict[str, Any]]:
+    """A row's fired rules as {rule, field, value} entries: results.jsonl's and results.parquet's nested
+    `rules_fired`, or a run written before it was nested (`rules_fired_json`, a JSON string of {id, field,
+    value})."""
+    nested = rec.get("rules_fired")
+    if isinstance(nested, list):
+        return nested
     raw = rec.get("rules_fired_json")
     if isinstance(raw, str):
         try:
             value = json.loads(raw)
-            return value if isinstance(value, list) else []
         except json.JSONDecodeError:
             return []
-    return raw if isinstance(raw, list) else []
+        if not isinstance(value, list):
+            return []
+        return [{"rule": e.get("id"), **e} for e in value if isinstance(e, dict)]
+    return []
 
 
 def _all_fired(recs: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    """_fired of every row: one JSON parse of all rows' lists (a third of the cost of one parse a row),
-    or row by row when some row's list is missing or damaged."""
-    raws = [rec.get("rules_fired_json") for rec in recs]
-    if raws and all(isinstance(raw, str) and raw.startswith("[") for raw in raws):
-        try:
-            parsed = json.loads("[" + ",".join(raws) + "]")  # type: ignore[arg-type]
-            if len(parsed) == len(recs) and all(isinstance(v, list) for v in parsed):
-                return parsed
-        except json.JSONDecodeError:
-            pass
     return [_fired(rec) for rec in recs]
 
 
@@ -222,10 +220,10 @@ class _Words:
         self._status: dict[str | None, str] = {}
 
     def fired(self, entry: dict[str, Any]) -> str:
-        around = self.rules.get(str(entry.get("id")))
+        around = self.rules.get(str(entry.get("rule")))
         value = _value_text(entry.get("value"), self.lang)
         if around is None:
-            return f"{entry.get('id')}: {entry.get('field')} = {value}"
+            return f"{entry.get('rule')}: {entry.get('field')} = {value}"
         return around[0] + value + around[1]
 
     def flag(self, flag: str) -> str:
@@ -278,8 +276,7 @@ def _detail(
 
 
 _ROW_BLOCK = 500
-"""Records parsed at a time, so their rules_fired lists are read in one JSON parse (_all_fired): the most
-whole records the report holds at once."""
+"""Records handled at a time: the most whole records the report holds at once."""
 
 
 def payload(view: RunView, lang: str) -> tuple[str, str]:

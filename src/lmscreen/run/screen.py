@@ -107,6 +107,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     has_text_column = "report_text" in reader.match.fields
     llm_info: dict[str, Any] = {"enabled": not opts.no_llm}
     spill: Spill | None = None
+    jsonl = opts.jsonl
     if opts.no_llm:
         chunks: Iterator[list[pl.DataFrame]] = ([without_llm(c, "no_llm")] for c in judged)
         empty = [c for c in SPARSE_JSONL_COLUMNS if not (c == "report_text" and has_text_column)]
@@ -122,6 +123,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
             t_llm = time.perf_counter()
             answers, llm_info = _llm_stage(items, opts, engine)
             timings["llm_s"] = time.perf_counter() - t_llm
+            jsonl = jsonl or bool(items)  # a run where no row has a filing is rules-only too
             # results.jsonl leaves out a column no row has a value in, decided before the first chunk
             # is written (a column of the pool itself is kept, empty or not).
             empty = [
@@ -143,7 +145,8 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     parts, charts = VerdictParts(opts.out), chart_totals(rules)
     screened = 0
     try:
-        with ResultWriter(opts.out, drop_from_jsonl=empty) as writer:
+        levels = [rules.levels.names[level] for level in rules.levels.order]
+        with ResultWriter(opts.out, drop_from_jsonl=empty, jsonl=jsonl, levels=levels) as writer:
             for pieces in chunks:
                 writer.write(pieces)
                 verdicts = pl.concat([_verdicts(p, VERDICT_COLUMNS) for p in pieces])

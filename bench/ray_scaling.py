@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,6 +50,7 @@ def main() -> None:
 
     from lmscreen.engines.embedded import EmbeddedEngine
     from lmscreen.engines.ray_engine import RayEngine
+    from lmscreen.engines.ray_engine import plugin as ray_plugin
     from lmscreen.engines.threads import usable_cores
     from lmscreen.run.options import ScreenOptions
 
@@ -67,9 +68,9 @@ def main() -> None:
     rates = {}
     try:
         for workers in (1, 2):
-            engine = RayEngine(
-                opts, workers=workers, batch_rows=max(1, args.rows // (4 * workers)), progress=False
-            )
+            settings = ray_plugin.settings(asdict(opts))
+            batch_rows = max(1, args.rows // (4 * workers))
+            engine = RayEngine(replace(settings, workers=workers, batch_rows=batch_rows, progress=False))
             rates[workers] = timed(engine, reqs)
             threads = engine.layout.threads
             print(f"ray, {workers} worker(s) × up to {threads} thread(s): {rates[workers]:.3f} rows/s")

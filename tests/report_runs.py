@@ -46,8 +46,11 @@ class ScriptedEngine:
                 key=req.key, text=text, finish_reason="stop", prompt_tokens=100, completion_tokens=20
             )
 
-    def describe(self) -> dict[str, Any]:
+    def identity(self) -> dict[str, Any]:
         return {"engine": self.name, "model": self.model}
+
+    def describe(self) -> dict[str, Any]:
+        return self.identity()
 
     def close(self) -> None:
         pass

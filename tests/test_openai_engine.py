@@ -17,6 +17,7 @@ import jsonschema
 import pytest
 
 from faultproxy import FaultProxy
+from lmscreen.engines import plugin
 from lmscreen.engines.openai_endpoint import ServerKind
 from lmscreen.engines.openai_engine import OpenAIEngine, estimate_tokens, strip_think
 from lmscreen.engines.protocol import Engine, LLMRequest, LLMResult
@@ -100,6 +101,20 @@ def test_answers_validate_and_usage_is_recorded(server: LlamaServer) -> None:
 def test_model_none_uses_the_only_served_model(server: LlamaServer) -> None:
     with OpenAIEngine(base_url=server.base_url) as engine:
         assert engine.model == ALIAS
+
+
+def test_identity_before_connecting_is_the_engines(server: LlamaServer) -> None:
+    """The plugin says the identity from its settings (one GET /v1/models when no model is named); the
+    engine it creates says the same, and the settings never show the key."""
+    openai = plugin("openai")
+    for model in (None, ALIAS):
+        options = {"base_url": server.root, "model": model, "concurrency": 2, "api_key": SENTINEL}
+        settings = openai.settings(options)
+        assert settings.base_url == server.base_url and SENTINEL not in repr(settings)
+        before = openai.identity(settings)
+        with openai.create(settings) as engine:
+            assert engine.identity() == engine.describe()["identity"] == before
+        assert before["model"] == ALIAS and "concurrency" not in before
 
 
 def test_wrong_model_name_says_which_names_are_served(server: LlamaServer) -> None:

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,12 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="the [ray] extra is not installed (pip install 'lmscreen[ray]')")
 
-from lmscreen.engines.ray_engine import RayEngine  # noqa: E402
+from lmscreen.engines import embedded as embedded_mod  # noqa: E402
+from lmscreen.engines import plugin  # noqa: E402
+from lmscreen.engines import vllm_engine as vllm_mod  # noqa: E402
+from lmscreen.engines.ray_engine import EngineActor, RayEngine  # noqa: E402
+from lmscreen.engines.threads import THREADS_ENV  # noqa: E402
+from lmscreen.run.keys import run_signature  # noqa: E402
 from lmscreen.run.options import ScreenOptions  # noqa: E402
 from lmscreen.run.screen import screen  # noqa: E402
 
@@ -59,7 +65,7 @@ def cluster() -> Iterator[str]:
 
 def options(out: Path, engine: str, **kw: Any) -> ScreenOptions:
     return ScreenOptions(
-        pool=POOL, out=out, reports=REPORTS, engine=engine, limit=LIMIT, progress=False, **kw
+        pool=POOL, out=out, reports=REPORTS, engine=engine, progress=False, **{"limit": LIMIT, **kw}
     )
 
 
@@ -97,6 +103,9 @@ class KillFirstWorker:
     def count_tokens(self, text: str) -> int:
         return self.inner.count_tokens(text)
 
+    def identity(self) -> dict[str, Any]:
+        return self.inner.identity()
+
     def describe(self) -> dict[str, Any]:
         return self.inner.describe()
 
@@ -116,7 +125,8 @@ def test_a_killed_worker_is_replaced_and_every_row_comes_back_once(
     cluster: str, embedded_run: Path, tmp_path: Path
 ) -> None:
     opts = options(tmp_path, "ray")
-    engine = KillFirstWorker(RayEngine(opts, workers=1, batch_rows=1, progress=False))
+    settings = plugin("ray").settings(asdict(opts))
+    engine = KillFirstWorker(RayEngine(replace(settings, workers=1, batch_rows=1, progress=False)))
     summary = screen(opts, engine=engine)
     llm = summary.run["llm"]
     assert engine.killed is not None
@@ -183,3 +193,87 @@ def test_pool_layout_leaves_ray_a_free_core_and_gives_vllm_whole_gpus() -> None:
     assert big.workers == 15 and big.workers * big.num_cpus <= 15.5
     gpus = plan_workers("vllm", 64.0, 8.0, None, tp=2)
     assert (gpus.workers, gpus.num_gpus, gpus.batch_rows) == (4, 2.0, 256)
+
+
+def ray_identity(opts: ScreenOptions) -> dict[str, Any]:
+    ray_plugin = plugin("ray")
+    return ray_plugin.identity(ray_plugin.settings(asdict(opts)))
+
+
+def signature(identity: dict[str, Any]) -> str:
+    """The checkpoint signature as the runner builds it (run/runner.py), for a fixed task."""
+    return run_signature({"engine": identity, "task": {"prompt": "p", "max_tokens": 192}})
+
+
+def test_ray_identity_is_what_the_inner_plugin_says_and_follows_its_defaults(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No cluster needed: the identity is known before Ray starts. A changed default of the embedded or
+    vLLM engine changes the Ray run's identity, and so every checkpoint key (run_signature hashes it)."""
+    opts = options(tmp_path, "ray")
+    before = ray_identity(opts)
+    inner = plugin("embedded")
+    assert before == {"engine": "ray", "inner": inner.identity(inner.settings(asdict(opts)))}
+    monkeypatch.setattr(embedded_mod, "DEFAULT_SEED", 1)
+    seeded = ray_identity(opts)
+    assert seeded["inner"]["seed"] == 1 and signature(seeded) != signature(before)
+    monkeypatch.setattr(embedded_mod, "TEMPERATURE", 0.2)
+    assert ray_identity(opts)["inner"]["temperature"] == 0.2
+    monkeypatch.setattr(embedded_mod, "runtime_version", lambda: "9.9.9")
+    assert ray_identity(opts)["inner"]["llama_cpp_python"] == "9.9.9"
+
+    hf = options(tmp_path, "ray", model="Qwen/Qwen3-0.6B")
+    vllm_before = ray_identity(hf)
+    assert vllm_before["inner"] == vllm_mod.vllm_identity(plugin("vllm").settings(asdict(hf)))
+    monkeypatch.setattr(vllm_mod, "DEFAULT_BACKEND", "guidance")
+    monkeypatch.setattr(vllm_mod, "runtime_version", lambda: "0.99")
+    changed = ray_identity(hf)["inner"]
+    assert (changed["structured_output_backend"], changed["vllm"]) == ("guidance", "0.99")
+
+
+def test_a_worker_whose_engine_says_another_identity_answers_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The actor itself, without Ray: another llama.cpp on a worker node must not answer under the
+    driver's identity; its rows come back as errors (retried on the next run), never as text."""
+    monkeypatch.setenv(THREADS_ENV, "1")
+    settings = plugin("ray").settings(asdict(options(tmp_path, "ray", n_ctx=1024)))
+    expected = plugin("embedded").identity(settings.inner_settings)
+    request = {
+        "messages": [
+            {"role": "system", "content": "Answer with JSON only."},
+            {"role": "user", "content": "Give the code 600519.SH."},
+        ],
+        "schema": {"type": "object", "properties": {"code": {"const": "600519.SH"}}, "required": ["code"]},
+        "max_tokens": 16,
+    }
+    batch = {"key": ["k1"], "request": [json.dumps(request)]}
+    other = {**expected, "llama_cpp_python": "0.0.1"}
+    refused = EngineActor("embedded", settings.inner_settings, threads=1, identity=other)
+    try:
+        out = json.loads(refused(batch)["result"][0])
+        assert out["text"] is None and "identity is not the driver's" in out["error"]
+        assert "llama_cpp_python: '0.0.1'" in out["error"]
+        same = EngineActor("embedded", settings.inner_settings, threads=1, identity=expected)
+        try:
+            answer = json.loads(same(batch)["result"][0])
+            assert answer["error"] is None and json.loads(answer["text"]) == {"code": "600519.SH"}
+        finally:
+            same.engine.close()
+    finally:
+        refused.engine.close()
+
+
+def test_a_changed_inner_default_is_not_answered_from_the_old_checkpoint(
+    cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A real Ray run, then the same OUT after the embedded engine's default seed changed: nothing is
+    resumed (the answers were made with the old seed), and run.json says the new seed."""
+    opts = options(tmp_path, "ray", workers=1, limit=1)
+    first = screen(opts).run["llm"]
+    assert first["sent"] == first["rows_with_report"] == 1
+    monkeypatch.setattr(embedded_mod, "DEFAULT_SEED", 5)
+    second = screen(opts).run["llm"]
+    assert second["resumed"] == 0 and second["sent"] == 1
+    assert second["engine"]["identity"]["inner"]["seed"] == 5
+    assert first["engine"]["identity"]["inner"]["seed"] == 0

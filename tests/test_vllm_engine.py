@@ -15,11 +15,13 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from lmscreen.engines import plugin
 from lmscreen.engines.protocol import LLMRequest
 from lmscreen.engines.vllm_engine import ChatOutput, VllmEngine, VllmSettings, planned_defaults
 from lmscreen.engines.vllm_schema import SchemaRejected, grammar_schema
@@ -243,6 +245,61 @@ QWEN25_05B = {
     "tie_word_embeddings": True,
     "torch_dtype": "bfloat16",
 }
+
+
+def test_identity_is_known_from_the_settings_and_is_the_engines(tmp_path: Path) -> None:
+    """Not exercising vLLM: the plugin's identity before any GPU is touched equals the engine's."""
+    vllm = plugin("vllm")
+    opts = ScreenOptions(pool=POOL, out=tmp_path, engine="vllm", model="Qwen/Qwen3-0.6B", tp=2)
+    settings = vllm.settings(asdict(opts))
+    assert (settings.tp, settings.chat_template_kwargs) == (2, {"enable_thinking": False})
+    before = vllm.identity(settings)
+    engine = VllmEngine(settings, calls=ScriptedVllm())
+    assert engine.identity() == engine.describe()["identity"] == before
+    assert before["structured_output_backend"] == "xgrammar" and before["seed"] == 0
+    assert "tensor_parallel_size" not in before, "memory layout changes speed, not answers"
+
+
+def _model_fit(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    """`lmscreen model fit … --json`, in this process."""
+    from lmscreen.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["model", "fit", *args, "--json"])
+    out = capsys.readouterr().out
+    assert done.value.code == 0, out
+    return json.loads(out)
+
+
+@pytest.mark.parametrize("name", ["folder", "Qwen/Qwen3-30B-A3B-Instruct-2507-AWQ"])
+def test_model_fit_and_the_vllm_defaults_plan_one_name_alike(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not exercising vLLM: one resolver. The AWQ catalog name was planned as the unquantized release by
+    `--engine vllm` (136,192 tokens) and as AWQ by `model fit` (262,144) before they shared it."""
+    from lmscreen.model.arch import inspect
+    from lmscreen.model.resolve import resolve
+
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty-cache"))
+    if name == "folder":
+        folder = tmp_path / "Qwen2.5-0.5B-Instruct"
+        folder.mkdir()
+        (folder / "config.json").write_text(json.dumps(QWEN25_05B), encoding="utf-8")
+        name = str(folder)
+    assert inspect(name).model_dump() == resolve(name).spec.model_dump()
+    fit = _model_fit(capsys, name, "--vram-gib", "80")
+    planned = planned_defaults(name, 80.0, 1, None, None)
+    assert planned["planned"] and planned["resolved"] in ("path", "catalog")
+    got = [planned[k] for k in ("tp", "gpu_memory_utilization", "max_model_len", "quantization", "fits")]
+    assert got == [fit[k] for k in ("tp", "gpu_memory_utilization", "context", "quantization", "fits")]
+    assert planned["max_concurrency"] == fit["max_concurrency"]
+
+
+def test_a_name_only_estimate_never_sets_vllm_flags() -> None:
+    """Not exercising vLLM: `model fit` may plan a guessed architecture with a warning; vLLM is not started
+    with a max_model_len guessed from a name."""
+    got = planned_defaults("example-org/Qwen2.5-14B-Mystery", 80.0, 1, None, None)
+    assert got["planned"] is False and "estimate" in got["why"]
 
 
 def test_missing_vllm_or_gpu_is_one_line_exit_2(tmp_path: Path) -> None:

@@ -15,12 +15,13 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from lmscreen.engines.options import opt_int, opt_str
 from lmscreen.engines.protocol import LLMRequest, LLMResult
 from lmscreen.engines.threads import (
     RunRegistration,
@@ -32,6 +33,11 @@ from lmscreen.engines.threads import (
 from lmscreen.errors import InputError
 
 DEFAULT_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+DEFAULT_N_CTX = 4096
+DEFAULT_SEED = 0
+TEMPERATURE = 0.0
+"""Greedy: a rerun reproduces the same text. Read when settings are built, so the identity always says
+what the answers were made with."""
 _SENTINEL = "\u2063LMSCREEN_USER_CONTENT\u2063"
 
 
@@ -73,6 +79,91 @@ def file_fingerprint(path: str) -> str:
     return h.hexdigest()[:16]
 
 
+def model_file(model: str | Path | None) -> Path:
+    """The .gguf file `--model` names (the bundled model when unset), checked to exist."""
+    path = Path(model).expanduser() if model else default_model_path()
+    if not path.is_file():
+        raise InputError(f"{path}: model file not found")
+    if path.suffix.lower() != ".gguf":
+        raise InputError(f"{path}: the embedded engine takes a .gguf file (--engine openai for servers)")
+    return path
+
+
+def runtime_version() -> str:
+    """The installed llama-cpp-python version, read from its metadata (no import of the native library)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("llama_cpp_python")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+@dataclass(frozen=True)
+class EmbeddedSettings:
+    """What `--engine embedded` runs with. The thread count only changes speed, so it is not identity."""
+
+    model: str
+    """The .gguf path, resolved (the bundled model when --model is unset)."""
+    n_ctx: int = DEFAULT_N_CTX
+    threads: int | None = None
+    """--threads; None: chosen per row from the idle cores (engines/threads.py)."""
+    seed: int = DEFAULT_SEED
+    temperature: float = TEMPERATURE
+
+
+def embedded_identity(model: str | Path, n_ctx: int, seed: int, temperature: float) -> dict[str, Any]:
+    """What an answer depends on: not the thread count, so a rerun with another --threads or on a busier
+    machine still resumes. Cheap: a fingerprint of the file's ends and a package version."""
+    path = Path(model)
+    return {
+        "engine": "embedded",
+        "model_file": path.name,
+        "model_fingerprint": file_fingerprint(str(path)),
+        "n_ctx": n_ctx,
+        "temperature": temperature,
+        "seed": seed,
+        "llama_cpp_python": runtime_version(),
+    }
+
+
+class EmbeddedPlugin:
+    """The `embedded` entry point: llama.cpp in this process."""
+
+    name = "embedded"
+
+    def settings(self, options: Mapping[str, Any]) -> EmbeddedSettings:
+        return EmbeddedSettings(
+            model=str(model_file(opt_str(options, "model"))),
+            n_ctx=opt_int(options, "n_ctx", DEFAULT_N_CTX, minimum=64) or DEFAULT_N_CTX,
+            threads=opt_int(options, "threads", None),
+            seed=DEFAULT_SEED,
+            temperature=TEMPERATURE,
+        )
+
+    def identity(self, settings: EmbeddedSettings) -> dict[str, Any]:
+        return embedded_identity(settings.model, settings.n_ctx, settings.seed, settings.temperature)
+
+    def create(self, settings: EmbeddedSettings) -> EmbeddedEngine:
+        return EmbeddedEngine(
+            settings.model,
+            n_ctx=settings.n_ctx,
+            n_threads=settings.threads,
+            seed=settings.seed,
+            temperature=settings.temperature,
+        )
+
+    def token_counter(self, settings: EmbeddedSettings) -> Callable[[str], int]:
+        """Counts as the engine does, from a vocabulary-only load (no weights): for the Ray driver."""
+        from llama_cpp import Llama
+
+        vocab = Llama(model_path=settings.model, vocab_only=True, verbose=False)
+        return lambda text: len(vocab.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+
+plugin = EmbeddedPlugin()
+
+
 @dataclass
 class _PrefixState:
     system: str
@@ -91,14 +182,12 @@ class EmbeddedEngine:
         *,
         n_ctx: int = 4096,
         n_threads: int | None = None,
-        seed: int = 0,
+        seed: int | None = None,
+        temperature: float | None = None,
         verbose: bool = False,
     ) -> None:
-        path = Path(model_path) if model_path else default_model_path()
-        if not path.is_file():
-            raise InputError(f"{path}: model file not found")
-        if path.suffix.lower() != ".gguf":
-            raise InputError(f"{path}: the embedded engine takes a .gguf file (--engine openai for servers)")
+        path = model_file(model_path)
+        seed = DEFAULT_SEED if seed is None else seed
         from llama_cpp import Llama  # heavy: imported only when the engine is used
 
         from lmscreen.engines.llama_cpu import safe_model_params
@@ -107,6 +196,7 @@ class EmbeddedEngine:
         self.model = str(path)
         self.n_ctx = n_ctx
         self.seed = seed
+        self.temperature = TEMPERATURE if temperature is None else temperature
         self._fixed_threads = fixed_threads(n_threads)
         self._registration: RunRegistration | None = None
         if self._fixed_threads is None:
@@ -146,22 +236,14 @@ class EmbeddedEngine:
         return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     def identity(self) -> dict[str, Any]:
-        """What an answer depends on (the checkpoint key): not the thread count, so a rerun with another
-        --threads or on a busier machine still resumes."""
-        return {
-            "engine": self.name,
-            "model_file": self.model_path.name,
-            "model_fingerprint": file_fingerprint(str(self.model_path)),
-            "n_ctx": self.n_ctx,
-            "temperature": 0.0,
-            "seed": self.seed,
-            "llama_cpp_python": _llama_cpp_version(),
-        }
+        """The same function the plugin answers with before any load (see `embedded_identity`)."""
+        return embedded_identity(self.model_path, self.n_ctx, self.seed, self.temperature)
 
     def describe(self) -> dict[str, Any]:
+        identity = self.identity()
         return {
-            "identity": self.identity(),
-            **self.identity(),
+            "identity": identity,
+            **identity,
             "model": self.model,
             "llama_extra_buffers": self.extra_buffers,
             **self._threads_used,
@@ -283,7 +365,7 @@ class EmbeddedEngine:
             out = self._llm.create_completion(
                 prompt=tokens,
                 max_tokens=min(request.max_tokens, room),
-                temperature=0.0,
+                temperature=self.temperature,
                 grammar=grammar,
                 seed=self.seed,
             )
@@ -315,12 +397,3 @@ def _json_dumps(obj: Any) -> str:
     import json
 
     return json.dumps(obj, ensure_ascii=False)
-
-
-def _llama_cpp_version() -> str:
-    try:
-        import llama_cpp
-
-        return str(llama_cpp.__version__)
-    except Exception:  # noqa: BLE001
-        return "unknown"

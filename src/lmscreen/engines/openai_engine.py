@@ -26,8 +26,8 @@ import queue
 import random
 import threading
 import time
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -42,6 +42,7 @@ from lmscreen.engines.openai_endpoint import (
     list_models,
     model_not_served,
 )
+from lmscreen.engines.options import opt_dict, opt_int, opt_str
 from lmscreen.engines.protocol import LLMRequest, LLMResult
 from lmscreen.engines.structured import (
     Mechanism,
@@ -55,9 +56,14 @@ from lmscreen.errors import InputError
 log = logging.getLogger("lmscreen.engines.openai")
 
 SLOTS_PER_CLIENT = 8
+"""Connections per httpx pool (see `_setup_async`)."""
 RETRY_AFTER_CAP = 60.0
 """Longest Retry-After (seconds) honoured; a server asking for more gets this and then another try."""
-"""Connections per httpx pool (see `_setup_async`)."""
+TEMPERATURE = 0.0
+DEFAULT_SEED: int | None = 0
+LENGTH_RETRY_FACTOR = 2.0
+"""A `finish_reason: length` answer is asked again once with this many times the token budget."""
+DEFAULT_CONCURRENCY = 4
 
 # What worked per (server root, model), shared by every engine in the process (doctor, reruns, tests).
 _REMEMBERED: dict[tuple[str, str], Mechanism] = {}
@@ -209,11 +215,11 @@ class OpenAIEngine:
         max_attempts: int = 4,
         backoff_base: float = 0.5,
         backoff_max: float = 20.0,
-        temperature: float = 0.0,
-        seed: int | None = 0,
+        temperature: float = TEMPERATURE,
+        seed: int | None = DEFAULT_SEED,
         chat_template_kwargs: dict[str, Any] | None = None,
         structured: Mechanism | str | None = None,
-        length_retry_factor: float = 2.0,
+        length_retry_factor: float = LENGTH_RETRY_FACTOR,
         window: int | None = None,
         connect_timeout: float = 10.0,
         extra_body: dict[str, Any] | None = None,
@@ -594,17 +600,15 @@ class OpenAIEngine:
     # -- description and teardown ------------------------------------------------------------------------
 
     def identity(self) -> dict[str, Any]:
-        """The settings an answer depends on: the runner keys its checkpoint on these, so a rerun with
-        another --concurrency, timeout, port or a server that was down at the start still resumes."""
-        return {
-            "engine": self.name,
-            "model": self.model,
-            "temperature": self.temperature,
-            "seed": self.seed,
-            "chat_template_kwargs": self.chat_template_kwargs,
-            "length_retry_factor": self.length_retry_factor,
-            "extra_body": self._extra_body,
-        }
+        """The settings an answer depends on (see `openai_identity`)."""
+        return openai_identity(
+            self.model,
+            temperature=self.temperature,
+            seed=self.seed,
+            chat_template_kwargs=self.chat_template_kwargs,
+            length_retry_factor=self.length_retry_factor,
+            extra_body=self._extra_body,
+        )
 
     def describe(self) -> dict[str, Any]:
         """What makes results reproducible, for run.json. Says whether a key is set, never the key."""
@@ -669,3 +673,94 @@ def _retry_after(value: str | None) -> float | None:
         return max(0.0, float(value))
     except ValueError:
         return None
+
+
+# ---------------------------------------------------------------------------------------------- plugin
+
+
+def openai_identity(
+    model: str,
+    *,
+    temperature: float,
+    seed: int | None,
+    chat_template_kwargs: Mapping[str, Any] | None,
+    length_retry_factor: float,
+    extra_body: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What an answer depends on: the runner keys its checkpoint on it, so a rerun with another
+    --concurrency, timeout, port or a server that was down at the start still resumes."""
+    return {
+        "engine": "openai",
+        "model": model,
+        "temperature": temperature,
+        "seed": seed,
+        "chat_template_kwargs": dict(chat_template_kwargs or {}),
+        "length_retry_factor": length_retry_factor,
+        "extra_body": dict(extra_body or {}),
+    }
+
+
+@dataclass(frozen=True)
+class OpenAISettings:
+    """What `--engine openai` runs with; the URL and key are resolved (flags, then OPENAI_* variables)."""
+
+    base_url: str
+    model: str | None = None
+    """None: the server's only model, asked for when the identity or the engine is needed."""
+    api_key: str | None = field(default=None, repr=False)
+    concurrency: int = DEFAULT_CONCURRENCY
+    chat_template_kwargs: dict[str, Any] | None = None
+    temperature: float = TEMPERATURE
+    seed: int | None = DEFAULT_SEED
+    length_retry_factor: float = LENGTH_RETRY_FACTOR
+
+
+class OpenAIPlugin:
+    """The `openai` entry point: any OpenAI-compatible server."""
+
+    name = "openai"
+
+    def settings(self, options: Mapping[str, Any]) -> OpenAISettings:
+        endpoint = Endpoint.resolve(opt_str(options, "base_url"), options.get("api_key"))
+        return OpenAISettings(
+            base_url=endpoint.base_url,
+            model=opt_str(options, "model"),
+            api_key=endpoint.api_key,
+            concurrency=opt_int(options, "concurrency", DEFAULT_CONCURRENCY) or DEFAULT_CONCURRENCY,
+            chat_template_kwargs=opt_dict(options, "chat_template_kwargs"),
+            temperature=TEMPERATURE,
+            seed=DEFAULT_SEED,
+            length_retry_factor=LENGTH_RETRY_FACTOR,
+        )
+
+    def identity(self, settings: OpenAISettings) -> dict[str, Any]:
+        """No model named: one GET /v1/models says which the server serves (the only probe made here)."""
+        model = settings.model
+        if model is None:
+            probe = OpenAIEngine(base_url=settings.base_url, api_key=settings.api_key)
+            try:
+                model = probe.model
+            finally:
+                probe.close()
+        return openai_identity(
+            model,
+            temperature=settings.temperature,
+            seed=settings.seed,
+            chat_template_kwargs=settings.chat_template_kwargs,
+            length_retry_factor=settings.length_retry_factor,
+        )
+
+    def create(self, settings: OpenAISettings) -> OpenAIEngine:
+        return OpenAIEngine(
+            settings.model,
+            base_url=settings.base_url,
+            api_key=settings.api_key,
+            concurrency=settings.concurrency,
+            temperature=settings.temperature,
+            seed=settings.seed,
+            chat_template_kwargs=settings.chat_template_kwargs,
+            length_retry_factor=settings.length_retry_factor,
+        )
+
+
+plugin = OpenAIPlugin()

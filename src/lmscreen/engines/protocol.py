@@ -1,14 +1,20 @@
-"""The one protocol every engine speaks: requests in, results out.
+"""The one protocol every engine speaks: requests in, results out, and what an answer depends on.
 
 Nothing above `engines/` knows which backend runs. A request carries the chat messages, the JSON schema the
 answer must satisfy and a token budget; a result carries the raw text (or the error) and the token counts
 that run.json and the benchmarks need. Engines may finish requests in any order: the runner matches them by
 `key` and restores input order itself.
+
+Each backend is a plugin (`EnginePlugin`, found by registry.py): it turns the generic CLI options into its
+own typed settings, says the answer's identity from those settings alone, and only then, when a row really
+needs the model, creates the engine. Identity before creation is what lets a runner key its checkpoint and
+find every row already answered without loading a model; `Engine.identity()` must equal
+`EnginePlugin.identity(settings)` for the settings it was created from.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -55,8 +61,45 @@ class Engine(Protocol):
         """Answer every request, yielding each result as soon as it is finished (any order)."""
         ...
 
+    def identity(self) -> dict[str, Any]:
+        """Everything an answer depends on (model fingerprint, sampling, seed, grammar backend, runtime
+        version, context): the checkpoint is keyed on it, so nothing that only changes speed belongs here
+        (threads, concurrency, URL, workers)."""
+        ...
+
     def describe(self) -> dict[str, Any]:
-        """Settings that make a result reproducible (model file hash or name, sampling, context)."""
+        """What run.json records about the engine: the identity (under "identity" and spread at the top
+        level) plus settings that only change speed or memory."""
         ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class EnginePlugin(Protocol):
+    """One backend, as the registry finds it (entry-point group `lmscreen.engines`)."""
+
+    name: str
+    """The `--engine` value: embedded, openai, vllm, ray, or a third-party name."""
+
+    def settings(self, options: Mapping[str, Any]) -> Any:
+        """Typed settings built by the engine itself from the generic CLI options (the fields of
+        run/options.py ScreenOptions as a dict; unknown keys are ignored). InputError on a bad value."""
+        ...
+
+    def identity(self, settings: Any) -> dict[str, Any]:
+        """`create(settings).identity()`, computed without loading the model: a file fingerprint, package
+        versions, at most a short probe of a server."""
+        ...
+
+    def create(self, settings: Any) -> Engine:
+        """The expensive part: load the model, connect, start workers."""
+        ...
+
+
+@runtime_checkable
+class CountsTokens(Protocol):
+    """A plugin that can count tokens without creating its engine (a vocabulary-only load): what the Ray
+    driver needs to size prompts while the model lives only on the workers."""
+
+    def token_counter(self, settings: Any) -> Callable[[str], int]: ...

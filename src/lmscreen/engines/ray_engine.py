@@ -11,9 +11,14 @@ Why it is built the way it is:
 - A worker that dies is restarted by Ray Data and its batch retried (actor pool defaults: unlimited
   restarts and task retries). The driver passes each key on once, so a retried batch never yields a row
   twice; a row that never came back is yielded as an error, so it is retried on the next run.
-- The driver never loads the model: it counts tokens with a vocabulary-only load (GGUF) or the model's
-  tokenizer files (Hugging Face), and the run's identity is computed from the model file, not from a
-  worker, so checkpoint keys are known before any worker starts.
+- The driver never loads the model: it counts tokens with the inner plugin's `token_counter` (a
+  vocabulary-only load for GGUF, the tokenizer files for Hugging Face), and the run's identity is the
+  inner plugin's own `identity(settings)`, asked for, never written out here: a changed default of the
+  embedded or vLLM engine changes the Ray run's identity with it, so old checkpoint answers are not reused.
+  Every worker checks that the engine it created says the same identity (another llama.cpp or vLLM version
+  on that node would not); a worker that differs answers every row with an error, never with text.
+- This module imports only the registry and the protocol from the other engines (no private names, no
+  import cycle): the inner engine is created on each worker by `plugin(inner).create(settings)`.
 """
 
 from __future__ import annotations
@@ -24,12 +29,13 @@ import os
 import socket
 import sys
 import time
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
-from pathlib import Path
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from lmscreen.engines.protocol import LLMRequest, LLMResult
+from lmscreen.engines.options import opt_int, opt_str
+from lmscreen.engines.protocol import CountsTokens, LLMRequest, LLMResult
+from lmscreen.engines.registry import plugin as find_plugin
 from lmscreen.errors import InputError
 
 EXTRA_HINT = "pip install 'lmscreen[ray]'"
@@ -85,10 +91,9 @@ def plan_workers(
 
 
 class EngineActor:
-    """One Ray Data actor: loads its engine once, answers a batch of requests per call."""
+    """One Ray Data actor: creates its engine once, answers a batch of requests per call."""
 
-    def __init__(self, inner_opts: Any, threads: int) -> None:
-        from lmscreen.engines import make_engine
+    def __init__(self, inner: str, settings: Any, threads: int, identity: dict[str, Any]) -> None:
         from lmscreen.engines.threads import THREADS_ENV, choose_threads
 
         if THREADS_ENV not in os.environ:
@@ -96,8 +101,9 @@ class EngineActor:
             # busy-wait, so on a loaded node extra threads slow every process down.
             os.environ[THREADS_ENV] = str(min(threads, choose_threads()))
 
-        self.engine = make_engine(inner_opts)
+        self.engine = find_plugin(inner).create(settings)
         self.worker = f"{socket.gethostname()}:{os.getpid()}"
+        self.mismatch = identity_mismatch(identity, self.engine.identity())
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, list[str]]:
         """Results travel as one JSON string per row: columns that are all None in one batch and text in
@@ -106,8 +112,13 @@ class EngineActor:
             LLMRequest(key=str(k), **json.loads(str(payload)))
             for k, payload in zip(batch["key"], batch["request"], strict=True)
         ]
+        if self.mismatch:
+            error = f"ray worker {self.worker}: its engine's identity is not the driver's ({self.mismatch})"
+            results: Iterable[LLMResult] = (LLMResult(key=r.key, text=None, error=error) for r in requests)
+        else:
+            results = self.engine.run(requests)
         out: dict[str, list[str]] = {"key": [], "result": []}
-        for result in self.engine.run(requests):
+        for result in results:
             fields = {name: getattr(result, name) for name in RESULT_FIELDS}
             fields["worker"] = self.worker
             out["key"].append(result.key)
@@ -115,45 +126,88 @@ class EngineActor:
         return out
 
 
+def identity_mismatch(expected: dict[str, Any], got: dict[str, Any]) -> str:
+    """Empty when equal, else the differing keys with both values (for the row's error)."""
+    keys = sorted(set(expected) | set(got))
+    diffs = [f"{k}: {expected.get(k)!r} vs {got.get(k)!r}" for k in keys if expected.get(k) != got.get(k)]
+    return "; ".join(diffs)
+
+
+@dataclass(frozen=True)
+class RaySettings:
+    """What `--engine ray` runs with: the inner engine's own settings, and how to lay out the pool."""
+
+    inner: str
+    """embedded (a .gguf model or the bundled one) or vllm (a Hugging Face model)."""
+    inner_settings: Any
+    """The inner plugin's typed settings, built by that plugin from the same CLI options."""
+    address: str | None = None
+    workers: int | None = None
+    batch_rows: int | None = None
+    """Rows per map_batches call; None: BATCH_ROWS of the inner engine."""
+    progress: bool = True
+
+
+class RayPlugin:
+    """The `ray` entry point: another engine's plugin, run on every worker of a Ray Data actor pool."""
+
+    name = "ray"
+
+    def settings(self, options: Mapping[str, Any]) -> RaySettings:
+        kind = inner_kind(opt_str(options, "model"))
+        inner_settings = find_plugin(kind).settings({**options, "engine": kind})
+        return RaySettings(
+            inner=kind,
+            inner_settings=inner_settings,
+            address=opt_str(options, "ray_address"),
+            workers=opt_int(options, "workers", None),
+            progress=bool(options.get("progress", True)),
+        )
+
+    def identity(self, settings: RaySettings) -> dict[str, Any]:
+        """The inner engine's identity, as its own plugin says it (the pool's layout changes no answer)."""
+        return {"engine": self.name, "inner": find_plugin(settings.inner).identity(settings.inner_settings)}
+
+    def create(self, settings: RaySettings) -> RayEngine:
+        return RayEngine(settings)
+
+
+plugin = RayPlugin()
+
+
 class RayEngine:
     """Requests fanned out over a Ray Data actor pool; results streamed back as batches finish."""
 
     name = "ray"
 
-    def __init__(
-        self,
-        inner_opts: Any,
-        *,
-        address: str | None = None,
-        workers: int | None = None,
-        batch_rows: int | None = None,
-        progress: bool = True,
-    ) -> None:
-        self.kind = inner_kind(inner_opts.model)
-        self._inner_opts = replace(inner_opts, engine=self.kind)
-        self.model = str(self._inner_opts.model or "")
-        self._counter = _token_counter(self.kind, self._inner_opts)
-        self.model = self._counter.model
-        self._identity = self._counter.identity
+    def __init__(self, settings: RaySettings) -> None:
+        self.settings = settings
+        self.kind = settings.inner
+        inner = find_plugin(self.kind)
+        if not isinstance(inner, CountsTokens):
+            raise InputError(f"--engine ray cannot run {self.kind}: its plugin has no token_counter()")
+        self.model = str(getattr(settings.inner_settings, "model", "") or "")
+        self._identity = plugin.identity(settings)
+        self._count: Callable[[str], int] = inner.token_counter(settings.inner_settings)
         self._ray = _import_ray()
         self._own_ray = False
-        self._connect(address)
+        self._connect(settings.address)
         resources = self._ray.cluster_resources()
         self.layout = plan_workers(
             self.kind,
             float(resources.get("CPU", 1)),
             float(resources.get("GPU", 0)),
-            workers,
-            getattr(inner_opts, "tp", None),
+            settings.workers,
+            getattr(settings.inner_settings, "tp", None),
         )
-        if batch_rows:
-            self.layout.batch_rows = batch_rows
+        if settings.batch_rows:
+            self.layout.batch_rows = settings.batch_rows
         if self.kind == "vllm" and self.layout.cluster_gpus < self.layout.num_gpus:
             raise InputError(
                 f"--engine ray with a Hugging Face model runs vLLM on GPU workers, but the Ray cluster "
                 f"has {self.layout.cluster_gpus:g} GPUs (use a .gguf model for CPU workers)"
             )
-        self._progress = progress
+        self._progress = settings.progress
         self.duplicates_dropped = 0
         self.per_worker: dict[str, int] = {}
 
@@ -178,10 +232,14 @@ class RayEngine:
 
     # -- protocol -------------------------------------------------------------------------------------
     def count_tokens(self, text: str) -> int:
-        return self._counter.count(text)
+        return self._count(text)
+
+    def identity(self) -> dict[str, Any]:
+        """Computed once, from the inner plugin, when the engine was created (see RayPlugin.identity)."""
+        return self._identity
 
     def describe(self) -> dict[str, Any]:
-        identity = {"engine": self.name, "inner": self._identity}
+        identity = self.identity()
         return {
             **identity,
             "model": self.model,
@@ -225,7 +283,12 @@ class RayEngine:
             batch_size=lay.batch_rows,
             batch_format="numpy",
             compute=ray.data.ActorPoolStrategy(size=pool),
-            fn_constructor_kwargs={"inner_opts": self._inner_opts, "threads": lay.threads},
+            fn_constructor_kwargs={
+                "inner": self.kind,
+                "settings": self.settings.inner_settings,
+                "threads": lay.threads,
+                "identity": self._identity["inner"],
+            },
             num_cpus=lay.num_cpus,
             num_gpus=lay.num_gpus or None,
         )
@@ -283,90 +346,3 @@ def _import_ray() -> Any:
     except ImportError as exc:
         raise InputError(f"--engine ray needs the optional extra ray ({EXTRA_HINT}): {exc}") from None
     return ray
-
-
-# -- the driver's token counter and run identity (no model load) ---------------------------------------
-
-
-@dataclass
-class _Counter:
-    model: str
-    identity: dict[str, Any]
-    tokenize: Any
-
-    def count(self, text: str) -> int:
-        return len(self.tokenize(text))
-
-
-def _token_counter(kind: str, opts: Any) -> _Counter:
-    if kind == "embedded":
-        return _gguf_counter(opts)
-    return _hf_counter(opts)
-
-
-def _gguf_counter(opts: Any) -> _Counter:
-    from lmscreen.engines.embedded import _llama_cpp_version, default_model_path, file_fingerprint
-
-    path = Path(opts.model) if opts.model else default_model_path()
-    if not path.is_file():
-        raise InputError(f"{path}: model file not found")
-    from llama_cpp import Llama
-
-    vocab = Llama(model_path=str(path), vocab_only=True, verbose=False)
-    identity = {
-        "engine": "embedded",
-        "model_file": path.name,
-        "model_fingerprint": file_fingerprint(str(path)),
-        "n_ctx": opts.n_ctx,
-        "temperature": 0.0,
-        "seed": 0,
-        "llama_cpp_python": _llama_cpp_version(),
-    }
-    return _Counter(
-        str(path),
-        identity,
-        lambda text: vocab.tokenize(text.encode("utf-8"), add_bos=False, special=False),
-    )
-
-
-def _hf_counter(opts: Any) -> _Counter:
-    from importlib import metadata
-
-    try:
-        from transformers import AutoTokenizer
-    except ImportError:
-        raise InputError(
-            "--engine ray with a Hugging Face model needs transformers on the driver (pip install "
-            "'lmscreen[vllm]')"
-        ) from None
-    try:
-        tok = AutoTokenizer.from_pretrained(str(opts.model), local_files_only=True)
-    except OSError as exc:
-        raise InputError(f"{opts.model}: no tokenizer in the local folder or HF cache: {exc}") from None
-    from lmscreen.engines.vllm_engine import DEFAULT_CHAT_TEMPLATE_KWARGS
-
-    try:
-        vllm_version = metadata.version("vllm")
-    except metadata.PackageNotFoundError:
-        vllm_version = "unknown"
-    identity = {
-        "engine": "vllm",
-        "model": str(opts.model),
-        "temperature": 0.0,
-        "seed": 0,
-        "structured_output_backend": "xgrammar",
-        "chat_template_kwargs": opts.chat_template_kwargs
-        if opts.chat_template_kwargs is not None
-        else DEFAULT_CHAT_TEMPLATE_KWARGS,
-        "vllm": vllm_version,
-    }
-    return _Counter(str(opts.model), identity, lambda text: tok.encode(text, add_special_tokens=False))
-
-
-def make_ray_engine(opts: Any) -> RayEngine:
-    return RayEngine(
-        opts,
-        address=getattr(opts, "ray_address", None),
-        workers=getattr(opts, "workers", None),
-        progress=getattr(opts, "progress", True),
-    )

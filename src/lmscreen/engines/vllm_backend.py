@@ -7,12 +7,10 @@ the token counts back (`len(prompt_token_ids)`, `num_cached_tokens`, `len(output
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from lmscreen.engines.vllm_seam import ChatOutput
 from lmscreen.errors import InputError
-
-if TYPE_CHECKING:
-    from lmscreen.engines.vllm_engine import ChatOutput, VllmSettings
 
 EXTRA_HINT = "pip install 'lmscreen[vllm]'"
 
@@ -42,12 +40,11 @@ def visible_gpus() -> tuple[int, float]:
 class RealVllm:
     """`vllm.LLM` behind the VllmCalls seam."""
 
-    def __init__(self, settings: VllmSettings) -> None:
+    def __init__(self, llm_kwargs: dict[str, Any]) -> None:
         vllm = _import_vllm()
         self._vllm = vllm
-        kwargs = settings.llm_kwargs()
         try:
-            self._llm = vllm.LLM(**kwargs)
+            self._llm = vllm.LLM(**llm_kwargs)
         except RuntimeError as exc:
             if "infer device type" in str(exc):
                 raise InputError(
@@ -64,8 +61,6 @@ class RealVllm:
         sampling: list[dict[str, Any]],
         chat_template_kwargs: dict[str, Any] | None,
     ) -> list[ChatOutput]:
-        from lmscreen.engines.vllm_engine import ChatOutput
-
         params = [self._sampling_params(sp) for sp in sampling]
         outputs = self._llm.chat(
             conversations, params, use_tqdm=False, chat_template_kwargs=chat_template_kwargs
@@ -111,5 +106,6 @@ class RealVllm:
                 pass
 
 
-def load_vllm(settings: VllmSettings) -> RealVllm:
-    return RealVllm(settings)
+def load_vllm(llm_kwargs: dict[str, Any]) -> RealVllm:
+    """`vllm.LLM(**llm_kwargs)` behind the seam (VllmSettings.llm_kwargs says every setting explicitly)."""
+    return RealVllm(llm_kwargs)

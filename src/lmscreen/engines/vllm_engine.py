@@ -11,7 +11,8 @@ Why it is built the way it is:
 - Settings that vLLM picks silently are pinned: `max_tokens` (its default is 16, which cuts every JSON
   answer), prefix caching (hybrid models default it off; every row shares our system prompt), one
   structured-output backend (mixing backends under "auto" crashes the engine), greedy decoding and a seed.
-- Every call into vLLM goes through one small seam (`VllmCalls`, implemented in vllm_backend.py), so the
+- Every call into vLLM goes through one small seam (`VllmCalls` in vllm_seam.py, implemented in
+  vllm_backend.py), so the
   request building, chunking and error handling here are tested without vLLM or a GPU.
 """
 
@@ -19,12 +20,14 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
+from lmscreen.engines.options import opt_dict, opt_fraction, opt_int, opt_str
 from lmscreen.engines.protocol import LLMRequest, LLMResult
 from lmscreen.engines.vllm_schema import SchemaRejected, grammar_schema
+from lmscreen.engines.vllm_seam import ChatOutput, VllmCalls
 from lmscreen.errors import InputError
 
 DEFAULT_CHUNK_ROWS = 256
@@ -32,36 +35,10 @@ DEFAULT_CHUNK_ROWS = 256
 DEFAULT_CHAT_TEMPLATE_KWARGS: dict[str, Any] = {"enable_thinking": False}
 """Thinking models would be forced straight into the JSON grammar anyway; templates without the switch
 ignore it."""
-
-
-@dataclass
-class ChatOutput:
-    """What the engine needs from one vLLM `RequestOutput`."""
-
-    text: str | None
-    finish_reason: str | None
-    prompt_tokens: int
-    completion_tokens: int
-    cached_tokens: int
-
-
-class VllmCalls(Protocol):
-    """The seam: everything the engine asks of vLLM."""
-
-    def chat(
-        self,
-        conversations: list[list[dict[str, str]]],
-        sampling: list[dict[str, Any]],
-        chat_template_kwargs: dict[str, Any] | None,
-    ) -> list[ChatOutput]:
-        """One `LLM.chat` call; outputs in input order. Raises ValueError for invalid input."""
-        ...
-
-    def count_tokens(self, text: str) -> int: ...
-
-    def describe(self) -> dict[str, Any]: ...
-
-    def close(self) -> None: ...
+DEFAULT_SEED = 0
+TEMPERATURE = 0.0
+DEFAULT_BACKEND = "xgrammar"
+"""One pinned structured-output backend: mixing backends under "auto" crashes the engine."""
 
 
 @dataclass
@@ -70,9 +47,10 @@ class VllmSettings:
     gpu_memory_utilization: float | None = None
     max_model_len: int | None = None
     tp: int | None = None
-    backend: str = "xgrammar"
+    backend: str = DEFAULT_BACKEND
     enable_prefix_caching: bool = True
-    seed: int = 0
+    seed: int = DEFAULT_SEED
+    temperature: float = TEMPERATURE
     chunk_rows: int = DEFAULT_CHUNK_ROWS
     chat_template_kwargs: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_CHAT_TEMPLATE_KWARGS))
     planned: dict[str, Any] = field(default_factory=dict)
@@ -94,12 +72,14 @@ class VllmSettings:
         return kwargs
 
 
-def sampling_for(request: LLMRequest, grammar: dict[str, Any], seed: int) -> dict[str, Any]:
+def sampling_for(
+    request: LLMRequest, grammar: dict[str, Any], seed: int, temperature: float = TEMPERATURE
+) -> dict[str, Any]:
     """The SamplingParams of one request, as plain data (vllm_backend turns it into the real object)."""
     if request.max_tokens < 1:
         raise ValueError(f"max_tokens must be positive (got {request.max_tokens})")
     return {
-        "temperature": 0.0,
+        "temperature": temperature,
         "max_tokens": int(request.max_tokens),
         "seed": seed,
         "structured_outputs": {"json": grammar},
@@ -130,7 +110,7 @@ class VllmEngine:
         if calls is None:
             from lmscreen.engines.vllm_backend import load_vllm
 
-            calls = load_vllm(settings)
+            calls = load_vllm(settings.llm_kwargs())
         self._calls = calls
         self.relaxed: set[str] = set()
         self.chunks_done = 0
@@ -139,18 +119,15 @@ class VllmEngine:
     def count_tokens(self, text: str) -> int:
         return self._calls.count_tokens(text)
 
+    def identity(self) -> dict[str, Any]:
+        """The same function the plugin answers with before any load (see `vllm_identity`)."""
+        return vllm_identity(self.settings)
+
     def describe(self) -> dict[str, Any]:
         s = self.settings
-        identity = {
-            "engine": self.name,
-            "model": self.model,
-            "temperature": 0.0,
-            "seed": s.seed,
-            "structured_output_backend": s.backend,
-            "chat_template_kwargs": s.chat_template_kwargs,
-            **self._calls.describe(),
-        }
+        identity = self.identity()
         return {
+            **self._calls.describe(),
             **identity,
             "identity": identity,
             "enable_prefix_caching": s.enable_prefix_caching,
@@ -176,7 +153,9 @@ class VllmEngine:
         for request in chunk:
             try:
                 grammar = grammar_schema(request.schema, self.settings.backend)
-                sampling = sampling_for(request, grammar.schema, self.settings.seed)
+                sampling = sampling_for(
+                    request, grammar.schema, self.settings.seed, self.settings.temperature
+                )
             except (SchemaRejected, ValueError) as exc:
                 yield LLMResult(key=request.key, text=None, error=f"request rejected before vLLM: {exc}")
                 continue
@@ -240,28 +219,48 @@ def _result(request: LLMRequest, out: ChatOutput, seconds: float) -> LLMResult:
 # -- settings from the CLI, with `lmscreen model fit` defaults ------------------------------------------
 
 
-def settings_from_options(opts: Any) -> VllmSettings:
-    """VllmSettings for `--engine vllm`: the user's flags win, `model fit`'s plan fills the rest."""
-    if not opts.model:
+def runtime_version() -> str:
+    """The installed vLLM version, from its metadata (importing vLLM takes seconds and wants a GPU)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("vllm")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def vllm_identity(settings: VllmSettings) -> dict[str, Any]:
+    """What an answer depends on, from the settings alone: the runner keys its checkpoint on it before
+    any GPU is touched. Memory settings (utilization, max_model_len, tp, chunking) only change speed."""
+    return {
+        "engine": "vllm",
+        "model": settings.model,
+        "temperature": settings.temperature,
+        "seed": settings.seed,
+        "structured_output_backend": settings.backend,
+        "chat_template_kwargs": settings.chat_template_kwargs,
+        "vllm": runtime_version(),
+    }
+
+
+def settings_from_options(options: Mapping[str, Any]) -> VllmSettings:
+    """VllmSettings for `--engine vllm` from the generic options; `model fit`'s plan fills the rest at
+    creation, when the GPU is known."""
+    model = opt_str(options, "model")
+    if not model:
         raise InputError("--engine vllm needs --model (a Hugging Face model folder or id in the local cache)")
-    settings = VllmSettings(
-        model=str(opts.model),
-        gpu_memory_utilization=getattr(opts, "gpu_memory_utilization", None),
-        max_model_len=getattr(opts, "max_model_len", None),
-        tp=getattr(opts, "tp", None),
-        chat_template_kwargs=(
-            opts.chat_template_kwargs
-            if opts.chat_template_kwargs is not None
-            else dict(DEFAULT_CHAT_TEMPLATE_KWARGS)
-        ),
+    kwargs = opt_dict(options, "chat_template_kwargs")
+    return VllmSettings(
+        model=model,
+        gpu_memory_utilization=opt_fraction(options, "gpu_memory_utilization"),
+        max_model_len=opt_int(options, "max_model_len", None, minimum=16),
+        tp=opt_int(options, "tp", None),
+        backend=DEFAULT_BACKEND,
+        seed=DEFAULT_SEED,
+        temperature=TEMPERATURE,
+        chunk_rows=opt_int(options, "vllm_chunk_rows", None) or DEFAULT_CHUNK_ROWS,
+        chat_template_kwargs=kwargs if kwargs is not None else dict(DEFAULT_CHAT_TEMPLATE_KWARGS),
     )
-    util = settings.gpu_memory_utilization
-    if util is not None and not 0 < util <= 1:
-        raise InputError(f"--gpu-memory-utilization must be in (0, 1] (got {util})")
-    chunk = getattr(opts, "vllm_chunk_rows", None)
-    if chunk:
-        settings.chunk_rows = int(chunk)
-    return settings
 
 
 def fill_from_plan(settings: VllmSettings, vram_gib: float, gpus: int) -> VllmSettings:
@@ -279,26 +278,38 @@ def fill_from_plan(settings: VllmSettings, vram_gib: float, gpus: int) -> VllmSe
     return settings
 
 
+ESTIMATED = ("name-estimate", "name-only")
+"""Resolutions that guessed the architecture from the name: fine for a printed plan with a warning, not for
+settings vLLM is started with (a guessed max_model_len above the model's own stops vLLM at start-up)."""
+
+
 def planned_defaults(
     model: str, vram_gib: float, gpus: int, tp: int | None, util: float | None
 ) -> dict[str, Any]:
     """The adapter to the model planner (`lmscreen model fit`): the only place this engine imports it.
 
-    Tries one GPU first (tensor parallelism costs speed), then every visible GPU when one is too small.
-    A model the planner cannot read is not an error: vLLM's own defaults apply and the reason is recorded.
+    The model is found by the one resolver `model fit` uses (lmscreen.model.resolve), so both plan the
+    same spec. Tries one GPU first (tensor parallelism costs speed), then every visible GPU when one is too
+    small. A model the planner cannot read is not an error: vLLM's own defaults apply and the reason is
+    recorded.
     """
-    from lmscreen.model.arch import inspect
     from lmscreen.model.memory import plan
+    from lmscreen.model.resolve import resolve
 
     try:
-        spec = inspect(model)
+        found = resolve(model)
     except (InputError, OSError, ValueError) as exc:
         return {"planned": False, "why": f"model fit could not read {model}: {exc}"}
+    if found.how in ESTIMATED:
+        return {
+            "planned": False,
+            "why": f"model fit could only estimate {model} from its name ({found.how}): vLLM's defaults",
+        }
     candidates = [tp] if tp else sorted({1, gpus})
     result = None
     for n in candidates:
         result = plan(
-            spec,
+            found.spec,
             vram_gib=vram_gib,
             gpus=n,
             tp=n,
@@ -311,6 +322,8 @@ def planned_defaults(
     assert result is not None
     return {
         "planned": True,
+        "resolved": found.how,
+        "quantization": result.quantization,
         "fits": result.fits,
         "tp": result.tp,
         "gpu_memory_utilization": result.gpu_memory_utilization,
@@ -321,16 +334,60 @@ def planned_defaults(
 
 
 def make_vllm_engine(opts: Any) -> VllmEngine:
-    """`--engine vllm`: check the extra and the GPU, plan defaults, load the model."""
-    from lmscreen.engines.vllm_backend import visible_gpus
+    """`--engine vllm` from a ScreenOptions (kept for scripts/gpu_check.py): settings, then create."""
+    from dataclasses import asdict, is_dataclass
 
-    settings = settings_from_options(opts)
-    gpus, vram_gib = visible_gpus()
-    fill_from_plan(settings, vram_gib, gpus)
-    if settings.planned.get("planned") and not settings.planned.get("fits"):
-        print(
-            f"lmscreen: warning: model fit says {settings.model} does not fit {gpus} × {vram_gib:.0f} GiB "
-            f"as planned; trying anyway ({'; '.join(settings.planned.get('notes', [])[:2])})",
-            file=sys.stderr,
-        )
-    return VllmEngine(settings)
+    options = asdict(opts) if is_dataclass(opts) else dict(vars(opts))
+    return plugin.create(plugin.settings(options))
+
+
+def hf_token_counter(model: str) -> Callable[[str], int]:
+    """Counts as vLLM's tokenizer does, from the tokenizer files alone (local folder or HF cache)."""
+    try:
+        from transformers import AutoTokenizer
+    except ImportError:
+        raise InputError(
+            "counting tokens for a Hugging Face model without loading it needs transformers "
+            "(pip install 'lmscreen[vllm]')"
+        ) from None
+    try:
+        tok = AutoTokenizer.from_pretrained(model, local_files_only=True)
+    except OSError as exc:
+        raise InputError(f"{model}: no tokenizer in the local folder or HF cache: {exc}") from None
+    return lambda text: len(tok.encode(text, add_special_tokens=False))
+
+
+class VllmPlugin:
+    """The `vllm` entry point: vLLM in this process, on a GPU."""
+
+    name = "vllm"
+
+    def settings(self, options: Mapping[str, Any]) -> VllmSettings:
+        return settings_from_options(options)
+
+    def identity(self, settings: VllmSettings) -> dict[str, Any]:
+        return vllm_identity(settings)
+
+    def create(self, settings: VllmSettings) -> VllmEngine:
+        """Check the extra and the GPU, plan what the user left unset, load the model. Works on a copy:
+        the caller's settings (and so their identity) stay as they were."""
+        from dataclasses import replace
+
+        from lmscreen.engines.vllm_backend import visible_gpus
+
+        settings = replace(settings, planned={})
+        gpus, vram_gib = visible_gpus()
+        fill_from_plan(settings, vram_gib, gpus)
+        if settings.planned.get("planned") and not settings.planned.get("fits"):
+            print(
+                f"lmscreen: warning: model fit says {settings.model} does not fit {gpus} × {vram_gib:.0f} "
+                f"GiB as planned; trying anyway ({'; '.join(settings.planned.get('notes', [])[:2])})",
+                file=sys.stderr,
+            )
+        return VllmEngine(settings)
+
+    def token_counter(self, settings: VllmSettings) -> Callable[[str], int]:
+        return hf_token_counter(settings.model)
+
+
+plugin = VllmPlugin()

@@ -85,10 +85,7 @@ class EngineSource:
     @classmethod
     def of(cls, engine: Engine) -> EngineSource:
         """A caller's already loaded engine (benchmarks, tests, a long-lived process)."""
-        identity = getattr(engine, "identity", None)
-        if identity is None:  # TRANSITIONAL: engines without identity() yet
-            identity = lambda: engine.describe().get("identity") or engine.describe()  # noqa: E731
-        return cls(engine.name, identity, lambda: engine, owned=False)
+        return cls(engine.name, engine.identity, lambda: engine, owned=False)
 
 
 @dataclass

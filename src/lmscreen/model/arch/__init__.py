@@ -5,6 +5,7 @@ from lmscreen.model.arch.read import (
     hf_cache_dirs,
     inspect,
     read_config,
+    read_local,
     spec_from_config,
     spec_from_folder,
 )
@@ -14,6 +15,7 @@ __all__ = [
     "hf_cache_dirs",
     "inspect",
     "read_config",
+    "read_local",
     "spec_from_config",
     "spec_from_folder",
 ]

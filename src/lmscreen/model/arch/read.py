@@ -14,7 +14,14 @@ from lmscreen.errors import InputError
 from lmscreen.model.arch.config import spec_from_config
 from lmscreen.model.spec import ModelSpec
 
-__all__ = ["cached_snapshot", "hf_cache_dirs", "inspect", "spec_from_config", "spec_from_folder"]
+__all__ = [
+    "cached_snapshot",
+    "hf_cache_dirs",
+    "inspect",
+    "read_local",
+    "spec_from_config",
+    "spec_from_folder",
+]
 
 _PACKED_DTYPES = {"I32", "U32", "I8", "U8", "F8_E4M3", "F8_E5M2", "F8_E8M0", "I4", "U4"}
 """Dtypes of packed / quantized storage: element counts from these shapes are not parameter counts."""
@@ -113,45 +120,23 @@ def _add_safetensors(spec: ModelSpec, folder: Path) -> None:
     spec.notes.append(f"read {len(files)} safetensors header(s), {summary.tensors} tensors")
 
 
-def _looks_like_path(text: str) -> bool:
-    return (
-        text.startswith((".", "/", "~"))
-        or text.endswith((".json", ".gguf", ".safetensors"))
-        or text.count("/") > 1
-        or os.sep != "/"
-        and os.sep in text
-    )
-
-
 def inspect(path_or_id: str) -> ModelSpec:
-    """config.json file, model folder, .gguf file or HF cache id → ModelSpec; bad input → InputError.
+    """config.json file, model folder, .gguf file, HF cache id or catalog name → ModelSpec; bad input →
+    InputError. The lookup order is lmscreen.model.resolve's (the one resolver), without its estimate
+    from the name: `model inspect` reports facts only."""
+    from lmscreen.model.resolve import resolve
 
-    An `Org/Name` id that is not in the local HF cache falls back to the built-in catalog (sources say so).
-    """
-    path = Path(path_or_id).expanduser()
-    if path.is_dir() or path.is_file():
-        try:
-            return _inspect_local(path)
-        except InputError:
-            raise
-        except _HEADER_ERRORS as exc:  # a header or config with the wrong shape: the file's fault, not ours
-            raise InputError(f"unusable model metadata ({_one_line(exc)})", file=str(path)) from exc
-    if _looks_like_path(path_or_id):
-        raise InputError("no such file or folder", file=path_or_id)
-    snapshot = cached_snapshot(path_or_id) if "/" in path_or_id else None
-    if snapshot is not None:
-        return spec_from_folder(snapshot, path_or_id)
-    from lmscreen.model.catalog.models import close_matches, lookup, spec_for
+    return resolve(path_or_id, estimate=False).spec
 
-    if lookup(path_or_id):
-        spec = spec_for(path_or_id)
-        spec.notes.append("not found on disk or in the Hugging Face cache: facts from the built-in catalog")
-        return spec
-    close = close_matches(path_or_id)
-    hint = f"; catalog has: {', '.join(close)}" if close else ""
-    raise InputError(
-        f"{path_or_id!r} is not a file, a folder, a cached Hugging Face model or a catalog model{hint}"
-    )
+
+def read_local(path: Path) -> ModelSpec:
+    """A config.json, model folder, .gguf or .safetensors file on disk → ModelSpec (headers only)."""
+    try:
+        return _inspect_local(path)
+    except InputError:
+        raise
+    except _HEADER_ERRORS as exc:  # a header or config with the wrong shape: the file's fault, not ours
+        raise InputError(f"unusable model metadata ({_one_line(exc)})", file=str(path)) from exc
 
 
 _HEADER_ERRORS = (AttributeError, TypeError, ValueError, KeyError, IndexError, OverflowError, EOFError)

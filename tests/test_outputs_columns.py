@@ -192,7 +192,7 @@ def test_a_pool_without_filings_is_a_rules_only_run(tmp_path: Path) -> None:
     mp = pytest.MonkeyPatch()
     mp.setenv("LMSCREEN_HOME", str(tmp_path / "home"))
     try:
-        summary = screen(ScreenOptions(pool=POOL, out=tmp_path / "o", progress=False, engine="scripted"))
+        summary = screen(ScreenOptions(pool=POOL, out=tmp_path / "o", progress=False))
     finally:
         mp.undo()
     assert summary.run["llm"]["engine_created"] is False

@@ -10,6 +10,9 @@ import os
 from pathlib import Path
 
 HOME_ENV = "LMSCREEN_HOME"
+HISTORY_DB = "history.sqlite"
+"""The run history's file in home(): named here so `lmscreen --help` can show where it is without
+importing the history store."""
 
 
 def home() -> Path:

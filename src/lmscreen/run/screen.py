@@ -18,24 +18,23 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from lmscreen import __version__
-from lmscreen.engines.protocol import Engine
 from lmscreen.errors import InputError
-from lmscreen.filings import filing_for, index_filings
 from lmscreen.pool.notes import input_notes
 from lmscreen.run import checkpoint as ckpt_mod
 from lmscreen.run import outdir
-from lmscreen.run.engine_source import engine_source
 from lmscreen.run.judged import Judged
-from lmscreen.run.merge import answers_frame, merge, without_llm
+from lmscreen.run.merge import merge, without_llm
 from lmscreen.run.options import ScreenOptions
-from lmscreen.run.runner import run_items
 from lmscreen.run.spill import Spill, remove_stale
-from lmscreen.task.screen import ScreenAnswer, ScreenItem, ScreenTask
+
+if TYPE_CHECKING:  # the LLM step's stack (task, filings, runner, engines) loads only on a run that asks
+    from lmscreen.engines.protocol import Engine
+    from lmscreen.task.screen import ScreenItem
 
 RULES_ONLY_CHUNK_ROWS = 131_072
 LLM_CHUNK_ROWS = 8_192
@@ -112,6 +111,8 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
         chunks: Iterator[list[pl.DataFrame]] = ([without_llm(c, "no_llm")] for c in judged)
         empty = [c for c in SPARSE_JSONL_COLUMNS if not (c == "report_text" and has_text_column)]
     else:
+        from lmscreen.filings import index_filings
+
         spill = Spill(opts.out)
         try:
             items: list[ScreenItem] = []
@@ -249,6 +250,9 @@ def _items(frame: pl.DataFrame, index: dict[str, Path] | None) -> list[ScreenIte
     polars first: a million-row pool with filings for a thousand rows must not be walked row by row in
     Python. `filing_for` then decides on those rows exactly as before.
     """
+    from lmscreen.filings import filing_for
+    from lmscreen.task.screen import ScreenItem
+
     has_inline = "report_text" in frame.columns
     may_have: list[pl.Expr] = []
     if index:
@@ -281,7 +285,11 @@ def _llm_stage(
 ) -> tuple[pl.DataFrame, dict[str, Any]]:
     """Ask about every row with a filing (answers already in the checkpoint are reused) and return the
     answers as one frame (`row`, the LLM columns, the nested `llm` detail) with the run's info."""
+    from lmscreen.run.engine_source import engine_source
+    from lmscreen.run.merge import answers_frame
+    from lmscreen.run.runner import run_items
     from lmscreen.task import choice_prompt_hash
+    from lmscreen.task.screen import ScreenAnswer, ScreenTask
 
     task = ScreenTask(report_token_budget=opts.report_token_budget, max_tokens=opts.max_tokens)
     outcome = run_items(task, items, engine_source(opts, engine), opts.out, progress=opts.progress)

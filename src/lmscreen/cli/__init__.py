@@ -40,7 +40,8 @@ def _register() -> None:
     _registered = True
     from lmscreen.cli import doctor, history, model, pool, screen
 
-    app.help = f"{app.help}\n\n{history.history_help()}"
+    # \b: click keeps the paragraph as written, so a long database path is never broken across lines.
+    app.help = f"{app.help}\n\n\b\n{history.history_help()}"
     screen.register(app)
     pool.register(app)
     history.register(app)

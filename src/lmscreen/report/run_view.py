@@ -42,6 +42,19 @@ MAX_ROWS_SHOWN = 10_000
 """Rows the reports carry in full (table, details, charts). A whole-market pass (~5,500 stocks) fits; a
 million-row run shows its first rows, while counts, charts, flags and changes still cover every row (from
 run.json, the runner's chart totals and the history), and results.csv holds them all."""
+SHOWN_FIELDS: tuple[str, ...] = tuple(
+    dict.fromkeys(
+        (
+            *VERDICT_COLUMNS,
+            *WORST_ROW_FIELDS,
+            "reason_source",
+            "rules_fired",
+            "report_text",
+        )
+    )
+)
+"""What the reports read of each shown row (the table, the details, report.md's list): results.parquet's
+other columns are not turned into Python values for them."""
 MAX_HIGH_ROWS = 200
 """Rows at the run's worst level listed in report.md (the rest are counted)."""
 HIGH_FIELDS = WORST_ROW_FIELDS
@@ -103,7 +116,9 @@ class ShownRows:
             return
         if self.path.suffix == ".parquet":
             try:
-                rows = pl.read_parquet(self.path, n_rows=left)
+                names = pl.read_parquet_schema(self.path)
+                wanted = [c for c in SHOWN_FIELDS if c in names]
+                rows = pl.read_parquet(self.path, columns=wanted, n_rows=left)
             except (pl.exceptions.PolarsError, OSError) as exc:
                 raise self._damaged(exc) from None
             yield from rows.iter_rows(named=True)
@@ -133,9 +148,16 @@ class ShownRows:
         self._digest = digest
 
     def frame(self) -> pl.DataFrame:
-        """The verdict columns of the shown rows (built once)."""
+        """The verdict columns of the shown rows (built once; from results.parquet, read as columns)."""
         if self._frame is None:
-            self._frame = _rows_frame([verdict_of(rec) for rec in self])
+            if self.path.suffix == ".parquet" and self.count:
+                try:
+                    typed = pl.read_parquet(self.path, columns=list(VERDICT_COLUMNS), n_rows=self.count)
+                except (pl.exceptions.PolarsError, OSError) as exc:
+                    raise self._damaged(exc) from None
+                self._frame = typed.with_columns(pl.col("risk_level").cast(pl.String))
+            else:
+                self._frame = _rows_frame([verdict_of(rec) for rec in self])
         return self._frame
 
 

@@ -268,7 +268,14 @@ def fired_dtype() -> pl.DataType:
     import polars as pl
 
     return pl.List(
-        pl.Struct({"rule": pl.String, "field": pl.String, "threshold": pl.Float64, "value": pl.String})
+        pl.Struct(
+            {
+                "rule": pl.Categorical(),
+                "field": pl.Categorical(),
+                "threshold": pl.Float64(),
+                "value": pl.String(),
+            }
+        )
     )
 
 

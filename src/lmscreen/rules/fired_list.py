@@ -21,9 +21,13 @@ import polars as pl
 
 from lmscreen.rules.ruleset import Rule, RuleSet, is_number
 
-FIRED_ENTRY = pl.Struct({"rule": pl.String, "field": pl.String, "threshold": pl.Float64, "value": pl.String})
+FIRED_ENTRY = pl.Struct(
+    {"rule": pl.Categorical(), "field": pl.Categorical(), "threshold": pl.Float64(), "value": pl.String()}
+)
 FIRED_LIST = pl.List(FIRED_ENTRY)
-"""The dtype of the nested `rules_fired`."""
+"""The dtype of the nested `rules_fired`. `rule` and `field` are categorical: a handful of names on
+millions of entries, stored (and written to Parquet) as dictionary codes, which halved the cost of writing
+the column against plain strings."""
 
 
 def threshold(rule: Rule) -> float | None:
@@ -50,15 +54,26 @@ def fired_lists(
     starts = _starts(counts)
     taken = pl.zeros(n, dtype=pl.UInt32, eager=True)
     at: list[pl.Series] = []
-    parts: list[pl.DataFrame] = []
-    for (rule, field, limit), name, value in zip(entries, flags.columns, values, strict=True):
+    position: list[pl.Series] = []
+    texts: list[pl.Series] = []
+    for index, (name, value) in enumerate(zip(flags.columns, values, strict=True)):
         flag = flags.get_column(name)
         rows = flag.arg_true()
         if rows.len():
             at.append((starts + taken).gather(rows))
-            parts.append(_entries(rule, field, limit, _values_at(frame, value, rows)))
+            position.append(pl.repeat(index, rows.len(), dtype=pl.UInt32, eager=True))
+            texts.append(_values_at(frame, value, rows))
         taken = taken + flag.cast(pl.UInt32)
-    return _grouped(counts, starts, at, parts)
+    at, position, texts = _with_placeholders(counts, starts, at, position, texts, len(entries))
+    order = _order(at)
+    # Only the entry's position in `entries` and its value are put in order; the rule, field and threshold
+    # come from the few entries by that position (categorical codes: a gather of integers).
+    slot_position = pl.concat(position).gather(order)
+    table = _lookup([*entries, ("", "", None)])
+    flat = table.select(pl.all().gather(slot_position)).with_columns(
+        pl.concat(texts).gather(order).alias("value")
+    )
+    return _lists(counts, flat)
 
 
 def with_first_entry(
@@ -75,7 +90,8 @@ def with_first_entry(
     starts = _starts(counts)
     rows = applies.arg_true()
     at = [starts.gather(rows)]
-    parts = [_entries(*entry, value.gather(rows))]
+    parts = [_lookup([entry]).select(pl.all().gather(pl.zeros(rows.len(), dtype=pl.UInt32, eager=True)))]
+    parts[0] = parts[0].with_columns(value.gather(rows).cast(pl.String).alias("value"))
     flat = lists.explode().drop_nulls()  # an entry is never null; an empty list may explode to one
     if flat.len():
         owner = _owners(old)
@@ -83,7 +99,17 @@ def with_first_entry(
         within = pl.int_range(0, flat.len(), dtype=pl.UInt32, eager=True) - first_old
         at.append((starts + added).gather(owner) + within)
         parts.append(flat.struct.unnest())
-    return _grouped(counts, starts, at, parts)
+    empty = (counts == 0).arg_true()
+    if empty.len():
+        at.append(starts.gather(empty))
+        parts.append(
+            _lookup([("", "", None)]).select(
+                pl.all().gather(pl.zeros(empty.len(), dtype=pl.UInt32, eager=True))
+            )
+        )
+    order = _order(at)
+    flat_entries = pl.concat(parts, how="vertical_relaxed", rechunk=True).select(pl.all().gather(order))
+    return _lists(counts, flat_entries)
 
 
 def _starts(counts: pl.Series) -> pl.Series:
@@ -93,43 +119,57 @@ def _starts(counts: pl.Series) -> pl.Series:
     return slots.cum_sum() - slots
 
 
+def _with_placeholders(
+    counts: pl.Series,
+    starts: pl.Series,
+    at: list[pl.Series],
+    position: list[pl.Series],
+    texts: list[pl.Series],
+    placeholder: int,
+) -> tuple[list[pl.Series], list[pl.Series], list[pl.Series]]:
+    """The slots of the rows without an entry added, holding entry `placeholder`."""
+    empty = (counts == 0).arg_true()
+    if empty.len():
+        at = [*at, starts.gather(empty)]
+        position = [*position, pl.repeat(placeholder, empty.len(), dtype=pl.UInt32, eager=True)]
+        texts = [*texts, pl.repeat(None, empty.len(), dtype=pl.String, eager=True)]
+    return at, position, texts
+
+
+def _order(at: list[pl.Series]) -> pl.Series:
+    """Each entry's slot is its row's start plus the entries before it in that row, so the slots (with
+    the placeholders') are a permutation of 0..total-1; one scatter inverts it into the order that reads
+    the entries slot by slot."""
+    slots = pl.concat(at)
+    total = slots.len()
+    return pl.zeros(total, dtype=pl.UInt32, eager=True).scatter(
+        slots, pl.int_range(0, total, dtype=pl.UInt32, eager=True)
+    )
+
+
 def _owners(slots: pl.Series) -> pl.Series:
     """The row of each slot, in order: row i repeated slots[i] times."""
     rows = pl.int_range(0, slots.len(), dtype=pl.UInt32, eager=True)
     return pl.select(pl.lit(rows).repeat_by(pl.lit(slots)).explode()).to_series().drop_nulls()
 
 
-def _entries(rule: str, field: str, limit: float | None, value: pl.Series) -> pl.DataFrame:
-    k = value.len()
+def _lookup(entries: Sequence[tuple[str, str, float | None]]) -> pl.DataFrame:
+    """(rule, field, threshold) of each entry, typed as FIRED_ENTRY's fields."""
     return pl.DataFrame(
         {
-            "rule": pl.repeat(rule, k, dtype=pl.String, eager=True),
-            "field": pl.repeat(field, k, dtype=pl.String, eager=True),
-            "threshold": pl.repeat(limit, k, dtype=pl.Float64, eager=True),
-            "value": value.cast(pl.String),
+            "rule": pl.Series([e[0] for e in entries], dtype=pl.Categorical()),
+            "field": pl.Series([e[1] for e in entries], dtype=pl.Categorical()),
+            "threshold": pl.Series([e[2] for e in entries], dtype=pl.Float64()),
         }
     )
 
 
-def _grouped(
-    counts: pl.Series, starts: pl.Series, at: list[pl.Series], parts: list[pl.DataFrame]
-) -> pl.Series:
-    """The lists from entries given flat (`parts`) with their slots (`at`): each entry's slot is its
-    row's start plus the entries before it in that row, so the slots with the placeholders' are a
-    permutation of 0..total-1, inverted by one scatter into the order that reads them slot by slot."""
-    slots = counts.clip(lower_bound=1)
-    empty = (counts == 0).arg_true()
-    if empty.len():
-        at.append(starts.gather(empty))
-        parts.append(_entries("", "", None, pl.repeat(None, empty.len(), dtype=pl.String, eager=True)))
-    total = int(slots.sum())
-    order = pl.zeros(total, dtype=pl.UInt32, eager=True).scatter(
-        pl.concat(at), pl.int_range(0, total, dtype=pl.UInt32, eager=True)
-    )
-    flat = pl.concat(parts, rechunk=True).select(pl.all().gather(order))
+def _lists(counts: pl.Series, flat: pl.DataFrame) -> pl.Series:
+    """The lists of entries given flat, in slot order (rule, field, threshold, value), each row's slots
+    (one at least: a row without an entry has its placeholder) next to each other."""
     lists = (
         flat.select(
-            _owners(slots).alias("row").set_sorted(),
+            _owners(counts.clip(lower_bound=1)).alias("row").set_sorted(),
             pl.struct("rule", "field", "threshold", "value").alias("entry"),
         )
         .group_by("row", maintain_order=True)

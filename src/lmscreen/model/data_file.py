@@ -20,11 +20,10 @@ from typing import Any
 
 
 def cache_dir() -> Path:
-    """`$LMSCREEN_CACHE`, else `$XDG_CACHE_HOME/lmscreen`, else `~/.cache/lmscreen` (as `pool fetch`)."""
-    base = os.environ.get("LMSCREEN_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "lmscreen"
-    )
-    return Path(base) / "data"
+    """lmscreen's cache folder (lmscreen.home.cache()), `data/` in it."""
+    from lmscreen.home import cache
+
+    return cache() / "data"
 
 
 def load(name: str) -> Any:

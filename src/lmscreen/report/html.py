@@ -25,7 +25,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, select_autoescape
+from jinja2 import Environment, FileSystemBytecodeCache, FunctionLoader, select_autoescape
+from jinja2.bccache import Bucket
 
 from lmscreen.errors import InputError
 from lmscreen.outputs.atomic import write_pieces, write_text
@@ -297,6 +298,10 @@ def payload(view: RunView, lang: str) -> tuple[str, str]:
     block: list[dict[str, Any]] = []
 
     def flush() -> None:
+        if not block:
+            return
+        table: list[list[Any]] = []
+        shown: list[dict[str, Any]] = []
         for rec, fired in zip(block, _all_fired(block), strict=True):
             flags = [f for f in (rec.get("flags") or "").split(";") if f]
             code = rec.get("code")
@@ -314,9 +319,13 @@ def payload(view: RunView, lang: str) -> tuple[str, str]:
                 rec.get("reason") or "",
                 changed.get(code) or ("new" if code in added else None),
             ]
-            rows.append(_script_safe(_ENCODER.encode(row)))
-            details.add(_detail(rec, fired, words, sources))
+            table.append(row)
+            shown.append(_detail(rec, fired, words, sources))
             digest.add(rec)
+        # A block's rows and details encoded in one call each: the encoder's cost per call, not per
+        # byte, was most of it. A list's JSON is its items' JSON joined by commas, so the text is the same.
+        rows.append(_script_safe(_ENCODER.encode(table))[1:-1])
+        details.add_many(shown)
         block.clear()
 
     for rec in view.rows:
@@ -355,11 +364,18 @@ class Packer:
         self._items = 0
 
     def add(self, item: Any) -> None:
-        text = _ENCODER.encode(item)
+        self._append(_ENCODER.encode(item), 1)
+
+    def add_many(self, items: list[Any]) -> None:
+        """add() of each item, encoded in one call (the same text: a list's JSON is its items' joined)."""
+        if items:
+            self._append(_ENCODER.encode(items)[1:-1], len(items))
+
+    def _append(self, text: str, count: int) -> None:
         if self._items:
             self._pending.append(",")
         self._pending.append(text)
-        self._items += 1
+        self._items += count
         self._size += len(text)
         if self._size >= self.BUFFER:
             self._drain()
@@ -454,6 +470,42 @@ def report_charts(view: RunView, lang: str) -> dict[str, Any]:
     return all_charts(view.charts, thresholds(view.rules), lang)
 
 
+class _QuietCache(FileSystemBytecodeCache):
+    """Jinja's compiled templates in lmscreen's cache folder, keyed by the template's text: compiling
+    report.html's template was a tenth of a small run's report. A folder that cannot be read or written
+    only costs the compile."""
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, ValueError, EOFError):
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+def _environment() -> Environment:
+    from lmscreen.home import cache
+
+    folder = cache() / "templates"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        compiled: _QuietCache | None = _QuietCache(str(folder))
+    except OSError:
+        compiled = None
+    env = Environment(
+        loader=FunctionLoader(_asset),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        bytecode_cache=compiled,
+    )
+    env.filters["fmt"] = _fmt
+    return env
+
+
 def render_html(view: RunView, lang: str = "zh") -> str:
     return "".join(html_pieces(view, lang))
 
@@ -472,9 +524,7 @@ def html_pieces(view: RunView, lang: str = "zh") -> Iterator[str]:
         "style-src 'unsafe-inline'; img-src data:; "
         "base-uri 'none'; form-action 'none'"
     )
-    env = Environment(autoescape=select_autoescape(default=True, default_for_string=True))
-    env.filters["fmt"] = _fmt
-    template = env.from_string(_asset("report.html.j2"))
+    template = _environment().get_template("report.html.j2")
     return template.generate(
         lang=lang,
         t=labels.text(lang),

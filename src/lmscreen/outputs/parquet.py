@@ -41,14 +41,20 @@ class ParquetStream:
         self._queue: queue.Queue[object] = queue.Queue(maxsize=2)
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
+        self._schema: pl.Schema | None = None
 
     def __enter__(self) -> ParquetStream:
         return self
 
     def write(self, frame: pl.DataFrame) -> None:
         if self._thread is None and self._held is None:
+            self._schema = frame.schema
             self._held = frame
             return
+        if frame.schema != self._schema:  # the sink would panic inside polars on it
+            raise ValueError(
+                f"{self.path.name}: a frame of another schema ({frame.schema} after {self._schema})"
+            )
         if self._thread is None:
             assert self._held is not None
             self._start(self._held.schema)

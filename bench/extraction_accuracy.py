@@ -14,8 +14,15 @@ completion tokens per row; then the same speed comparison on the example pool (e
 two questions alternating row by row on two engines so that a shared machine's load weighs on both alike.
 Machines are shared: compare the ratios, and note the load average printed at the start and end.
 
+On real filings (bench/real_texts.py: ../shared/data/real-reports and real-reports-more, labelled in
+bench/data/real/, skipped with a note when the folders are absent) it prints the same recall and wrong
+figures per field, per kind of filing and per trap, for the texts the reader was built on (`seen`) and for
+those it never was (`heldout`) apart, read by the deterministic reader alone: what the default install keeps
+(with the 135M model the facts carry the figures; the model only writes the reason).
+
 Usage: python bench/extraction_accuracy.py [--model PATH.gguf] [--limit N] [--skip-pool] [--skip-old]
-       [--old-limit N] [--pool-limit N] [--send-all]
+       [--old-limit N] [--pool-limit N] [--send-all] [--labels-only]
+`--labels-only` runs no model at all: the reader on the written corpus and on the real texts.
 The speed comparison (rows/s, completion tokens/row) is made on the example pool, both questions on the same
 rows in one run; with --send-all the corpus is timed too.
 """
@@ -35,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 CORPUS = ROOT / "bench" / "data" / "extraction"
 EXAMPLES = ROOT / "examples" / "reports"
 FIELDS = ("revenue", "net_profit", "gross_margin", "roe", "pe_ttm")
@@ -260,7 +268,14 @@ def main() -> int:
         help="send every corpus text to the model on the new path (default: only the texts with a field the "
         "labels leave open; the others' figures cannot depend on the model's answer)",
     )
+    parser.add_argument(
+        "--labels-only",
+        action="store_true",
+        help="no model: the reader alone on the written corpus and the real texts (what the default keeps)",
+    )
     args = parser.parse_args()
+    if args.labels_only:
+        return reader_only(args.limit)
 
     from lmscreen.engines.embedded import EmbeddedEngine
     from lmscreen.run.options import ScreenOptions
@@ -352,7 +367,48 @@ def main() -> int:
         print("\nexample pool reasons (new path):")
         for key, reason in pool["new"].reasons.items():
             print(f"  {key}: {reason}")
+    real_sections()
     print(f"\nload average at end: {load_average()}")
+    return 0
+
+
+def real_sections() -> None:
+    """The real filings, seen and held out, each scored apart (bench/real_texts.py)."""
+    import real_texts
+
+    cases, notes = real_texts.load()
+    for note in notes:
+        print(f"\nnote: {note}")
+    about = {
+        "seen": "read while the reader was built",
+        "heldout-1": "held out until its first scoring (bench/data/real/heldout-round1.txt), read since",
+        "heldout-2": "held out until its first scoring (bench/data/real/heldout-round2.txt), read since",
+        "heldout-3": "held out until its first scoring (bench/data/real/heldout-round3.txt), read since",
+    }
+    for which in ("seen", "heldout-1", "heldout-2", "heldout-3"):
+        chosen = [c for c in cases if c.set == which]
+        if chosen:
+            title = (
+                f"real filings, {which}: {about[which]} ({len(chosen)} texts; the reader alone, what the "
+                "default install keeps)"
+            )
+            real_texts.print_report(title, real_texts.score(chosen))
+
+
+def reader_only(limit: int | None) -> int:
+    """The reader on the written corpus and on the real filings; no model is loaded."""
+    cases = load_corpus(limit)
+    labelled = sum(bool(v) for c in cases for v in c.labels.values())
+    print(f"written corpus: {len(cases)} texts, {labelled} labelled figures (reader alone)")
+    scored = {"labels": score(cases, labels_only(cases))}
+    print_table("per field", list(FIELDS), scored, 0)
+    print_table("per trap category", sorted({c for case in cases for c in case.categories}), scored, 1)
+    print(
+        f"\n{'all figures':22}" + "".join(f"{fmt_recall(s[2]):>20}{s[2].wrong:>12}" for s in scored.values())
+    )
+    for case_id, f, value, allowed in scored["labels"][3]:
+        print(f"  wrong (labels): {case_id} {f} = {value} (accepted: {allowed})")
+    real_sections()
     return 0
 
 

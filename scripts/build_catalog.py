@@ -4,8 +4,11 @@ Each model is one folder, `catalog/models/<org>--<name>/`, holding
 
 - `config.json`: the model's config.json as published (the whole file, or the keys a memory plan needs);
 - `entry.yaml`: identity and provenance: `id` and `source` (the URL or file the config was read from) are
-  required; `aliases`, `ollama`, `org`, `family`, `version`, `release`, `thinking`, `total_params_b`,
+  required; `aliases`, `quantized_releases` (the publisher's AWQ/GPTQ/FP8 releases),
+  `ollama`, `org`, `family`, `version`, `release`, `thinking`, `total_params_b`,
   `active_params_b` (publisher headline counts), `tasks`, `license`, `generation_source` are optional;
+  `scores` (optional) lists published benchmark results, each `benchmark`, `value`, `source` (where the
+  figure is published) and optionally `via` (where it was read) and `note` — `model recommend` ranks by them;
 - `generation_config.json` (optional): the release's sampling defaults (temperature, top_p, top_k, min_p,
   repetition_penalty), used as its sampling preset;
 - `hf_quant_config.json` (optional): a ModelOpt checkpoint's quantization file (`quant_source` names where it
@@ -57,6 +60,7 @@ GENERATION_KEYS = ("temperature", "top_p", "top_k", "min_p", "repetition_penalty
 ORDER = (
     "id",
     "aliases",
+    "quantized_releases",
     "ollama",
     "org",
     "family",
@@ -73,6 +77,7 @@ ORDER = (
     "generation_source",
     "quant_source",
     "vision_source",
+    "scores",
     "config",
 )
 
@@ -121,6 +126,9 @@ def entry_from_folder(folder: Path) -> dict[str, Any]:
     meta = yaml.safe_load(meta_path.read_text(encoding="utf-8")) or {}
     if not meta.get("id") or not meta.get("source"):
         raise ValueError(f"{meta_path}: `id` and `source` are required (no fact without its origin)")
+    for i, score in enumerate(meta.get("scores") or []):
+        if not all(score.get(k) not in (None, "") for k in ("benchmark", "value", "source")):
+            raise ValueError(f"{meta_path}: scores[{i}] needs benchmark, value and source")
     config = json.loads(config_path.read_text(encoding="utf-8"))
     quant_path = folder / "hf_quant_config.json"
     if quant_path.is_file() and not _has_quantization(config):

@@ -9,6 +9,11 @@
 # wall time, its pytest summary line and PASS/FAIL. The busy loop is killed on every way out (end, Ctrl-C,
 # error). Exit status: 0 when every run passed, 1 otherwise. Each run's full output is kept in a log whose
 # path is printed. Extra arguments after `--` go to pytest (e.g. `-- tests/test_openai_engine.py -x`).
+#
+#   scripts/stress_suite.sh 0
+#
+# RUNS = 0 is the idle measurement: no busy loop, one run, its wall time and the 15 slowest tests (the
+# suite's budget on an idle 2-core machine is 4 minutes).
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -45,8 +50,17 @@ stop_busy() {
 trap stop_busy EXIT
 trap 'exit 130' INT TERM
 
+idle=0
+if [[ "$runs" == "0" ]]; then
+    idle=1
+    runs=1
+    set -- --durations=15 "$@"
+fi
+
 # The busy loop runs in its own session (setsid), so one kill of its process group ends all its workers.
-if command -v stress-ng >/dev/null 2>&1; then
+if [[ $idle -eq 1 ]]; then
+    echo "idle run: no busy loop; logs in $logs"
+elif command -v stress-ng >/dev/null 2>&1; then
     load_by="stress-ng --cpu $cores"
     setsid stress-ng --cpu "$cores" --timeout 0 --quiet &
 else
@@ -63,13 +77,15 @@ for p in procs:
     p.join()
 ' "$cores" &
 fi
-busy_pid=$!
-sleep 2
-if ! kill -0 "$busy_pid" 2>/dev/null; then
-    echo "stress_suite: the busy loop ($load_by) did not start" >&2
-    exit 1
+if [[ $idle -eq 0 ]]; then
+    busy_pid=$!
+    sleep 2
+    if ! kill -0 "$busy_pid" 2>/dev/null; then
+        echo "stress_suite: the busy loop ($load_by) did not start" >&2
+        exit 1
+    fi
+    echo "busy loop: $load_by (pid $busy_pid); logs in $logs"
 fi
-echo "busy loop: $load_by (pid $busy_pid); logs in $logs"
 
 failed=0
 for ((i = 1; i <= runs; i++)); do
@@ -91,5 +107,8 @@ for ((i = 1; i <= runs; i++)); do
     fi
     printf 'run %d: %s in %dm%02ds (pytest exit %d; load at start %s): %s\n    log %s\n' \
         "$i" "$verdict" $((wall / 60)) $((wall % 60)) "$rc" "$load_before" "${summary:-no summary line}" "$log"
+    if [[ $idle -eq 1 ]]; then
+        sed -n '/slowest 15 durations/,/^$/p' "$log" | sed 's/^/    /'
+    fi
 done
 exit "$failed"

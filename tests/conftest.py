@@ -7,6 +7,41 @@ from pathlib import Path
 
 import pytest
 
+MODEL_MODULES = {
+    "test_screen_e2e", "test_task_model", "test_task_choice_model", "test_task_truncate", "test_llama_cpu",
+    "test_run_safety", "test_pdf_reports", "test_long_reports", "test_filings_cache", "test_screen_periods",
+    "test_engine_registry", "test_allocator", "test_threads",
+}  # fmt: skip
+"""Modules whose tests load the bundled model in-process or in a `screen` child (marked `model`)."""
+SERVER_MODULES = {
+    "test_doctor",
+    "test_openai_engine",
+    "test_openai_screen",
+    "test_secrets",
+    "test_golden_outputs",
+}
+"""Modules that talk to a real server on 127.0.0.1 (marked `server`)."""
+RAY_MODULES = {"test_ray_engine"}
+BROWSER_FIXTURE = "browser"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test by what it needs: `-m "not model and not server and not ray"` is the quick loop.
+
+    Not run in parallel (pytest-xdist): llama.cpp's threads busy-wait between steps, so a llama.cpp test
+    beside any other busy process on two cores slows several times over (measured: the suite under
+    `-n 2` was no faster, and the OpenAI-screen test took 10x its solo time)."""
+    for item in items:
+        module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
+        if module in MODEL_MODULES:
+            item.add_marker(pytest.mark.model)
+        if module in SERVER_MODULES:
+            item.add_marker(pytest.mark.server)
+        if module in RAY_MODULES:
+            item.add_marker(pytest.mark.ray)
+        if BROWSER_FIXTURE in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _private_history(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
@@ -18,6 +53,35 @@ def _private_history(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]
     mp.setenv("LMSCREEN_HOME", str(home))
     yield home
     mp.undo()
+
+
+@pytest.fixture(scope="session")
+def llama_server() -> Iterator[object]:
+    """One real `llama_cpp.server` with the bundled model for every test that talks to a server (doctor,
+    the OpenAI engine, screen over HTTP): started once, on first use. A test that kills it restarts it."""
+    from servers import LLAMA_ALIAS, LlamaServer
+
+    with LlamaServer(LLAMA_ALIAS, n_ctx=4096) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="session")
+def keyed_llama_server() -> Iterator[object]:
+    """The same server behind an API key (`servers.KEYED_API_KEY`), for the key-handling tests."""
+    from servers import KEYED_API_KEY, LLAMA_ALIAS, LlamaServer
+
+    with LlamaServer(LLAMA_ALIAS, api_key=KEYED_API_KEY, n_ctx=4096) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="session")
+def fake_openai() -> Iterator[object]:
+    """One fixed-answer fake OpenAI server (no delay) for every test that needs a server that answers at
+    once (`servers.FakeServerProcess`)."""
+    from servers import FakeServerProcess
+
+    with FakeServerProcess(latency=0.0) as srv:
+        yield srv
 
 
 from browser import browser  # noqa: E402, F401  (one session-wide Chromium for every browser test)

@@ -25,6 +25,10 @@ from types import TracebackType
 import httpx
 
 PYTHON = sys.executable
+LLAMA_ALIAS = "qwen-test"
+"""The name the session's shared llama server serves the bundled model under (conftest.py)."""
+KEYED_API_KEY = "sk-SENTINEL-shared-5e1b7f3a-never-print-me"
+"""The keyed server's API key: a sentinel the secrets checks look for in every output."""
 
 
 def _die_with_parent() -> None:

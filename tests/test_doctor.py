@@ -12,10 +12,10 @@ import pytest
 
 from faultproxy import FaultProxy
 from lmscreen.doctor import Status, run_doctor
-from servers import LlamaServer, free_port
+from servers import KEYED_API_KEY, LLAMA_ALIAS, LlamaServer, free_port
 
-ALIAS = "qwen-test"
-SENTINEL = "sk-SENTINEL-doctor-5e1b-never-print-me"
+ALIAS = LLAMA_ALIAS
+SENTINEL = KEYED_API_KEY
 SLOW_OK = 900.0
 """Per-request timeout where the real model must answer: far above its time even on a busy shared machine."""
 
@@ -32,9 +32,8 @@ def lmscreen(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[LlamaServer]:
-    with LlamaServer(ALIAS) as srv:
-        yield srv
+def server(llama_server: LlamaServer) -> LlamaServer:
+    return llama_server
 
 
 @pytest.fixture()
@@ -138,9 +137,8 @@ def test_bad_arguments_exit_2_with_one_line(args: list[str], words: str) -> None
 
 
 @pytest.fixture(scope="module")
-def keyed_server() -> Iterator[LlamaServer]:
-    with LlamaServer(ALIAS, api_key=SENTINEL) as srv:
-        yield srv
+def keyed_server(keyed_llama_server: LlamaServer) -> LlamaServer:
+    return keyed_llama_server
 
 
 def test_api_key_is_used_but_never_printed(keyed_server: LlamaServer) -> None:

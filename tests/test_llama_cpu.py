@@ -11,24 +11,47 @@ import pytest
 
 llama_cpp = pytest.importorskip("llama_cpp")
 
+from lmscreen.engines import llama_cpu  # noqa: E402
 from lmscreen.engines.llama_cpu import AMX_ENV, build_has_amx, safe_model_params  # noqa: E402
 
 
+@pytest.mark.parametrize("has_amx", [True, False])
 def test_extra_buffers_are_off_inside_the_block_exactly_when_the_build_has_amx(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, has_amx: bool
 ) -> None:
+    """The detection is set both ways, so the wrapper runs on this build whether or not it has AMX: the
+    real llama.cpp default-params function is what the block changes and restores."""
     monkeypatch.delenv(AMX_ENV, raising=False)
+    monkeypatch.setattr(llama_cpu, "build_has_amx", lambda: has_amx)
     lib = llama_cpp.llama_cpp
-    assert lib.llama_model_default_params().use_extra_bufts  # llama.cpp's own default
+    original = lib.llama_model_default_params
+    assert original().use_extra_bufts  # llama.cpp's own default
     with safe_model_params() as allowed:
-        assert allowed is not build_has_amx()
+        assert allowed is not has_amx
         assert lib.llama_model_default_params().use_extra_bufts is allowed
-    assert lib.llama_model_default_params().use_extra_bufts  # restored after the block
+        assert (lib.llama_model_default_params is original) is allowed  # wrapped only when not allowed
+    assert lib.llama_model_default_params is original  # restored after the block
+    assert lib.llama_model_default_params().use_extra_bufts
 
-    monkeypatch.setenv(AMX_ENV, "1")
+    monkeypatch.setenv(AMX_ENV, "1")  # the user says AMX works here: kept even on an AMX build
     with safe_model_params() as allowed:
         assert allowed is True
         assert lib.llama_model_default_params().use_extra_bufts
+
+
+@pytest.mark.parametrize(
+    ("info", "has_amx"),
+    [
+        (b"CPU : SSE3 = 1 | AVX2 = 1 | AMX_INT8 = 1 | LLAMAFILE = 1 |", True),
+        (b"CPU : SSE3 = 1 | AVX2 = 1 | AVX512 = 1 | LLAMAFILE = 1 |", False),
+        ("CPU : AMX_INT8 = 1 | REPACK = 1 |", True),
+    ],
+)
+def test_amx_is_read_from_the_builds_system_info(
+    monkeypatch: pytest.MonkeyPatch, info: bytes | str, has_amx: bool
+) -> None:
+    monkeypatch.setattr(llama_cpp, "llama_print_system_info", lambda: info)
+    assert build_has_amx() is has_amx
 
 
 def test_the_embedded_engine_reads_a_long_prompt_and_says_which_buffers_it_used(tmp_path) -> None:

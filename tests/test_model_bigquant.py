@@ -148,3 +148,37 @@ def test_vision_tower_counts_in_the_weights_of_a_multimodal_checkpoint() -> None
     assert w.per_gpu_gib - text_only.per_gpu_gib == pytest.approx(spec.vision_params / 2 / GIB, rel=0.02)
     result = plan(spec, gpu("RTX 5090"), gpus=2, gpu_memory_utilization=0.92, engine="vllm")
     assert result.available_kv_gib == pytest.approx(12.26, rel=0.035)
+
+
+def test_modelopt_mixed_nvfp4_keeps_attention_fp8_and_quantizes_lm_head():
+    """nvidia/Qwen3.6-27B-NVFP4 lists 208 FP8 and 193 W4 layers: attention in FP8, MLPs and lm_head NVFP4.
+    RadixArk/Qwen3.8-27B-NVFP4 has the same split and loaded 19.75 GiB on an RTX A6000 (club-3090#1047);
+    sizing every linear layer at 4.5 bpw gave 18.35 GiB."""
+    from lmscreen.model.catalog import spec_for
+    from lmscreen.model.memory.weights import weights
+
+    spec = spec_for("nvidia/Qwen3.6-27B-NVFP4")
+    assert spec.fp8_params and spec.fp8_params > 5e9
+    assert spec.lm_head_quantized
+    gib = weights(spec).per_gpu_gib
+    assert abs(gib - 19.75) / 19.75 < 0.02
+    plain = spec.model_copy(update={"fp8_params": None, "lm_head_quantized": False})
+    assert weights(plain).per_gpu_gib < gib - 1.0
+
+
+def test_modelopt_mixed_layout_reads_counts_and_per_module_lists():
+    from lmscreen.model.arch.config import modelopt_mixed_layout
+
+    assert modelopt_mixed_layout({"mixed_precision_layers": {"FP8": 208, "W4A16_NVFP4": 193}}, 64) == (
+        True,
+        True,
+    )
+    assert modelopt_mixed_layout({"mixed_precision_layers": {"W4A16_NVFP4": 192}}, 64) == (False, False)
+    per_module = {
+        "quantized_layers": {
+            "model.layers.0.self_attn.q_proj": {"quant_algo": "FP8"},
+            "model.layers.0.mlp.up_proj": {"quant_algo": "NVFP4"},
+        }
+    }
+    assert modelopt_mixed_layout(per_module, 1) == (True, False)
+    assert modelopt_mixed_layout({"quant_algo": "NVFP4"}, 32) == (False, False)

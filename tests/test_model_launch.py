@@ -305,3 +305,27 @@ def test_catalog_generation_config_preset_keeps_integer_top_k() -> None:
     assert "generation_config.json" in source
     override = json.loads(_arg(launch_command(spec, "vllm"), "--override-generation-config"))
     assert override["top_k"] == 20 and isinstance(override["top_k"], int)
+
+
+def test_expert_parallel_flag_only_for_a_moe_model_on_vllm() -> None:
+    """--enable-expert-parallel (vLLM's own flag, research/engine-flags/vllm.txt) goes into the command of a
+    MoE model; a dense model leaves it out and says why; other engines refuse it."""
+    from lmscreen.errors import InputError
+
+    moe = spec_for("Qwen/Qwen3-30B-A3B")
+    p = plan(moe, gpu("H100"), gpus=2, expert_parallel=True, table=False)
+    cmd = launch_command(moe, "vllm", p)
+    check_argv(cmd)
+    assert cmd.argv.count("--enable-expert-parallel") == 1 and _arg(cmd, "--tensor-parallel-size") == "2"
+    assert "--enable-expert-parallel" not in launch_command(moe, "vllm", plan(moe, gpu("H100"), gpus=2)).argv
+    bare = launch_command(moe, "vllm", expert_parallel=True)
+    assert bare.argv.count("--enable-expert-parallel") == 1
+    dense = spec_for("Qwen/Qwen3-8B")
+    d = plan(dense, gpu("H100"), gpus=2, expert_parallel=True, table=False)
+    cmd = launch_command(dense, "vllm", d, expert_parallel=True)
+    assert "--enable-expert-parallel" not in cmd.argv
+    assert any("dense model" in n for n in cmd.notes)
+    with pytest.raises(InputError, match="vLLM flag"):
+        launch_command(moe, "sglang", p, expert_parallel=True)
+    with pytest.raises(InputError, match="vLLM flag"):
+        plan(moe, gpu("H100"), engine="llamacpp", expert_parallel=True)

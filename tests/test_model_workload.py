@@ -71,11 +71,13 @@ def test_bad_workload_is_one_line_input_error() -> None:
         Workload(0, 100, 10).check()
 
 
-def test_recommend_screen_ranks_by_rows_per_hour() -> None:
-    found = recommend(gpu("H100"), task="screen", job=JOB)
-    rates = [r.rows_per_hour for r in found if r.rows_per_hour]
-    assert rates and rates == sorted(rates, reverse=True)
-    assert all(r.hours is not None and r.hours > 0 for r in found if r.rows_per_hour)
+def test_recommend_screen_times_every_vllm_row_within_the_budget() -> None:
+    """Screen rows on vLLM carry the job's rows/hour and hours, and every one finishes within the budget."""
+    found = recommend(gpu("H100"), task="screen", job=JOB, within_hours=2.0)
+    timed = [r for r in found if r.engine == "vllm"]
+    assert timed and all(r.rows_per_hour and r.hours is not None for r in timed)
+    assert all(0 < r.hours <= 2.0 and r.in_time for r in timed)
+    assert all(r.hours == pytest.approx(JOB.rows / r.rows_per_hour, abs=0.006) for r in timed)
 
 
 def test_fit_workload_cli() -> None:

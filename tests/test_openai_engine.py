@@ -23,10 +23,18 @@ from lmscreen.engines.openai_engine import OpenAIEngine, estimate_tokens, strip_
 from lmscreen.engines.protocol import Engine, LLMRequest, LLMResult
 from lmscreen.engines.structured import Mechanism
 from lmscreen.errors import InputError
-from servers import FAKE_MODEL, FakeServerProcess, LlamaServer, bundled_gguf, free_port
+from servers import (
+    FAKE_MODEL,
+    KEYED_API_KEY,
+    LLAMA_ALIAS,
+    FakeServerProcess,
+    LlamaServer,
+    bundled_gguf,
+    free_port,
+)
 
-ALIAS = "qwen-test"
-SENTINEL = "sk-SENTINEL-7f3a9c-never-print-me"
+ALIAS = LLAMA_ALIAS
+SENTINEL = KEYED_API_KEY
 CODES = ["600519.SH", "000001.SZ", "920118.BJ", "300750.SZ", "601318.SH", "000858.SZ"]
 
 
@@ -61,9 +69,8 @@ def assert_valid(result: LLMResult) -> None:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[LlamaServer]:
-    with LlamaServer(ALIAS) as srv:
-        yield srv
+def server(llama_server: LlamaServer) -> LlamaServer:
+    return llama_server
 
 
 @pytest.fixture()
@@ -145,10 +152,9 @@ def test_429_waits_for_retry_after(proxy: FaultProxy) -> None:
 
 
 @pytest.fixture(scope="module")
-def canned() -> Iterator[FakeServerProcess]:
+def canned(fake_openai: FakeServerProcess) -> FakeServerProcess:
     """A loopback server that answers at once with a canned completion for 000001.SZ (CODES[1])."""
-    with FakeServerProcess(latency=0.0) as srv:
-        yield srv
+    return fake_openai
 
 
 def test_answers_slower_than_timeout_are_retried_then_recorded(canned: FakeServerProcess) -> None:
@@ -324,9 +330,8 @@ def test_strip_think(raw: str, answer: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def keyed_server() -> Iterator[LlamaServer]:
-    with LlamaServer(ALIAS, api_key=SENTINEL) as srv:
-        yield srv
+def keyed_server(keyed_llama_server: LlamaServer) -> LlamaServer:
+    return keyed_llama_server
 
 
 def test_api_key_is_used_but_never_shown(

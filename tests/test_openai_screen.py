@@ -14,18 +14,17 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from faultproxy import Answer, FaultProxy
-from servers import LlamaServer
+from servers import LLAMA_ALIAS, LlamaServer
 
 ROOT = Path(__file__).resolve().parents[1]
 POOL = ROOT / "examples" / "pool.csv"
 REPORTS = ROOT / "examples" / "reports"
-ALIAS = "qwen-test"
+ALIAS = LLAMA_ALIAS
 LIMIT = "3"  # the pool's first three rows, each with a report text
 VERDICT = ("code", "name", "risk_level", "score", "rules_fired", "is_st")
 
@@ -66,9 +65,8 @@ def finished_answers(proxy: FaultProxy) -> list[Answer]:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[LlamaServer]:
-    with LlamaServer(ALIAS, n_ctx=4096) as srv:
-        yield srv
+def server(llama_server: LlamaServer) -> LlamaServer:
+    return llama_server
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import polars as pl
@@ -340,6 +342,70 @@ def test_garbage_in_a_numeric_column_is_a_row_error_naming_the_column(
     pool = load_rows(tmp_path, [["代码", column], ["600519", "1"], ["000001", value]], sep="\t", name="p.tsv")
     assert pool.frame["code"].to_list() == ["600519.SH"]
     assert pool.errors == [RowError(3, column, f"not a number: '{value}'")]
+
+
+# --- hostile numbers: finite, but no figure of a listed company ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "what"),
+    [
+        ("市盈率TTM", "1e308", "a PE beyond ±1e6"),
+        ("市盈率TTM", "-2000000", "a PE beyond ±1e6"),
+        ("ROE", "1e308", "a percent beyond ±1e4"),
+        ("ROE", "-12000%", "a percent beyond ±1e4"),
+        ("每股收益", "1e300元", "a per-share value beyond ±1e6 yuan"),
+        ("净利润_2024", "1e308", "an amount beyond ±1e14 yuan"),
+        ("净利润_2024", "1e301亿", "an amount beyond ±1e14 yuan"),  # finite, infinite once scaled to yuan
+        ("净利润_2024", "200万亿", "an amount beyond ±1e14 yuan"),
+    ],
+)
+def test_an_implausible_value_is_a_row_error_naming_row_and_column(
+    tmp_path: Path, column: str, value: str, what: str
+) -> None:
+    pool = load_rows(tmp_path, [["代码", column], ["600519", "1"], ["000001", value]], sep="\t", name="p.tsv")
+    assert pool.frame["code"].to_list() == ["600519.SH"]
+    assert pool.errors == [RowError(3, column, f"implausible value: '{value}' ({what})")]
+
+
+def test_values_at_the_plausible_limits_are_kept(tmp_path: Path) -> None:
+    header = ["代码", "市盈率TTM", "ROE", "每股收益", "净利润_2024"]
+    rows = [
+        ["600519", "1e6", "-1e4", "1000000", "100万亿"],
+        ["000001", "-999999.5", "9999%", "-1e6", "-1e14"],
+    ]
+    pool = load_rows(tmp_path, [header, *rows])
+    assert pool.errors == []
+    assert pool.frame.select("pe_ttm", "roe", "eps", "net_profit_2024").rows() == [
+        (1e6, -1e4, 1e6, 1e14),
+        (-999999.5, 9999.0, -1e6, -1e14),
+    ]
+
+
+def test_a_1e308_row_is_a_row_error_and_the_run_goes_on(tmp_path: Path) -> None:
+    """The hostile file that stopped `screen` with `internal error: OverflowError` (the score's arithmetic
+    and the report's chart axes overflowed): now errors.csv names the row and both cells, the rest screens."""
+    pool = write_csv(
+        tmp_path,
+        [
+            ["代码", "名称", "市盈率TTM", "净资产收益率", "每股收益"],
+            ["600519", "贵州茅台", "1e308", "1e308", "1"],
+            ["000001", "平安银行", "10", "12", "1"],
+        ],
+    )
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "lmscreen", "screen", str(pool), "--no-llm", "--out", str(out)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "internal error" not in proc.stderr
+    errors = pl.read_csv(out / "errors.csv", infer_schema_length=0)
+    assert errors.select("row", "column", "reason").rows() == [
+        ("2", "市盈率TTM", "implausible value: '1e308' (a PE beyond ±1e6)"),
+        ("2", "净资产收益率", "implausible value: '1e308' (a percent beyond ±1e4)"),
+    ]
+    results = pl.read_csv(out / "results.csv", infer_schema_length=0)
+    assert results["code"].to_list() == ["000001.SZ"]
+    assert (out / "report.html").is_file()
 
 
 def test_loss_two_years_uses_the_last_two_available_years(tmp_path: Path) -> None:

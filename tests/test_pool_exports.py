@@ -99,13 +99,13 @@ def test_missing_markers(tmp_path: Path, cell: str) -> None:
 
 
 def test_numbers_with_a_stuck_unit(tmp_path: Path) -> None:
-    data = "代码,净资产收益率,每股收益,净利润2023,净利润2024\n600519,+1.84%,0.52元,4656303亿,-3.2万\n"
+    data = "代码,净资产收益率,每股收益,净利润2023,净利润2024\n600519,+1.84%,0.52元,46563亿,-3.2万\n"
     pool = load_pool(write(tmp_path, data.encode("utf-8"), "pool.csv"))
     assert pool.errors == []
     row = pool.frame.row(0, named=True)
     assert row["roe"] == 1.84
     assert row["eps"] == 0.52
-    assert row["net_profit_2023"] == 4656303e8
+    assert row["net_profit_2023"] == 46563e8
     assert row["net_profit_2024"] == -32000.0
 
 
@@ -127,10 +127,14 @@ def test_half_year_roe_from_a_report_period_column(tmp_path: Path) -> None:
     ("column", "cell", "label"),
     [
         ("报告日期", "20250331", "2025Q1"),
-        ("截止日期", "2025/09/30", "2025Q3"),
-        ("报告期", "2024-12-31", "2024FY"),
+        ("截止日期", "2025/09/30", "2025Q1-Q3"),
+        ("报告期", "2024-12-31", "FY2024"),
         ("最新公告日期", "2025-08-28", "2025H1"),
-        ("最新公告日期", "2025-03-28", "2024FY"),
+        ("最新公告日期", "2025-03-28", "FY2024"),
+        ("最新公告日期", "2025-06-15", "2025Q1"),  # after the April deadline: the Q1 report is the latest
+        ("最新公告日期", "2025-09-10", "2025H1"),
+        ("最新公告日期", "2025-10-31", "2025Q1-Q3"),
+        ("最新公告日期", "2025-12-20", "2025Q1-Q3"),
         ("最新公告日期", "2025-04-28", None),  # April: annual or Q1 reports; not guessed
     ],
 )
@@ -138,12 +142,18 @@ def test_period_columns(tmp_path: Path, column: str, cell: str, label: str | Non
     data = f"代码,ROE,{column}\n600519,10,{cell}\n"
     pool = load_pool(write(tmp_path, data.encode("utf-8"), "pool.csv"))
     assert pool.frame["roe_period"].to_list() == [label]
-    assert (pool.roe_note is not None) == (label is not None and not label.endswith("FY"))
+    assert (pool.roe_note is not None) == (label is not None and not label.startswith("FY"))
 
 
 @pytest.mark.parametrize(
     ("header", "label"),
-    [("净资产收益率(201806)", "2018H1"), ("roe[20210930]", "2021Q3"), ("ROE[20211119]", "2021Q3")],
+    [
+        ("净资产收益率(201806)", "2018H1"),
+        ("roe[20210930]", "2021Q1-Q3"),
+        ("ROE[20211119]", "2021Q1-Q3"),  # an as-of date: the latest period all due by then
+        ("ROE[20210415]", "2020Q1-Q3"),  # annual reports may still be out until 30 April
+        ("ROE(201812)", "FY2018"),
+    ],
 )
 def test_period_in_the_roe_header(tmp_path: Path, header: str, label: str) -> None:
     pool = load_pool(write(tmp_path, f"代码,{header}\n600519,10\n".encode(), "pool.csv"))
@@ -197,8 +207,13 @@ def _check(path: Path) -> None:
         message = str(exc)
         assert message and "\n" not in message and str(path) in message
         return
-    assert pool.frame.height >= 0 and isinstance(pool.error_frame, pl.DataFrame)
-    assert pool.frame.height == pool.frame.get_column("row").n_unique()
+    kept = pool.frame.get_column("row")
+    assert pool.frame.height == kept.n_unique()  # a row appears once
+    assert pool.frame.get_column("code").null_count() == 0  # a kept row has a code
+    assert pool.error_frame.schema == {"row": pl.Int64, "column": pl.String, "reason": pl.String}
+    rejected = set(pool.error_frame.get_column("row").to_list())
+    assert rejected.isdisjoint(kept.to_list())  # a row is kept or rejected, never both
+    assert kept.is_sorted() and pool.error_frame.get_column("row").is_sorted()  # file order
     for row in pool.errors:
         assert row.row >= 1 and row.column and row.reason
 

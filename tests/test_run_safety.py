@@ -55,9 +55,8 @@ def one_line(proc: subprocess.CompletedProcess[str]) -> str:
 
 
 @pytest.fixture(scope="module")
-def fake() -> Iterator[FakeServerProcess]:
-    with FakeServerProcess(latency=0.0) as srv:
-        yield srv
+def fake(fake_openai: FakeServerProcess) -> FakeServerProcess:
+    return fake_openai
 
 
 @pytest.fixture(scope="module")

@@ -135,7 +135,20 @@ def test_rerun_resumes_without_calling_the_llm(full_run: Path) -> None:
 
 
 def test_sigkill_halfway_then_rerun_gives_the_uninterrupted_rows(full_run: Path, tmp_path: Path) -> None:
+    """A run that already holds most answers (the uninterrupted run's checkpoint less its last four) is
+    killed after one more is committed; the rerun must give exactly the uninterrupted rows, each answer
+    stored once. Starting from a partial checkpoint keeps the model's work to the rows left to answer."""
     out = tmp_path / "killed"
+    out.mkdir()
+    seeded = out / "checkpoint.sqlite"
+    with sqlite3.connect(full_run / "checkpoint.sqlite") as src, sqlite3.connect(seeded) as dst:
+        src.backup(dst)
+    with sqlite3.connect(seeded) as con:
+        total = con.execute("SELECT count(*) FROM llm_results").fetchone()[0]
+        con.execute(
+            "DELETE FROM llm_results WHERE row IN (SELECT row FROM llm_results ORDER BY row DESC LIMIT 4)"
+        )
+    kept = total - 4
     cmd = [
         sys.executable,
         "-m",
@@ -160,7 +173,7 @@ def test_sigkill_halfway_then_rerun_gives_the_uninterrupted_rows(full_run: Path,
                         done = con.execute("SELECT count(*) FROM llm_results").fetchone()[0]
                 except sqlite3.Error:
                     done = 0
-                if done >= 3:
+                if done >= kept + 1:
                     break
             time.sleep(0.2)
         assert proc.poll() is None, "the run finished before it could be killed"
@@ -172,7 +185,7 @@ def test_sigkill_halfway_then_rerun_gives_the_uninterrupted_rows(full_run: Path,
     assert not (out / "results.csv").exists(), "killed before the end: no outputs yet"
     lmscreen("screen", str(POOL), "--reports", str(REPORTS), "--out", str(out), "--quiet")
     run = json.loads((out / "run.json").read_text(encoding="utf-8"))
-    assert run["llm"]["resumed"] >= 3
+    assert run["llm"]["resumed"] >= kept + 1 and run["llm"]["sent"] >= 1
     assert run["llm"]["resumed"] + run["llm"]["sent"] == run["llm"]["rows_with_report"]
     assert stable_rows(out) == stable_rows(full_run)
     with sqlite3.connect(out / "checkpoint.sqlite") as con:

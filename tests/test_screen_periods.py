@@ -66,3 +66,46 @@ def test_annualize_roe_scales_and_records_per_row(tmp_path: Path) -> None:
     run = json.loads((tmp_path / "out" / "run.json").read_text(encoding="utf-8"))
     assert run["input"]["roe_period"]["annualized"] is True
     assert run["options"]["annualize_roe"] is True
+
+
+# A third-quarter pool row (akshare 业绩报表 of 2024-09-30: ROE of the nine months) beside the report it
+# came from, which prints the nine months' figures.
+NINE_MONTHS_POOL = "股票代码,股票简称,净资产收益率,报告期,市盈率TTM\n600519,贵州茅台,26.1,2024-09-30,22.0\n"
+NINE_MONTHS_REPORT = (
+    "贵州茅台2024年前三季度报告（金额单位：人民币亿元）。公司前三季度实现营业收入1,231.23亿元，同比增长16.9%；"
+    "归属于上市公司股东的净利润608.28亿元，同比增长15.0%。加权平均净资产收益率为26.10%，基本每股收益48.42元。\n"
+)
+
+
+def test_one_label_for_the_nine_months_in_run_json_and_results(tmp_path: Path) -> None:
+    """run.json's `input.roe_period`, results' `roe_period` and results.jsonl's `document_period` (and
+    each figure's period) spell the same period the same way: `2024Q1-Q3`, where `2024Q3` once meant the
+    nine months in one file and the third quarter alone in the other. Uses the bundled model for one row."""
+    pool = tmp_path / "yjbb.csv"
+    pool.write_text(NINE_MONTHS_POOL, encoding="utf-8")
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    (reports / "600519.SH.txt").write_text(NINE_MONTHS_REPORT, encoding="utf-8")
+    out = tmp_path / "out"
+    cmd = [
+        sys.executable,
+        "-m",
+        "lmscreen",
+        "screen",
+        str(pool),
+        "--reports",
+        str(reports),
+        "--out",
+        str(out),
+    ]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
+    assert proc.returncode == 0, proc.stderr
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert run["input"]["roe_period"]["rows_per_period"] == {"2024Q1-Q3": 1}
+    assert "2024Q1-Q3: 1 rows" in run["input"]["roe_period"]["note"]
+    (row,) = [json.loads(x) for x in (out / "results.jsonl").read_text("utf-8").splitlines()]
+    assert row["roe_period"] == "2024Q1-Q3"
+    assert row["llm"]["document_period"] == "2024Q1-Q3"
+    periods = {f["period"] for f in row["llm"]["fields"].values() if f["grounded"]}
+    assert periods == {"2024Q1-Q3"}
+    assert pl.read_csv(out / "results.csv", infer_schema_length=0)["roe_period"].to_list() == ["2024Q1-Q3"]

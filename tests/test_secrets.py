@@ -27,9 +27,8 @@ NEEDLES = [KEY.encode(), KEY[3:].encode(), KEY.encode("utf-16-le")]
 
 
 @pytest.fixture(scope="module")
-def upstream() -> Iterator[FakeServerProcess]:
-    with FakeServerProcess(latency=0.0) as srv:
-        yield srv
+def upstream(fake_openai: FakeServerProcess) -> FakeServerProcess:
+    return fake_openai
 
 
 @pytest.fixture()
@@ -110,9 +109,14 @@ def test_api_key_not_in_error_messages(proxy: FaultProxy, tmp_path: Path) -> Non
     wrong[wrong.index(FAKE_MODEL)] = "no-such-model"
     done = run_cli(wrong, home, env_key=False)
     assert done.returncode == 2, done.stderr
-    proxy.inject("status", None, status=401)  # the server rejects the key on every answer
+    # The server rejects the key on every request, as a real one does: the run stops before any row with
+    # exit 2 (unusable input) and says so, instead of sending every row to fail.
+    proxy.inject("status", None, status=401, path="/v1/")
     rejected = run_cli(screen_args(tmp_path / "rejected", proxy.base_url, "--api-key", KEY), home, False)
-    assert rejected.returncode in (0, 2), rejected.stderr
+    assert rejected.returncode == 2, rejected.stderr
+    assert b"rejected the API key (HTTP 401)" in rejected.stderr
+    assert proxy.requests_to("/v1/chat/completions") == []
+    proxy.clear()
     proxy.inject("status", None, status=401, path="/v1/models")
     doctor_args = ["doctor", "--base-url", proxy.base_url, "--api-key", KEY, "--json"]
     doctor = run_cli(doctor_args, home, env_key=False)

@@ -99,6 +99,7 @@ def test_process_completion_fills_the_result_columns() -> None:
         "pe_extracted": pytest.approx(20.0),
         "reason": "高端白酒龙头，盈利能力强",
         "reason_source": "model",
+        "diagnostics": None,
     }
     revenue = out.detail["fields"]["revenue"]
     assert revenue["grounded"] is True and revenue["unit"] == "亿元" and revenue["period"] == "FY2024"
@@ -144,7 +145,7 @@ def test_a_reason_copied_from_the_prompt_is_dropped_and_flagged() -> None:
     )
     out = process_completion(text, "600036.SH", "招商银行营业收入3374.88亿元。", 14.49, 7.1)
     assert out.status == "ok"
-    assert out.reason == "" and "reason_echoes_prompt" in out.flags
+    assert out.reason == "" and "reason_echoes_prompt" in out.diagnostics and out.flags == []
     good = text.replace("用一句话概括这家公司的经营情况（最多", "零售银行业务稳健")
     out = process_completion(good, "600036.SH", "招商银行营业收入3374.88亿元。", 14.49, 7.1)
-    assert out.reason == "零售银行业务稳健" and "reason_echoes_prompt" not in out.flags
+    assert out.reason == "零售银行业务稳健" and "reason_echoes_prompt" not in out.diagnostics

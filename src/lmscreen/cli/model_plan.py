@@ -128,6 +128,8 @@ def _render_plan(plan: Plan) -> None:
         f"[bold]{plan.model}[/] on {plan.gpus} × {where} ({plan.gpu_total_gib:.1f} GiB){par} — "
         f"{plan.engine}, {plan.quantization}, KV {plan.kv_cache_dtype}"
     )
+    if plan.engine == "vllm":
+        console.print(f"planned for {plan.engine_version_modelled}")
     verdict = "[green]fits[/]" if plan.fits else "[red]does not fit[/]"
     console.print(
         f"{verdict}: context {plan.context:,} × {plan.concurrency} request(s); "
@@ -174,25 +176,34 @@ def _render_plan(plan: Plan) -> None:
         console.print(f"• {note}")
 
 
-_MODEL_HELP = "Catalog name, HF id, Ollama tag, model folder or .gguf file."
-_CONFIG_HELP = "config.json or model folder to read the architecture from (no download)."
-_KV_HELP = "auto | fp8 | q8_0 | q4_0 …"
-
-
 def register(app: click.Group) -> None:
     @app.command("fit")
     @click.argument("model")
     @click.option("--gpu", help='GPU name from the catalog ("RTX 3090", "H100").')
     @click.option("--vram-gib", type=float, help="Memory per GPU in GiB, for any other card.")
     @click.option("--gpus", type=int, default=1, help="Number of GPUs.")
-    @click.option("--tp", type=int, help="Tensor parallel size (default: --gpus).")
+    @click.option("--tp", type=int, help="Tensor parallel size (default: --gpus / --pp).")
+    @click.option(
+        "--pp", type=int, help="vLLM pipeline stages (--gpus = --tp × --pp; --pp 2 alone: two GPUs)."
+    )
+    @click.option(
+        "--vllm-version", help="vLLM release to plan for, e.g. 0.11 (default: the newest modelled)."
+    )
     @click.option("--context", type=int, help="Context per request (default: longest that fits).")
     @click.option("--concurrency", type=int, help="Parallel requests to plan for.")
     @click.option(
-        "--gpu-memory-utilization", type=float, help="vLLM fraction of total GPU memory (default 0.92)."
+        "--gpu-memory-utilization",
+        type=float,
+        help="vLLM fraction of total GPU memory (default: the release's, 0.92 on 0.21+, 0.90 before).",
     )
-    @click.option("--kv-cache-dtype", default="auto", help=_KV_HELP)
+    @click.option("--kv-cache-dtype", default="auto", help="auto | fp8 | q8_0 | q4_0 …")
     @click.option("--engine", default="vllm", help="vllm | llamacpp | ollama")
+    @click.option(
+        "--enable-expert-parallel",
+        "expert_parallel",
+        is_flag=True,
+        help="vLLM expert parallel: MoE ranks hold whole experts (a dense model ignores it, said so).",
+    )
     @click.option("--workload", help="screen: rows/hour for a batch with a shared prefix (needs --rows …).")
     @click.option("--rows", type=int, help="Workload: rows to screen.")
     @click.option("--prompt-tokens", type=int, help="Workload: prompt tokens per row.")
@@ -200,7 +211,7 @@ def register(app: click.Group) -> None:
     @click.option(
         "--prefix-tokens", type=int, default=0, help="Workload: prompt tokens every row shares (cached once)."
     )
-    @click.option("--config", help=_CONFIG_HELP)
+    @click.option("--config", help="config.json or model folder to read the architecture from (no download).")
     @click.option("--json", "json_out", is_flag=True, help="Print one JSON object.")
     def fit(
         model: str,
@@ -208,11 +219,14 @@ def register(app: click.Group) -> None:
         vram_gib: float | None,
         gpus: int,
         tp: int | None,
+        pp: int | None,
+        vllm_version: str | None,
         context: int | None,
         concurrency: int | None,
         gpu_memory_utilization: float | None,
         kv_cache_dtype: str,
         engine: str,
+        expert_parallel: bool,
         workload: str | None,
         rows: int | None,
         prompt_tokens: int | None,
@@ -240,6 +254,9 @@ def register(app: click.Group) -> None:
             gpu_memory_utilization=gpu_memory_utilization,
             kv_cache_dtype=kv_cache_dtype,
             engine=engine,
+            pp=pp,
+            vllm_version=vllm_version,
+            expert_parallel=expert_parallel,
         )
         if warning:
             result.notes.insert(0, f"estimate: {warning}")
@@ -264,11 +281,21 @@ def register(app: click.Group) -> None:
     @click.option("--port", type=click.IntRange(1, 65535), help="Port (engine default when omitted).")
     @click.option("--vram-gib", type=float, help="Memory per GPU in GiB, for any other card.")
     @click.option("--gpus", type=click.IntRange(min=1), default=1, help="Number of GPUs (tensor parallel).")
+    @click.option("--pp", type=int, help="vLLM pipeline stages (--gpus = TP × PP).")
+    @click.option(
+        "--vllm-version", help="vLLM release to size the command for (default: the newest modelled)."
+    )
     @click.option("--context", type=int, help="Context per request.")
     @click.option("--concurrency", type=int, help="Parallel requests.")
-    @click.option("--kv-cache-dtype", default="auto", help=_KV_HELP)
+    @click.option("--kv-cache-dtype", default="auto", help="auto | fp8 | q8_0 | q4_0 …")
     @click.option("--task", default="text", help="text | vision | agent (sampling preset).")
-    @click.option("--config", help=_CONFIG_HELP)
+    @click.option(
+        "--enable-expert-parallel",
+        "expert_parallel",
+        is_flag=True,
+        help="vLLM expert parallel: MoE ranks hold whole experts (a dense model ignores it, said so).",
+    )
+    @click.option("--config", help="config.json or model folder to read the architecture from (no download).")
     @click.option("--json", "json_out", is_flag=True, help="Print one JSON object.")
     def launch(
         model: str,
@@ -278,10 +305,13 @@ def register(app: click.Group) -> None:
         port: int | None,
         vram_gib: float | None,
         gpus: int,
+        pp: int | None,
+        vllm_version: str | None,
         context: int | None,
         concurrency: int | None,
         kv_cache_dtype: str,
         task: str,
+        expert_parallel: bool,
         config: str | None,
         json_out: bool,
     ) -> None:
@@ -306,10 +336,21 @@ def register(app: click.Group) -> None:
                 concurrency=concurrency,
                 kv_cache_dtype=kv_cache_dtype,
                 engine=plan_engine,
+                pp=pp if plan_engine == "vllm" else None,
+                vllm_version=vllm_version,
+                expert_parallel=expert_parallel and plan_engine == "vllm",
                 table=False,
             )
         cmd = launch_command(
-            spec, eng, the_plan, model_ref=model_ref, host=host, port=port, task=task, ollama_tag=ollama_tag
+            spec,
+            eng,
+            the_plan,
+            model_ref=model_ref,
+            host=host,
+            port=port,
+            task=task,
+            ollama_tag=ollama_tag,
+            expert_parallel=expert_parallel,
         )
         warning = _estimate_warning(spec)
         if warning:
@@ -352,6 +393,14 @@ def register(app: click.Group) -> None:
         multiple=True,
         help="Also rank this model (any name, path or config; repeatable).",
     )
+    @click.option(
+        "--within",
+        default="8h",
+        help="Time budget for the job: 8h (one night, the default), 90m, 1.5 (hours).",
+    )
+    @click.option(
+        "--vllm-version", help="vLLM release to plan for, e.g. 0.11 (default: the newest modelled)."
+    )
     @click.option("--rows", type=int, default=5500, help="Workload: rows to screen.")
     @click.option("--prompt-tokens", type=int, default=2000, help="Workload: prompt tokens per row.")
     @click.option("--output-tokens", type=int, default=300, help="Workload: output tokens per row.")
@@ -369,24 +418,30 @@ def register(app: click.Group) -> None:
         gpus: int,
         limit: int,
         models: tuple[str, ...],
+        within: str,
+        vllm_version: str | None,
         rows: int,
         prompt_tokens: int,
         output_tokens: int,
         prefix_tokens: int,
         json_out: bool,
     ) -> None:
-        """Catalog models that fit this card with at least a 32k context, best first, with decode speed.
+        """Models that fit the card with a 32k context and finish the job in time, by expected quality.
 
-        --task screen ranks by rows per hour for a batch (--rows, --prompt-tokens, --prefix-tokens,
-        --output-tokens; defaults are an assumed screening pass, printed with the result).
+
+        Quality is a published benchmark score from the catalog (C-Eval / CMMLU preferred for --task screen
+        where enough models publish them, else MMLU-Pro), an estimate where a model publishes none (said so).
+        The job (--rows, --prompt-tokens, --prefix-tokens, --output-tokens; defaults are the screening pass)
+        must finish within --within on vLLM.
         """
         from lmscreen.model.recommend import MIN_CONTEXT
-        from lmscreen.model.recommend import recommend as rank
-        from lmscreen.model.recommend.workload import Workload
+        from lmscreen.model.recommend import rank as rank_models
+        from lmscreen.model.recommend.workload import Workload, parse_hours
 
         _need_gpu(gpu, vram_gib)
         card = _gpu(gpu)
-        job = Workload(rows, prompt_tokens, output_tokens, prefix_tokens) if task == "screen" else None
+        job = Workload(rows, prompt_tokens, output_tokens, prefix_tokens)
+        budget = parse_hours(within)
         candidates = None
         if models:
             from lmscreen.model.recommend.rank import Candidate, catalog_candidates
@@ -401,7 +456,17 @@ def register(app: click.Group) -> None:
                 extra.append(Candidate(id=name, tasks=tasks, spec=spec))
             known = {c.id for c in extra}
             candidates = extra + [c for c in catalog_candidates() if c.id not in known]
-        found = rank(card, vram_gib, task=task, gpus=gpus, limit=limit, job=job, candidates=candidates)
+        found = rank_models(
+            card,
+            vram_gib,
+            task=task,
+            gpus=gpus,
+            limit=limit,
+            job=job,
+            candidates=candidates,
+            within_hours=budget,
+            vllm_version=vllm_version,
+        )
         if json_out:
             _print_json(
                 {
@@ -410,58 +475,98 @@ def register(app: click.Group) -> None:
                     "gpus": gpus,
                     "task": task,
                     "min_context": MIN_CONTEXT,
-                    "workload": job.__dict__ if job else None,
-                    "models": [r.model_dump(mode="json") for r in found],
+                    "workload": job.__dict__,
+                    "within_hours": budget,
+                    "vllm_version": vllm_version,
+                    "ranked_by": {"benchmark": found.benchmark, "why": found.benchmark_why},
+                    "models": [r.model_dump(mode="json") for r in found.models],
+                    "too_slow": [r.model_dump(mode="json") for r in found.too_slow],
+                    "notes": found.notes,
                 }
             )
             return
-        from rich.console import Console
-        from rich.table import Table
+        _render_ranking(found, f"{gpus} × {card.name if card else f'{vram_gib:g} GiB'}", MIN_CONTEXT)
 
-        console = Console()
-        if not found:
-            console.print(f"no catalog model fits with a {MIN_CONTEXT:,}-token context for task {task!r}")
-            return
-        table = Table(
-            title=f"{task} models for {gpus} × {card.name if card else f'{vram_gib} GiB'} "
-            f"(≥ {MIN_CONTEXT:,} tokens)",
-            header_style="bold",
+
+def _short_tokens(n: int) -> str:
+    """131072 → '128k', 1048576 → '1M' (a context column that fits 80 columns)."""
+    if n >= 1 << 20:
+        return f"{n / (1 << 20):.0f}M"
+    return f"{n // 1024}k"
+
+
+def _render_ranking(found, where: str, min_context: int) -> None:
+    """The ranking as an 80-column table (short names, no wrapping) and one 'why' line per row under it."""
+    import shutil
+    import textwrap
+
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    width = shutil.get_terminal_size((80, 24)).columns
+    console = Console(width=width)
+    job = found.job
+    if not found.models:
+        console.print(
+            f"no catalog model for task {found.task!r} fits {where} with a {min_context:,}-token context"
+            + (f" and finishes {job.rows:,} rows within {found.within_hours:g} h" if found.too_slow else "")
         )
-        columns = [
+    else:
+        head = f"{found.task} on {where}, ≥ {min_context // 1024}k context: best expected quality first"
+        if found.finished:
+            head += f" of the {found.finished} that finish {job.rows:,} rows within {found.within_hours:g} h"
+        console.print(head)
+        table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False)
+        for col, just in (
             ("#", "right"),
             ("model", "left"),
             ("format", "left"),
-            ("engine", "left"),
-            ("weights GiB", "right"),
-            ("max context", "right"),
+            (found.benchmark, "right"),
+            ("hours", "right"),
             ("tok/s", "right"),
-        ]
-        if job:
-            columns += [("parallel", "right"), ("rows/hour", "right"), (f"hours for {job.rows:,}", "right")]
-        for col, just in columns:
-            table.add_column(col, justify=just, overflow="fold")
-        for i, r in enumerate(found, 1):
-            cells = [
-                str(i),
-                r.model,
-                r.quantization,
-                r.engine,
-                f"{r.weights_gib:.1f}",
-                f"{r.max_context:,}",
-                f"{r.decode_tokens_per_s:.0f}" if r.decode_tokens_per_s else "?",
-            ]
-            if job:
-                cells += [
-                    str(r.concurrency or "?"),
-                    f"{r.rows_per_hour:,.0f}" if r.rows_per_hour else "?",
-                    f"{r.hours:.2f}" if r.hours is not None else "?",
-                ]
-            table.add_row(*cells)
-        console.print(table)
-        if job:
-            console.print(
-                f"workload: {job.rows:,} rows × {job.prompt_tokens:,} prompt tokens ({job.prefix_tokens:,} "
-                f"shared) + {job.output_tokens:,} output tokens; rows/hour from KV concurrency, prefill and "
-                "decode rates (lmscreen.model.recommend.workload); llama.cpp rows not modelled"
+            ("ctx", "right"),
+        ):
+            table.add_column(
+                col, justify=just, no_wrap=True, overflow="ellipsis" if col == "model" else "fold"
             )
-        console.print("tok/s: single request at a 4k context, bandwidth × 0.70 / bytes read per token")
+        for i, r in enumerate(found.models, 1):
+            fmt = r.quantization.upper() if r.engine == "vllm" else f"{r.quantization.upper()}·cpp"
+            quality = f"{r.score:.1f}" if r.quality_basis == "published" else f"~{r.score:.0f}"
+            table.add_row(
+                str(i),
+                r.model.split("/")[-1],
+                fmt,
+                quality if r.quality_basis != "unknown" else "?",
+                f"{r.hours:.1f}" if r.hours is not None else "?",
+                f"{r.decode_tokens_per_s:.0f}" if r.decode_tokens_per_s else "?",
+                _short_tokens(r.max_context),
+            )
+        console.print(table)
+        console.print("why:")
+        for i, r in enumerate(found.models, 1):
+            text = f"{i}. {r.model.split('/')[-1]}: {r.reason}"
+            kept = [n for n in r.notes if not n.startswith(("as ", "concurrency "))]
+            if kept:
+                text += "; " + "; ".join(kept)
+            console.print(
+                textwrap.fill(text, width=width - 1, subsequent_indent="   "), markup=False, highlight=False
+            )
+    if found.too_slow:
+        slow = ", ".join(f"{r.model.split('/')[-1]} ({r.hours:.1f} h)" for r in found.too_slow[:6])
+        more = f" and {len(found.too_slow) - 6} more" if len(found.too_slow) > 6 else ""
+        console.print(
+            textwrap.fill(f"fit but need more than {found.within_hours:g} h: {slow}{more}", width=width - 1),
+            markup=False,
+            highlight=False,
+        )
+    lines = [
+        f"ranked by {found.benchmark_why}; ~ marks an estimate (why says from what)",
+        f"job: {job.rows:,} rows × {job.prompt_tokens:,} prompt tokens ({job.prefix_tokens:,} shared) + "
+        f"{job.output_tokens:,} output tokens on vLLM (recommend/workload.py); ·cpp rows run on llama.cpp, "
+        "time not modelled",
+        "tok/s: one request at a 4k context, bandwidth × 0.70 / bytes read per token",
+        *found.notes,
+    ]
+    for line in lines:
+        console.print(textwrap.fill(line, width=width - 1), markup=False, highlight=False)

@@ -4,7 +4,8 @@ Names arrive as HF ids (`Qwen/Qwen3.6-35B-A3B`), Ollama tags (`llama3.1:70b-inst
 names (`Qwen3-8B-UD-Q4_K_XL.gguf`) or free text (`Llama 3-70B-Instruct`). Each field records whether the
 name said it (`name`) or the built-in catalog filled it (`catalog`); what neither says stays null and is
 listed in `unknown`, so nothing is ever guessed silently. `A3B` means about 3 B parameters active per token
-(MoE), never "multimodal"; `8x7B` names the expert layout, not the total.
+(MoE), never "multimodal"; `8x7B` names the expert layout, not the total; `E2B` (Gemma 3n/4) names about 2 B
+effective parameters, the per-layer embedding tables not counted.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ _QUANT = re.compile(
 _UNQUANTIZED = {"f16", "bf16", "fp16", "f32", "fp32"}
 _SIZE = re.compile(r"(?i)^(\d+(?:\.\d+)?)([bmt])$")
 _ACTIVE = re.compile(r"(?i)^a(\d+(?:\.\d+)?)b$")
+_EFFECTIVE = re.compile(r"(?i)^e(\d+(?:\.\d+)?)b$")
 _EXPERTS = re.compile(r"(?i)^(\d+)x(\d+(?:\.\d+)?)b$")
 _CONTEXT = re.compile(r"(?i)^(\d+)([km])$")
 _VARIANTS = {
@@ -69,6 +71,9 @@ class DecodedName(BaseModel):
     """Parameters used per token: `A3B` → 3; equal to the total for a dense model; null when unknown."""
     experts: int | None = None
     """Expert count stated by an `8x7B` form."""
+    effective_params_b: float | None = None
+    """`E2B` / `E4B` (Gemma 3n/4): about 2 / 4 B effective parameters, per-layer embeddings not counted; the
+    total (with them) comes from the catalog or a config, never from this number."""
     variant: list[str] = Field(default_factory=list)
     quantization: str | None = None
     """awq, gptq, fp8, nvfp4, mxfp4, int4, q4_k_m, iq4_xs, ud-q4_k_xl …; null when unquantized or not said."""
@@ -182,6 +187,9 @@ def decode(name: str) -> DecodedName:
         out.modality, src["modality"] = "text+vision", "name"
     elif "omni" in out.variant:
         out.modality, src["modality"] = "omni", "name"
+    if out.effective_params_b is not None and out.total_params_b is None and out.active_params_b is None:
+        # a dense model: every parameter is used per token, embeddings included
+        pass
     if out.total_params_b is not None and out.active_params_b is None and out.experts is None:
         if not _moe_hint(out):
             out.active_params_b, src["active_params_b"] = out.total_params_b, "name"
@@ -207,6 +215,8 @@ def _read_token(out: DecodedName, token: str) -> None:
         out.experts, src["experts"] = int(m.group(1)), "name"
     elif m := _ACTIVE.match(token):
         out.active_params_b, src["active_params_b"] = float(m.group(1)), "name"
+    elif (m := _EFFECTIVE.match(token)) and out.effective_params_b is None:
+        out.effective_params_b, src["effective_params_b"] = float(m.group(1)), "name"
     elif (m := _SIZE.match(token)) and out.total_params_b is None:
         out.total_params_b, src["total_params_b"] = _size(m.group(1), m.group(2)), "name"
     elif (m := _CONTEXT.match(token)) and out.context_hint is None:

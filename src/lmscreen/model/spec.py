@@ -60,6 +60,14 @@ class ModelSpec(BaseModel):
     sliding_window: int | None = None
     linear_attention: LinearAttention | None = None
     mla: MLA | None = None
+    kv_shared_layers: int = 0
+    """Layers that reuse an earlier layer's KV and cache none of their own (Gemma 4 num_kv_shared_layers)."""
+    full_head_dim: int | None = None
+    """Head size of the full-attention layers where it differs from the sliding ones (Gemma 4)."""
+    full_kv_heads: int | None = None
+    """KV heads of the full-attention layers when they differ (Gemma 4 num_global_key_value_heads)."""
+    full_k_eq_v: bool = False
+    """Full-attention layers keep one tensor for K and V (Gemma 4 attention_k_eq_v)."""
 
     num_experts: int | None = None
     num_experts_per_tok: int | None = None
@@ -83,6 +91,11 @@ class ModelSpec(BaseModel):
     unquantized_params: int | None = None
     """Linear-layer parameters a quantized checkpoint keeps 16 bit (its modules_to_not_convert / ignore list;
     embeddings and lm_head not included)."""
+    fp8_params: int | None = None
+    """Linear-layer parameters an NVFP4 checkpoint stores as FP8 instead (ModelOpt MIXED_PRECISION exports
+    keep attention and linear-attention projections FP8, the MLP / experts NVFP4)."""
+    lm_head_quantized: bool = False
+    """lm_head is stored in the 4-bit format (ModelOpt mixed NVFP4 lists it with the W4 layers)."""
     quantization_group_size: int | None = None
     """Group size of awq / gptq / int scales (128 typical; -1 = per channel); sets the scale overhead."""
     mtp_layers: int = 0

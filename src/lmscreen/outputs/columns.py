@@ -122,7 +122,23 @@ COLUMNS: tuple[Column, ...] = (
         "rules",
         typed="Fired",
     ),
-    Column("flags", "String", _ALL, "machine tokens, `;`-joined (no_report, ungrounded:roe, ...)", "llm"),
+    Column(
+        "flags",
+        "String",
+        _ALL,
+        "what a reader acts on, `;`-joined "
+        "(数据存疑, conflict:revenue, ungrounded:roe, truncated, no_report)",
+        "llm",
+    ),
+    Column(
+        "diagnostics",
+        "String",
+        _ONLY_JSONL,
+        "notes on the model's answer and the reading, not the stock "
+        "(reason_rejected:loop, llm_disagrees:roe)",
+        "llm",
+        sparse=True,
+    ),
     Column("status", "String", _ALL, "ok, or llm_error: why", "llm"),
     Column(
         "revenue_yuan", "Float64", _FILES, "revenue from the report, in yuan (grounded)", "llm", sparse=True
@@ -204,6 +220,7 @@ LLM_COLUMN_NAMES: tuple[str, ...] = (
     "reason",
     "reason_source",
     "flags",
+    "diagnostics",
     "status",
     "revenue_yuan",
     "net_profit_yuan",
@@ -231,6 +248,28 @@ WORST_ROW_FIELDS: tuple[str, ...] = (
     "reason",
 )
 """The fields report.md lists for each row at the run's worst level, in its table's order."""
+
+FACTS = "facts.jsonl"
+"""One line per fact read from a row's filing (task/facts.py), in row order: FACT_FIELDS."""
+FACT_FIELDS: dict[str, str] = {
+    "code": "the row's stock code",
+    "document": "the filing: its file name, or `inline` for the pool's report_text cell",
+    "metric": "revenue, net_profit, net_profit_deducted, gross_margin, net_margin, roe, roe_deducted, eps, "
+    "pe_ttm, pe_dynamic, pe_static, pe_forward, operating_cash_flow",
+    "period": "FY2024, 2024H1, 2024Q1-Q3 (nine months), 2024Q3 (the quarter alone), 2025E (a forecast), "
+    "TTM, or null when the filing names no year",
+    "scope": "company, segment, industry or parent (the parent company's own statements)",
+    "segment": "the segment, market or business named (null for the company)",
+    "basis": "actual, forecast, prior (the comparison period) or growth (a change rate, percent)",
+    "value": "in base units: yuan, percent, times, yuan per share",
+    "unit": "as printed (亿元, 万元, 元, %, 倍, 元/股) or as its table or list gave it",
+    "label": "the label the number was printed after, or its table row's",
+    "source": "table, label, list, derived (from other facts: see derivation) or model",
+    "approx": "printed as an approximation (约, 左右)",
+    "evidence": "{start, end, text, page}: the printed number's span in the filing's text (a PDF's extracted "
+    "text, a text file's whole text) and its page",
+}
+"""facts.jsonl's keys, in order, and what each means (a derived fact adds `derivation`: formula, inputs)."""
 
 DETAIL_JSON = "_llm_json"
 """Internal, never written under this name: each answered row's `llm` detail as JSON text, which the

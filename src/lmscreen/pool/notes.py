@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from lmscreen.pool.model import Pool
+from lmscreen.pool.periods import is_partial_label
 
 
 def input_notes(pool: Pool, annualized: bool) -> dict[str, Any]:
@@ -16,7 +17,7 @@ def input_notes(pool: Pool, annualized: bool) -> dict[str, Any]:
     notices: list[str] = []
     if pool.pe_note:
         notices.append(pool.pe_note)
-    partial = {k: v for k, v in pool.roe_periods.items() if k != "unknown" and not k.endswith("FY")}
+    partial = {k: v for k, v in pool.roe_periods.items() if is_partial_label(k)}
     if pool.roe_note and not annualized:
         notices.append(pool.roe_note)
     if annualized and partial:

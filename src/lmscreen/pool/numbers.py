@@ -6,6 +6,10 @@ Accepted spellings of a value: full-width digits, thousands separators (`1,234.5
 leading `+`/`-` (negative PE is kept: it is how Eastmoney reports losses), scientific notation, and a unit the
 column allows: `%` for percents, `倍` for PE, `元` for per-share values, `万` / `亿` / `万亿` (and `元`) for
 amounts, which are scaled to yuan. Anything else is garbage and becomes a row error naming the column.
+
+A value that reads as a number but is far outside what the figure can be (`1e308` as a PE: see
+PLAUSIBLE_LIMITS) is a row error too: it is a broken export or a unit mix-up, not data, and carried on it
+would overflow the score's arithmetic and the report's chart axes.
 """
 
 from __future__ import annotations
@@ -54,6 +58,33 @@ class NumberKind(Enum):
     AMOUNT = r"万亿元|万亿|亿元|亿|万元|万|元"
 
 
+PLAUSIBLE_LIMITS: dict[NumberKind, float] = {
+    NumberKind.PE: 1e6,
+    NumberKind.PERCENT: 1e4,
+    NumberKind.PER_SHARE: 1e6,
+    NumberKind.AMOUNT: 1e14,
+}
+"""The largest magnitude a cell of each kind may hold (a value above it is a row error).
+
+- PE 1e6: a company whose profit is a millionth of its market value; PE-TTM near a break-even year reaches
+  the thousands, never a million (a loss is a negative PE, or `亏损`).
+- ROE 1e4 percent: profit a hundred times equity; a tiny or near-zero equity gives ROE of a few hundred
+  or thousand percent, a hundredfold is not a figure of any listed company.
+- per-share values (EPS) 1e6 yuan: A-share EPS stays below 100 yuan; other listings kept in a pool (a
+  share class priced in the hundreds of thousands) stay far below a million.
+- amounts (net profit, in yuan after 万/亿 scaling) 1e14 yuan, 100 万亿: about China's yearly GDP; the
+  largest listed company's profit is a few 千亿.
+
+Each is generous by orders of magnitude, so a real figure never trips it, and tight enough that the rules'
+products and sums (PE x weight, (target - ROE) x weight) stay finite in double precision."""
+
+_LIMIT_TEXT = {
+    NumberKind.PE: "a PE beyond ±1e6",
+    NumberKind.PERCENT: "a percent beyond ±1e4",
+    NumberKind.PER_SHARE: "a per-share value beyond ±1e6 yuan",
+    NumberKind.AMOUNT: "an amount beyond ±1e14 yuan",
+}
+
 _MULTIPLIERS = {"万亿": 1e12, "万亿元": 1e12, "亿": 1e8, "亿元": 1e8, "万": 1e4, "万元": 1e4, "元": 1.0}
 
 
@@ -68,7 +99,7 @@ def parse_numbers(raw: pl.Series, kind: NumberKind) -> pl.DataFrame:
     pending = (direct.is_null() | ~direct.is_finite()) & raw.is_not_null()
     errors = full_null("error", raw.len(), pl.String)
     if not pending.any():
-        return pl.DataFrame([direct.alias("value"), errors])
+        return _out_of_range(raw, direct.alias("value"), errors, kind)
     values = pl.select(pl.when(pending).then(None).otherwise(direct)).to_series().alias("value")
     # A cell that is exactly a no-value token (`亏损`, `--`, ``) is null already and needs no parsing.
     unread = raw.filter(pending)
@@ -78,7 +109,24 @@ def parse_numbers(raw: pl.Series, kind: NumberKind) -> pl.DataFrame:
         slow = _parse_slow(unread.filter(~token), kind)
         values = values.scatter(index, slow.get_column("value"))
         errors = errors.scatter(index, slow.get_column("error"))
-    return pl.DataFrame([values, errors])
+    return _out_of_range(raw, values, errors, kind)
+
+
+def _out_of_range(raw: pl.Series, values: pl.Series, errors: pl.Series, kind: NumberKind) -> pl.DataFrame:
+    """Values beyond PLAUSIBLE_LIMITS (an overflow of a unit's scaling included) made null with a row
+    error quoting the cell; one comparison per cell when none is."""
+    limit = PLAUSIBLE_LIMITS[kind]
+    beyond = (values.abs() > limit).fill_null(False)
+    if not beyond.any():
+        return pl.DataFrame([values, errors])
+    reason = pl.concat_str(
+        [pl.lit("implausible value: '"), raw.str.slice(0, 40), pl.lit(f"' ({_LIMIT_TEXT[kind]})")]
+    )
+    frame = pl.DataFrame([values, errors, raw.alias("raw"), beyond.alias("beyond")])
+    return frame.select(
+        pl.when(pl.col("beyond")).then(None).otherwise(pl.col("value")).alias("value"),
+        pl.when(pl.col("beyond")).then(reason).otherwise(pl.col("error")).alias("error"),
+    )
 
 
 def _parse_slow(raw: pl.Series, kind: NumberKind) -> pl.DataFrame:

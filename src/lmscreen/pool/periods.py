@@ -8,29 +8,30 @@ header date that is not a quarter end, read as "data as of"). Only a quarter-end
 publication date maps to the period usually published then, and April (annual reports and Q1 reports
 both come out) stays unknown rather than guessed.
 
-Labels: `2025Q1`, `2025H1`, `2025Q3` (Q1-Q3, cumulative), `2025FY`. Annualising multiplies the cumulative
-ROE by 4, 2 and 4/3; a full year is left as it is.
+Labels are lmscreen's one period vocabulary (`lmscreen.periods`): `2025Q1`, `2025H1`, `2025Q1-Q3` (nine
+months, cumulative), `FY2025`. Annualising multiplies the cumulative ROE by 4, 2 and 4/3; a full year is
+left as it is.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from datetime import date
 
 import polars as pl
 
-LABEL_SUFFIX = {1: "Q1", 2: "H1", 3: "Q3", 4: "FY"}
-FACTOR = {1: 4.0, 2: 2.0, 3: 4.0 / 3.0, 4: 1.0}
-FACTOR_TEXT = {1: "x4", 2: "x2", 3: "x4/3", 4: "x1"}
+from lmscreen.periods import (
+    Period,
+    annualizing_factor,
+    annualizing_text,
+    cumulative_period,
+    latest_due,
+    period_ending,
+    published_period,
+)
+
 _DATE_FORMATS = ("%Y-%m-%d", "%Y%m%d", "%Y/%m/%d", "%Y.%m.%d", "%Y-%m-%d %H:%M:%S", "%Y年%m月%d日")
-
-
-@dataclass(frozen=True)
-class PeriodInfo:
-    """Where the ROE period came from and, per row, the label (null when unknown)."""
-
-    source: str  # "column '报告期'", "header '净资产收益率(201806)'", ...
-    labels: pl.Series  # String per row: 2025H1 ..., null when unknown
 
 
 def parse_dates(raw: pl.Series) -> pl.Series:
@@ -41,67 +42,58 @@ def parse_dates(raw: pl.Series) -> pl.Series:
     return pl.select(pl.coalesce(tries)).to_series().alias(raw.name)
 
 
-def _label(year: pl.Expr, quarter: pl.Expr) -> pl.Expr:
-    suffix = quarter.replace_strict(LABEL_SUFFIX, default=None, return_dtype=pl.String)
-    return pl.when(quarter.is_not_null()).then(pl.concat_str([year.cast(pl.String), suffix]))
+def _labels_by_date(dates: pl.Series, period_of: Callable[[date], Period | None]) -> pl.Series:
+    """Each date's label through `period_of`, computed once per distinct date (a pool has a handful)."""
+    mapping = {}
+    for day in dates.drop_nulls().unique().to_list():
+        found = period_of(day)
+        mapping[day] = found.label() if found is not None else None
+    if not mapping:
+        return pl.Series("period", [None] * dates.len(), dtype=pl.String)
+    return dates.replace_strict(mapping, default=None, return_dtype=pl.String).alias("period")
 
 
 def labels_from_period_ends(dates: pl.Series) -> pl.Series:
-    """2025-06-30 -> 2025H1; a date that is not a quarter end -> null."""
-    d = pl.col("d")
-    quarter_end = d.dt.month().is_in([3, 6, 9, 12]) & (d.dt.month_end() == d)
-    quarter = pl.when(quarter_end).then((d.dt.month() // 3).cast(pl.Int8))
-    return pl.DataFrame({"d": dates}).select(_label(d.dt.year(), quarter).alias("period")).to_series()
+    """2025-06-30 -> 2025H1, 2025-09-30 -> 2025Q1-Q3, 2024-12-31 -> FY2024; not a quarter end -> null."""
+    return _labels_by_date(dates, period_ending)
 
 
 def labels_from_publication(dates: pl.Series) -> pl.Series:
-    """The period a report published on that date usually covers (A-share deadlines: Q1 by Apr 30, H1 by
-    Aug 31, Q3 by Oct 31, annual by Apr 30 of the next year). April is left unknown (annual or Q1)."""
-    d = pl.col("d")
-    month, year = d.dt.month(), d.dt.year()
-    quarter = (
-        pl.when(month <= 3)
-        .then(pl.lit(4, pl.Int8))
-        .when(month == 4)
-        .then(None)
-        .when(month <= 6)
-        .then(pl.lit(1, pl.Int8))
-        .when(month <= 9)
-        .then(pl.lit(2, pl.Int8))
-        .otherwise(pl.lit(3, pl.Int8))
-    )
-    period_year = pl.when(month <= 3).then(year - 1).otherwise(year)
-    return pl.DataFrame({"d": dates}).select(_label(period_year, quarter).alias("period")).to_series()
+    """The period a report published on that date usually covers (`lmscreen.periods.published_period`):
+    April is left unknown (annual or Q1)."""
+    return _labels_by_date(dates, published_period)
 
 
 def label_from_header_date(text: str) -> str | None:
     """`201806` / `20180630` / `2018-06-30` -> 2018H1; `20211119` (an as-of date) -> the latest period due
-    by then (2021Q3); None when the text holds no date."""
+    by then (2021Q1-Q3); None when the text holds no date."""
     digits = re.sub(r"\D", "", text)
     if len(digits) == 6 and digits[4:6] in ("03", "06", "09", "12"):
-        return f"{digits[:4]}{LABEL_SUFFIX[int(digits[4:6]) // 3]}"
+        return cumulative_period(int(digits[:4]), int(digits[4:6]) // 3).label()
     if len(digits) != 8:
         return None
-    date = pl.Series("d", [digits]).str.to_date("%Y%m%d", strict=False)
-    exact = labels_from_period_ends(date)[0]
-    if exact is not None:
-        return exact
-    if date[0] is None:
+    try:
+        day = date(int(digits[:4]), int(digits[4:6]), int(digits[6:8]))
+    except ValueError:
         return None
-    year, month = date[0].year, date[0].month
-    if month >= 11:
-        return f"{year}Q3"
-    if month >= 9:
-        return f"{year}H1"
-    if month >= 5:
-        return f"{year}Q1"
-    return f"{year - 1}Q3"
+    return (period_ending(day) or latest_due(day)).label()
 
 
-def quarter_of(labels: pl.Expr) -> pl.Expr:
-    """1..4 from a label (2025H1 -> 2); null for null."""
-    inverse = {v: k for k, v in LABEL_SUFFIX.items()}
-    return labels.str.slice(4).replace_strict(inverse, default=None, return_dtype=pl.Int8)
+def _factors(labels: pl.Series) -> tuple[dict[str, float], dict[str, str]]:
+    """Annualising factor and its text per distinct label of a partial (cumulative) period."""
+    factors: dict[str, float] = {}
+    texts: dict[str, str] = {}
+    for label in labels.drop_nulls().unique().to_list():
+        period = Period.parse(label)
+        factor, text = annualizing_factor(period), annualizing_text(period)
+        if factor is not None and text is not None and not period.is_full_year:
+            factors[label], texts[label] = factor, text
+    return factors, texts
+
+
+def is_partial_label(label: str) -> bool:
+    """Whether a roe_period label (or "unknown") names less than a full year."""
+    return label != "unknown" and not Period.parse(label).is_full_year
 
 
 def roe_periods(frame: pl.DataFrame) -> dict[str, int]:
@@ -112,7 +104,7 @@ def roe_periods(frame: pl.DataFrame) -> dict[str, int]:
 
 def partial_year_note(periods: dict[str, int], source: str | None) -> str | None:
     """The sentence a user must see when ROE is not a full-year figure (None when it all is)."""
-    partial = {k: v for k, v in periods.items() if k != "unknown" and not k.endswith("FY")}
+    partial = {k: v for k, v in periods.items() if is_partial_label(k)}
     if not partial:
         return None
     shown = ", ".join(f"{k}: {v:,} rows" for k, v in partial.items())
@@ -126,8 +118,12 @@ def annualize_roe(frame: pl.DataFrame) -> pl.DataFrame:
     """`roe` scaled to a full year where `roe_period` is partial; the reported figure kept as roe_reported."""
     if "roe_period" not in frame.columns:
         return frame
-    quarter = quarter_of(pl.col("roe_period"))
-    factor = quarter.replace_strict(FACTOR, default=1.0, return_dtype=pl.Float64).fill_null(1.0)
+    factors, _ = _factors(frame.get_column("roe_period"))
+    factor = (
+        pl.col("roe_period").replace_strict(factors, default=1.0, return_dtype=pl.Float64).fill_null(1.0)
+        if factors
+        else pl.lit(1.0)
+    )
     return frame.with_columns(pl.col("roe").alias("roe_reported"), (pl.col("roe") * factor).alias("roe"))
 
 
@@ -140,15 +136,18 @@ def annualized_marks(frame: pl.DataFrame) -> pl.DataFrame | None:
     None when the frame was not annualised."""
     if "roe_reported" not in frame.columns or "roe_period" not in frame.columns:
         return None
-    quarter = quarter_of(pl.col("roe_period"))
-    scaled = quarter.is_in([1, 2, 3]).fill_null(False) & pl.col("roe_reported").is_not_null()
+    _, texts = _factors(frame.get_column("roe_period"))
+    if not texts:
+        return None
+    period = pl.col("roe_period")
+    scaled = period.is_in(list(texts)).fill_null(False) & pl.col("roe_reported").is_not_null()
     value = pl.concat_str(
         [
             pl.col("roe_reported").cast(pl.String),
             pl.lit(" "),
             pl.col("roe_period"),
             pl.lit(" "),
-            quarter.replace_strict(FACTOR_TEXT, default="", return_dtype=pl.String),
+            period.replace_strict(texts, default="", return_dtype=pl.String),
         ]
     )
     return frame.select(scaled.alias("scaled"), value.alias("value"))

@@ -246,6 +246,11 @@ def flag_words(flag: str, lang: str) -> str:
     if flag.startswith("ungrounded:"):
         field = field_name(flag.split(":", 1)[1], lang)
         return f"{field} 未在原文中找到" if zh else f"{field} not found in the text"
+    if flag.startswith("conflict:"):
+        field = field_name(flag.split(":", 1)[1], lang)
+        if zh:
+            return f"{field} 原文数字互相矛盾，未取值"
+        return f"{field}: the text prints disagreeing figures; none kept"
     words = _FLAGS.get(flag)
     if words is None:
         return flag

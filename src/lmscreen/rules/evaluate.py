@@ -81,7 +81,9 @@ def _condition(frame: pl.DataFrame, rule: Rule) -> pl.Expr:
 
 def _score(frame: pl.DataFrame, rules: RuleSet) -> pl.Expr:
     """clamp(floor(x + 0.5)) as DESIGN.md states; clamping first is the same for integer bounds and keeps
-    an infinite x (from an absurd ROE) away from the integer cast."""
+    an infinite x (from an absurd ROE) away from the integer cast. An x with no value at all (infinite PE
+    and ROE terms cancelling: inf - inf is NaN, which no integer holds) gets no score rather than stopping
+    the run; the pool's plausible ranges (pool/numbers.py) keep real rows far from either."""
     spec = rules.score
     pe = _value(frame, spec.pe.field).cast(pl.Float64)
     roe = _value(frame, spec.roe.field).cast(pl.Float64)
@@ -91,7 +93,7 @@ def _score(frame: pl.DataFrame, rules: RuleSet) -> pl.Expr:
         - pe_used * spec.pe_factor()
         - (pl.lit(float(spec.roe.target)) - roe) * float(spec.roe.weight)
     )
-    rounded = (raw.clip(float(spec.min), float(spec.max)) + 0.5).floor().cast(pl.Int64)
+    rounded = (raw.fill_nan(None).clip(float(spec.min), float(spec.max)) + 0.5).floor().cast(pl.Int64)
     return pl.when(roe.is_not_null()).then(rounded).otherwise(pl.lit(None, dtype=pl.Int64))
 
 

@@ -108,6 +108,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     spill: Spill | None = None
     jsonl = opts.jsonl
     if opts.no_llm:
+        (opts.out / "facts.jsonl").unlink(missing_ok=True)  # no filing is read: a previous run's facts go
         chunks: Iterator[list[pl.DataFrame]] = ([without_llm(c, "no_llm")] for c in judged)
         empty = [c for c in SPARSE_JSONL_COLUMNS if not (c == "report_text" and has_text_column)]
     else:
@@ -293,6 +294,15 @@ def _items(frame: pl.DataFrame, index: dict[str, Path] | None) -> list[ScreenIte
     return items
 
 
+def write_facts(out: Path, facts: Iterator[dict[str, Any]] | Any) -> None:
+    """facts.jsonl: every row's facts, in row order, written whole to a temp name and renamed."""
+    from lmscreen.outputs.atomic import write_pieces
+    from lmscreen.outputs.columns import FACTS
+    from lmscreen.outputs.results import detail_json
+
+    write_pieces(out / FACTS, (detail_json(f) + "\n" for f in facts))
+
+
 def _llm_stage(
     items: list[ScreenItem], opts: ScreenOptions, engine: Engine | None
 ) -> tuple[pl.DataFrame, dict[str, Any]]:
@@ -304,7 +314,12 @@ def _llm_stage(
     from lmscreen.task import choice_prompt_hash
     from lmscreen.task.screen import ScreenAnswer, ScreenTask
 
-    task = ScreenTask(report_token_budget=opts.report_token_budget, max_tokens=opts.max_tokens)
+    # The 135M default cannot pick among numbered figures reliably: the facts carry them on their own,
+    # and it writes only the reason. A served model (or a GGUF of the user's) chooses what they leave open.
+    model_picks = opts.engine != "embedded" or opts.model is not None
+    task = ScreenTask(
+        report_token_budget=opts.report_token_budget, max_tokens=opts.max_tokens, model_picks=model_picks
+    )
     outcome = run_items(task, items, engine_source(opts, engine), opts.out, progress=opts.progress)
     rows: list[dict[str, Any]] = []
     details: list[dict[str, Any]] = []
@@ -312,12 +327,15 @@ def _llm_stage(
     for answer in outcome.results:
         rows.append({"row": answer.row, **answer.columns})
         details.append({"row": answer.row, "llm": answer.detail})
+    write_facts(opts.out, (f for answer in outcome.results for f in answer.facts))
     for item, why in outcome.unreadable:
         rows.append({"row": item.row, "flags": "report_unreadable", "status": f"llm_error: {why}"})
         details.append({"row": item.row, "llm": {"error": why}})
     ran = outcome.info
     info = {
         "enabled": True,
+        "model_picks": model_picks,
+        "facts": sum(len(answer.facts) for answer in outcome.results),
         "engine": ran.get("engine"),
         "engine_created": ran["engine_created"],
         "prompt_hash": choice_prompt_hash(),

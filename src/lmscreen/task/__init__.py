@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from lmscreen.task.candidates import CandidateSet, find_candidates, marked_text
@@ -32,7 +32,10 @@ from lmscreen.task.choice import (
     parse_choice,
 )
 from lmscreen.task.crosscheck import crosscheck, mismatches
+from lmscreen.task.fact import TIER_TEXT, Fact
+from lmscreen.task.facts import FactSheet, read_facts
 from lmscreen.task.grounding import GroundedExtraction, GroundedField, ground
+from lmscreen.task.period_text import label as period_label
 from lmscreen.task.prompt import SYSTEM_PROMPT, build_messages, clean_report_text, prompt_hash
 from lmscreen.task.reasons import longest_common_run, reason_problem, rules_summary
 from lmscreen.task.resolve import Resolved, resolve
@@ -65,6 +68,9 @@ __all__ = [
     "GroundedExtraction",
     "GroundedField",
     "RowOutcome",
+    "Fact",
+    "FactSheet",
+    "read_facts",
     "TruncationInfo",
     "build_messages",
     "clean_report_text",
@@ -130,6 +136,9 @@ class RowOutcome:
     flags: list[str] = field(default_factory=list)
     reason_source: str | None = None
     """`model` (the model's sentence passed every check) or `rules` (a summary of checked facts)."""
+    diagnostics: list[str] = field(default_factory=list)
+    """Notes about the model's answer and the reading, not about the stock (`reason_rejected:loop`,
+    `llm_disagrees:revenue`, `candidates_capped:roe`): results.jsonl's `diagnostics` column."""
     revenue_yuan: float | None = None
     net_profit_yuan: float | None = None
     gross_margin_pct: float | None = None
@@ -138,6 +147,8 @@ class RowOutcome:
     detail: dict[str, Any] = field(default_factory=dict)
     """JSON-able: per field value, unit, period, value_base, grounded, verdict, evidence {text, start, end,
     context}; the cross-check mismatches; the sanitised reason; or the parse error."""
+    facts: list[Fact] = field(default_factory=list)
+    """Every fact the filing prints (task/facts.py), and the model's picks as facts of source `model`."""
 
     @property
     def columns(self) -> dict[str, Any]:
@@ -145,6 +156,7 @@ class RowOutcome:
         cols: dict[str, Any] = {col: getattr(self, col) for col in COLUMN_FOR_FIELD.values()}
         cols["reason"] = self.reason
         cols["reason_source"] = self.reason_source
+        cols["diagnostics"] = ";".join(self.diagnostics) or None
         return cols
 
 
@@ -167,8 +179,9 @@ def process_completion(
     found = mismatches(grounded, provided_roe, provided_pe)
     flags = list(grounded.flags) + crosscheck(grounded, provided_roe, provided_pe)
     reason = sanitize_reason(parsed.reason)
+    diagnostics: list[str] = []
     if echoes_instructions(reason):
-        flags.append("reason_echoes_prompt")
+        diagnostics.append("reason_echoes_prompt")
         reason = ""
     values = {COLUMN_FOR_FIELD[name]: grounded.base_value(name) for name in FIGURES}
     detail = {
@@ -178,7 +191,7 @@ def process_completion(
     }
     return RowOutcome(
         status="ok", reason=reason, flags=flags, reason_source="model" if reason else None, detail=detail,
-        **values,
+        diagnostics=diagnostics, **values,
     )  # fmt: skip
 
 
@@ -201,6 +214,8 @@ def prepare_request(
     budget_tokens: int,
     count_tokens: Callable[[str], int],
     cset: CandidateSet | None = None,
+    *,
+    model_picks: bool = True,
 ) -> tuple[ChoiceRequest, TruncationInfo | None]:
     """One row's question: candidates numbered in the text, the text fitted to the budget, the schema.
 
@@ -210,15 +225,18 @@ def prepare_request(
     every prompt token costs about as much to read as an answer token to write). That cut is not reported
     as truncation: every figure was read by the label reader from the whole text. `cset` is the text's
     candidate scan when the caller already has it (the scan is the costliest step of a long text).
+    `model_picks=False` (the 135M default model, which cannot pick reliably) asks only for the reason:
+    the facts carry every figure on their own.
     """
-    cset = cset if cset is not None else find_candidates(report_text)
-    asked = {i for ids in open_field_ids(cset).values() for i in ids}
+    cset = cset if cset is not None else find_candidates(report_text, names=(name,))
+    open_ids = open_field_ids(cset) if model_picks else {}
+    asked = {i for ids in open_ids.values() for i in ids}
     marked = marked_text(report_text, cset, asked)
     if not asked:
         opening = head_text(marked, min(budget_tokens, REASON_ONLY_BUDGET), count_tokens)
-        return build_choice(code, name, report_text, cset, opening), None
+        return build_choice(code, name, report_text, cset, opening, ask=model_picks), None
     fitted, truncation = fit_text(marked, budget_tokens, count_tokens)
-    return build_choice(code, name, report_text, cset, fitted), truncation
+    return build_choice(code, name, report_text, cset, fitted, ask=model_picks), truncation
 
 
 def process_choice(
@@ -230,20 +248,23 @@ def process_choice(
     rules_fired: str | None = None,
     engine_error: str | None = None,
     cset: CandidateSet | None = None,
+    *,
+    name: str = "",
+    model_picks: bool = True,
 ) -> RowOutcome:
-    """Parse → resolve (labels first, then the model's ids) → ground → cross-check → reason check.
+    """Parse → resolve (facts first, then the model's ids) → ground → cross-check → reason check.
 
-    Never raises on model output. The figures the labels settle are kept even when the model's answer is
+    Never raises on model output. The figures the facts settle are kept even when the model's answer is
     unusable (`engine_error`, or a parse error): they never depended on it. `report_text` is the full
-    original text; evidence offsets refer to it.
+    original text; evidence offsets refer to it. `model_picks` must be what `prepare_request` was given.
     """
     report_text = report_text or ""
-    cset = cset if cset is not None else find_candidates(report_text)
+    cset = cset if cset is not None else find_candidates(report_text, names=(name,))
     parsed: Choice | str
     if engine_error is not None:
         parsed = engine_error
     else:
-        schema = choice_schema(open_field_ids(cset), all_required=False)
+        schema = choice_schema(open_field_ids(cset) if model_picks else {}, all_required=False)
         parsed = parse_choice(text, schema)
     choice = parsed if isinstance(parsed, Choice) else None
     resolved = resolve(cset, choice, report_text)
@@ -258,11 +279,12 @@ def process_choice(
     values = {COLUMN_FOR_FIELD[name]: resolved.base_value(name) for name in FIGURES}
     reason = sanitize_reason(choice.reason) if choice else ""
     problem = reason_problem(reason, report_text, CHOICE_INSTRUCTIONS) if choice else None
+    diagnostics = list(resolved.diagnostics)
     if choice is not None and problem is None:
         source = "model"
     else:
         if problem is not None:
-            flags.append(f"reason_rejected:{problem}")
+            diagnostics.append(f"reason_rejected:{problem}")
         source = "rules"
         reason = rules_summary(provided_roe, provided_pe, rules_fired, {
             "revenue": values["revenue_yuan"],
@@ -275,16 +297,38 @@ def process_choice(
         "reason": reason,
         "reason_source": source,
         "model_reason": choice.reason if choice else None,
-        "candidates": {name: cset.field_ids(name) for name in FIGURES},
-        "asked": {name: ids for name, ids in open_field_ids(cset).items() if ids},
-        "document_period": cset.doc_period.label() if cset.doc_period else None,
+        "candidates": {field: cset.field_ids(field) for field in FIGURES},
+        "asked": {field: ids for field, ids in open_field_ids(cset).items() if ids} if model_picks else {},
+        "document_period": period_label(cset.doc_period),
     }
+    if cset.conflicts:
+        detail["conflicts"] = {
+            field: [{"value": f.value, "unit": f.unit, "label": f.label, "source": f.source, "start": f.start,
+                     "end": f.end} for f in disagreeing]
+            for field, disagreeing in cset.conflicts.items()
+        }  # fmt: skip
     if choice is not None:
         detail["choice"] = choice.ids
         status = "ok"
     else:
         detail["error"] = parsed
         status = f"llm_error: {parsed}"
+    facts = list(cset.sheet.facts) if cset.sheet is not None else []
+    facts.extend(_model_facts(cset, resolved))
     return RowOutcome(
-        status=status, reason=reason, flags=flags, reason_source=source, detail=detail, **values
-    )
+        status=status, reason=reason, flags=flags, reason_source=source, detail=detail,
+        diagnostics=diagnostics, facts=facts, **values,
+    )  # fmt: skip
+
+
+def _model_facts(cset: CandidateSet, resolved: Resolved) -> list[Fact]:
+    """The figures the model picked (and grounding kept), as facts of source `model`."""
+    out = []
+    for name, got in resolved.fields.items():
+        if got.source != "model" or not got.grounded.grounded or got.candidate_id is None:
+            continue
+        cand = cset.candidate(name, got.candidate_id)
+        if cand is None or cand.fact is None:
+            continue
+        out.append(replace(cand.fact, source="model", tier=TIER_TEXT))
+    return out

@@ -90,13 +90,20 @@ def _visible_ids(text: str) -> set[int]:
 
 
 def build_choice(
-    code: str, name: str, report_text: str, cset: CandidateSet, fitted: str | None = None
+    code: str,
+    name: str,
+    report_text: str,
+    cset: CandidateSet,
+    fitted: str | None = None,
+    *,
+    ask: bool = True,
 ) -> ChoiceRequest:
     """Messages and schema for one row. `fitted` is the marked text after truncation (None: all of it).
 
     Ids whose `[n]` was cut out of the text are not offered: the model cannot choose what it cannot see.
+    `ask=False` offers no id at all (only the reason is asked).
     """
-    asked = open_field_ids(cset)
+    asked = open_field_ids(cset) if ask else {f: [] for f in FIGURES}
     text = fitted if fitted is not None else marked_text(report_text, cset, _flat(asked))
     visible = _visible_ids(clean_report_text(text))
     field_ids = {f: [i for i in asked[f] if i in visible] for f in FIGURES}

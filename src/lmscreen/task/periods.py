@@ -4,14 +4,17 @@ Why: the same report prints this year's figure beside last year's (`上年同期
 (`预计2025-2027年…`) and sub-periods (`第四季度`, `上半年`). A figure is only the row's figure if it is for
 the report's own period, so each candidate carries the period the text gives it: `2024年` → FY2024,
 `上半年` → 2024H1, `前三季度` / `1-9月` → 2024Q1-Q3, `第三季度` → 2024Q3, a table's column header, or (when
-nothing is said) the document's period. Periods use the schema's spelling (FYyyyy, yyyyH1, yyyyQn,
-yyyyQ1-Q3, TTM).
+nothing is said) the document's period. Periods are `lmscreen.periods.Period`, labelled in the one
+vocabulary every output uses (FY2024, 2024H1, 2024Q3 the quarter alone, 2024Q1-Q3 the nine months).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from lmscreen.periods import FULL_YEAR, NINE_MONTHS, SOME_QUARTER, YEAR_ONLY, Period
+
+__all__ = ["Period", "document_period", "periods_in", "same_period"]
 
 _YEAR = r"(?<![0-9.,])(?P<year>20[0-9]{2})(?![0-9.,][0-9])"
 _PERIOD_RE = re.compile(
@@ -34,22 +37,6 @@ _TITLE_RE = re.compile(
 _DOC_HINT_RE = re.compile(r"报告|快报|预告|摘要|业绩|results|report|季报|年报|点评|简评")
 
 
-@dataclass(frozen=True)
-class Period:
-    year: int | None
-    sub: str
-    """`FY`, `H1`, `Q1`…`Q4`, `Q1-Q3`, or `` when only a year is known."""
-
-    def label(self, fallback_year: int | None = None) -> str | None:
-        """The schema's spelling, or None when no year is known."""
-        year = self.year or fallback_year
-        if year is None:
-            return None
-        if self.sub in ("", "FY"):
-            return f"FY{year}"
-        return f"{year}{self.sub}"
-
-
 def _year(text: str | None) -> int | None:
     if not text:
         return None
@@ -59,22 +46,22 @@ def _year(text: str | None) -> int | None:
 
 def _sub(word: str | None) -> str:
     if not word:
-        return ""
+        return YEAR_ONLY
     if word in ("上半年", "半年度", "中期"):
         return "H1"
     if word in ("前三季度", "1-9月", "1至9月"):
-        return "Q1-Q3"
+        return NINE_MONTHS
     if word in ("单季", "单季度"):
-        return "Q"
+        return SOME_QUARTER
     if word.endswith("季度"):
         digit = word.replace("第", "").replace("季度", "")
-        return f"Q{_QUARTER.get(digit, 0)}" if digit in _QUARTER else ""
-    return "FY"
+        return f"Q{_QUARTER.get(digit, 0)}" if digit in _QUARTER else YEAR_ONLY
+    return FULL_YEAR
 
 
 def _from_match(m: re.Match[str]) -> Period:
     if m.group("fy"):
-        return Period(_year(m.group("fy")), "FY")
+        return Period(_year(m.group("fy")), FULL_YEAR)
     if m.group("h1y"):
         return Period(_year(m.group("h1y")), f"H{m.group('h1e')}")
     if m.group("h1fy"):
@@ -120,7 +107,7 @@ def document_period(folded: str, forecast: re.Pattern[str] | None = None) -> Per
     if titled is not None:
         found_title = [p for _, _, p in periods_in(titled.group(0)) if p.year is not None]
         if found_title:
-            return Period(found_title[-1].year, found_title[-1].sub or "FY")
+            return Period(found_title[-1].year, found_title[-1].sub or FULL_YEAR)
     head_end = len(folded)
     for stop in ("\n", "。"):
         idx = folded.find(stop, 0, 200)
@@ -136,7 +123,7 @@ def document_period(folded: str, forecast: re.Pattern[str] | None = None) -> Per
         return None
     first = found[0]
     # `2024年年度报告` reads as FY; a sub-period named right after the year wins (`2024年第三季度报告`)
-    return Period(first.year, first.sub or "FY")
+    return Period(first.year, first.sub or FULL_YEAR)
 
 
 def same_period(found: Period, doc: Period | None) -> bool:
@@ -147,5 +134,5 @@ def same_period(found: Period, doc: Period | None) -> bool:
         return False
     if found.sub and doc.sub and found.sub != doc.sub:
         # a year-to-date figure in a quarterly report is the report's too (三季报: 年初至报告期末)
-        return {found.sub, doc.sub} == {"Q3", "Q1-Q3"} or {found.sub, doc.sub} == {"FY", ""}
+        return {found.sub, doc.sub} == {"Q3", NINE_MONTHS} or {found.sub, doc.sub} == {FULL_YEAR, YEAR_ONLY}
     return True

@@ -13,13 +13,14 @@ committed, so the state lives only while the item is in flight and each text is 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from lmscreen.filings import Filing, annotate_pages
 from lmscreen.task import choice_prompt_hash, prepare_request, process_choice
 from lmscreen.task.candidates import CandidateSet, find_candidates
 from lmscreen.task.choice import ChoiceRequest
+from lmscreen.task.fact import Fact
 
 
 class Answer(Protocol):
@@ -50,11 +51,13 @@ class ScreenItem:
 
 @dataclass(frozen=True)
 class ScreenAnswer:
-    """One row's LLM columns (results.csv) and its nested detail (results.jsonl `llm`)."""
+    """One row's LLM columns (results.csv), its nested detail (results.jsonl `llm`) and its facts
+    (facts.jsonl: every figure the filing prints, each with its evidence in the filing's own text)."""
 
     row: int
     columns: dict[str, Any]
     detail: dict[str, Any]
+    facts: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -68,9 +71,12 @@ class ScreenTask:
 
     name = "screen"
 
-    def __init__(self, *, report_token_budget: int, max_tokens: int) -> None:
+    def __init__(self, *, report_token_budget: int, max_tokens: int, model_picks: bool = True) -> None:
         self.report_token_budget = report_token_budget
         self.max_tokens = max_tokens
+        self.model_picks = model_picks
+        """Whether the model chooses among the candidates the facts leave open (a served model), or only
+        writes the reason (the 135M embedded default: the facts carry the figures on their own)."""
         self._inflight: dict[int, _InFlight] = {}
 
     def signature(self) -> dict[str, Any]:
@@ -78,6 +84,7 @@ class ScreenTask:
             "prompt": choice_prompt_hash(),
             "budget": self.report_token_budget,
             "max_tokens": self.max_tokens,
+            "model_picks": self.model_picks,
         }
 
     def key(self, item: ScreenItem) -> tuple[int, str, tuple[str, ...]]:
@@ -90,10 +97,11 @@ class ScreenTask:
         self, item: ScreenItem, count_tokens: Callable[[str], int]
     ) -> tuple[ChoiceRequest, dict[str, Any] | None]:
         text = item.source.read()
-        cset = find_candidates(text)
+        cset = _scan(item, text)
         question, truncation = prepare_request(
-            item.code, item.name, text, self.report_token_budget, count_tokens, cset=cset
-        )
+            item.code, item.name, text, self.report_token_budget, count_tokens, cset=cset,
+            model_picks=self.model_picks,
+        )  # fmt: skip
         self._inflight[id(item)] = _InFlight(text, cset)
         return question, ({"truncation": truncation} if truncation else None)
 
@@ -104,9 +112,11 @@ class ScreenTask:
         engine_error = None if answer.error is None and answer.text is not None else str(answer.error)
         outcome = process_choice(
             answer.text, item.code, text, item.roe, item.pe, item.rules_fired,
-            engine_error=engine_error, cset=kept.cset if kept else None,
+            engine_error=engine_error, cset=kept.cset if kept else _scan(item, text), name=item.name,
+            model_picks=self.model_picks,
         )  # fmt: skip
         flags = list(outcome.flags) + annotate_pages(item.source, outcome.detail)
+        facts = _facts_json(item, text, outcome.facts)
         item.source.release()
         if truncation and "truncated" not in flags:
             flags.append("truncated")
@@ -123,4 +133,31 @@ class ScreenTask:
             "truncation": truncation,
             "raw": answer.text,
         }
-        return ScreenAnswer(item.row, columns, detail)
+        return ScreenAnswer(item.row, columns, detail, facts)
+
+
+def _scan(item: ScreenItem, text: str) -> CandidateSet:
+    """The filing's facts and candidates, with a PDF's pages and the row's name for the subject."""
+    pdf = item.source.pdf()
+    return find_candidates(text, names=(item.name,), page_at=pdf.page_at if pdf is not None else None)
+
+
+def document_name(item: ScreenItem) -> str:
+    """The filing as facts.jsonl names it: its file name, or `inline` for the pool's own cell."""
+    return item.source.path.name if item.source.path is not None else "inline"
+
+
+def _facts_json(item: ScreenItem, text: str, facts: list[Fact]) -> list[dict[str, Any]]:
+    """facts.jsonl's lines for a row: each fact with the row's code and document; a long text's offsets
+    point into the whole file (the read text is its kept parts)."""
+    long = item.source.long()
+    out = []
+    for fact in facts:
+        data = {"code": item.code, "document": document_name(item), **fact.to_json(text)}
+        if long is not None:
+            ev = data["evidence"]
+            start, end = fact.start, fact.end
+            ev["start"] = long.original_offset(start)
+            ev["end"] = long.original_offset(end - 1) + 1 if end > start else ev["start"]
+        out.append(data)
+    return out

@@ -1,52 +1,131 @@
-"""Read the current-period column of a figures table (业绩快报 / 主要会计数据 / 人民币百万元 tables).
+"""Figures tables read as tables: every labelled row's cells, each column with its period and basis.
 
-Why: 业绩快报 and annual-report summaries print their figures as a table, `项目 | 本报告期 | 上年同期 |
-增减变动幅度(%)`, one row per figure. Which number is this year's is said by the column header, not by the
-words beside the number, so the table is read as a table: find the header row, pick the column that is the
-report's own period (本报告期 / 本期 / the report's year), and take each labelled row's cell in that column.
-Cells may be separated by `|`, tabs or runs of spaces (text pasted from a PDF).
+Why: 业绩快报 and annual reports print their figures as tables
+(`项目 | 本报告期 | 上年同期 | 增减变动幅度(%)`,
+`主要会计数据 | 2020年 | 2019年 | 本期比上年同期增减(%) | 2018年`, `| 第一季度（1-3月份） | 第二季度 …`),
+one row per figure. Which number is this year's is said by the column header, not by the words beside the
+number, so each header cell is read: the current period (本报告期, 本期, the report's year), the prior one
+(上年同期, an earlier year), a change (增减, 幅度, %), or a quarter. A table whose header names metrics
+(`分行业 | 营业收入 | 营业成本 | 毛利率(%)`) has one segment per row.
+
+Rows come from lines (cells split by `|`, tabs or runs of spaces, as text pasted from a PDF) and from
+markup (HTML `<tr>`, JSON-lines list rows: task/layout.py). A page break inside a table (`5 / 195`, the
+running head `2020年年度报告`) does not end it. The lines above a table say what it is: `主要会计数据` (the
+report's own summary, ranked first), `母公司利润表` (the parent company alone, not the group), `单位：万元`.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from lmscreen.task.periods import Period, periods_in
+from lmscreen.task.layout import Cell, MarkupRow
+from lmscreen.task.metrics import table_label
+from lmscreen.task.period_text import PeriodMention, find_periods
 
 _CURRENT_RE = re.compile(
-    r"本报告期|本期|本年度|本年|报告期|本季度|年初至报告期末|current|this year", re.IGNORECASE
+    r"本报告期|本期|本年度|本年|报告期|本季度|年初至报告期末|期末数|current|this year", re.IGNORECASE
 )
-_PRIOR_RE = re.compile(r"上年|上期|去年|同期|调整前|调整后|last|prior|previous|year ago", re.IGNORECASE)
-_CHANGE_RE = re.compile(r"增减|变动|幅度|同比|变化|增长率|change|yoy|y/y|%", re.IGNORECASE)
-_MAX_CELL = 24
-"""Longer than this is prose, not a cell (a table's value and header cells are short)."""
-_NUMERIC_CELL_RE = re.compile(r"^[-+(（]?[0-9０-９][0-9０-９,，.．]*\s*[%％]?[)）]?$")
+_TO_DATE_RE = re.compile(r"年初至报告期末|年初至今")
+_QUARTER_ALONE_RE = re.compile(r"^本报告期$|^本季度$|^本报告期金额$")
+_PRIOR_RE = re.compile(
+    r"上年|上期|去年|同期|调整前|调整后|上年度|last|prior|previous|year ago", re.IGNORECASE
+)
+_CHANGE_RE = re.compile(r"增减|变动|幅度|同比|变化|增长率|增长|比上年|change|yoy|y/y|[%％]", re.IGNORECASE)
+_SEGMENT_HEAD_RE = re.compile(
+    r"分行业|分产品|分地区|分业务|分部|分板块|分销售模式|分渠道|按行业|按产品|按地区"
+)
+_MAIN_TABLE_RE = re.compile(
+    r"主要会计数据|主要财务指标|主要财务数据|主要经营数据|业绩快报|主要财务指标和数据"
+)
+_PARENT_RE = re.compile(r"^母公司|母公司(?:的)?(?:利润表|资产负债表|现金流量表|财务报表|报表)", re.MULTILINE)
+_UNIT_RE = re.compile(
+    r"[(（]\s*(?:(?:金额)?单位[:：]\s*)?(?:人民币)?\s*(万亿元|亿元|百万元|万元|千元|元/股|元／股|元|%|％)\s*[)）]"
+)
+_DECLARED_RE = re.compile(r"单位(?:[:：]|均为|为|以)\s*(?:人民币)?\s*(万亿元|亿元|百万元|万元|千元|元|%)")
+_UNIT_LINE_RE = re.compile(
+    r"^\s*(?:金额)?\s*(?:人民币|RMB)\s?(万亿元|亿元|百万元|万元|千元|元)(?:[，,、（(；;\s]|$)", re.MULTILINE
+)
+"""`人民币百万元，另有标注除外`: a unit line above a table that does not say 单位."""
+_PAGE_LINE_RE = re.compile(
+    r"^\s*(?:第?\s*\d+\s*页?\s*/\s*(?:共\s*)?\d+\s*页?|-?\s*\d+\s*-?|\d+\s*/\s*\d+)\s*$"
+)
+_MAX_CELL = 40
+"""Longer than this is prose, not a cell (label cells of annual-report tables run to ~30 characters)."""
+_NUMERIC_CELL_RE = re.compile(r"^[-+(（]?[0-9][0-9,.]*\s*[%]?[)）]?$")
+_CONTEXT_LINES = 3
 
 
 @dataclass(frozen=True)
-class Cell:
-    text: str
-    start: int
-    """Offset of the cell in the folded text."""
-    end: int
+class Column:
+    """What a header cell says of its column."""
+
+    basis: str
+    """`actual` (the current period), `prior`, `growth` or `other`."""
+    period: PeriodMention | None
+    """A period the header names (`2020年`, `第一季度`), resolved later against the main period."""
+    relative: str | None = None
+    """`current`, `to_date` or `quarter` when the header says so without a year (本报告期, 年初至报告期末)."""
+    metric: tuple[str, int, str] | None = None
+    """For a table whose header names metrics (`营业收入 | 营业成本 | 毛利率`): the column's metric."""
+    unit: str | None = None
 
 
-@dataclass(frozen=True)
-class TableRow:
-    label: Cell
-    current: Cell
-    """The row's cell in the current-period column."""
-    period: Period | None
+@dataclass
+class Table:
+    header: list[Cell]
+    columns: dict[int, Column]
+    rows: list[list[Cell]] = field(default_factory=list)
+    context: str = ""
+    """The lines above the table (its title, `单位：万元`)."""
+    start: int = 0
+    spans: list[tuple[int, int]] = field(default_factory=list)
+    """[start, end) of the header and every row (folded offsets): the prose reader leaves them alone."""
+
+    @property
+    def is_main(self) -> bool:
+        """The report's own summary of its figures (主要会计数据 / 业绩快报)."""
+        return bool(_MAIN_TABLE_RE.search(self.context) or _MAIN_TABLE_RE.search(self.header[0].text))
+
+    @property
+    def is_parent(self) -> bool:
+        """The parent company's own statements (母公司利润表), not the group's."""
+        return bool(_PARENT_RE.search(self.context))
+
+    @property
+    def by_segment(self) -> bool:
+        return any(c.metric is not None for c in self.columns.values())
+
+    @property
+    def declared_unit(self) -> str | None:
+        m = (
+            _DECLARED_RE.search(self.context)
+            or _UNIT_RE.search(self.context)
+            or _UNIT_LINE_RE.search(self.context)
+        )
+        return m.group(1) if m else None
 
 
-def _cells(line: str, offset: int) -> list[Cell]:
+def cell_unit(text: str) -> str | None:
+    """A unit printed in a label or header cell: `营业收入（元）` -> 元, `(%)` -> %."""
+    m = _UNIT_RE.search(text)
+    if m is None:
+        return None
+    return {"％": "%", "元／股": "元/股"}.get(m.group(1), m.group(1))
+
+
+def _split(line: str, offset: int) -> list[Cell]:
     if "|" in line:
         parts = re.finditer(r"[^|]+", line)
+        keep_empty = True
     elif "\t" in line:
         parts = re.finditer(r"[^\t]+", line)
+        keep_empty = True
     elif re.search(r"\S\s{2,}\S", line):
         parts = re.finditer(r"\S(?:.*?\S)?(?=\s{2,}|\s*$)", line)
+        keep_empty = False
     else:
         return []  # prose: single spaces separate words, not cells
     cells = []
@@ -54,6 +133,9 @@ def _cells(line: str, offset: int) -> list[Cell]:
         raw = m.group(0)
         stripped = raw.strip()
         if not stripped or set(stripped) <= set("-:— "):
+            if keep_empty and stripped == "":
+                start = offset + m.start()
+                cells.append(Cell("", start, start))
             continue
         lead = len(raw) - len(raw.lstrip())
         start = offset + m.start() + lead
@@ -65,50 +147,155 @@ def _is_numeric(cell: Cell) -> bool:
     return bool(_NUMERIC_CELL_RE.match(cell.text.replace(" ", "")))
 
 
-def _current_column(header: list[Cell], doc: Period | None) -> tuple[int, Period | None] | None:
-    """Index of the report's own period among the header cells (the first cell is the label column)."""
-    fallback: tuple[int, Period | None] | None = None
-    for i, cell in enumerate(header):
-        text = cell.text
-        if i == 0 and not (_CURRENT_RE.search(text) or periods_in(text)):
-            continue  # the label column (`项目`)
-        found = [p for _, _, p in periods_in(text) if p.year is not None]
-        if _CURRENT_RE.search(text) and not _PRIOR_RE.search(text):
-            return i, found[0] if found else doc
-        if found and not _PRIOR_RE.search(text) and not _CHANGE_RE.search(text):
-            period = found[0]
-            if doc is not None and doc.year is not None and period.year == doc.year:
-                return i, period
-            if fallback is None and (doc is None or doc.year is None):
-                fallback = (i, period)
-    return fallback
+def _column(cell: Cell, index: int) -> Column | None:
+    text = "".join(cell.text.split())
+    if not text:
+        return None
+    unit = cell_unit(text)
+    if _CHANGE_RE.search(text) and not re.fullmatch(r"[(（]?[%％][)）]?", text):
+        metric = table_label(text)
+        if metric is not None and not re.search(r"增减|变动|比上年|同比", text):
+            return Column("other", None, metric=metric, unit=unit)
+        return Column("growth", None, unit="%")
+    periods = [p for p in find_periods(text) if p.period is not None or p.kind in ("to_date", "current")]
+    if _TO_DATE_RE.search(text):
+        return Column("actual", None, relative="to_date", unit=unit)
+    if _PRIOR_RE.search(text):
+        year = next((p for p in periods if p.period is not None and p.period.year is not None), None)
+        return Column("prior", year, unit=unit)
+    if _CURRENT_RE.search(text):
+        relative = "quarter" if _QUARTER_ALONE_RE.match(text) else "current"
+        return Column("actual", None, relative=relative, unit=unit)
+    dated = [p for p in periods if p.period is not None]
+    if dated:
+        return Column("actual", dated[0], unit=unit)
+    metric = table_label(text)
+    if metric is not None and index > 0:
+        return Column("other", None, metric=metric, unit=unit)
+    return None
 
 
-def read_tables(folded: str, doc: Period | None) -> list[TableRow]:
-    """Every labelled row of every figures table in the (folded) text, with its current-period cell."""
-    rows: list[TableRow] = []
-    header: list[Cell] | None = None
-    column: tuple[int, Period | None] | None = None
-    offset = 0
-    for line in folded.split("\n"):
-        cells = _cells(line, offset)
-        offset += len(line) + 1
-        if len(cells) < 2 or any(len(c.text) > _MAX_CELL for c in cells[1:]):
-            header, column = None, None  # not a table line (a sentence that happens to hold a `|`)
+def _header(cells: list[Cell]) -> dict[int, Column] | None:
+    columns = {}
+    for i, cell in enumerate(cells):
+        col = _column(cell, i)
+        if col is not None and (i > 0 or col.basis != "other"):
+            if i == 0 and col.metric is None and col.period is None and col.relative is None:
+                continue
+            columns[i] = col
+    useful = [c for i, c in columns.items() if i > 0]
+    if not useful:
+        return None
+    return columns
+
+
+class _Rows:
+    """Table rows in text order from lines and markup, with the text lines between them."""
+
+    def __init__(self, folded: str, markup: list[tuple[list[Cell], int, int]]) -> None:
+        self.items: list[tuple[str, list[Cell] | str, int, int]] = []
+        marks = sorted(markup, key=lambda r: r[1])
+        repeated = Counter(line.strip() for line in folded.split("\n") if 0 < len(line.strip()) <= 24)
+        self.running = {line for line, n in repeated.items() if n >= 3 and not re.search(r"[|\t]", line)}
+        k = 0
+        covered_to = -1
+        offset = 0
+        for line in folded.split("\n"):
+            end = offset + len(line)
+            while k < len(marks) and marks[k][1] <= end:
+                self.items.append(("row", marks[k][0], marks[k][1], marks[k][2]))
+                covered_to = max(covered_to, marks[k][2])
+                k += 1
+            first = offset + (len(line) - len(line.lstrip()))
+            if line.strip() and first >= covered_to and not (k < len(marks) and marks[k][1] <= first):
+                cells = _split(line, offset)
+                if len(cells) >= 2 and not any(len(c.text) > _MAX_CELL for c in cells[1:]):
+                    self.items.append(("row", cells, offset, end))
+                else:
+                    self.items.append(("line", line.strip(), offset, end))
+            offset = end + 1
+        for cells, start, stop in marks[k:]:
+            self.items.append(("row", cells, start, stop))
+
+    def transparent(self, line: str) -> bool:
+        """A page number or running head inside a table: it does not end the table."""
+        return bool(_PAGE_LINE_RE.match(line)) or line in self.running
+
+
+def read_tables(
+    folded: str, markup: list[MarkupRow] | None = None, to_folded: Callable[[int], int] | None = None
+) -> list[Table]:
+    """Every figures table in the (folded) text: its header's columns and its rows.
+
+    `markup` are rows found in HTML / JSON-lines markup (original offsets, mapped by `to_folded`).
+    """
+    conv = to_folded or (lambda o: o)
+    mapped = [
+        ([Cell(c.text, conv(c.start), conv(c.end)) for c in row.cells], conv(row.start), conv(row.end))
+        for row in markup or []
+    ]
+    source = _Rows(folded, mapped)
+    tables: list[Table] = []
+    current: Table | None = None
+    context: list[str] = []
+    for kind, item, pos, stop in source.items:
+        if kind == "line":
+            assert isinstance(item, str)
+            if current is not None and source.transparent(item):
+                continue
+            current = None
+            context = (context + [item])[-_CONTEXT_LINES:]
             continue
-        numeric = sum(_is_numeric(c) for c in cells[1:])
-        if numeric == 0:
-            found = _current_column(cells, doc)
-            if found is not None:
-                header, column = cells, found
+        assert isinstance(item, list)
+        cells = item
+        if sum(_is_numeric(c) for c in cells[1:]) == 0:
+            if current is not None and current.rows and cells[0].text and not any(c.text for c in cells[1:]):
+                current.rows.append(cells)  # a section row (`盈利能力(%)`): its unit holds for the rows below
+                current.spans.append((pos, stop))
+                continue
+            if (
+                current is not None
+                and not current.rows
+                and len(cells) == len(current.header)
+                and 2 * sum(not c.text for c in cells) >= len(cells)
+            ):
+                _merge_header(current, cells)  # the rest of a header wrapped onto the next row or page
+                current.spans.append((pos, stop))
+                continue
+            columns = _header(cells)
+            if columns is not None:
+                current = Table(cells, columns, context="\n".join(context), start=pos)
+                current.spans.append((pos, stop))
+                tables.append(current)
+            elif current is not None:
+                if not current.rows:
+                    _merge_header(current, cells)
+                current.spans.append((pos, stop))
             continue
-        if header is None or column is None:
-            continue
-        index, period = column
-        # a row may lack a leading label cell in the header's count (`项目` omitted): align from the right
-        shift = len(cells) - len(header)
-        target = index + shift if shift > 0 else index
-        if not 0 < target < len(cells):
-            continue
-        rows.append(TableRow(label=cells[0], current=cells[target], period=period))
-    return rows
+        if current is not None:
+            current.rows.append(cells)
+            current.spans.append((pos, stop))
+    return tables
+
+
+def _merge_header(table: Table, cells: list[Cell]) -> None:
+    """A header wrapped over two rows (`本期 比上 年同` + `期增 减(%)`): join the cells and read it again."""
+    if len(cells) != len(table.header):
+        return
+    joined = [
+        Cell((a.text + b.text).strip(), a.start if a.text else b.start, b.end if b.text else a.end)
+        for a, b in zip(table.header, cells, strict=True)
+    ]
+    columns = _header(joined)
+    if columns is not None:
+        table.header, table.columns = joined, columns
+
+
+def align(table: Table, row: list[Cell], index: int) -> Cell | None:
+    """The row's cell under header column `index` (a row that lacks the header's label cell is aligned from
+    the right)."""
+    shift = len(row) - len(table.header)
+    target = index + shift if shift > 0 else index
+    if not 0 < target < len(row):
+        return None
+    return row[target]

@@ -89,6 +89,8 @@ _FOREIGN_AFTER_RE = re.compile(
 _AFTER_OTHER_RE = re.compile(
     "[ \t]?(?:" + "|".join(re.escape(u) for u in sorted(_OTHER_UNITS, key=len, reverse=True)) + ")"
 )
+_RMB_AFTER_RE = re.compile(r"[ \t]?人民币")
+"""`90.2亿人民币`: 人 here begins 人民币, not a count of people."""
 _HEADER_UNIT_RE = re.compile(
     r"[(（]\s*(?:(?:金额)?单位[:：]\s*)?(?:人民币)?\s*(万亿元|亿元|百万元|万元|千元|元|%)\s*[)）]"
 )
@@ -132,6 +134,9 @@ class FoldedText:
 
 _DASHES = "−﹣‒–"
 _FULL_WIDTH_COMMA_RE = re.compile(r"(?<=[０-９])，(?=[０-９])")
+_ASCII_GROUPS_RE = re.compile(r"(?<![0-9.,，A-Za-z])[0-9]{1,3}(?:，[0-9]{3})+(?=\.[0-9]|\s?[万亿元千百])")
+"""Only an amount (decimals or a money scale after it): `营收100，300家门店` is two numbers, a clause
+apart."""
 
 
 def fold_char(ch: str) -> str:
@@ -158,6 +163,8 @@ def fold(text: str) -> FoldedText:
         if folded != ch:
             table[ord(ch)] = folded
     source = _FULL_WIDTH_COMMA_RE.sub(",", text) if "，" in text else text
+    if "，" in source:  # `22，116.28万元`: a full-width comma between digit groups of three
+        source = _ASCII_GROUPS_RE.sub(lambda m: m.group(0).replace("，", ","), source)
     expansions: list[tuple[int, int, int]] = []
     uneven = [chr(c) for c, f in table.items() if len(f) != 1]
     if uneven:
@@ -280,7 +287,7 @@ def _classify(
     if unit == "元":
         return "money", scale_factor
     # no unit word matched: a following measure word (股, 人, 年, 美元…) makes it something else
-    if _AFTER_OTHER_RE.match(folded, end) or prev == "$":
+    if (_AFTER_OTHER_RE.match(folded, end) and not _RMB_AFTER_RE.match(folded, end)) or prev == "$":
         return "other", 1.0
     if scale is not None or prev == "¥":
         # `营收150.56亿，` : a bare 亿/万 in a financial report means yuan
@@ -342,8 +349,8 @@ def scan(text: str) -> ScannedText:
         sign = m.group("sign") is not None
         if sign:
             before = folded[m.start() - 1] if m.start() > 0 else ""
-            if before.isdigit() or (before.isascii() and before.isalpha()):
-                sign = False  # a range or a name: `2023-2024`, `PE-35`
+            if before.isdigit() or (before.isascii() and before.isalpha()) or before in "%元亿万倍":
+                sign = False  # a range or a name: `2023-2024`, `PE-35`, `70%-75%`, `1883.70万元–2260.44万元`
             else:
                 prev = before
         frac = m.group("frac") or ""
@@ -386,3 +393,25 @@ def scan(text: str) -> ScannedText:
 def find_mentions(text: str) -> list[Mention]:
     """Every number printed in `text`, in order of appearance."""
     return scan(text).mentions
+
+
+PRINTED_MONEY_UNITS: dict[float, str] = {
+    1.0: "元",
+    1e3: "千元",
+    1e4: "万元",
+    1e6: "百万元",
+    1e8: "亿元",
+    1e9: "十亿元",
+    1e12: "万亿元",
+}
+
+
+def printed_unit(mention: Mention) -> str:
+    """The unit a mention was printed in (or given by its table or list), as a person writes it."""
+    if mention.kind == "money":
+        return PRINTED_MONEY_UNITS.get(mention.factor, "元")
+    if mention.kind == "percent":
+        return "%"
+    if mention.kind == "other" and mention.printed.rstrip().endswith(("元/股", "元每股", "元／股")):
+        return "元/股"
+    return "倍"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lmscreen.model.arch.params import count_params
+from lmscreen.model.arch.params import attention_linear_params, count_params
 from lmscreen.model.arch.vision import vision_params
 from lmscreen.model.spec import MLA, LinearAttention, ModelSpec
 
@@ -60,6 +60,13 @@ def _layer_kinds(cfg: dict[str, Any], num_layers: int, max_pos: int | None) -> t
         window = None  # Qwen2/3 ship a sliding_window value with use_sliding_window=false: not used
     if isinstance(window, int) and max_pos and window >= max_pos:
         window = None  # Phi-3 style "window" larger than the context: plain full attention
+    kimi = cfg.get("linear_attn_config")
+    if isinstance(kimi, dict) and (kimi.get("kda_layers") or kimi.get("full_attn_layers")):
+        # Kimi-Linear: 1-indexed lists of KDA (linear) and MLA (full) layers; either list implies the other.
+        kda, full = set(kimi.get("kda_layers") or []), set(kimi.get("full_attn_layers") or [])
+        if not kda:
+            kda = {i + 1 for i in range(num_layers)} - full
+        return ["linear" if i + 1 in kda else "full" for i in range(num_layers)], None
     types = cfg.get("layer_types")
     if isinstance(types, list) and len(types) == num_layers:
         kinds = []
@@ -141,6 +148,32 @@ def modelopt_algo(q: dict[str, Any]) -> str:
     return max(counts, key=lambda a: counts[a])
 
 
+def modelopt_mixed_layout(q: dict[str, Any] | None, num_layers: int = 0) -> tuple[bool, bool]:
+    """(attention layers stored FP8, lm_head stored NVFP4) for a ModelOpt NVFP4 export.
+
+    Mixed exports say so either per module (`quantized_layers`: name -> quant_algo) or as counts
+    (`mixed_precision_layers`: {"FP8": 208, "W4A16_NVFP4": 193} for nvidia/Qwen3.6-27B-NVFP4, whose card and
+    vllm-project/recipes#606 state "MLP linears NVFP4, attention linears FP8"); in the counted form the W4
+    groups beyond a whole number per layer are the lm_head (193 = 3 × 64 + 1; the 40-layer
+    Qwen3.6-35B-A3B lists 161 = 4 × 40 + 1). Plain NVFP4 exports
+    (quant_algo NVFP4) quantize every linear layer but lm_head.
+    """
+    if not isinstance(q, dict):
+        return False, False
+    layers = q.get("quantized_layers")
+    if isinstance(layers, dict) and layers:
+        algos = {str(n): str((v or {}).get("quant_algo") or "").upper() for n, v in layers.items()}
+        fp8 = any("FP8" in a and not ("mlp" in n or "expert" in n) for n, a in algos.items())
+        lm_head = any("lm_head" in n and "FP4" in a for n, a in algos.items())
+        return fp8, lm_head
+    counts = q.get("mixed_precision_layers")
+    if isinstance(counts, dict):
+        fp8 = sum(int(v) for k, v in counts.items() if "FP8" in str(k).upper() and isinstance(v, int)) > 0
+        w4 = sum(int(v) for k, v in counts.items() if "FP4" in str(k).upper() and isinstance(v, int))
+        return fp8, bool(num_layers and w4 % num_layers == 1)
+    return False, False
+
+
 def _compressed_tensors(q: dict[str, Any]) -> tuple[str | None, int | None, int | None]:
     fmt = str(q.get("format") or "").lower()
     if "nvfp4" in fmt:
@@ -173,7 +206,9 @@ def spec_from_config(config: dict[str, Any], name: str) -> ModelSpec:
         head_dim = int(cfg["qk_nope_head_dim"]) + int(cfg.get("qk_rope_head_dim") or 0)  # MLA query/key width
     if head_dim is None and hidden and heads:
         head_dim = hidden // heads
-    max_pos = _first(cfg, "max_position_embeddings", "seq_length", "max_sequence_length", "n_positions")
+    max_pos = _first(
+        cfg, "max_position_embeddings", "model_max_length", "seq_length", "max_sequence_length", "n_positions"
+    )
     quant, bits, group = parse_quantization(config)
     spec = ModelSpec(
         name=name,
@@ -220,6 +255,12 @@ def spec_from_config(config: dict[str, Any], name: str) -> ModelSpec:
         if vision:
             spec.vision_params = vision
             spec.total_params += vision
+    if quant == "nvfp4":
+        q = config.get("quantization_config") or (config.get("text_config") or {}).get("quantization_config")
+        fp8, lm_head = modelopt_mixed_layout(q, spec.num_layers or 0)
+        if fp8:
+            spec.fp8_params = attention_linear_params(spec, cfg) or None
+        spec.lm_head_quantized = lm_head
     if quant and quant not in ("mxfp4",):  # mxfp4 sizes experts only: the rest is bf16 already
         from lmscreen.model.arch.unquantized import patterns, unquantized_params
 
@@ -236,13 +277,51 @@ def spec_from_config(config: dict[str, Any], name: str) -> ModelSpec:
 
 
 def _fill_layout(spec: ModelSpec, cfg: dict[str, Any], num_layers: int, max_pos: int | None) -> None:
-    """Attention layout per kind of layer: full / sliding counts, GDN state dims, MLA latent."""
+    """Attention layout per kind of layer: full / sliding counts, GDN state dims, MLA latent.
+
+    Gemma 4: the last `num_kv_shared_layers` layers read the KV of earlier layers and hold none of their own;
+    its full-attention layers use `global_head_dim` and `num_global_key_value_heads`, with one tensor for K
+    and V when `attention_k_eq_v`.
+    """
     kinds, window = _layer_kinds(cfg, num_layers, max_pos)
-    spec.full_attention_layers = kinds.count("full")
-    spec.sliding_window_layers = kinds.count("sliding")
+    shared = int(cfg.get("num_kv_shared_layers") or 0)
+    if 0 < shared < num_layers:
+        spec.kv_shared_layers = shared
+        kinds_kv = kinds[: num_layers - shared] + [k for k in kinds[num_layers - shared :] if k == "linear"]
+    else:
+        kinds_kv = kinds
+    spec.full_attention_layers = kinds_kv.count("full")
+    spec.sliding_window_layers = kinds_kv.count("sliding")
     spec.sliding_window = window if spec.sliding_window_layers else None
+    global_dim = cfg.get("global_head_dim")
+    if (
+        isinstance(global_dim, int)
+        and global_dim
+        and global_dim != spec.head_dim
+        and spec.sliding_window_layers
+    ):
+        spec.full_head_dim = global_dim
+    global_kv = cfg.get("num_global_key_value_heads")
+    if isinstance(global_kv, int) and global_kv and global_kv != spec.num_kv_heads:
+        spec.full_kv_heads = global_kv
+    if cfg.get("attention_k_eq_v") is True:
+        spec.full_k_eq_v = True
     linear = kinds.count("linear")
-    if linear:
+    kimi = cfg.get("linear_attn_config")
+    if linear and isinstance(kimi, dict):
+        # Kimi Delta Attention: q, k and v heads alike, one head_dim, a short conv on each of q, k and v;
+        # vLLM keeps the recurrent state in fp32 (mamba_ssm_dtype default).
+        heads, dim = int(kimi.get("num_heads") or 32), int(kimi.get("head_dim") or 128)
+        spec.linear_attention = LinearAttention(
+            num_layers=linear,
+            num_key_heads=heads,
+            key_head_dim=dim,
+            num_value_heads=heads,
+            value_head_dim=dim,
+            conv_kernel=int(kimi.get("short_conv_kernel_size") or 4),
+            state_dtype_bytes=4,
+        )
+    elif linear:
         k_heads = _first(cfg, "linear_num_key_heads") or 16
         v_heads = _first(cfg, "linear_num_value_heads") or 32
         spec.linear_attention = LinearAttention(

@@ -1,16 +1,22 @@
 """A ModelSpec from a model's name alone, for a model with no config.json on disk and no catalog entry.
 
-The name says the size (14B, A3B) and often the base family (DeepSeek-R1-Distill-**Qwen**-14B); the layer
-layout it does not say. So the layout is borrowed from the catalog model of the same family nearest in size,
-and every field borrowed is recorded as an estimate (`sources[field] = "estimate: like <catalog id>"`), so
-that a plan or launch line built on it says so. Nothing is downloaded.
+The name says the size (14B, A3B, E2B) and often the base family (DeepSeek-R1-Distill-**Qwen**-14B); the
+layer layout it does not say. So the layout is borrowed from the catalog model of the same family nearest in
+size and *scaled* to the size the name states: hidden size and depth by the cube root of the size ratio
+(rounded the way the families round them), heads with the hidden size at the template's head size and GQA
+ratio, MLP widths with the hidden size; vocabulary, tied embeddings, attention pattern and experts stay the
+template's. The parameter count then comes from the scaled layout, embeddings included, so `Qwen2-7B` is
+planned as the 7.6 B model it is (14.2 GiB in bf16, as vLLM loads it) and not as 7 × 10⁹ × 2 bytes. A name
+whose size equals the template's keeps the template's layout unchanged. Every borrowed field is recorded as
+an estimate (`sources[field] = "estimate: like <catalog id>"`), so that a plan or launch line built on it
+says so. Nothing is downloaded.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lmscreen.errors import InputError
 from lmscreen.model.spec import ModelSpec
@@ -34,7 +40,7 @@ def estimated_fields(spec: ModelSpec) -> list[str]:
 def _size_prefix(name: str) -> str:
     """The name up to its size token: `DeepSeek-R1-Distill-Qwen-14B` → `deepseek-r1-distill-qwen-`."""
     short = name.split("/")[-1]
-    m = re.search(r"(?i)(?:^|[-_])(?:\d+x)?\d+(?:\.\d+)?[bm](?=$|[-_.])", short)
+    m = re.search(r"(?i)(?:^|[-_])(?:\d+x|e)?\d+(?:\.\d+)?[bm](?=$|[-_.])", short)
     return short[: m.start() + 1].lower() if m else ""
 
 
@@ -46,7 +52,9 @@ def _moe(entry: CatalogEntry) -> bool:
     return entry.active_params_b < entry.total_params_b * 0.9
 
 
-def _template(name: str, family: str | None, total_b: float, moe: bool) -> CatalogEntry | None:
+def _template(
+    name: str, family: str | None, total_b: float, moe: bool, exclude: frozenset[str] = frozenset()
+) -> CatalogEntry | None:
     """The catalog model whose layout a nameless-config model most likely shares.
 
     Siblings (catalog ids that start like the name up to its size) give the architecture class
@@ -56,10 +64,11 @@ def _template(name: str, family: str | None, total_b: float, moe: bool) -> Catal
     from lmscreen.model.catalog.models import all_models
 
     def distance(entry: CatalogEntry) -> float:
-        gap = abs(math.log(entry.total_params_b) - math.log(total_b))
+        size = _name_size(entry.id) or entry.total_params_b
+        gap = abs(math.log(size) - math.log(total_b))
         return gap + (10.0 if _moe(entry) != moe else 0.0)
 
-    entries = all_models()
+    entries = [e for e in all_models() if e.id not in exclude]
     prefix = _size_prefix(name)
     siblings = [e for e in entries if prefix and e.name.lower().startswith(prefix)]
     pool: list[CatalogEntry] = []
@@ -88,36 +97,114 @@ def _release_sibling(name: str, total_b: float) -> CatalogEntry | None:
     return min(alike, key=lambda e: abs(math.log(e.total_params_b) - math.log(total_b)), default=None)
 
 
-def spec_from_name(name: str) -> ModelSpec:
+def _name_size(name: str) -> float | None:
+    """The size a name states: total parameters (14B), else the effective size of an `E2B`-style name."""
+    from lmscreen.model.names import decode
+
+    d = decode(name)
+    return d.total_params_b if d.source.get("total_params_b") == "name" else d.effective_params_b
+
+
+def _period(kinds: list[Any]) -> list[Any]:
+    """The shortest repeating unit of a per-layer list (layer_types), for tiling it to another depth."""
+    for n in range(1, len(kinds) + 1):
+        if all(kinds[i] == kinds[i % n] for i in range(len(kinds))):
+            return kinds[:n]
+    return kinds
+
+
+def _round(value: float, step: int) -> int:
+    return max(step, int(round(value / step)) * step)
+
+
+def scaled_config(config: dict[str, Any], factor: float) -> dict[str, Any]:
+    """`config` (a template's config.json) scaled to `factor` × its size: the module docstring's rules."""
+    from lmscreen.model.arch.config import text_part
+
+    if abs(factor - 1) < 0.05:
+        return dict(config)
+    cfg = dict(text_part(config))
+    s = factor ** (1 / 3)
+    h = int(cfg.get("hidden_size") or 0)
+    layers = int(cfg.get("num_hidden_layers") or 0)
+    heads = int(cfg.get("num_attention_heads") or 0)
+    if not (h and layers and heads):
+        return dict(config)
+    head = int(cfg.get("head_dim") or h // heads)
+    kv = int(cfg.get("num_key_value_heads") or heads)
+    new_h = _round(h * s, 128)
+    new_layers = max(1, round(layers * s))
+    new_heads = max(1, round(heads * new_h / h))
+    group = max(1, heads // kv)
+    new_heads = max(group, new_heads // group * group)
+    cfg.update(
+        hidden_size=new_h,
+        num_hidden_layers=new_layers,
+        num_attention_heads=new_heads,
+        num_key_value_heads=max(1, new_heads // group),
+        head_dim=head if cfg.get("head_dim") else None,
+    )
+    for key in ("intermediate_size", "moe_intermediate_size", "shared_expert_intermediate_size"):
+        if isinstance(cfg.get(key), int) and cfg[key]:
+            cfg[key] = _round(cfg[key] * new_h / h, 128)
+    if isinstance(cfg.get("layer_types"), list) and cfg["layer_types"]:
+        unit = _period(cfg["layer_types"])
+        cfg["layer_types"] = [unit[i % len(unit)] for i in range(new_layers)]
+    for key in ("num_kv_shared_layers", "first_k_dense_replace", "max_window_layers"):
+        if isinstance(cfg.get(key), int) and cfg[key]:
+            cfg[key] = max(0, round(cfg[key] * new_layers / layers))
+    if cfg.get("head_dim") is None:
+        cfg.pop("head_dim")
+    out = {k: v for k, v in config.items() if k not in ("text_config", "llm_config", "language_config")}
+    out.pop("vision_config", None)  # a tower is not scaled with the language model; none is assumed
+    out.update(cfg)
+    return out
+
+
+def spec_from_name(name: str, *, exclude: frozenset[str] = frozenset()) -> ModelSpec:
     """Estimate the architecture of `name` from the catalog model it most resembles; InputError if none.
 
-    total/active parameters and quantization come from the name (source `name`); everything else is an
-    estimate borrowed from the template and marked so.
+    The size and quantization come from the name (source `name`); the layout is the template's scaled to that
+    size, every field marked as an estimate. `exclude` leaves catalog ids out of the template choice (tests
+    check the scaling against a model the catalog holds).
     """
     from lmscreen.model.arch.config import spec_from_config
     from lmscreen.model.names import decode
 
     decoded = decode(name)
-    if decoded.total_params_b is None:
+    size_b = _name_size(name)
+    if size_b is None:
         raise InputError(
             f"{name!r}: no config.json on disk, no catalog entry, and the name states no size; "
             "pass the model folder or its config.json"
         )
-    total_b = decoded.total_params_b
-    active_b = decoded.active_params_b if decoded.active_params_b is not None else total_b
-    moe = active_b < total_b * 0.9 or decoded.experts is not None
-    template = _template(name, decoded.family, total_b, moe)
+    effective = decoded.source.get("total_params_b") != "name"
+    active_b = decoded.active_params_b if decoded.active_params_b is not None else size_b
+    moe = active_b < size_b * 0.9 or decoded.experts is not None
+    template = _template(name, decoded.family, size_b, moe, exclude)
     if template is None:
         raise InputError(
             f"{name!r}: no config.json on disk, not in the catalog, and no catalog model of family "
             f"{decoded.family or '?'!r} to estimate its layout from; pass the model folder or its config.json"
         )
-    spec = spec_from_config(template.config, name)
-    like = f"{ESTIMATE}: like {template.id}"
+    template_size = _name_size(template.id) or template.total_params_b
+    factor = size_b / template_size
+    spec = spec_from_config(scaled_config(template.config, factor), name)
+    like = f"{ESTIMATE}: like {template.id}" + (f" scaled ×{factor:.2f}" if abs(factor - 1) >= 0.05 else "")
     spec.sources = {field: like for field in spec.sources}
-    spec.total_params = round(total_b * 1e9)
-    spec.active_params = round(active_b * 1e9)
-    spec.sources["total_params"] = spec.sources["active_params"] = "name"
+    if not spec.total_params:
+        spec.total_params = round(size_b * 1e9)
+    if abs(factor - 1) < 0.05 and template.total_params_b:
+        # the template itself at the size the name states: its published counts
+        spec.total_params = round(template.total_params_b * 1e9)
+        spec.active_params = round(template.active_params_b * 1e9)
+    if moe and decoded.active_params_b is not None and spec.total_params:
+        spec.active_params = min(spec.total_params, round(decoded.active_params_b * 1e9))
+    elif not moe:
+        spec.active_params = spec.total_params
+    spec.sources["total_params"] = spec.sources["active_params"] = f"{like} (the name says {size_b:g} B"
+    spec.sources["total_params"] += " effective)" if effective else ")"
+    spec.sources["active_params"] += ")"
     if decoded.quantization and decoded.quantization != "gguf":
         spec.quantization = decoded.quantization
         spec.quantization_bits = decoded.quantization_bits
@@ -125,17 +212,16 @@ def spec_from_name(name: str) -> ModelSpec:
     else:
         spec.quantization = None
         spec.quantization_bits = None
-    same_release = _release_sibling(name, total_b)
+    same_release = _release_sibling(name, size_b)
     if same_release is not None and same_release.max_context:
         spec.max_position_embeddings = same_release.max_context
         spec.sources["max_position_embeddings"] = f"{ESTIMATE}: like {same_release.id} (same release)"
     if decoded.context_hint and decoded.source.get("context_hint") == "name":
         spec.max_position_embeddings = decoded.context_hint
         spec.sources["max_position_embeddings"] = "name"
-    scale = total_b / template.total_params_b
     spec.notes.append(
-        f"no config.json found: layers, heads and context estimated from {template.id} "
-        f"({template.total_params_b:g} B, {scale:.2f}× the size); pass the model folder or config.json "
-        "for exact numbers"
+        f"no config.json found: layout estimated from {template.id} ({template_size:g} B) scaled to the "
+        f"name's {size_b:g} B ({(spec.total_params or 0) / 1e9:.2f} B parameters with embeddings); pass the "
+        "model folder or config.json for exact numbers"
     )
     return spec

@@ -28,6 +28,14 @@ def _moe_layer_flags(spec: ModelSpec, cfg: dict[str, Any]) -> list[bool]:
     return [i >= first_dense and i not in dense_only and (i + 1) % step == 0 for i in range(n)]
 
 
+def _full_attention_params(spec: ModelSpec, cfg: dict[str, Any]) -> int:
+    """One full-attention layer of a model whose full layers differ from its sliding ones (Gemma 4)."""
+    h, nh = spec.hidden_size or 0, spec.num_attention_heads or 0
+    hd = spec.full_head_dim or spec.head_dim or 0
+    nkv = spec.full_kv_heads or spec.num_kv_heads or 0
+    return h * nh * hd + (1 if spec.full_k_eq_v else 2) * h * nkv * hd + nh * hd * h
+
+
 def _attention_params(spec: ModelSpec, cfg: dict[str, Any]) -> int:
     h, nh = spec.hidden_size or 0, spec.num_attention_heads or 0
     if spec.mla:
@@ -82,19 +90,59 @@ def _expert_params(spec: ModelSpec, cfg: dict[str, Any]) -> tuple[int, int, int]
     return expert, router, shared
 
 
+def _count_full_layers(spec: ModelSpec, cfg: dict[str, Any], n: int) -> int:
+    """Full-attention layers of the whole model (KV-shared ones included: they keep their projections)."""
+    types = cfg.get("layer_types")
+    if isinstance(types, list) and len(types) == n:
+        return sum(1 for t in types if "full" in str(t) or "global" in str(t))
+    return spec.full_attention_layers or 0
+
+
+def attention_linear_params(spec: ModelSpec, cfg: dict[str, Any]) -> int:
+    """Parameters of every attention and linear-attention projection (no MLP, experts, norms or embeddings):
+    the layers a ModelOpt mixed NVFP4 export keeps in FP8."""
+    n = spec.num_layers or 0
+    if not (spec.hidden_size and n and spec.num_attention_heads):
+        return 0
+    linear_layers = spec.linear_attention.num_layers if spec.linear_attention else 0
+    attn_layers = n - linear_layers
+    if spec.full_head_dim or spec.full_kv_heads or spec.full_k_eq_v:
+        full = _count_full_layers(spec, cfg, n)
+        attention = _full_attention_params(spec, cfg) * full + _attention_params(spec, cfg) * (
+            attn_layers - full
+        )
+    else:
+        attention = _attention_params(spec, cfg) * attn_layers
+    return attention + _linear_attention_params(spec) * linear_layers
+
+
 def count_params(spec: ModelSpec, cfg: dict[str, Any]) -> tuple[int, int, int] | None:
     """(total, active, embedding+lm_head) parameters, or None when the config lacks the basic sizes."""
     h, n, vocab = spec.hidden_size, spec.num_layers, spec.vocab_size
     if not (h and n and vocab and spec.num_attention_heads):
         return None
     embedding = vocab * h * (1 if spec.tie_word_embeddings else 2)
+    # Gemma 3n/4 per-layer embeddings (PLE): a vocab × (layers × dim) table and its projections, stored
+    # like an embedding (16 bit) and left out of the "effective" size the name states (E2B, E4B).
+    ple = int(cfg.get("hidden_size_per_layer_input") or 0)
+    if ple:
+        ple_vocab = int(cfg.get("vocab_size_per_layer_input") or vocab)
+        embedding += ple_vocab * n * ple + h * n * ple + n * 2 * h * ple
     linear_layers = spec.linear_attention.num_layers if spec.linear_attention else 0
-    attention = (
-        _attention_params(spec, cfg) * (n - linear_layers) + _linear_attention_params(spec) * linear_layers
-    )
+    attn_layers = n - linear_layers
+    if spec.full_head_dim or spec.full_kv_heads or spec.full_k_eq_v:
+        full = _count_full_layers(spec, cfg, n)
+        attention = _full_attention_params(spec, cfg) * full + _attention_params(spec, cfg) * (
+            attn_layers - full
+        )
+    else:
+        attention = _attention_params(spec, cfg) * attn_layers
+    attention += _linear_attention_params(spec) * linear_layers
     moe_flags = _moe_layer_flags(spec, cfg)
     moe_layers = sum(moe_flags)
     dense_mlp = 3 * h * (spec.intermediate_size or 0) * (n - moe_layers)
+    if cfg.get("use_double_wide_mlp") and spec.kv_shared_layers:
+        dense_mlp += 3 * h * (spec.intermediate_size or 0) * spec.kv_shared_layers  # KV-shared layers: 2× MLP
     expert, router, shared = _expert_params(spec, cfg)
     experts_total = moe_layers * ((spec.num_experts or 0) * expert + router + shared)
     norms = 2 * h * n + h

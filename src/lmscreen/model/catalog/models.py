@@ -19,6 +19,20 @@ from lmscreen.errors import InputError
 from lmscreen.model.spec import ModelSpec
 
 
+class Score(BaseModel):
+    """One published benchmark result of a model, with where it is published."""
+
+    benchmark: str
+    """C-Eval | CMMLU | MMLU-Pro | MMLU (recommend.quality.BENCHMARKS)."""
+    value: float
+    """Percent correct, as published."""
+    source: str
+    """Where the figure is published (model card, report, blog)."""
+    via: str | None = None
+    """Where it was read, when not at `source` itself (a leaderboard's copy with its link)."""
+    note: str | None = None
+
+
 class CatalogEntry(BaseModel):
     """One catalog model: identity, publisher counts, and its config.json facts."""
 
@@ -26,6 +40,9 @@ class CatalogEntry(BaseModel):
     """Hugging Face id, e.g. Qwen/Qwen3-8B."""
     aliases: list[str] = Field(default_factory=list)
     """Other HF ids with the same architecture (re-releases, base/instruct twins)."""
+    quantized_releases: list[str] = Field(default_factory=list)
+    """The publisher's own AWQ / GPTQ / FP8 releases of this model: same architecture, the format their name
+    says (model.resolve applies it), so they resolve here."""
     ollama: list[str] = Field(default_factory=list)
     org: str
     family: str
@@ -48,6 +65,8 @@ class CatalogEntry(BaseModel):
     """Where a ModelOpt checkpoint's hf_quant_config.json (merged into `config`) was read."""
     vision_source: str | None = None
     """Where `config.vision_config` was read, when not from the same file as the rest."""
+    scores: list[Score] = Field(default_factory=list)
+    """Published benchmark results (what `model recommend` ranks by), each with its source."""
     source: str
     config: dict[str, Any] = Field(default_factory=dict)
     """config.json fields (only those a memory plan needs), already merged with the `like:` entry."""
@@ -101,6 +120,8 @@ def _index() -> dict[str, CatalogEntry]:
             entry.name,
             *entry.aliases,
             *(a.split("/")[-1] for a in entry.aliases),
+            *entry.quantized_releases,
+            *(q.split("/")[-1] for q in entry.quantized_releases),
             *entry.ollama,
         ]
         for key in keys:

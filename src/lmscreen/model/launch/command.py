@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from lmscreen.errors import InputError
 from lmscreen.model.launch.families import GENERIC, Family, family_for, sampling_preset
 from lmscreen.model.memory.plan import Plan
+from lmscreen.model.memory.releases import NEWEST_VERSION
 from lmscreen.model.memory.weights import is_gguf, normalize_quantization
 from lmscreen.model.spec import ModelSpec
 
@@ -118,10 +119,17 @@ def _vllm(
             argv += ["--tensor-parallel-size", str(plan.tp)]
         if plan.pp > 1:
             argv += ["--pipeline-parallel-size", str(plan.pp)]
+        if plan.expert_parallel:
+            argv.append("--enable-expert-parallel")
         if plan.kv_cache_dtype != "auto":
             argv += ["--kv-cache-dtype", plan.kv_cache_dtype]
-        if plan.concurrency > 1:
-            argv += ["--max-num-seqs", str(plan.concurrency)]
+        seqs = plan.max_num_seqs or (plan.concurrency if plan.concurrency > 1 else None)
+        if seqs:
+            argv += ["--max-num-seqs", str(seqs)]
+        if plan.max_num_seqs and plan.max_num_seqs < plan.concurrency:
+            notes.append(
+                f"--max-num-seqs {plan.max_num_seqs}: the hybrid model's state blocks hold no more sequences"
+            )
     if fam.vllm_reasoning:
         argv += ["--reasoning-parser", fam.vllm_reasoning]
     if fam.vllm_tool:
@@ -359,6 +367,18 @@ def _transformers(spec: ModelSpec, model_ref: str, name: str, preset: dict[str, 
     )
 
 
+def _expert_parallel_flag(spec: ModelSpec, plan: Plan | None, asked: bool) -> tuple[bool, str | None]:
+    """(append --enable-expert-parallel to the argv here, a note) when `asked`.
+
+    A plan made with expert_parallel=True already carries it (_vllm adds the flag); otherwise the spec
+    decides: a dense model has no experts, so the flag is left out and the note says so."""
+    if not asked or (plan is not None and plan.expert_parallel):
+        return False, None
+    if spec.num_experts and spec.num_experts_per_tok:
+        return True, None
+    return False, f"--enable-expert-parallel left out: {spec.name} is a dense model (no experts to place)"
+
+
 def launch_command(
     spec: ModelSpec,
     engine: str,
@@ -370,15 +390,21 @@ def launch_command(
     task: str = "text",
     api_key: str | None = None,
     ollama_tag: str | None = None,
+    expert_parallel: bool = False,
 ) -> LaunchCommand:
     """The launch command for `spec` on `engine`, sized by `plan` when one is given.
 
     `model_ref` is what the engine loads (HF id, local folder or .gguf path; default the spec's name);
     `ollama_tag` an Ollama library tag to build from. A host other than loopback adds an API key.
+    `expert_parallel` adds vLLM's --enable-expert-parallel for a MoE model; with a plan, the plan decides
+    (plan(..., expert_parallel=True) keeps it only where it applies and says why in its notes).
     """
     engine = (engine or "").lower().replace(".", "").replace("-", "")
     if engine not in ENGINES:
         raise InputError(f"--engine {engine!r}: use one of {', '.join(ENGINES)}")
+    if expert_parallel and engine != "vllm":
+        raise InputError("--enable-expert-parallel is a vLLM flag: use --engine vllm")
+    add_ep, ep_note = _expert_parallel_flag(spec, plan, expert_parallel)
     model_ref = model_ref or spec.name
     name = short_name(spec, model_ref)
     preset, preset_source = sampling_preset(spec, task)
@@ -407,9 +433,16 @@ def launch_command(
         warnings += host_warnings
         builder = {"vllm": _vllm, "sglang": _sglang, "llamacpp": _llamacpp}[engine]
         argv, notes = builder(spec, plan, model_ref, name, host, port, key, preset, fam)
+        if add_ep:
+            argv.append("--enable-expert-parallel")
+        if ep_note:
+            notes.append(ep_note)
+        version = ENGINE_VERSIONS[engine]
+        if engine == "vllm" and plan is not None and plan.vllm_version not in (None, NEWEST_VERSION):
+            version = f"vLLM {plan.vllm_version} (flags checked against {ENGINE_VERSIONS[engine]})"
         result = LaunchCommand(
             engine=engine,
-            engine_version=ENGINE_VERSIONS[engine],
+            engine_version=version,
             argv=argv,
             served_model_name=name,
             host=host,

@@ -19,12 +19,10 @@ MIB = 1 << 20
 
 ENGINES = ("vllm", "llamacpp", "ollama")
 ENGINE_VERSIONS = {
-    "vllm": "vLLM 0.33.0 (pool accounting calibrated on 0.11, 0.26 and 2026 logs)",
+    "vllm": "vLLM 0.33 (newest release range modelled; --vllm-version picks another, memory.releases)",
     "llamacpp": "llama.cpp 0c1e57098 (llama-cpp-python 0.3.36)",
     "ollama": "Ollama 0.33.0-rc2 (fb30760, llama.cpp runner)",
 }
-VLLM_DEFAULT_UTILIZATION = 0.92
-"""vLLM 0.33.0 `--gpu-memory-utilization` default (engine-flags/parsers-and-sampling.md)."""
 VLLM_BLOCK_SIZE = 16
 MIN_USEFUL_CONTEXT = 4096
 """A plan whose longest request is shorter than this (or the model's own limit) does not count as fitting."""
@@ -83,6 +81,8 @@ class Plan(BaseModel):
     pp: int
     engine: str
     engine_version_modelled: str
+    vllm_version: str | None = None
+    """vLLM release the plan was made for (`--vllm-version`, default the newest modelled); None otherwise."""
     quantization: str
     kv_cache_dtype: str
     context: int
@@ -111,6 +111,12 @@ class Plan(BaseModel):
     n_cpu_moe: int | None = None
     cpu_ram_gib: float = 0.0
     max_num_batched_tokens: int | None = None
+    max_num_seqs: int | None = None
+    """vLLM --max-num-seqs the plan counts on (lowered below the default where hybrid state blocks bind)."""
+    stage: int | None = None
+    """PP > 1: the pipeline stage (1-based) whose memory binds the plan."""
+    expert_parallel: bool = False
+    """vLLM --enable-expert-parallel planned and in effect (a MoE model; a dense one ignores the flag)."""
     breakdown: list[Component] = Field(default_factory=list)
     table: list[ContextRow] = Field(default_factory=list)
 

@@ -98,11 +98,18 @@ class KVLayout:
     kv_heads_per_rank: int | None
     replicated: bool
     """True when TP > KV heads (or MLA): every rank stores the same cache."""
+    full_layer_token_bytes: float | None = None
+    """Bytes per token of one full-attention layer when it differs from `layer_token_bytes` (Gemma 4 global
+    layers: 512-wide heads, K = V)."""
+
+    @property
+    def full_token_bytes(self) -> float:
+        return self.full_layer_token_bytes or self.layer_token_bytes
 
     @property
     def bytes_per_token(self) -> float:
         """Bytes that every token of context adds, for the layers that grow with context."""
-        return self.full_layers * self.layer_token_bytes
+        return self.full_layers * self.full_token_bytes
 
     @property
     def swa_bytes_per_token(self) -> float:
@@ -151,9 +158,12 @@ def layer_counts(spec: ModelSpec) -> tuple[int, int, int]:
     return full, swa, linear
 
 
-def _per_stage(count: int, pp: int) -> int:
-    """Layers of one kind on the most loaded of `pp` pipeline stages."""
-    return math.ceil(count / pp) if count else 0
+def _stage_layers(count: int, pp: int, share: float | None = None) -> int:
+    """Layers of one kind on a pipeline stage: the most loaded of `pp` stages, or the stage holding `share`
+    of the model's layers (kinds interleave through the model, so a stage holds them in proportion)."""
+    if not count:
+        return 0
+    return math.ceil(count * share - 1e-9) if share is not None else math.ceil(count / pp)
 
 
 def recurrent_state_bytes_per_layer(spec: ModelSpec, tp: int = 1, engine: str = "vllm") -> int:
@@ -178,13 +188,27 @@ def recurrent_state_bytes_per_layer(spec: ModelSpec, tp: int = 1, engine: str = 
 
 
 def kv_layout(
-    spec: ModelSpec, kv_cache_dtype: str = "auto", tp: int = 1, pp: int = 1, engine: str = "vllm"
+    spec: ModelSpec,
+    kv_cache_dtype: str = "auto",
+    tp: int = 1,
+    pp: int = 1,
+    engine: str = "vllm",
+    stage: int | None = None,
 ) -> KVLayout:
-    """The KV layout of `spec` on one GPU of a `tp` × `pp` deployment."""
+    """The KV layout of `spec` on one GPU of a `tp` × `pp` deployment (pipeline `stage`, else the busiest)."""
     if tp < 1 or pp < 1:
         raise InputError(f"tensor/pipeline parallel sizes must be >= 1 (got tp={tp}, pp={pp})")
     bytes_el = kv_dtype_bytes(kv_cache_dtype)
     full, swa, linear = layer_counts(spec)
+    share = None
+    if stage is not None and pp > 1 and spec.num_layers:
+        from lmscreen.model.memory.weights import pp_partition
+
+        share = pp_partition(spec.num_layers, pp)[stage] / spec.num_layers
+
+    def _per_stage(count: int, pp: int) -> int:
+        return _stage_layers(count, pp, share)
+
     state = recurrent_state_bytes_per_layer(spec, tp, engine)
     if spec.mla is not None:
         latent = spec.mla.kv_lora_rank + spec.mla.qk_rope_head_dim
@@ -217,8 +241,14 @@ def kv_layout(
     # vLLM shards KV heads when TP divides them and replicates each head on tp // kv_heads ranks otherwise.
     per_rank = max(1, math.ceil(kv_heads / tp))
     kind = "mha" if spec.num_attention_heads and kv_heads == spec.num_attention_heads else "gqa"
+    full_bytes = None
+    if spec.full_head_dim or spec.full_kv_heads or spec.full_k_eq_v:
+        full_rank = max(1, math.ceil((spec.full_kv_heads or kv_heads) / tp))
+        tensors = 1 if spec.full_k_eq_v else 2
+        full_bytes = tensors * full_rank * (spec.full_head_dim or head_dim(spec)) * bytes_el
     return KVLayout(
         kind=kind,
+        full_layer_token_bytes=full_bytes,
         layer_token_bytes=2 * per_rank * head_dim(spec) * bytes_el,
         full_layers=_per_stage(full, pp),
         swa_layers=_per_stage(swa, pp),

@@ -1,33 +1,27 @@
 """Memory an engine needs besides weights and KV: activation peak, non-torch memory, CUDA graphs, buffers.
 
-vLLM sizes its KV pool as `util × total − weights − activation_peak − non_torch` (exact to 0.01 GiB on every
-calibration row that logs the parts: llm-d's H100 runs on 0.11, the RTX 4080 run on 0.26, the RTX 5090 TP2
-run of a 2026 build). CUDA-graph memory is *not* subtracted in those versions: it is captured after the pool
-is allocated and must fit in the `(1 − util)` headroom, so it is reported but kept out of the pool.
+vLLM sizes its KV pool as `util × total − weights − activation_peak − non_torch` and, from 0.21, also minus
+the CUDA-graph estimate it now profiles (memory.releases holds which release does what, with sources). The
+pieces, per GPU:
 
-Calibration (research/vllm-measurements-calibration.csv; rows that log an activation peak):
-
-    row                              version  mnbt  vocab   logged act  forward term  factor
-    llmd gpt-oss-20b / -120b (H100)  0.11     8192  201088  7.38 GiB    0.53 GiB      1.117
-    file-4080 Qwen2.5-7B-AWQ         0.26     2048  152064  1.04 GiB    0.14 GiB      0.772
-    club3090-1087 27B hybrid, TP2    2026     2048  248320  1.59 GiB    0.07 GiB      0.805
-    llmd Mistral-Small-3.2-24B (VL)  0.11     8192  131072  2.12 GiB    1.00 GiB      0.280
-
-The peak is modelled as `factor × max_num_batched_tokens × vocab × 4 B` (the fp32 logits of the profiled
-batch and their copies: the term that makes gpt-oss-20b and -120b identical, and Qwen models heavier than
-Llama at equal size) plus a forward term `max_num_batched_tokens × (gate+up width per rank) × 2 B` (dense:
-2 × intermediate / TP; MoE: top-k × (2 × moe_intermediate + hidden)). The factor is 1.117 for V1 releases up
-to 0.1x and 0.79 (mean of the two rows) from 0.20 on; multimodal models on 0.11 use 0.28 (one row). Checks
-against the research notes this was not fitted on: Llama-3.1-8B on H100/0.11 → 4.81 GiB and Qwen3-8B →
-5.55 GiB, where llm-d reports 4.8–5.6 GiB for dense models. No row measures 0.12–0.25, so the era boundary at
-0.20 is an assumption.
+- activation peak = the larger of the profiled logits and the profiled forward pass, plus a constant:
+  `max(copies × rows × vocab × 4 B, f × max_num_batched_tokens × MLP width per rank × 2 B) + constant`, rows
+  being max_num_seqs (through 0.11) or the batched tokens (from 0.12) as the release profiles them, copies
+  1.5 / 8.85 / 0.62 / 0.77 by release range, f 1.6 for dense MLPs and 3.3 for fused MoE. The logits term is
+  what makes Qwen models (vocab 151,936) heavier than Llama (128,256) at equal size and gpt-oss (201,088)
+  heavier still on llm-d's H100 runs; the forward term is what makes Kimi-Linear at
+  `--max-num-batched-tokens 64000` leave only 2.30 GiB on two RTX 3090 (vllm-project/vllm#28228). Under
+  pipeline parallelism only the last stage computes logits.
+- non-torch (CUDA context, NCCL): per release range, 0.32 / 0.45 GiB (TP1 / TP or PP > 1) on 0.10
+  (dennislee22 TP1–TP4), 0.13 / 0.55 on 0.11–0.20 (llm-d TP1 and TP2), 0.13 at any TP from 0.21, where the
+  logs print it apart (vllm-project/vllm#50722, TP4).
+- CUDA graphs: `0.017 GiB × layers on the GPU × min(1, 2 × max_num_seqs / 512)`, at least 0.03 GiB (logged:
+  Qwen2-7B 0.50–0.65, Qwen3.5-35B-A3B TP4 1.34, gpt-oss-120b TP4 1.88, Qwen3-235B TP4+EP 3.45 at default
+  batch sizes; 0.04–0.14 GiB with two or four sequences). Taken out of the pool from 0.21, before that it must
+  fit in the `(1 − util)` headroom.
 
 `max_num_batched_tokens` and `max_num_seqs` are vLLM's API-server defaults: 8192 / 1024 on GPUs with at least
-70 GiB that are not A100, otherwise 2048 / 256 (vllm/engine/arg_utils.py).
-
-Non-torch memory (CUDA context, NCCL buffers): 0.13 GiB at TP 1 (llm-d rows: 0.13, 0.13, 0.14; the WSL2 RTX
-4080 logged 0.06) and 0.55 GiB per GPU with TP > 1 (fit-planners.md 2.6). CUDA graphs: 0.09–1.03 GiB logged
-(3.45 GiB on 4×L40S with expert parallelism); 0.5 GiB is used as the typical value for the headroom check.
+70 GiB that are not A100, otherwise 2048 / 256 (vllm/engine/arg_utils.py; the A100 logs print 2048).
 
 llama.cpp: the compute buffer is dominated by the logits of one micro-batch, `vocab × n_ubatch × 4 B` (a
 Qwen3.5-9B-class hybrid at 64K logged 493 MiB; 248320 × 512 × 4 B = 485 MiB), plus small per-token
@@ -37,22 +31,21 @@ of 457 MiB per CUDA/ROCm device (512 MiB on Metal, ml/device.go) on top of the l
 
 from __future__ import annotations
 
-import re
-
-from lmscreen.model.memory.common import VLLM_DEFAULT_UTILIZATION
+from lmscreen.model.memory.releases import VllmRelease, release_for
 from lmscreen.model.spec import ModelSpec
 
 GIB = 1 << 30
 MIB = 1 << 20
 
-LOGITS_FACTOR_V011 = 1.117
-LOGITS_FACTOR_V020 = 0.79
-LOGITS_FACTOR_MULTIMODAL_V011 = 0.28
-ERA_BOUNDARY = (0, 20)
-
-NON_TORCH_TP1_GIB = 0.13
-NON_TORCH_TP_GIB = 0.55
-CUDA_GRAPH_TYPICAL_GIB = 0.5
+FORWARD_FACTOR = 1.6
+"""Live copies of a dense MLP intermediate at the profiled forward peak (bound: Mistral-Small-24B on llm-d's
+H100, 8192 tokens, 2.12 GiB in all)."""
+MOE_FORWARD_FACTOR = 3.3
+"""The same for fused-MoE layers, whose kernels keep top-k intermediate caches (fit: Kimi-Linear at 64,000
+batched tokens on two RTX 3090, vllm-project/vllm#28228)."""
+CUDA_GRAPH_PER_LAYER_GIB = 0.017
+CUDA_GRAPH_MIN_GIB = 0.03
+CUDA_GRAPH_FULL_CAPTURE = 512
 
 LLAMACPP_UBATCH = 512
 LLAMACPP_PLATFORM_GIB = 250 / 1024
@@ -60,21 +53,9 @@ OLLAMA_MINIMUM_GIB = 457 / 1024
 OLLAMA_MINIMUM_METAL_GIB = 512 / 1024
 
 
-def parse_vllm_version(version: str | None) -> tuple[int, int]:
-    """(major, minor) of a vLLM version string; dev builds and "2026-08 build" notes count as current."""
-    if version:
-        match = re.search(r"(\d+)\.(\d+)", version)
-        if match and not re.search(r"\.dev|\bbuild\b", version):
-            return int(match.group(1)), int(match.group(2))
-    return (0, 33)
-
-
 def vllm_default_utilization(version: str | None) -> float:
-    """vLLM's default --gpu-memory-utilization: 0.9 through the 0.1x releases (llm-d's 0.11 H100 runs log
-    "gpu-memory-utilization: 0.9 (default)"), 0.92 in current builds (engine-flags research; club-3090#1087
-    logs "Desired GPU memory utilization is (0.92, …)"). Where exactly it changed is not logged; 0.20 is the
-    same era boundary the activation calibration uses."""
-    return 0.9 if parse_vllm_version(version) < ERA_BOUNDARY else VLLM_DEFAULT_UTILIZATION
+    """vLLM's default --gpu-memory-utilization for a release (memory.releases)."""
+    return release_for(version).default_utilization
 
 
 def vllm_batch_defaults(total_gib: float, gpu_name: str | None) -> tuple[int, int]:
@@ -84,39 +65,65 @@ def vllm_batch_defaults(total_gib: float, gpu_name: str | None) -> tuple[int, in
     return 2048, 256
 
 
-def forward_bytes_per_token(spec: ModelSpec, tp: int = 1) -> int:
-    """Largest MLP intermediate per token per rank (bf16): what the profiled forward pass peaks on."""
+def forward_bytes_per_token(spec: ModelSpec, tp: int = 1, expert_parallel: bool = False) -> int:
+    """Largest MLP intermediate per token per rank (bf16): what the profiled forward pass peaks on.
+
+    Fused MoE keeps top-k caches of (2 × expert width + hidden) per token; under tensor parallelism each
+    rank holds 1/TP of every expert's width, under expert parallelism (--enable-expert-parallel) whole
+    experts, so the caches are not divided: Qwen3-235B-A22B at TP8+EP on L40S logged 1.4 GiB of peak
+    activation for 2,048 tokens where the TP-sharded width gives 0.09."""
     expert = spec.moe_intermediate_size or spec.intermediate_size
     if spec.num_experts and expert and spec.num_experts_per_tok:
         width = spec.num_experts_per_tok * (2 * expert + (spec.hidden_size or 0))
-    else:
-        width = 2 * (spec.intermediate_size or 4 * (spec.hidden_size or 0))
+        return width * 2 // (1 if expert_parallel else tp)
+    width = 2 * (spec.intermediate_size or 4 * (spec.hidden_size or 0))
     return width * 2 // tp
 
 
-def activation_gib(
-    spec: ModelSpec, tp: int = 1, max_num_batched_tokens: int = 2048, vllm_version: str | None = None
+def sampler_gib(
+    spec: ModelSpec, max_num_seqs: int, release: VllmRelease, max_num_batched_tokens: int
 ) -> float:
-    """vLLM's profiled activation peak per GPU (see the module docstring for the calibration)."""
-    era_old = parse_vllm_version(vllm_version) < ERA_BOUNDARY
-    if era_old:
-        factor = LOGITS_FACTOR_MULTIMODAL_V011 if spec.is_vision else LOGITS_FACTOR_V011
-    else:
-        factor = LOGITS_FACTOR_V020
-    vocab = spec.vocab_size or 32000
-    logits = factor * max_num_batched_tokens * vocab * 4
-    forward = max_num_batched_tokens * forward_bytes_per_token(spec, tp)
-    return (logits + forward) / GIB
+    """The profiled logits peak: fp32 copies of (rows × vocab), every rank holding the whole vocabulary;
+    rows are the sampler's max_num_seqs or the profiled batch's tokens, as the release does it."""
+    copies = release.sampler_copies
+    if spec.is_vision and release.sampler_copies_multimodal is not None:
+        copies = release.sampler_copies_multimodal
+    rows = (
+        min(max_num_seqs, max_num_batched_tokens)
+        if release.sampler_rows == "seqs"
+        else max_num_batched_tokens
+    )
+    return copies * rows * (spec.vocab_size or 32000) * 4 / GIB
 
 
-def non_torch_gib(tp: int = 1) -> float:
+def activation_gib(
+    spec: ModelSpec,
+    tp: int = 1,
+    max_num_batched_tokens: int = 2048,
+    vllm_version: str | None = None,
+    max_num_seqs: int = 256,
+    *,
+    last_stage: bool = True,
+    expert_parallel: bool = False,
+) -> float:
+    """vLLM's profiled activation peak on one GPU (see the module docstring; constants per release)."""
+    release = release_for(vllm_version)
+    factor = MOE_FORWARD_FACTOR if spec.num_experts and spec.num_experts_per_tok else FORWARD_FACTOR
+    forward = factor * max_num_batched_tokens * forward_bytes_per_token(spec, tp, expert_parallel) / GIB
+    sampler = sampler_gib(spec, max_num_seqs, release, max_num_batched_tokens) if last_stage else 0.0
+    return max(forward, sampler) + release.activation_constant_gib
+
+
+def non_torch_gib(tp: int = 1, vllm_version: str | None = None, pp: int = 1) -> float:
     """CUDA context and communication buffers outside torch's allocator, per GPU."""
-    return NON_TORCH_TP1_GIB if tp <= 1 else NON_TORCH_TP_GIB
+    release = release_for(vllm_version)
+    return release.non_torch_tp1_gib if tp * pp <= 1 else release.non_torch_tp_gib
 
 
-def cuda_graph_gib() -> float:
-    """Typical CUDA-graph memory (outside vLLM's pool; must fit in the (1 − util) headroom)."""
-    return CUDA_GRAPH_TYPICAL_GIB
+def cuda_graph_gib(layers: int = 32, max_num_seqs: int = 256) -> float:
+    """Estimated CUDA-graph memory on one GPU for `layers` decoder layers (module docstring)."""
+    capture = min(1.0, 2 * max_num_seqs / CUDA_GRAPH_FULL_CAPTURE)
+    return max(CUDA_GRAPH_PER_LAYER_GIB * layers * capture, CUDA_GRAPH_MIN_GIB)
 
 
 def llamacpp_compute_gib(spec: ModelSpec, ubatch: int = LLAMACPP_UBATCH) -> float:

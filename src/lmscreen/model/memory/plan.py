@@ -57,6 +57,35 @@ def _check_kv_type(kv_cache_dtype: str, engine: str) -> str:
     return key
 
 
+def _expert_parallel(spec: ModelSpec, requested: bool, engine: str, tp: int) -> tuple[bool, list[str]]:
+    """Whether --enable-expert-parallel takes effect, and the notes that say how.
+
+    vLLM's expert-parallel group is the TP × DP ranks of a stage: each rank then holds whole experts
+    (E / TP of them) instead of 1/TP of every expert, while attention stays tensor-parallel. A dense model
+    has no experts, so vLLM ignores the flag; it is a vLLM flag only (llama.cpp has no such layout)."""
+    if not requested:
+        return False, []
+    if engine != "vllm":
+        raise InputError("--enable-expert-parallel is a vLLM flag: use --engine vllm")
+    experts = spec.num_experts or 0
+    if not (experts and spec.num_experts_per_tok):
+        return False, [
+            f"--enable-expert-parallel ignored: {spec.name} is a dense model (no experts to place), "
+            "planned as plain tensor parallel"
+        ]
+    if tp == 1:
+        return True, [
+            "expert parallel: the expert group is the TP × DP ranks, here one GPU, so every expert stays "
+            "on it and the flag changes nothing; it matters from --tp 2"
+        ]
+    share = f"{experts // tp}" if experts % tp == 0 else f"{experts // tp}–{-(-experts // tp)}"
+    return True, [
+        f"expert parallel: each of the {tp} ranks holds {share} of the {experts} experts whole (not 1/{tp} "
+        "of every expert); attention stays tensor-parallel; the profiled fused-MoE workspace is per "
+        "whole expert, so the activation peak is not divided by TP"
+    ]
+
+
 def plan(
     spec: ModelSpec,
     gpu: GPU | None = None,
@@ -69,24 +98,40 @@ def plan(
     kv_cache_dtype: str = "auto",
     engine: str = "vllm",
     *,
+    pp: int | None = None,
     vllm_version: str | None = None,
     block_size: int = VLLM_BLOCK_SIZE,
     max_num_batched_tokens: int | None = None,
     max_num_seqs: int | None = None,
     prefix_caching: bool = True,
+    cudagraph_profiling: bool | None = None,
+    expert_parallel: bool = False,
     table: bool = True,
 ) -> Plan:
     """Plan `spec` on `gpus` × (`gpu` or `vram_gib` GiB) for `engine`.
 
     `context` None picks the longest context that fits (capped at the model's own limit); `concurrency` None
-    plans one request and reports how many fit. vLLM: `tp` defaults to `gpus`, and `gpus // tp` pipeline
-    stages take the rest. The keyword-only arguments pin what a measured run used (the accuracy bench).
+    plans one request and reports how many fit. vLLM: `tp` defaults to `gpus // pp`, `pp` to `gpus // tp`
+    (pipeline stages take what tensor parallelism leaves); `--pp 2` alone means two GPUs. `vllm_version`
+    picks the release range whose accounting is used (memory.releases; default the newest). The other
+    keyword-only arguments pin what a measured run used (the accuracy bench); `expert_parallel` is
+    vLLM's --enable-expert-parallel (whole experts per rank: a larger fused-MoE workspace).
     """
     engine = (engine or "vllm").lower().replace(".", "").replace("-", "")
     if engine not in ENGINES:
         raise InputError(f"--engine {engine!r}: fit plans vllm, llamacpp or ollama")
     if gpus < 1:
         raise InputError(f"--gpus must be >= 1 (got {gpus})")
+    if pp is not None:
+        if pp < 1:
+            raise InputError(f"--pp must be >= 1 (got {pp})")
+        if engine != "vllm" and pp > 1:
+            raise InputError("--pp plans vLLM pipeline stages; llama.cpp and Ollama split layers over --gpus")
+        if gpus == 1 and pp > 1:
+            gpus = pp * (tp or 1)
+        tp = gpus // pp if tp is None else tp
+        if tp < 1 or tp * pp != gpus:
+            raise InputError(f"--tp {tp} × --pp {pp} must equal --gpus {gpus}")
     tp = gpus if tp is None else tp
     if tp < 1 or gpus % tp:
         raise InputError(f"--tp {tp} must divide --gpus {gpus}")
@@ -95,6 +140,7 @@ def plan(
     if concurrency is not None and concurrency < 1:
         raise InputError(f"--concurrency must be positive (got {concurrency})")
     kv_type = _check_kv_type(kv_cache_dtype, engine)
+    expert_parallel, ep_notes = _expert_parallel(spec, expert_parallel, engine, tp)
     native, known = _native_context(spec)
     inp = PlanInputs(
         spec=spec,
@@ -118,9 +164,13 @@ def plan(
             max_num_seqs,
             prefix_caching,
             table,
+            cudagraph_profiling,
+            expert_parallel,
         )
     else:
         result = plan_llama(inp, engine, table)
+    result.expert_parallel = expert_parallel
+    result.notes.extend(ep_notes)
     if not known:
         result.notes.append(f"the model's context limit is unknown: capped at {FALLBACK_NATIVE_CONTEXT:,}")
     estimated = [k for k, v in spec.sources.items() if v == "name"]

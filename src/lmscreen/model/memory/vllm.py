@@ -1,14 +1,21 @@
 """vLLM's side of the plan: the KV pool left after weights and overhead, cut into paged blocks.
 
-The pool is `util × total − weights − activation peak − non-torch` (memory.overhead). vLLM groups
-layers by kind (full, sliding window, linear attention) into groups of equal size (the smallest kind's layer
-count, or the largest when within 25% of it; kv_cache_utils.py) and all groups share one page size: with
-linear attention the attention block grows until one attention page holds one layer's recurrent state
+The pool is `util × total − weights − activation peak − non-torch (− CUDA graphs from 0.21)`, with the
+terms of the vLLM release range the plan is for (memory.releases, memory.overhead). vLLM groups layers by
+kind (full, sliding window, linear attention) into groups of equal size (the smallest kind's layer count, or
+the largest when within 25% of it; kv_cache_utils.py) and all groups share one page size: with linear
+attention the attention block grows until one attention page holds one layer's recurrent state
 (`B = roundup16(state / attention bytes per token)`, "Setting attention block size to 1568 tokens"). The pool
 holds `available // (page × group_size)` blocks; a request needs `cdiv(L, B)` per full-attention group,
-`cdiv(min(window − 1 + max_num_batched_tokens, L), B) + 1` per sliding group and two per linear group (prefix
-caching on). This reproduces the three hybrid logs of fit-planners.md 2.6 to the token. vLLM refuses to start
-when one max-model-len request does not fit, and its "maximum concurrency" assumes every request reaches it.
+`cdiv(min(window − 1 + max_num_batched_tokens, L), B) + 1` per sliding group and two per linear group
+(prefix caching on). This reproduces the three hybrid logs of fit-planners.md 2.6 to the token.
+
+Pipeline parallelism: every stage sizes its own pool (its layers, the embedding on the first stage, the
+lm_head and the sampler on the last) and vLLM gives every stage the smallest block count
+(get_kv_cache_configs), so the busier stage sets the KV of all. vLLM refuses to start when one
+max-model-len request does not fit (0.14–0.15: counted with the whole model's KV per token, vllm#32105),
+and, from 0.21, when a hybrid model's max_num_seqs exceeds the pool's blocks (one state block per decoding
+sequence). Its "maximum concurrency" assumes every request reaches max-model-len.
 """
 
 from __future__ import annotations
@@ -20,7 +27,6 @@ from lmscreen.errors import InputError
 from lmscreen.model.hardware import gpu as find_gpu
 from lmscreen.model.memory import overhead
 from lmscreen.model.memory.common import (
-    ENGINE_VERSIONS,
     GIB,
     MIN_USEFUL_CONTEXT,
     VLLM_BLOCK_SIZE,
@@ -35,7 +41,15 @@ from lmscreen.model.memory.common import (
     table_contexts,
 )
 from lmscreen.model.memory.kv import KV_DTYPE_BYTES, KVLayout, kv_layout
-from lmscreen.model.memory.weights import is_gguf, normalize_quantization, vllm_repack_factor, weights
+from lmscreen.model.memory.releases import VllmRelease, check_version, release_for
+from lmscreen.model.memory.weights import (
+    is_gguf,
+    mtp_draft_gib,
+    normalize_quantization,
+    pp_partition,
+    vllm_repack_factor,
+    weights,
+)
 from lmscreen.model.spec import ModelSpec
 
 
@@ -53,6 +67,13 @@ class VllmBlocks:
     window: int | None
     max_num_batched_tokens: int
     linear_blocks_per_group: int
+    full_block_tokens: int | None = None
+    """Tokens per block of the full-attention groups when their layers are narrower than the sliding ones
+    (one page size for all: a narrower layer packs more tokens into it)."""
+
+    @property
+    def full_block(self) -> int:
+        return self.full_block_tokens or self.block_tokens
 
     @classmethod
     def from_layout(
@@ -78,7 +99,17 @@ class VllmBlocks:
         if layout.linear_layers and per_token:
             # Attention block grows until one attention page holds one layer's recurrent state.
             block = max(block_size, cdiv(cdiv(layout.state_bytes_per_layer, math.ceil(per_token)), 16) * 16)
-        page = block * per_token if per_token else float(layout.state_bytes_per_layer)
+        full_block = None
+        if layout.full_layer_token_bytes and per_token and layout.swa_layers:
+            widest = max(per_token, layout.full_layer_token_bytes)
+            page = block * widest
+            block = int(page // per_token)
+            full_block = int(page // layout.full_layer_token_bytes)
+        elif layout.full_layer_token_bytes and per_token:
+            per_token = layout.full_layer_token_bytes
+            page = block * per_token
+        else:
+            page = block * per_token if per_token else float(layout.state_bytes_per_layer)
         smallest, largest = min(counts.values()), max(counts.values())
         group = largest if largest < smallest * 1.25 else smallest
         return cls(
@@ -91,6 +122,7 @@ class VllmBlocks:
             window=layout.sliding_window,
             max_num_batched_tokens=max_num_batched_tokens,
             linear_blocks_per_group=2 if prefix_caching else 1,
+            full_block_tokens=full_block,
         )
 
     @property
@@ -101,26 +133,39 @@ class VllmBlocks:
         return max(int(available_bytes // self.page_bytes // self.group_size), 0)
 
     def blocks_per_request(self, context: int) -> int:
-        blocks = self.full_groups * cdiv(context, self.block_tokens)
+        blocks = self.full_groups * cdiv(context, self.full_block)
         if self.swa_groups:
             held = min((self.window or context) - 1 + self.max_num_batched_tokens, context)
             blocks += self.swa_groups * (cdiv(held, self.block_tokens) + 1)
         return blocks + self.linear_groups * self.linear_blocks_per_group
 
-    def tokens(self, num_blocks: int, context: int) -> int:
-        """vLLM's "GPU KV cache size": blocks × block size, or max_concurrency × L for grouped layouts."""
+    def request_bytes(self, context: int) -> float:
+        """Pool bytes one request of `context` tokens takes."""
+        return self.blocks_per_request(context) * self.page_bytes * self.group_size
+
+    def tokens(self, num_blocks: int, context: int, per_group: bool = False) -> int:
+        """vLLM's "GPU KV cache size": blocks × block size, or for grouped layouts max_concurrency × L
+        (`per_group`: blocks // groups × block size, what releases through 0.20 printed)."""
         if self.single_group and self.full_groups:
-            return num_blocks * self.block_tokens
+            return num_blocks * self.full_block
+        if per_group:
+            groups = self.full_groups + self.swa_groups + self.linear_groups
+            return num_blocks // groups * min(self.block_tokens, self.full_block)
         return int(num_blocks / self.blocks_per_request(context) * context)
 
 
 @dataclass(frozen=True)
 class _VllmCore:
+    """One GPU of the binding pipeline stage (the only stage without PP)."""
+
+    stage: int
     weights_gib: float
     weights_detail: str
     weights_source: str
     activation_gib: float
     non_torch_gib: float
+    cuda_graph_gib: float
+    graphs_in_pool: bool
     available_gib: float
     layout: KVLayout
     blocks: VllmBlocks
@@ -135,40 +180,64 @@ class _VllmCore:
         return self.num_blocks / self.blocks.blocks_per_request(context) if self.num_blocks else 0.0
 
 
-def _vllm_core(
-    spec: ModelSpec,
-    total_gib: float,
-    gpu_name: str | None,
-    tp: int,
-    pp: int,
-    util: float,
-    kv_dtype: str,
-    version: str | None,
-    block_size: int,
-    mnbt: int,
-    prefix_caching: bool,
-    quantization: str | None = None,
+@dataclass(frozen=True)
+class _Setup:
+    """Everything a core depends on besides the model and the parallel layout."""
+
+    total_gib: float
+    gpu_name: str | None
+    util: float
+    kv_dtype: str
+    version: str
+    release: VllmRelease
+    block_size: int
+    mnbt: int
+    max_num_seqs: int
+    prefix_caching: bool
+    cudagraph_profiling: bool | None = None
+    """VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS as the run had it (None: the release's default)."""
+    expert_parallel: bool = False
+    """--enable-expert-parallel: MoE ranks hold whole experts (overhead.forward_bytes_per_token)."""
+
+
+def _stage_core(
+    spec: ModelSpec, s: _Setup, tp: int, pp: int, stage: int, quantization: str | None = None
 ) -> _VllmCore:
-    w = weights(spec, tp=tp, pp=pp, engine="vllm", quantization=quantization)
-    repack = vllm_repack_factor(w.quantization, _arch(gpu_name))
+    w = weights(spec, tp=tp, pp=pp, engine="vllm", quantization=quantization, stage=stage if pp > 1 else None)
+    repack = vllm_repack_factor(w.quantization, _arch(s.gpu_name))
     weights_gib = w.per_gpu_gib * repack
     detail = w.detail + (f" × {repack:.3f} (Marlin weight-only repack on this GPU)" if repack != 1 else "")
-    act = overhead.activation_gib(spec, tp, mnbt, version)
-    nt = overhead.non_torch_gib(tp)
-    available = util * total_gib - weights_gib - act - nt
-    layout = kv_layout(spec, kv_dtype, tp, pp, "vllm")
-    blocks = VllmBlocks.from_layout(layout, block_size, mnbt, prefix_caching)
+    layout = kv_layout(spec, s.kv_dtype, tp, pp, "vllm", stage=stage if pp > 1 else None)
+    last = stage == pp - 1
+    act = overhead.activation_gib(
+        spec, tp, s.mnbt, s.version, s.max_num_seqs, last_stage=last, expert_parallel=s.expert_parallel
+    )
+    nt = overhead.non_torch_gib(tp, s.version, pp)
+    layers = pp_partition(spec.num_layers, pp)[stage] if pp > 1 and spec.num_layers else spec.num_layers or 32
+    graphs = overhead.cuda_graph_gib(layers, s.max_num_seqs)
+    in_pool = s.release.cudagraph_in_pool if s.cudagraph_profiling is None else s.cudagraph_profiling
+    available = s.util * s.total_gib - weights_gib - act - nt - (graphs if in_pool else 0.0)
+    blocks = VllmBlocks.from_layout(layout, s.block_size, s.mnbt, s.prefix_caching)
     return _VllmCore(
+        stage=stage,
         weights_gib=weights_gib,
         weights_detail=detail,
         weights_source=w.source,
         activation_gib=act,
         non_torch_gib=nt,
+        cuda_graph_gib=graphs,
+        graphs_in_pool=in_pool,
         available_gib=available,
         layout=layout,
         blocks=blocks,
         num_blocks=blocks.num_blocks(available * GIB) if available > 0 else 0,
     )
+
+
+def _vllm_core(spec: ModelSpec, s: _Setup, tp: int, pp: int, quantization: str | None = None) -> _VllmCore:
+    """The binding stage: every stage gets the smallest block count vLLM finds on any of them."""
+    cores = [_stage_core(spec, s, tp, pp, i, quantization) for i in range(pp)]
+    return min(cores, key=lambda c: (c.num_blocks, c.available_gib))
 
 
 def _arch(gpu_name: str | None) -> str | None:
@@ -188,7 +257,7 @@ def _choose_context(reach: int, native: int) -> int:
     return round_context(reach) if reach else min(native, MIN_USEFUL_CONTEXT)
 
 
-def _vllm_blockers(inp: PlanInputs) -> list[str]:
+def _vllm_blockers(inp: PlanInputs, release: VllmRelease, version: str) -> list[str]:
     """Reasons vLLM refuses the deployment whatever the memory says."""
     spec = inp.spec
     reasons = []
@@ -202,42 +271,93 @@ def _vllm_blockers(inp: PlanInputs) -> list[str]:
             f"vLLM needs the {spec.num_attention_heads} attention heads divisible by the tensor "
             f"parallel size {inp.tp}"
         )
+    if inp.pp > 1 and spec.num_layers and spec.num_layers < inp.pp:
+        reasons.append(f"--pp {inp.pp} exceeds the model's {spec.num_layers} layers")
     if is_gguf(normalize_quantization(spec.quantization)):
-        reasons.append("vLLM 0.33 does not load GGUF files: plan with --engine llamacpp or --engine ollama")
+        reasons.append(
+            f"vLLM {version} does not load GGUF files: plan with --engine llamacpp or --engine ollama"
+        )
     if inp.gpu is not None and inp.gpu.unified_memory:
         reasons.append("vLLM does not run on Apple silicon; plan with --engine llamacpp or --engine ollama")
     return reasons
 
 
-def _vllm_breakdown(inp: PlanInputs, core: _VllmCore, util: float, mnbt: int) -> list[Component]:
-    parallel = (f", / TP {inp.tp}" if inp.tp > 1 else "") + (f", / PP {inp.pp}" if inp.pp > 1 else "")
+def _startup_checks(
+    inp: PlanInputs, s: _Setup, core: _VllmCore, context: int, seqs_given: bool
+) -> tuple[list[str], int | None]:
+    """Checks vLLM makes at start-up beyond one request fitting; returns (refusals, max_num_seqs to use)."""
+    refusals: list[str] = []
+    seqs = s.max_num_seqs
+    if s.release.pp_check_whole_model and inp.pp > 1 and core.num_blocks:
+        whole = VllmBlocks.from_layout(
+            kv_layout(inp.spec, inp.kv_cache_dtype, inp.tp, 1, "vllm"), s.block_size, s.mnbt, s.prefix_caching
+        )
+        need = whole.request_bytes(context) / GIB
+        if need > core.available_gib:
+            refusals.append(
+                f"vLLM {s.release.span} checks a pipeline stage against the whole model's KV: one "
+                f"{context:,}-token request counts {need:.2f} GiB against this stage's "
+                f"{core.available_gib:.2f} GiB and start-up fails (vllm-project/vllm#32105, fixed in 0.16 by "
+                "#33698); plan with --vllm-version 0.16 or later, or lower --max-model-len"
+            )
+    if s.release.mamba_seq_check and core.layout.linear_layers and core.num_blocks:
+        if seqs > core.num_blocks:
+            if seqs_given:
+                refusals.append(
+                    f"max_num_seqs ({seqs}) exceeds the {core.num_blocks} state blocks of the pool: each "
+                    "decoding sequence of a hybrid model needs one, and vLLM fails at CUDA-graph capture; "
+                    f"set --max-num-seqs {core.num_blocks} or less"
+                )
+            else:
+                seqs = core.num_blocks
+    return refusals, seqs
+
+
+def _vllm_breakdown(inp: PlanInputs, core: _VllmCore, s: _Setup) -> list[Component]:
+    parallel = (f", / TP {inp.tp}" if inp.tp > 1 else "") + (
+        f", PP stage {core.stage + 1}" if inp.pp > 1 else ""
+    )
+    graphs = Component(
+        name="CUDA graphs" + (" (in the pool budget)" if core.graphs_in_pool else " (outside the pool)"),
+        gib=core.cuda_graph_gib,
+        source=(
+            f"estimated for {s.max_num_seqs} sequences; vLLM {s.release.span} "
+            + (
+                "profiles it and takes it out of the pool"
+                if core.graphs_in_pool
+                else "captures it after the pool"
+            )
+        ),
+    )
     return [
         Component(
             name="gpu memory × utilization",
-            gib=util * inp.total_gib,
-            source=f"{inp.total_gib:.2f} GiB × {util:.2f} (fraction of total, not of free memory)",
+            gib=s.util * inp.total_gib,
+            source=f"{inp.total_gib:.2f} GiB × {s.util:.2f} (fraction of total, not of free memory)",
         ),
         Component(name="weights", gib=core.weights_gib, source=core.weights_detail + parallel),
         Component(
             name="activation peak",
             gib=core.activation_gib,
-            source=f"profiled batch of {mnbt} tokens, calibrated (lmscreen.model.memory.overhead)",
+            source=(
+                f"profiled {s.mnbt}-token batch and {s.max_num_seqs}-sequence sampler, vLLM {s.release.span} "
+                "constants (lmscreen.model.memory.overhead)"
+                + ("" if core.stage == inp.pp - 1 else "; no sampler on this stage")
+            ),
         ),
         Component(
             name="non-torch memory",
             gib=core.non_torch_gib,
-            source="CUDA context" + (" + NCCL buffers (TP)" if inp.tp > 1 else "") + ", calibrated",
+            source="CUDA context" + (" + NCCL buffers" if inp.tp * inp.pp > 1 else "") + ", calibrated",
         ),
+        *([graphs] if core.graphs_in_pool else []),
         Component(
             name="KV cache pool",
             gib=core.available_gib,
-            source="the rest: util × total − weights − activation − non-torch",
+            source="the rest: util × total − weights − activation − non-torch"
+            + (" − CUDA graphs" if core.graphs_in_pool else ""),
         ),
-        Component(
-            name="CUDA graphs (outside the pool)",
-            gib=overhead.cuda_graph_gib(),
-            source="typical; logged 0.09–1.03 GiB, must fit in the (1 − util) headroom",
-        ),
+        *([] if core.graphs_in_pool else [graphs]),
     ]
 
 
@@ -245,12 +365,11 @@ def _vllm_table(core: _VllmCore, native: int) -> list[ContextRow]:
     rows = []
     for ctx in table_contexts(native):
         conc = core.max_concurrency(ctx)
-        per_request = core.blocks.blocks_per_request(ctx) * core.blocks.page_bytes * core.blocks.group_size
         rows.append(
             ContextRow(
                 context=ctx,
                 max_concurrency=round(conc, 2),
-                kv_gib_per_request=per_request / GIB,
+                kv_gib_per_request=core.blocks.request_bytes(ctx) / GIB,
                 fits=conc >= 1,
             )
         )
@@ -266,27 +385,35 @@ def plan_vllm(
     max_num_seqs: int | None,
     prefix_caching: bool,
     with_table: bool,
+    cudagraph_profiling: bool | None = None,
+    expert_parallel: bool = False,
 ) -> Plan:
     spec = inp.spec
-    util = overhead.vllm_default_utilization(version) if util is None else util
+    version = check_version(version)
+    release = release_for(version)
+    util = release.default_utilization if util is None else util
     if not 0 < util <= 1:
         raise InputError(f"--gpu-memory-utilization must be in (0, 1] (got {util})")
     gpu_name = inp.gpu.name if inp.gpu else None
     default_mnbt, default_seqs = overhead.vllm_batch_defaults(inp.total_gib, gpu_name)
-    mnbt = max_num_batched_tokens or default_mnbt
-    core = _vllm_core(
-        spec,
-        inp.total_gib,
-        gpu_name,
-        inp.tp,
-        inp.pp,
-        util,
-        inp.kv_cache_dtype,
-        version,
-        block_size,
-        mnbt,
-        prefix_caching,
+    # The launch command sets --max-num-seqs to the planned concurrency when it is above one.
+    seqs_given = max_num_seqs is not None or (inp.concurrency or 0) > 1
+    seqs = max_num_seqs or (inp.concurrency if (inp.concurrency or 0) > 1 else default_seqs)
+    setup = _Setup(
+        total_gib=inp.total_gib,
+        gpu_name=gpu_name,
+        util=util,
+        kv_dtype=inp.kv_cache_dtype,
+        version=version,
+        release=release,
+        block_size=block_size,
+        mnbt=max_num_batched_tokens or default_mnbt,
+        max_num_seqs=seqs,
+        prefix_caching=prefix_caching,
+        cudagraph_profiling=cudagraph_profiling,
+        expert_parallel=expert_parallel,
     )
+    core = _vllm_core(spec, setup, inp.tp, inp.pp)
     want = inp.concurrency or 1
     max_ctx = core.max_context(1, inp.native)
     context = (
@@ -295,15 +422,38 @@ def plan_vllm(
         else _choose_context(core.max_context(want, inp.native), inp.native)
     )
     bpr = core.blocks.blocks_per_request(context)
-    notes = _vllm_blockers(inp)
+    notes = _vllm_blockers(inp, release, version)
+    refusals, seqs_used = _startup_checks(inp, setup, core, context, seqs_given)
+    notes.extend(refusals)
     fits = not notes and core.available_gib > 0 and core.num_blocks >= bpr * want
     if inp.context is None and context < min(inp.native, MIN_USEFUL_CONTEXT):
         fits = False
     notes.extend(layout_notes(spec, core.layout, context))
-    headroom, graphs = (1 - util) * inp.total_gib, overhead.cuda_graph_gib()
-    if headroom < graphs + 0.2:
+    draft = mtp_draft_gib(spec, inp.tp)
+    if draft >= 0.01:
         notes.append(
-            f"only {headroom:.2f} GiB stays outside the pool for CUDA graphs (~{graphs:.1f} GiB): "
+            f"the checkpoint carries {spec.mtp_layers} MTP layer(s) for speculative decoding: vLLM loads "
+            f"them only with --speculative-config (method mtp), ~{draft:.2f} GiB more per GPU, not planned"
+        )
+    if inp.pp > 1:
+        parts = pp_partition(spec.num_layers, inp.pp) if spec.num_layers else []
+        notes.append(
+            f"pipeline parallel: layers {'/'.join(map(str, parts))} per stage; stage {core.stage + 1} binds "
+            f"({core.available_gib:.2f} GiB of KV per GPU) and every stage gets its "
+            f"{core.num_blocks:,} blocks"
+        )
+    if seqs_used is not None and seqs_used < seqs:
+        notes.append(
+            f"hybrid state: the pool holds {core.num_blocks:,} blocks and each decoding sequence needs "
+            "one, so "
+            f"at most {seqs_used} sequences run at once: the launch command sets --max-num-seqs {seqs_used} "
+            f"(vLLM's default {seqs} fails at CUDA-graph capture)"
+        )
+    headroom = (1 - util) * inp.total_gib
+    if not core.graphs_in_pool and headroom < core.cuda_graph_gib + 0.2:
+        notes.append(
+            f"only {headroom:.2f} GiB stays outside the pool for CUDA graphs "
+            f"(~{core.cuda_graph_gib:.1f} GiB): "
             "lower --gpu-memory-utilization or add --enforce-eager if start-up OOMs"
         )
     if inp.concurrency and max_num_seqs is None and inp.concurrency > default_seqs:
@@ -311,9 +461,7 @@ def plan_vllm(
             f"vLLM runs at most --max-num-seqs requests at once (default {default_seqs} here); "
             f"the launch command sets it to {inp.concurrency}"
         )
-    notes.extend(
-        _vllm_knobs(inp, core, util, version, block_size, mnbt, prefix_caching, context, want, fits, max_ctx)
-    )
+    notes.extend(_vllm_knobs(inp, core, setup, context, want, fits, max_ctx))
     return Plan(
         model=spec.name,
         gpu=gpu_name,
@@ -322,7 +470,8 @@ def plan_vllm(
         tp=inp.tp,
         pp=inp.pp,
         engine="vllm",
-        engine_version_modelled=ENGINE_VERSIONS["vllm"],
+        engine_version_modelled=release.describe(version),
+        vllm_version=version,
         quantization=normalize_quantization(spec.quantization),
         kv_cache_dtype=inp.kv_cache_dtype,
         context=context,
@@ -332,18 +481,24 @@ def plan_vllm(
         kv_bytes_per_token=round(core.layout.bytes_per_token),
         kv_state_bytes_per_seq=core.layout.state_bytes_per_seq
         + round(core.layout.swa_bytes_per_seq(context)),
-        overhead_gib=core.activation_gib + core.non_torch_gib,
+        overhead_gib=core.activation_gib
+        + core.non_torch_gib
+        + (core.cuda_graph_gib if core.graphs_in_pool else 0),
         available_kv_gib=core.available_gib,
-        kv_cache_tokens=core.blocks.tokens(core.num_blocks, context) if core.num_blocks else 0,
-        max_concurrency=round(core.max_concurrency(context), 2),
+        kv_cache_tokens=core.blocks.tokens(core.num_blocks, context, release.tokens_per_group)
+        if core.num_blocks
+        else 0,
+        max_concurrency=round(min(core.max_concurrency(context), seqs_used or math.inf), 2),
         max_context=max_ctx,
         fits=fits,
         notes=notes,
         block_size=core.blocks.block_tokens,
         num_blocks=core.num_blocks,
         blocks_per_request=bpr,
-        max_num_batched_tokens=mnbt,
-        breakdown=_vllm_breakdown(inp, core, util, mnbt),
+        max_num_batched_tokens=setup.mnbt,
+        max_num_seqs=seqs_used if seqs_used != default_seqs or seqs_given else None,
+        stage=core.stage + 1 if inp.pp > 1 else None,
+        breakdown=_vllm_breakdown(inp, core, setup),
         table=_vllm_table(core, inp.native) if with_table and core.num_blocks else [],
     )
 
@@ -351,11 +506,7 @@ def plan_vllm(
 def _vllm_knobs(
     inp: PlanInputs,
     core: _VllmCore,
-    util: float,
-    version: str | None,
-    block_size: int,
-    mnbt: int,
-    prefix_caching: bool,
+    s: _Setup,
     context: int,
     want: int,
     fits: bool,
@@ -364,28 +515,15 @@ def _vllm_knobs(
     """Which knob to turn, with the number it would give."""
     notes: list[str] = []
     spec = inp.spec
-    gpu_name = inp.gpu.name if inp.gpu else None
 
     def alt(tp: int = inp.tp, kv: str = inp.kv_cache_dtype, quant: str | None = None) -> _VllmCore:
-        return _vllm_core(
-            spec,
-            inp.total_gib,
-            gpu_name,
-            tp,
-            inp.pp,
-            util,
-            kv,
-            version,
-            block_size,
-            mnbt,
-            prefix_caching,
-            quant,
-        )
+        other = _Setup(**{**s.__dict__, "kv_dtype": kv})
+        return _vllm_core(spec, other, tp, inp.pp, quant)
 
     if core.available_gib <= 0:
         notes.append(
             f"weights ({core.weights_gib:.1f} GiB) + overhead leave no room for the KV cache on "
-            f"{inp.total_gib:.1f} GiB × {util:.2f}"
+            f"{inp.total_gib:.1f} GiB × {s.util:.2f}"
         )
         current = normalize_quantization(spec.quantization)
         for quant in ("fp8", "awq"):

@@ -7,7 +7,10 @@ Best source: exact tensor bytes from safetensors / GGUF headers (`ModelSpec.weig
   linear layers; 8-bit GPTQ 8 + 16/128 + 8/128 = 8.19 bpw. Embeddings, lm_head and norms stay 16-bit
   (check: Qwen2.5-7B-Instruct-AWQ → 5.19 GiB vs vLLM's "5.29 GiB").
 - FP8 with 128×128 block scales: 8.002 bpw on linear layers; embeddings and lm_head stay bf16.
-- NVFP4: 16 FP4 values share one FP8 scale = 4.5 bpw. MXFP4 (gpt-oss): 32 values in 17 bytes = 4.25 bpw on the
+- NVFP4: 16 FP4 values share one FP8 scale = 4.5 bpw. ModelOpt MIXED_PRECISION exports (nvidia/Qwen3.6-*,
+  RadixArk/Qwen3.8-27B-NVFP4) keep attention and linear-attention projections FP8 and often the lm_head NVFP4
+  (`ModelSpec.fp8_params`, `lm_head_quantized`); sizing the attention at 4.5 bpw put 7 % too few bytes on an
+  RTX A6000 (club-3090#1047: 19.75 GiB logged). MXFP4 (gpt-oss): 32 values in 17 bytes = 4.25 bpw on the
   expert weights only; attention, router, embeddings and lm_head stay bf16. vLLM pads the MXFP4 expert
   dimension to a multiple of 256 for its kernels (2880 → 3072), which is why gpt-oss-120b loads as 64.4 GiB
   while the checkpoint is 60.8 GiB.
@@ -47,6 +50,12 @@ HF_BITS: dict[str, float] = {
     "mlx8": 8.0 + 32 / 64,
     "bnb4": 4.0 + 32 / 64 / 4,
 }
+
+MODELOPT_FP8_BITS = 8.0
+"""ModelOpt FP8 layers: one e4m3 byte per weight and per-tensor fp32 scales (weight_scale, input_scale), whose
+few bytes per module do not show at GiB resolution. NVFP4 (HF_BITS) is two e2m1 values per byte plus one e4m3
+scale per 16 (4.5 bpw) and a per-tensor fp32 global scale; vLLM's Marlin path on GPUs without FP4 (Ampere,
+Ada) repacks the same bytes (marlin_utils_fp4: tile permutation, scales stay e4m3), so it loads no larger."""
 
 # GGUF file-level averages (bits per weight over the whole file) from llama.cpp's quantize tool sizes for
 # Llama-3-8B; pure block types from their block sizes (gguf-parser-go ggml.go).
@@ -252,10 +261,17 @@ def estimate_total_bytes(
             f"{f' × {pad:.3f} padding' if pad != 1 else ''} + {rest / 1e9:.2f} B bf16"
         )
         return nbytes, how
-    kept = spec.unquantized_params or 0 if quant == normalize_quantization(spec.quantization) else 0
-    body = max(total - emb - kept - vision, 0)
-    nbytes = round(body * bits / 8 + (emb + kept + vision) * 2)
+    own = quant == normalize_quantization(spec.quantization)
+    kept = spec.unquantized_params or 0 if own else 0
+    fp8 = (spec.fp8_params or 0) if own and quant == "nvfp4" else 0
+    lm_head_q = emb_out if own and quant == "nvfp4" and spec.lm_head_quantized else 0
+    emb -= lm_head_q
+    body = max(total - emb - kept - vision - fp8, 0)
+    fp8_bytes = fp8 * MODELOPT_FP8_BITS / 8
+    nbytes = round(body * bits / 8 + fp8_bytes + (emb + kept + vision) * 2)
     how = f"{body / 1e9:.2f} B params × {bits:.3f} bpw ({quant}) + {emb / 1e9:.2f} B embedding/lm_head bf16"
+    if fp8:
+        how += f" + {fp8 / 1e9:.2f} B attention params FP8 (ModelOpt mixed precision)"
     if kept:
         how += f" + {kept / 1e9:.2f} B left unquantized by the checkpoint (bf16)"
     if vision:
@@ -263,14 +279,63 @@ def estimate_total_bytes(
     return nbytes, how
 
 
+def mtp_draft_gib(spec: ModelSpec, tp: int = 1, quantization: str | None = None) -> float:
+    """Per-GPU weight memory of the checkpoint's multi-token-prediction layers (0 when it has none).
+
+    vLLM loads them only as the draft model of `--speculative-config` (method mtp); a plan without
+    speculative decoding does not count them. Each MTP layer is a decoder layer like the others (for
+    mixture-of-experts models with its experts) plus a 2h × h projection, in the checkpoint's format; the
+    embedding and LM head are shared with the main model."""
+    if not spec.mtp_layers or not spec.num_layers or not spec.total_params:
+        return 0.0
+    quant = normalize_quantization(quantization if quantization is not None else spec.quantization)
+    emb_in, emb_out = embedding_params(spec)
+    body = max(spec.total_params - emb_in - emb_out - (spec.vision_params or 0), 0)
+    per_layer = body / spec.num_layers + 2 * (spec.hidden_size or 0) ** 2
+    bits = GGUF_BITS.get(quant) or HF_BITS.get(quant) or hf_bits(spec, quant)
+    return spec.mtp_layers * per_layer * bits / 8 / tp / GIB
+
+
+def pp_partition(num_layers: int, pp: int) -> list[int]:
+    """Decoder layers per pipeline stage as vLLM splits them (`get_pp_indices`): an even share each, the
+    remainder one layer apiece to the stages before the last (the last stage also holds the lm_head and runs
+    the sampler). VLLM_PP_LAYER_PARTITION overrides this in vLLM; the planner does not model it."""
+    if pp < 1:
+        raise InputError(f"--pp must be >= 1 (got {pp})")
+    if num_layers < pp:
+        raise InputError(f"--pp {pp} exceeds the model's {num_layers} layers")
+    parts = [num_layers // pp] * pp
+    for i in range(2, num_layers % pp + 2):
+        parts[-i] += 1
+    return parts
+
+
 def weights(
-    spec: ModelSpec, tp: int = 1, pp: int = 1, engine: str = "vllm", quantization: str | None = None
+    spec: ModelSpec,
+    tp: int = 1,
+    pp: int = 1,
+    engine: str = "vllm",
+    quantization: str | None = None,
+    stage: int | None = None,
 ) -> Weights:
     """Weight memory of `spec` on one GPU of a `tp` × `pp` deployment for `engine`.
 
     `quantization` overrides the spec's own format (used when an engine needs another file, e.g. a GGUF for
-    llama.cpp); exact header bytes are used only when the format is the spec's own.
+    llama.cpp); exact header bytes are used only when the format is the spec's own. `stage` (vLLM, PP > 1)
+    asks for one pipeline stage: its layers (pp_partition), the embedding and a vision tower on the first,
+    the lm_head (a second copy of a tied embedding) on the last; without it, the most loaded stage.
     """
+    if engine not in ("llamacpp", "ollama") and pp > 1 and spec.num_layers:
+        stages = [_weights(spec, tp, pp, engine, quantization, i) for i in range(pp)]
+        if stage is not None:
+            return stages[stage]
+        return max(stages, key=lambda w: w.per_gpu_bytes)
+    return _weights(spec, tp, pp, engine, quantization, None)
+
+
+def _weights(
+    spec: ModelSpec, tp: int, pp: int, engine: str, quantization: str | None, stage: int | None
+) -> Weights:
     own = normalize_quantization(spec.quantization)
     quant = normalize_quantization(quantization) if quantization is not None else own
     total_params = spec.total_params or 0
@@ -294,10 +359,21 @@ def weights(
         host = emb_in_bytes
         gpu_total = total if spec.tie_word_embeddings else total - host
         per_gpu = round(gpu_total / pp)
+    elif pp > 1 and stage is not None and spec.num_layers:
+        vision = round((spec.vision_params or 0) * 2) if not is_gguf(quant) else 0
+        body = max(total - emb_in_bytes - (emb_out_bytes if emb_out else 0) - vision, 0)
+        layers = pp_partition(spec.num_layers, pp)
+        share = body * layers[stage] / spec.num_layers
+        share += (emb_in_bytes + vision) if stage == 0 else 0
+        share += emb_out_bytes if stage == pp - 1 else 0
+        per_gpu = round(share / tp)
+        detail += f"; stage {stage + 1} of {pp}: {layers[stage]} of {spec.num_layers} layers"
+        detail += " + embedding" if stage == 0 else ""
+        detail += " + lm_head" if stage == pp - 1 else ""
     else:
         body = max(total - emb_in_bytes - (emb_out_bytes if emb_out else 0), 0)
-        stage = body / pp + (max(emb_in_bytes, emb_out_bytes) if pp > 1 else total - body)
-        per_gpu = round(stage / tp)
+        share = body / pp + (max(emb_in_bytes, emb_out_bytes) if pp > 1 else total - body)
+        per_gpu = round(share / tp)
     return Weights(
         total_bytes=total,
         per_gpu_bytes=per_gpu,

@@ -51,6 +51,8 @@ if TYPE_CHECKING:
 DECODE_EFFICIENCY = 0.70
 PREFILL_EFFICIENCY = 0.50
 DEFAULT_MAX_NUM_SEQS = 256
+DEFAULT_WITHIN_HOURS = 8.0
+"""`model recommend --within`: one night."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,26 @@ class Workload:
             raise InputError("--rows, --prompt-tokens and --output-tokens must be at least 1")
         if not 0 <= self.prefix_tokens < self.prompt_tokens:
             raise InputError("--prefix-tokens must be below --prompt-tokens (the row's own text follows it)")
+
+
+DEFAULT_JOB = Workload(rows=5500, prompt_tokens=2000, output_tokens=300, prefix_tokens=1000)
+"""The screening pass this product runs by default: the 5,500-row market, 2,000 prompt tokens a row of which
+1,000 are the shared instructions and schema, about 300 output tokens."""
+
+
+def parse_hours(text: str) -> float:
+    """'8h', '90m', '1.5h', '45min' or a bare number of hours → hours; InputError otherwise."""
+    import re
+
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(h|hr|hrs|hours?|m|min|mins|minutes?)?\s*", str(text), re.I)
+    if not m:
+        raise InputError(f"--within {text!r}: give a time such as 8h, 90m or 1.5 (hours)")
+    value = float(m.group(1))
+    unit = (m.group(2) or "h").lower()
+    hours = value / 60 if unit.startswith("m") else value
+    if hours <= 0:
+        raise InputError(f"--within {text!r}: must be more than zero")
+    return hours
 
 
 @dataclass

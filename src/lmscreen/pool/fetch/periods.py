@@ -1,14 +1,17 @@
 """Which report periods a pool built on a given date should use (A-share disclosure deadlines).
 
-Annual reports are due by 30 April of the next year, Q1 by 30 April, H1 by 31 August, Q1-Q3 by 31 October.
-So on 2026-11-30 the last full year is 2025 and the latest period is 2026 Q1-Q3; on 2026-03-01 the last full
-year every company has published is 2024 (2025's may be out for some, not for all).
+The deadlines live in `lmscreen.periods.DISCLOSURES` (annual reports by 30 April of the next year, Q1 by
+30 April, H1 by 31 August, Q1-Q3 by 31 October). So on 2026-11-30 the last full year is 2025 and the
+latest period is 2026 Q1-Q3; on 2026-03-01 the last full year every company has published is 2024 (2025's
+may be out for some, not for all).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+
+from lmscreen.periods import full_year_due, latest_due
 
 
 @dataclass(frozen=True)
@@ -30,16 +33,9 @@ class Periods:
 
 
 def periods_due(as_of: date) -> Periods:
-    year, month = as_of.year, as_of.month
-    full_year = year - 1 if month >= 5 else year - 2
-    if month >= 11:
-        latest = date(year, 9, 30)
-    elif month >= 9:
-        latest = date(year, 6, 30)
-    elif month >= 5:
-        latest = date(year, 3, 31)
-    else:
-        latest = date(year - 1, 9, 30)
-    if latest < date(full_year, 12, 31):
-        latest = date(full_year, 12, 31)
-    return Periods(full_year=full_year, latest_end=latest)
+    """The last full year and the latest period whose reports are all due before `as_of` (the deadlines are
+    `lmscreen.periods.DISCLOSURES`)."""
+    full_year = full_year_due(as_of)
+    latest = latest_due(as_of).end
+    assert latest is not None  # a due period is always a cumulative one
+    return Periods(full_year=full_year, latest_end=max(latest, date(full_year, 12, 31)))

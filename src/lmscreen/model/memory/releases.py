@@ -1,0 +1,256 @@
+"""What each vLLM release range does to the memory plan, and where each fact was read.
+
+vLLM's KV pool is `util × total − weights − profiled activation peak − non-torch (− CUDA graphs)`, but the
+terms changed across releases: which part of the profile run peaks and by how much, whether CUDA-graph memory
+is taken out of the pool, the default `--gpu-memory-utilization`, and how the start-up check counts the KV of
+a pipeline-parallel stage. A plan made with the newest release's rules for a user on 0.11 promises the wrong
+pool (Qwen3-32B on one H100 at 0.90: 0.11 logged 4.45 GiB, newer rules give more), so every plan names the
+release range it used and `--vllm-version` picks another.
+
+The activation peak is modelled as the larger of two profiled peaks, plus a constant:
+
+- the logits of the profile run: `sampler_copies × rows × vocab × 4 B` (fp32 logits and the sort/softmax
+  copies top-k/top-p make; every TP rank holds the full vocabulary), rows being `max_num_seqs` (the
+  sampler's dummy run, through 0.11) or `max_num_batched_tokens` (logits of the whole profiled batch, from
+  0.12);
+- the forward pass of `max_num_batched_tokens` tokens: `f × tokens × MLP width per rank × 2 B`, f 1.6 for
+  dense MLPs and 3.3 for fused MoE (top-k experts) (overhead.py).
+
+Fitted, release range by release range (overhead.py has the arithmetic; bench/planner_accuracy.py reruns it
+and prints the error per range):
+
+- 0.10: rows = max_num_seqs, copies 1.5, constant 0; non-torch 0.32 GiB at TP1, 0.45 with TP/PP —
+  dennislee22/vLLM-benchmarking logs (0.10.1.1, A100 80GB, Qwen2-7B-Instruct TP1/TP2/TP4).
+- 0.11: rows = max_num_seqs, copies 8.85 (3.38 for checkpoints with a vision tower), constant 0.43;
+  non-torch 0.13 / 0.55 — llm-d H100 table (0.11.0, 1024 seqs: Llama-3.1-8B 4.76, Qwen3-0.6B 5.56,
+  Qwen3-32B 5.64, gpt-oss 7.38 GiB; Mistral-Small-3.2 2.12 GiB).
+- 0.12–0.20: rows = max_num_batched_tokens, copies 0.62, constant 0.15; non-torch 0.13 / 0.55 —
+  myoceane.fr A100 log (0.19.0, gpt-oss-20b at 0.65: 13.72 GiB weights, 36.56 GiB KV). No logged start-up
+  pins where between 0.11 and 0.19 the profile changed; 0.12 is the assumed boundary.
+- 0.21–0.33: rows = max_num_batched_tokens, copies 0.77, constant 0.15, non-torch 0.13 at any TP, and the
+  CUDA-graph estimate is subtracted from the pool ("CUDA graph memory profiling is enabled (default since
+  v0.21.0)" in 0.2x start-up logs; `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS` "Enabled by default as of
+  v0.21.0", vllm-project/vllm#41099) — RTX 4080 log (0.26.0: 1.04 GiB peak activation including the
+  0.48 GiB graph estimate) and the 4×L40S log (0.24.0, Qwen3-Coder-30B-A3B TP4 at 0.90: 23.74 GiB).
+
+Start-up checks that changed:
+
+- 0.14.0–0.15.x check a pipeline stage's pool against the KV of the *whole* model (regression of
+  vllm-project/vllm#29431, fixed by #33698 on 2026-02-03; logged by #32105 on a nightly and #34076 on
+  0.15.2rc1): a PP plan that fits per stage still fails to start there.
+- From 0.21 a hybrid (Mamba / gated-delta) model fails at CUDA-graph capture when `max_num_seqs` exceeds the
+  pool's blocks ("max_num_seqs (256) exceeds available Mamba cache blocks (134)", aws-samples
+  sample-claude-code-multi-model on 0.24.0; vllm-project/vllm#49064). The release that added the check is
+  not logged; 0.21 is assumed.
+
+Default utilization: 0.90 through 0.20 (llm-d's 0.11 runs log "0.9 (default)"; dennislee22 0.10 runs),
+0.92 in the 0.33 argument parser (research engine-flags). Where in 0.21–0.33 it moved is not logged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lmscreen.errors import InputError
+
+
+@dataclass(frozen=True)
+class VllmRelease:
+    """One range of vLLM releases that share the memory accounting."""
+
+    label: str
+    first: tuple[int, int]
+    last: tuple[int, int]
+    default_utilization: float
+    sampler_rows: str
+    """What the profiled logits peak scales with: "seqs" (max_num_seqs rows, the sampler's dummy run) or
+    "tokens" (max_num_batched_tokens rows: logits of the whole profiled batch)."""
+    sampler_copies: float
+    """fp32 copies of (rows × vocab) at the peak."""
+    sampler_copies_multimodal: float | None
+    """The same for checkpoints with a vision tower, where the release profiles them differently."""
+    activation_constant_gib: float
+    non_torch_tp1_gib: float
+    non_torch_tp_gib: float
+    """Per GPU when TP or PP > 1 (NCCL and custom all-reduce buffers)."""
+    cudagraph_in_pool: bool
+    """True when the profiled CUDA-graph estimate is taken out of the KV pool."""
+    pp_check_whole_model: bool
+    """True when the start-up check compares a PP stage's pool with the whole model's KV."""
+    mamba_seq_check: bool
+    """True when max_num_seqs above the pool's blocks fails at start-up for hybrid models."""
+    tokens_per_group: bool
+    """True when "GPU KV cache size" reports blocks // groups × block size (through 0.20, vllm#40691); later
+    releases report max concurrency × max-model-len (vllm#51041)."""
+    sources: tuple[str, ...]
+
+    @property
+    def span(self) -> str:
+        a, b = self.first, self.last
+        return f"{a[0]}.{a[1]}" if a == b else f"{a[0]}.{a[1]}–{b[0]}.{b[1]}"
+
+    def describe(self, version: str) -> str:
+        return f"vLLM {version} (release range {self.span}: {self.label})"
+
+
+LLMD = "llm-d/llm-d-benchmark config_explorer/empirical-vllm-memory-results.md (0.11.0, H100)"
+DENNISLEE = "https://github.com/dennislee22/vLLM-benchmarking (0.10.1.1 start-up logs, A100)"
+MYOCEANE = "https://myoceane.fr/index.php/ai-vllm-a100-gemma-4/ (0.19.0 start-up log, A100)"
+AWS_L40S = (
+    "https://github.com/aws-samples/sample-claude-code-multi-model/blob/main/self-hosted/vllm/README.md "
+    "(0.24.0, 4×L40S)"
+)
+RTX4080 = "research/vllm-measurements-calibration.csv file-4080-qwen25awq (0.26.0)"
+
+RELEASES: tuple[VllmRelease, ...] = (
+    VllmRelease(
+        label="small sampler peak over max_num_seqs rows",
+        first=(0, 10),
+        last=(0, 10),
+        default_utilization=0.90,
+        sampler_rows="seqs",
+        sampler_copies=1.5,
+        sampler_copies_multimodal=None,
+        activation_constant_gib=0.0,
+        non_torch_tp1_gib=0.32,
+        non_torch_tp_gib=0.45,
+        cudagraph_in_pool=False,
+        pp_check_whole_model=False,
+        mamba_seq_check=False,
+        tokens_per_group=True,
+        sources=(DENNISLEE,),
+    ),
+    VllmRelease(
+        label="sampler peak ~9 fp32 copies over max_num_seqs rows",
+        first=(0, 11),
+        last=(0, 11),
+        default_utilization=0.90,
+        sampler_rows="seqs",
+        sampler_copies=8.85,
+        sampler_copies_multimodal=3.38,
+        activation_constant_gib=0.43,
+        non_torch_tp1_gib=0.13,
+        non_torch_tp_gib=0.55,
+        cudagraph_in_pool=False,
+        pp_check_whole_model=False,
+        mamba_seq_check=False,
+        tokens_per_group=True,
+        sources=(LLMD, "https://github.com/vllm-project/vllm/issues/28228 (Kimi-Linear, 0.11.x)"),
+    ),
+    VllmRelease(
+        label="logits peak over the batched tokens, CUDA graphs outside the pool",
+        first=(0, 12),
+        last=(0, 13),
+        default_utilization=0.90,
+        sampler_rows="tokens",
+        sampler_copies=0.62,
+        sampler_copies_multimodal=None,
+        activation_constant_gib=0.15,
+        non_torch_tp1_gib=0.13,
+        non_torch_tp_gib=0.55,
+        cudagraph_in_pool=False,
+        pp_check_whole_model=False,
+        mamba_seq_check=False,
+        tokens_per_group=True,
+        sources=(MYOCEANE,),
+    ),
+    VllmRelease(
+        label="PP start-up check counts the whole model's KV (vllm#29431)",
+        first=(0, 14),
+        last=(0, 15),
+        default_utilization=0.90,
+        sampler_rows="tokens",
+        sampler_copies=0.62,
+        sampler_copies_multimodal=None,
+        activation_constant_gib=0.15,
+        non_torch_tp1_gib=0.13,
+        non_torch_tp_gib=0.55,
+        cudagraph_in_pool=False,
+        pp_check_whole_model=True,
+        mamba_seq_check=False,
+        tokens_per_group=True,
+        sources=(
+            "https://github.com/vllm-project/vllm/pull/33698 (fix of #32105, regression of #29431)",
+            "https://github.com/vllm-project/vllm/issues/34076 (0.15.2rc1)",
+            "https://github.com/vllm-project/vllm/issues/33155 (0.14.1)",
+        ),
+    ),
+    VllmRelease(
+        label="PP check per stage again, CUDA graphs outside the pool",
+        first=(0, 16),
+        last=(0, 20),
+        default_utilization=0.90,
+        sampler_rows="tokens",
+        sampler_copies=0.62,
+        sampler_copies_multimodal=None,
+        activation_constant_gib=0.15,
+        non_torch_tp1_gib=0.13,
+        non_torch_tp_gib=0.55,
+        cudagraph_in_pool=False,
+        pp_check_whole_model=False,
+        mamba_seq_check=False,
+        tokens_per_group=True,
+        sources=(MYOCEANE, "https://github.com/vllm-project/vllm/pull/33698"),
+    ),
+    VllmRelease(
+        label="CUDA-graph memory profiled and taken out of the pool",
+        first=(0, 21),
+        last=(0, 33),
+        default_utilization=0.92,
+        sampler_rows="tokens",
+        sampler_copies=0.77,
+        sampler_copies_multimodal=None,
+        activation_constant_gib=0.15,
+        non_torch_tp1_gib=0.13,
+        non_torch_tp_gib=0.13,
+        cudagraph_in_pool=True,
+        pp_check_whole_model=False,
+        mamba_seq_check=True,
+        tokens_per_group=False,
+        sources=(
+            "https://github.com/vllm-project/vllm/pull/41099 (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS)",
+            AWS_L40S,
+            RTX4080,
+            "https://github.com/noonghunna/club-3090/issues/1087 (2026-08 build)",
+        ),
+    ),
+)
+NEWEST = RELEASES[-1]
+NEWEST_VERSION = f"{NEWEST.last[0]}.{NEWEST.last[1]}"
+OLDEST = RELEASES[0]
+
+
+def parse_version(version: str | None) -> tuple[int, int]:
+    """(major, minor) of a vLLM version; None, a dev build or a dated "2026-08 build" note is the newest."""
+    if not version:
+        return NEWEST.last
+    text = str(version).strip().lower().lstrip("v")
+    match = re.search(r"(\d+)\.(\d+)", text)
+    if match and not re.search(r"^0\.1\.dev", text):
+        return int(match.group(1)), int(match.group(2))
+    return NEWEST.last
+
+
+def release_for(version: str | None) -> VllmRelease:
+    """The release range that models `version`; an InputError names the ranges for one it does not know."""
+    key = parse_version(version)
+    for release in RELEASES:
+        if release.first <= key <= release.last:
+            return release
+    known = ", ".join(r.span for r in RELEASES)
+    if key < OLDEST.first:
+        raise InputError(
+            f"--vllm-version {version}: the planner models the V1 engine from 0.10 on ({known}); "
+            "older releases profiled memory differently (V0)"
+        )
+    raise InputError(
+        f"--vllm-version {version}: newer than the newest release the planner models ({NEWEST_VERSION}); "
+        f"known ranges: {known}"
+    )
+
+
+def check_version(version: str | None) -> str:
+    """The version string a plan records: the user's, or the newest modelled release."""
+    release_for(version)
+    return str(version).strip().lstrip("v") if version else NEWEST_VERSION

@@ -1,0 +1,197 @@
+"""A filing read once for the fact readers: folded text, numbers, labels, periods, sentences and the company.
+
+Why one shared reading: the prose, list and table readers all ask the same questions of a number (which
+sentence holds it, which label is nearest before it, which period the sentence names, who the subject
+is), and a long filing must be scanned once, with every lookup a bisection, not a walk back over the text.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+
+from lmscreen.task.metrics import Label, find_labels
+from lmscreen.task.period_text import PeriodMention, find_periods
+from lmscreen.task.periods import Period
+from lmscreen.task.units import Mention, ScannedText
+
+SENTENCE_BREAKS = "。；;\n!?！？"
+STOPS = "。!?！？\n"
+"""A full stop: a period named at a sentence's start holds for its clauses after `；`."""
+CLAUSE_BREAKS = SENTENCE_BREAKS + "，,"
+SUBJECT_BREAKS = CLAUSE_BREAKS + "：:（("
+_SOFT_WRAP_MIN = 25
+"""A PDF line at least this long, ending mid-sentence, was wrapped by the layout, not ended by the writer."""
+_ENGLISH_STOP_RE = re.compile(r"[.](?=\s)")
+_ALIAS_PATTERNS = (
+    re.compile(r"^\s*([\u4e00-\u9fffA-Z*]{2,12}?)(?=\s?(?:20[0-9]{2}|发布|公布|披露|[(（]|：|:))"),
+    re.compile(
+        r"(?:^|(?<=[\s，,。：:；;“\"日电]))([\u4e00-\u9fffA-Z*]{2,10})(?=(?:于[0-9]{1,2}月[0-9]{1,2}日)?(?:发布|公布|披露))"
+    ),
+    re.compile(r"[（(]([\u4e00-\u9fff]{2,8})[，,、]?\s?[0-9]{6}"),
+    re.compile(r"([\u4e00-\u9fff]{2,8})[（(][0-9]{6}"),
+)
+_ALIAS_LEAD_RE = re.compile(r"^(?:根据|据|由|今日|日前|近日|昨日|电|讯|事件|点评|简评|消息|公告)+")
+
+
+@dataclass
+class Reading:
+    """The filing as the fact readers see it."""
+
+    text: str
+    """The original text (evidence offsets point into it)."""
+    scanned: ScannedText
+    """Numbers, read from the text with its markup blanked (task/layout.py)."""
+    labels: list[Label]
+    periods: list[PeriodMention]
+    aliases: tuple[str, ...] = ()
+    """The company's names: given by the caller, and those the filing introduces (`中联重科2019年…`,
+    `（常熟银行，601128.SH）`, `万孚生物发布…`)."""
+    main: Period | None = None
+    table_lines: set[int] = field(default_factory=set)
+    """Folded offsets of the lines (and markup rows) that are table rows: their numbers are read by column."""
+    _label_ends: list[int] = field(default_factory=list)
+    _period_starts: list[int] = field(default_factory=list)
+    _line_breaks: list[int] = field(default_factory=list)
+    _mention_starts: list[int] = field(default_factory=list)
+
+    @property
+    def folded(self) -> str:
+        return self.scanned.folded.text
+
+    @classmethod
+    def of(cls, text: str, scanned: ScannedText, names: tuple[str, ...] = ()) -> Reading:
+        folded = scanned.folded.text
+        labels = find_labels(folded)
+        periods = find_periods(folded)
+        reading = cls(text, scanned, labels, periods)
+        reading._label_ends = [lab.end for lab in labels]
+        reading._period_starts = [p.start for p in periods]
+        reading._line_breaks = [m.start() for m in re.finditer("\n", folded)]
+        reading._mention_starts = [m.folded_start for m in scanned.mentions]
+        reading.aliases = _aliases(folded, names)
+        return reading
+
+    # --- positions ------------------------------------------------------------------------------------
+    def line_start(self, pos: int) -> int:
+        i = bisect_left(self._line_breaks, pos) - 1
+        return self._line_breaks[i] + 1 if i >= 0 else 0
+
+    def start_of(self, pos: int, breaks: str, limit: int) -> int:
+        """Start of the span holding `pos` that no character of `breaks` interrupts (a PDF's soft line wrap
+        does not count as a break), at most `limit` characters back."""
+        folded = self.folded
+        lo = max(0, pos - limit)
+        i = pos - 1
+        while i >= lo:
+            ch = folded[i]
+            if ch in breaks and not (ch == "\n" and _soft_wrap(folded, i)):
+                return i + 1
+            if ch == " " and i > 0 and folded[i - 1] == " " and i + 1 < pos:
+                return i + 1  # a run of blanks: a paragraph break in pasted notes (`预期　　2020年…`)
+            i -= 1
+        return lo
+
+    def end_of(self, pos: int, breaks: str, limit: int) -> int:
+        folded = self.folded
+        hi = pos
+        n = len(folded)
+        while hi < n and hi - pos < limit:
+            ch = folded[hi]
+            if ch in breaks and not (ch == "\n" and _soft_wrap(folded, hi)):
+                break
+            if ch == " " and hi + 1 < n and folded[hi + 1] == " ":
+                break
+            if ch == "." and (hi + 1 == n or folded[hi + 1].isspace()):
+                break
+            hi += 1
+        return hi
+
+    def sentence(self, pos: int, breaks: str = SENTENCE_BREAKS, limit: int = 90) -> tuple[int, int]:
+        """[start, end) of the sentence holding `pos`: Chinese breaks, or an English full stop before a
+        space."""
+        lo = self.start_of(pos, breaks, limit)
+        stops = [m.end() for m in _ENGLISH_STOP_RE.finditer(self.folded, lo, pos)]
+        if stops:
+            lo = stops[-1]
+        return lo, self.end_of(pos, breaks, limit)
+
+    def stop_start(self, pos: int, limit: int = 120) -> int:
+        """Start of the full sentence (to the last full stop, Chinese or English) holding `pos`."""
+        lo = self.start_of(pos, STOPS, limit)
+        stops = [m.end() for m in _ENGLISH_STOP_RE.finditer(self.folded, lo, pos)]
+        return stops[-1] if stops else lo
+
+    # --- lookups --------------------------------------------------------------------------------------
+    def label_before(self, pos: int, lo: int) -> Label | None:
+        """The last label ending at or before `pos` and starting at or after `lo`."""
+        i = bisect_right(self._label_ends, pos) - 1
+        if i < 0:
+            return None
+        label = self.labels[i]
+        return label if label.start >= lo else None
+
+    def labels_in(self, lo: int, hi: int) -> list[Label]:
+        i = bisect_left(self._label_ends, lo)
+        out = []
+        while i < len(self.labels) and self.labels[i].end <= hi:
+            if self.labels[i].start >= lo:
+                out.append(self.labels[i])
+            i += 1
+        return out
+
+    def periods_in(self, lo: int, hi: int) -> list[PeriodMention]:
+        i = bisect_left(self._period_starts, lo)
+        out = []
+        while i < len(self.periods) and self.periods[i].start < hi:
+            out.append(self.periods[i])
+            i += 1
+        return out
+
+    def mentions_in(self, lo: int, hi: int) -> list[Mention]:
+        """The mentions starting in folded [lo, hi)."""
+        m = self.scanned.mentions
+        return m[bisect_left(self._mention_starts, lo) : bisect_left(self._mention_starts, hi)]
+
+    def mention_index(self, mention: Mention) -> int:
+        return bisect_left(self._mention_starts, mention.folded_start)
+
+
+def _soft_wrap(folded: str, i: int) -> bool:
+    """Whether the newline at `i` is a PDF layout's wrap inside a sentence: the line before it is long,
+    ends mid-sentence (no full stop, colon or semicolon) and is no table row; the next line goes on."""
+    start = folded.rfind("\n", 0, i) + 1
+    line = folded[start:i]
+    if len(line.strip()) < _SOFT_WRAP_MIN or "|" in line or "\t" in line:
+        return False
+    last = line.rstrip()[-1:]
+    if last in "。；;：:！？!?）)" or not last:
+        return False
+    end = folded.find("\n", i + 1)
+    nxt = folded[i + 1 : end if end >= 0 else len(folded)]
+    return bool(nxt) and nxt[0] not in " |\t" and "|" not in nxt and "\t" not in nxt
+
+
+def _aliases(folded: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    found: list[str] = []
+    for name in names:
+        name = "".join((name or "").split())
+        for prefix in ("*ST", "ST", "S*ST", "SST"):
+            if name.upper().startswith(prefix) and len(name) > len(prefix) + 1:
+                found.append(name[len(prefix) :])
+        if len(name) >= 2:
+            found.append(name)
+    head = folded[:400]
+    for pattern in _ALIAS_PATTERNS:
+        for m in pattern.finditer(head):
+            alias = _ALIAS_LEAD_RE.sub("", m.group(1))
+            if len(alias) >= 2:
+                found.append(alias)
+    out: list[str] = []
+    for alias in found:
+        if alias not in out:
+            out.append(alias)
+        if len(alias) >= 4 and alias[:2] not in out and not alias[:2].isascii():
+            out.append(alias[:2])
+    return tuple(sorted(out, key=len, reverse=True))

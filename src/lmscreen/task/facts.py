@@ -1,0 +1,216 @@
+"""Every figure a filing prints, by metric, period, scope and basis: `read_facts(text) -> FactSheet`.
+
+This is the reader `screen`, `compare` and `brief` share. It needs no model and no pool row:
+
+    sheet = read_facts(text, page_at=pdf.page_at, names=("贵州茅台",))
+    sheet.period                      # the document's own (main) period, e.g. Period(2024, "FY")
+    sheet.facts                       # every Fact (task/fact.py), in text order
+    sheet.screening()["revenue"]      # the screening field: its fact, or the conflict, or nothing
+
+How it reads (each step its own module): the text's layout (task/layout.py: HTML, JSON-lines page dumps,
+markup blanked so offsets stay the original's), its numbers (task/units.py), labels (task/metrics.py),
+periods (task/period_text.py), its figures tables (task/tables.py, task/table_facts.py), `分别为` lists
+(task/lists.py) and sentences (task/prose.py). The main period comes from the title or opening
+(`发布2021年半年报`), else a table's current column; every fact's period is resolved against it.
+
+The screening fields are the facts of the main period, the company, actual basis. Two such facts of one
+field rank by label strength (`归属于…股东的净利润` before `净利润`) and then by where they were printed (the
+report's 主要会计数据 table, other tables, text, a derived value); the best-ranked ones must agree, or the
+field is a conflict: no value, flagged `conflict:<field>`. A number in a threshold or comparison clause
+(`低于1亿元`) is never a fact. Readings too loose to be facts (a number far from its label, or not the
+first after it) are kept as `readings`: candidates a served model may choose among, never a fact alone.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+from lmscreen.task.context import Reading
+from lmscreen.task.fact import TIER_CONTEXT, Fact
+from lmscreen.task.layout import read_layout
+from lmscreen.task.lists import read_lists
+from lmscreen.task.period_text import main_period, same
+from lmscreen.task.periods import Period
+from lmscreen.task.prose import read_prose
+from lmscreen.task.table_facts import read_table_facts
+from lmscreen.task.tables import read_tables
+from lmscreen.task.units import FoldedText, ScannedText, scan
+from lmscreen.task.vocabulary import FORECAST_RE
+
+FACTS_VERSION = "1"
+"""Part of the prompt hash: the candidates the model sees depend on the reader."""
+SCREEN_FIELDS: tuple[str, ...] = ("revenue", "net_profit", "gross_margin", "roe", "pe_ttm")
+_AGREE = 0.005
+
+
+def agree(a: float, b: float) -> bool:
+    """Two printed values are one figure: equal, or within 0.5% with the same sign (rounding)."""
+    if a == b:
+        return True
+    if (a < 0) != (b < 0):
+        return False
+    return math.isclose(a, b, rel_tol=_AGREE)
+
+
+@dataclass(frozen=True)
+class Screened:
+    """A screening field as the reader leaves it."""
+
+    name: str
+    fact: Fact | None = None
+    conflict: tuple[Fact, ...] = ()
+    """The disagreeing facts when nothing ranks one above the others (then `fact` is None)."""
+    readings: tuple[Fact, ...] = ()
+    """Loose readings of the main period (for a model to choose among) when no fact settles it."""
+
+
+@dataclass
+class FactSheet:
+    text: str
+    period: Period | None
+    facts: list[Fact]
+    readings: list[Fact] = field(default_factory=list)
+    scanned: ScannedText | None = None
+    layout: str = "plain"
+    names: tuple[str, ...] = ()
+
+    def main(self, fact: Fact) -> bool:
+        """Whether a fact is a screening fact's kind: the main period, the company, actual."""
+        if fact.scope != "company" or fact.basis != "actual":
+            return False
+        if fact.metric == "pe_ttm":
+            return True
+        if self.period is None:
+            return fact.period is None or fact.period.sub != "E"
+        return fact.period is not None and _same_exact(fact.period, self.period)
+
+    def screening(self) -> dict[str, Screened]:
+        """Each screening field's fact, conflict, or loose readings."""
+        out: dict[str, Screened] = {}
+        for name in SCREEN_FIELDS:
+            pool = [f for f in self.facts if f.metric == name and self.main(f) and f.source != "derived"]
+            if not pool:
+                pool = [f for f in self.facts if f.metric == name and self.main(f)]
+            if not pool:
+                loose = tuple(f for f in self.readings if f.metric == name and self.main(f))
+                out[name] = Screened(name, readings=loose)
+                continue
+            best = min((f.rank, f.tier) for f in pool)
+            top = [f for f in pool if (f.rank, f.tier) == best]
+            first = min(top, key=lambda f: f.start)
+            if all(agree(f.value, first.value) for f in top):
+                out[name] = Screened(name, fact=first)
+            else:
+                distinct: list[Fact] = []
+                for f in sorted(top, key=lambda f: f.start):
+                    if not any(agree(f.value, d.value) for d in distinct):
+                        distinct.append(f)
+                out[name] = Screened(name, conflict=tuple(distinct))
+        return out
+
+    def to_json(self) -> list[dict]:
+        return [f.to_json(self.text) for f in self.facts]
+
+
+def _same_exact(a: Period, b: Period | None) -> bool:
+    if b is None:
+        return True
+    return same(a, b) and (a.year is None or b.year is None or a.year == b.year)
+
+
+def _to_folded(folded: FoldedText) -> Callable[[int], int]:
+    """Map an original offset to the folded text's (identity unless a character folded to several)."""
+    if not folded.expansions:
+        return lambda o: o
+    origins = [e[1] for e in folded.expansions]
+    shifts: list[int] = []
+    total = 0
+    for _, _, length in folded.expansions:
+        total += length - 1
+        shifts.append(total)
+
+    def conv(o: int) -> int:
+        k = bisect_right(origins, o - 1) - 1
+        return o + (shifts[k] if k >= 0 else 0)
+
+    return conv
+
+
+def _dedupe(facts: list[Fact]) -> list[Fact]:
+    """One fact per printed number: a table's or a list's reading before the prose's."""
+    order = {"table": 0, "list": 1, "label": 2, "derived": 3}
+    kept: dict[tuple[int, str], Fact] = {}
+    by_span: dict[int, Fact] = {}
+    for f in sorted(facts, key=lambda f: order.get(f.source, 9)):
+        if f.source == "derived":
+            kept[(f.start, "derived")] = f
+            continue
+        if f.start in by_span:
+            continue
+        by_span[f.start] = f
+        kept[(f.start, f.metric)] = f
+    return sorted(kept.values(), key=lambda f: (f.start, f.metric))
+
+
+def read_facts(
+    text: str,
+    *,
+    page_at: Callable[[int], int | None] | None = None,
+    names: Sequence[str] = (),
+) -> FactSheet:
+    """Read every figure of `text` (a filing's whole text) into facts.
+
+    `page_at` maps an offset of `text` to its page (a PDF's page map; a JSON-lines page dump gives its own
+    pages); `names` are the company's names (a pool row's name), so `常熟银行的营业收入` is the company's.
+    """
+    layout = read_layout(text)
+    scanned = scan(layout.text)
+    reading = Reading.of(text, scanned, tuple(n for n in names if n))
+    tables = read_tables(scanned.folded.text, layout.rows, _to_folded(scanned.folded))
+    for table in tables:
+        for start, end in table.spans:
+            line = reading.line_start(start)
+            while line <= end:
+                reading.table_lines.add(line)
+                nxt = reading.folded.find("\n", line)
+                if nxt < 0 or nxt >= end:
+                    break
+                line = nxt + 1
+    table_period = _first_table_period(tables)
+    reading.main = main_period(reading.folded, reading.periods, FORECAST_RE, table_period)
+    found = read_table_facts(reading, tables)
+    found.extend(read_lists(reading))
+    prose, loose = read_prose(reading)
+    found.extend(prose)
+    facts = _dedupe(found)
+    taken = {f.start for f in facts}
+    loose = [f for f in loose if f.start not in taken]
+    pages = page_at or (layout.page_at if layout.kind == "json_lines" else None)
+    if pages is not None:
+        facts = [_paged(f, pages) for f in facts]
+        loose = [_paged(f, pages) for f in loose]
+    return FactSheet(text, reading.main, facts, loose, scanned, layout.kind, reading.aliases)
+
+
+def _paged(fact: Fact, page_at: Callable[[int], int | None]) -> Fact:
+    inputs = tuple(_paged(f, page_at) for f in fact.inputs)
+    return replace(fact, page=page_at(fact.start), inputs=inputs)
+
+
+def _first_table_period(tables: list) -> Period | None:
+    """The first dated current column of the first figures table (`2019 年`): an undated excerpt's period."""
+    for table in tables:
+        for index in sorted(table.columns):
+            col = table.columns[index]
+            if index == 0 or col.basis != "actual" or col.period is None or col.period.period is None:
+                continue
+            p = col.period.period
+            if p.year is not None:
+                return Period(p.year, p.sub or "FY")
+    return None
+
+
+__all__ = ["FactSheet", "Fact", "Screened", "SCREEN_FIELDS", "TIER_CONTEXT", "agree", "read_facts"]

@@ -1,0 +1,243 @@
+"""Facts from lists: one clause naming several labels or periods and then as many numbers.
+
+`营业收入和归母净利润分别为150.56亿元和20.1亿元` (the k-th label takes the k-th number),
+`2020Q1、Q2营业收入分别为13.80、27.29亿元` (one label, the k-th period takes the k-th number),
+`1H20实现收入\\净利22.9\\2.95亿` (labels and numbers joined by slashes), `预计2025-2027年归母净利润分别为
+935/1011/1090亿元` (a span of years: three forecasts), `较上年同期分别增长12.01%、8.93%与8.49%`
+(growth rates of the labels before). A unit printed once, after the last number, is every number's
+(`54.92、13.19、12.34亿元`).
+A list whose labels and numbers do not pair up one to one is not read at all.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from lmscreen.task.context import CLAUSE_BREAKS, SENTENCE_BREAKS, Reading
+from lmscreen.task.fact import TIER_TEXT, Fact
+from lmscreen.task.metrics import GROWTH_METRICS, METRICS, PE_METRICS, Label
+from lmscreen.task.period_text import PeriodMention, resolve
+from lmscreen.task.periods import Period
+from lmscreen.task.prose import ENUM_RE, _subject, _unit_kind_ok, period_for
+from lmscreen.task.units import Mention, printed_unit
+from lmscreen.task.vocabulary import CHANGE_RE, FORECAST_RE, PRIOR_RE
+
+_RUN_JOINS = ("\\", "/", "、", "和", "及", "与")
+_SEP_RE = re.compile(r"^\s?(?:[、,，/\\和及与]|以及|and)\s?$")
+_LABEL_SEP_RE = re.compile(r"^\s?(?:[、,，/\\和及与]|以及)\s?$")
+_AFTER_ENUM_RE = re.compile(r"^(?:为|是|达到?|录得|实现|约为?|:|：)?\s?")
+_CHANGE_AFTER_RE = re.compile(
+    r"^(?:同比|较上年同期|较上年|比上年同期|比上年)?\s?(?:增长|增加|上升|提升|下降|减少|下滑|增|降|变动)"
+)
+_NUMBER_KINDS = ("money", "percent", "times", "none")
+
+
+def _number_run(reading: Reading, start: int, hi: int) -> list[Mention]:
+    """Consecutive numbers from `start` joined only by list separators, ending before `hi`."""
+    folded = reading.folded
+    run: list[Mention] = []
+    for m in reading.mentions_in(start, hi):
+        if m.kind not in _NUMBER_KINDS:
+            break
+        if run:
+            between = folded[run[-1].folded_start + len(run[-1].printed) : m.folded_start]
+            if not _SEP_RE.match(between):
+                break
+        elif len(folded[start : m.folded_start].strip(" 为是达到约:：+")) > 0:
+            break
+        run.append(m)
+    return run
+
+
+def _shared_unit(run: list[Mention]) -> list[Mention] | None:
+    """The run with a unit printed once at its end given to the bare numbers before it; None when the
+    numbers' units disagree in kind."""
+    last = run[-1]
+    if last.kind == "none":
+        return run
+    out = []
+    for m in run:
+        if m.kind == "none":
+            out.append(replace(m, kind=last.kind, factor=last.factor, unit_source="declared"))
+        elif m.kind != last.kind:
+            return None
+        else:
+            out.append(m)
+    return out
+
+
+def _run_before(reading: Reading, pos: int, lo: int) -> list[Label]:
+    """The labels joined by list separators that end just before `pos` (at most a few characters on)."""
+    labels = reading.labels_in(lo, pos)
+    if not labels or len(reading.folded[labels[-1].end : pos].strip(" 同比均")) > 2:
+        return []
+    run = [labels[-1]]
+    for lab in reversed(labels[:-1]):
+        if reading.folded[lab.end : run[0].start].strip() not in _RUN_JOINS:
+            break
+        run.insert(0, lab)
+    return run
+
+
+def read_lists(reading: Reading) -> list[Fact]:
+    """Every list's facts, each number with its label's (or its period's) metric."""
+    folded = reading.folded
+    facts: list[Fact] = []
+    seen: set[int] = set()
+    for enum in ENUM_RE.finditer(folded):
+        if enum.group(0).lower() == "respectively":
+            continue
+        lo = reading.start_of(enum.start(), SENTENCE_BREAKS, 90)
+        hi = reading.end_of(enum.end(), CLAUSE_BREAKS, 80)
+        after = folded[enum.end() : hi]
+        skip = _AFTER_ENUM_RE.match(after)
+        change = _CHANGE_AFTER_RE.match(after[skip.end() if skip else 0 :])
+        start = enum.end() + (skip.end() if skip else 0) + (change.end() if change else 0)
+        numbers = _number_run(reading, start, hi)
+        if len(numbers) < 2:
+            continue
+        # the labels joined right before 分别 (`公司毛利率、净利率分别为…`), else every label of the sentence
+        # (`营业总收入X，利润总额Y，归属于…净利润Z，较上年同期分别增长a、b与c`)
+        run = _run_before(reading, enum.start(), lo)
+        labels = (
+            run
+            if len(run) == len(numbers)
+            else [
+                lab for lab in reading.labels_in(lo, enum.start()) if not folded.endswith("占", 0, lab.start)
+            ]
+        )
+        run_lo = reading.start_of(run[0].start, CLAUSE_BREAKS, 40) if run and labels is run else lo
+        dated = any(
+            p.period is not None and p.period.year is not None and p.kind == "period"
+            for p in reading.periods_in(max(lo, run_lo), enum.start())
+        )
+        # a forecast word earlier in the sentence governs the list, unless the list's own clause names
+        # an actual period (`预计…影响，2020年上半年公司毛利率、净利率分别为…`)
+        facts.extend(
+            _pair(
+                reading, labels, numbers, max(lo, run_lo) if dated else lo, enum.start(),
+                growth=change is not None, seen=seen,
+            )
+        )  # fmt: skip
+    # slash lists without 分别: `收入\\净利22.9\\2.95亿`
+    labels = reading.labels
+    for i, label in enumerate(labels):
+        if i > 0 and folded[labels[i - 1].end : label.start].strip() in _RUN_JOINS:
+            continue  # inside a run already read
+        joined = [label]
+        j = i + 1
+        while j < len(labels) and folded[joined[-1].end : labels[j].start].strip() in _RUN_JOINS:
+            joined.append(labels[j])
+            j += 1
+        if len(joined) < 2:
+            continue
+        hi = reading.end_of(joined[-1].end, CLAUSE_BREAKS, 40)
+        numbers = _number_run(reading, joined[-1].end, hi)
+        if len(numbers) != len(joined):
+            continue
+        between = folded[numbers[0].folded_start : numbers[-1].folded_start]
+        if not re.search(r"[/\\]", between) and not re.search(r"[/\\]", folded[label.end : joined[-1].start]):
+            continue  # `营收、归母净利润1.2亿、2.3亿` without a slash is prose, read clause by clause
+        lo = reading.start_of(label.start, SENTENCE_BREAKS, 90)
+        facts.extend(_pair(reading, joined, numbers, lo, label.start, growth=False, seen=seen))
+    return facts
+
+
+def _pair(
+    reading: Reading,
+    labels: list[Label],
+    numbers: list[Mention],
+    lo: int,
+    enum_start: int,
+    *,
+    growth: bool,
+    seen: set[int],
+) -> list[Fact]:
+    folded = reading.folded
+    shared = _shared_unit(numbers)
+    if shared is None:
+        return []
+    clause = folded[lo : shared[-1].folded_start]
+    basis = "forecast" if FORECAST_RE.search(clause) else "actual"
+    if PRIOR_RE.search(folded[lo:enum_start]) and basis == "actual":
+        basis = "prior"
+    if growth or (
+        CHANGE_RE.search(folded[enum_start : shared[0].folded_start]) and shared[0].kind == "percent"
+    ):
+        if basis != "actual":
+            return []
+        basis = "growth"
+    periods = [p for p in reading.periods_in(lo, enum_start) if p.kind not in ("date",)]
+    span = [p for p in periods if p.kind == "range"]
+    slots: list[tuple[Label, Period | None]] = []
+    if len(labels) == len(shared):
+        when = periods[-1] if periods else period_for(reading, lo, enum_start, reading.stop_start(lo))
+        period = _period(reading, when, basis)
+        slots = [(lab, period) for lab in labels]
+    elif labels and len({lab.metric for lab in labels}) == 1:
+        label = labels[-1]
+        if span and len(span[-1].years) == len(shared):
+            kind = "E" if basis == "forecast" else "FY"
+            slots = [(label, Period(y, kind)) for y in span[-1].years]
+        else:
+            named = [p for p in periods if p.period is not None or p.kind != "period"]
+            # periods listed together (`2020Q1、Q2营业收入分别为…`), not any periods the sentence names
+            joined = all(
+                reading.folded[a.end : b.start].strip() in ("", "、", "，", ",", "/", "和", "及", "与", "-")
+                for a, b in zip(named, named[1:], strict=False)
+            )
+            if len(named) == len(shared) and joined:
+                slots = [(label, _period(reading, p, basis)) for p in named]
+    if not slots:
+        return []
+    scope, segment = _subject(reading, slots[0][0])
+    out = []
+    for (label, period), mention in zip(slots, shared, strict=True):
+        metric = label.metric
+        if metric == "other" or mention.folded_start in seen:
+            continue
+        if basis == "growth":
+            if metric not in GROWTH_METRICS or mention.kind != "percent":
+                continue
+            unit = "%"
+        else:
+            if metric in PE_METRICS and basis != "forecast":
+                continue
+            if not _unit_kind_ok(metric, mention) or "money" in METRICS[metric] and mention.kind == "none":
+                continue
+            unit = printed_unit(mention)
+        if metric in PE_METRICS:
+            metric = "pe_forward"
+        seen.add(mention.folded_start)
+        out.append(
+            Fact(
+                metric=metric,
+                period=period,
+                scope=scope,
+                basis=basis,
+                value=mention.base,
+                unit=unit,
+                start=mention.start,
+                end=mention.end,
+                source="list",
+                label=label.text,
+                rank=label.rank,
+                tier=TIER_TEXT,
+                segment=segment,
+                mention=mention,
+            )
+        )
+    return out
+
+
+def _period(reading: Reading, when: PeriodMention | None, basis: str) -> Period | None:
+    main = reading.main
+    if when is None:
+        return main
+    if when.kind == "forecast":
+        return when.period
+    period = resolve(when, main)
+    if basis == "forecast" and period is not None and period.year is not None:
+        return Period(period.year, "E")
+    return period

@@ -1,0 +1,187 @@
+"""The metrics a filing's figures are read into, and the one table of labels that names them.
+
+Why one table of every label (not one pattern per screening field): a number belongs to the label nearest
+before it, so the reader must know every label a filing prints, including those it does not keep
+(`利润总额`, `营业成本`, `净息差`, `保费收入`): `实现营业收入2355亿元，实现保费收入2166亿元` makes 2166 the
+premiums, not a second revenue. Each label says its metric and its rank (0 best: `归属于…股东的净利润`
+before a plain `净利润`, `营业收入` before `营业总收入`); labels of metrics nobody keeps have metric `other`.
+The
+alternatives are tried longest and most specific first at each position (`归母扣非净利润` is the 扣非 profit,
+`净利润率` the net margin, never the net profit).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+METRICS: dict[str, tuple[str, ...]] = {
+    "revenue": ("money",),
+    "net_profit": ("money",),
+    "net_profit_deducted": ("money",),
+    "gross_margin": ("percent",),
+    "net_margin": ("percent",),
+    "roe": ("percent",),
+    "roe_deducted": ("percent",),
+    "eps": ("money", "per_share", "none"),
+    "pe_ttm": ("times", "none"),
+    "pe_dynamic": ("times", "none"),
+    "pe_static": ("times", "none"),
+    "pe_forward": ("times", "none"),
+    "operating_cash_flow": ("money",),
+    "operating_cost": ("money",),
+}
+"""Every metric a fact may have, with the unit kinds its value may be printed in (task/units.py)."""
+MONEY_METRICS = frozenset(m for m, kinds in METRICS.items() if kinds == ("money",))
+GROWTH_METRICS = frozenset({"revenue", "net_profit", "net_profit_deducted"})
+"""Metrics whose growth rate (`同比增长41.8%`) is read as a fact of basis `growth`."""
+PE_METRICS = frozenset({"pe_ttm", "pe_dynamic", "pe_static", "pe_forward"})
+
+_OWNER = r"归属于[^，。；,;\n|]{0,16}?(?:股东|所有者|权益持有人)"
+
+
+def _w(*words: str) -> str:
+    """Alternation of literal words; ASCII words only as whole words (`pe` must not match `type`)."""
+    parts = []
+    for w in sorted(words, key=len, reverse=True):
+        parts.append(rf"(?<![A-Za-z]){re.escape(w)}(?![A-Za-z])" if w.isascii() else re.escape(w))
+    return "|".join(parts)
+
+
+_LABELS: list[tuple[str, str, int]] = [
+    # --- profit after non-recurring items (扣非), before the profit itself
+    (_OWNER + r"的?(?:扣除非经常性损益|扣非)(?:后)?的?净(?:利润|亏损)", "net_profit_deducted", 0),
+    (r"扣除非经常性损益(?:后)?的?(?:" + _OWNER + r"的)?净(?:利润|亏损)", "net_profit_deducted", 0),
+    (r"(?:归母)?扣非(?:后)?的?(?:归母)?(?:净利润|净利|净亏损|利润|业绩)|扣非(?=\s?(?:增|降|同比|下降|增长|下滑))",
+     "net_profit_deducted", 0),
+    (r"扣除非经常性损益(?:后)?的?(?:加权平均)?净资产收益率|扣非(?:后)?(?:加权平均)?(?:净资产收益率|\s?ROE)",
+     "roe_deducted", 0),
+    (r"扣除非经常性损益(?:后)?的?(?:基本|稀释)?每股收益", "other", 0),
+    # --- margins (before the profit: 净利润率 is a margin)
+    (_w("销售净利率", "净利润率", "净利率", "net margin", "net profit margin"), "net_margin", 0),
+    (_w("主营业务毛利率"), "gross_margin", 1),
+    (_w("综合毛利率", "销售毛利率", "整体毛利率", "毛利率", "gross margin",
+        "gross profit margin"),
+     "gross_margin", 0),
+    # --- ROE
+    (r"(?:年化)?加权平均净资产收益率|平均净资产收益率|净资产收益率|净资产回报率"
+     r"|加权(?:平均)?(?:年化)?(?:后)?\s?ROE|年化(?:后)?(?:加权)?(?:平均)?\s?ROE|(?<![A-Za-z])(?:ROAE|ROE)(?![A-Za-z])"
+     r"|return on (?:average )?equity",
+     "roe", 0),
+    (_w("总资产收益率", "总资产回报率", "ROAA", "ROA", "return on assets", "return on average assets"),
+     "other", 0),
+    # --- net profit
+    (_OWNER + r"的净(?:利润|亏损)|归母净(?:利润|利|亏损)|归属净利润|股东应占利润|拥有人应占利润"
+     r"|归属(?:于)?(?:母公司|上市公司|本公司|本行|公司)(?:股东|所有者)?(?:的)?净(?:利润|亏损)",
+     "net_profit", 0),
+    (_w(
+        "net profit attributable to shareholders", "net profit attributable to owners",
+        "net profit attributable to equity holders", "net profit attributable",
+        "profit attributable to shareholders", "profit attributable to owners",
+        "profit attributable to equity holders", "net income attributable",
+    ), "net_profit", 0),  # fmt: skip
+    (r"少数股东损益|归属于少数股东的?(?:净利润|损益)|营运利润|营业利润|利润总额|税前利润|毛利(?![率])|核心净利润"
+     r"|经调整(?:后)?(?:的)?净利润|调整后(?:的)?净利润",
+     "other", 0),
+    (r"净利润|净亏损|净亏(?!损)|净利(?![率润])|" + _w("net profit", "net income", "net loss"),
+     "net_profit", 1),
+    # --- cash flow
+    (r"经营活动(?:产生的)?现金流量?净额|经营活动(?:产生的)?净现金流(?:量)?|经营性现金流(?:量)?净额|经营性净现金流"
+     r"|经营现金流(?:量)?净额|经营活动现金流(?:量)?|经营性现金流(?:量)?|经营现金流(?:量)?|"
+     + _w("operating cash flow"),
+     "operating_cash_flow", 0),
+    (r"(?:投资|筹资)活动(?:产生的)?现金流(?:量)?净额", "other", 0),
+    # --- revenue
+    (r"(?<![自经运主])营收|" + _w("营业收入", "实现收入", "operating revenue", "revenue", "revenues"),
+     "revenue", 0),
+    # a bare 收入 right after a period, the company or 实现 (`2019年业绩：收入687亿元`), not inside a compound
+    (r"(?:(?<=[0-9A-Za-z：:，,；;。\s])|(?<=^)|(?<=实现)|(?<=公司)|(?<=全年)|(?<=季度)|(?<=单季)|(?<=年度)|(?<=上半年))"
+     r"收入(?![占增结规端来确入])",
+     "revenue", 1),
+    (_w("营业总收入", "总营收", "主营收入", "total revenue", "total revenues", "total operating income",
+        "operating income"),
+     "revenue", 1),
+    (r"利息净收入|手续费及佣金净收入|净手续费及佣金收入|手续费及佣金收入|非息收入|非利息净?收入|投资收益(?!率)"
+     r"|营业外收入|其他收益|保费收入|保险服务收入|主营业务收入|营业成本|营业总成本|主营业务成本",
+     "other", 0),
+    # --- per share
+    (r"基本每股收益|每股收益|摊薄每股收益|(?<![A-Za-z])EPS(?![A-Za-z])", "eps", 0),
+    (r"稀释每股收益", "eps", 1),
+    (r"每股净资产|(?<![A-Za-z])BVPS(?![A-Za-z])|每股经营(?:活动)?现金流(?:量)?(?:净额)?|每股股利|每股派",
+     "other", 0),
+    # --- PE
+    (r"市盈率\s?[(（]?\s?TTM\s?[)）]?|市盈率\s?-\s?TTM|滚动市盈率|TTM\s?市盈率"
+     r"|(?<![A-Za-z])(?:P/?E|PE)\s?[(（-]?\s?TTM\s?[)）]?(?![A-Za-z])|(?<![A-Za-z])TTM\s?(?:P/?E|PE)(?![A-Za-z])"
+     r"|trailing P/?E",
+     "pe_ttm", 0),
+    (r"动态市盈率|市盈率\s?[(（]动[)）]|(?<![A-Za-z])(?:P/?E|PE)\s?[(（]动[)）]", "pe_dynamic", 0),
+    (r"静态市盈率|市盈率\s?[(（]静[)）]|市盈率\s?[(（]?LYR[)）]?|(?<![A-Za-z])(?:P/?E|PE)\s?[(（]?LYR[)）]?"
+     r"|(?<![A-Za-z])LYR(?![A-Za-z])",
+     "pe_static", 0),
+    (r"forward P/?E|(?<![A-Za-z])(?:P/?E|PE)\s?[(（]?(?:forward|预测)[)）]?|预测市盈率", "pe_forward", 0),
+    (r"市净率|市销率|(?<![A-Za-z])(?:P/?B|P/?S|PEG|EV/EBITDA)(?![A-Za-z])|price[- ]to[- ]book", "other", 0),
+    (r"市盈率|(?<![A-Za-z])(?:P/E|PE)(?![A-Za-z/])|price[- ]to[- ]earnings", "pe_ttm", 1),
+    # --- other figures a filing prints beside these (each ends the previous label's reach)
+    (r"净息差|不良贷款率|不良率|拨备覆盖率|拨贷比|资本充足率|核心一级资本充足率|一级资本充足率|资产负债率"
+     r"|(?:销售|管理|研发|财务|期间|整体)?费用率|内含价值|新业务价值|综合成本率|(?:总|净)投资收益率|股息率|分红率"
+     r"|总资产|净资产|总负债|货币资金|市值|总市值|目标价|股价|收盘价|营运资本|存货|应收账款|合同负债|预收款项",
+     "other", 0),
+]  # fmt: skip
+LABEL_RE = re.compile("|".join(f"(?P<l{i}>{p})" for i, (p, _, _) in enumerate(_LABELS)), re.IGNORECASE)
+_LABEL_OF = {f"l{i}": (metric, rank) for i, (_, metric, rank) in enumerate(_LABELS)}
+
+TABLE_ONLY = frozenset({"operating_cost"})
+"""Metrics read only from a table row (a derived gross margin needs the 利润表's 营业成本)."""
+_COST_RE = re.compile(r"^(?:[其减]中?[:：]?\s?)?营业成本$")
+
+
+_JOIN_RE = re.compile(r"\s?[(（]?\s?$")
+
+
+@dataclass(frozen=True)
+class Label:
+    """A label printed in the text: where, which metric (or `other`), how strong, its text."""
+
+    start: int
+    end: int
+    metric: str
+    rank: int
+    text: str
+
+
+def find_labels(folded: str) -> list[Label]:
+    """Every label in the folded text, in order (each position's longest, most specific one)."""
+    found: list[Label] = []
+    for m in LABEL_RE.finditer(folded):
+        metric, rank = _LABEL_OF[m.lastgroup or ""]
+        label = Label(m.start(), m.end(), metric, rank, m.group(0))
+        prev = found[-1] if found else None
+        if prev is not None and prev.metric == metric and _JOIN_RE.match(folded, prev.end, label.start):
+            # `加权平均净资产收益率（ROAE）`: one label, printed twice
+            label = Label(prev.start, label.end, metric, min(prev.rank, rank), folded[prev.start : label.end])
+            found[-1] = label
+            continue
+        found.append(label)
+    return found
+
+
+def table_label(cell: str) -> tuple[str, int, str] | None:
+    """(metric, rank, label text) of a table row's label cell, or None.
+
+    The cell is compacted first (a PDF breaks `归属于上市公司股东的 净利润` across lines) and read by the
+    first label in it; a row that names another figure first (`利润总额`, `扣除非经常性损益后的…`) is that
+    figure's. `营业成本` is kept (metric `operating_cost`) for the derived gross margin.
+    """
+    text = re.sub(r"(?<=[^\x00-\x7f])\s+|\s+(?=[^\x00-\x7f])", "", cell.strip())
+    text = re.sub(
+        r"^[一二三四五六七八九十]+[、.．]\s?|^[(（]?[0-9一二三四五六七八九十]+[)）.．、]\s?", "", text
+    )
+    if _COST_RE.match(re.sub(r"[(（][^)）]*[)）]", "", text)):
+        return "operating_cost", 0, text
+    m = LABEL_RE.search(text)
+    if m is None or m.start() > 4:
+        return None
+    metric, rank = _LABEL_OF[m.lastgroup or ""]
+    if metric == "other":
+        return None
+    return metric, rank, m.group(0)

@@ -1,0 +1,437 @@
+"""Periods as real filings print them, and the document's own (main) period they are resolved against.
+
+Why a second reader beside task/periods.py: research notes and announcements name periods in a dozen
+shapes the old reader did not know: `1H20`, `21H1`, `2Q20`, `2020Q1` (the quarter, not the year 2020),
+`19Q3单季`, `2季度`, `Q2单季度`, `单季度` (the last quarter of the report's period), `本报告期` (in a
+third-quarter report: the quarter alone), `年初至报告期末`, `下半年`, `1-9月`, and they name the document by
+its kind (`发布2021年半年报`, `披露三季报`, `2019年报`, `业绩快报`). A date (`2021年3月9日`) is no period, a
+forecast year (`2025E`, `预计2025年`) is a forecast, and a span of years (`2025-2027年`) is a list.
+
+Every expression is read into `lmscreen`'s one period vocabulary (task/periods.py `Period`: `FY2024`,
+`2024H1`, `2024Q1-Q3` nine months cumulative, `2024Q3` the quarter alone, `2025E` a forecast), then
+resolved against the main period: a missing year is the main period's, `单季度` is its last quarter.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from lmscreen.task.periods import Period
+
+_QN = {"一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
+_Y4 = r"20[0-9]{2}"
+_Y = r"(?:20[0-9]{2}|[0-9]{2})"
+_SUB_CN = (
+    r"第?[一二三四1-4]季度(?:单季度?)?|单[一二三四1-4]季度?|[一二三四]季报|[一二三]季报|上半年|下半年|半年度|半年报"
+    r"|中期|中报|前三季度|三季报|一季报|全年|年度|年报|年末|年底|年初"
+)
+_PATTERNS = [
+    (
+        "date",
+        rf"(?<![0-9])(?P<d_y>{_Y4})\s?年\s?(?:[01]?[0-9])\s?月(?:\s?[0-3]?[0-9]\s?日|末|底|初|中旬|上旬|下旬)?"
+        r"(?!\s?[-至~到]\s?[0-9])",
+    ),
+    ("months", rf"(?<![0-9])(?P<m_y>{_Y4})?\s?年?\s?(?:度)?\s?1\s?[-至~到]\s?(?P<m_n>3|6|9|12)\s?月(?:份)?"),
+    (
+        "range",
+        rf"(?<![0-9.])(?P<r_a>{_Y4})\s?[-~至到/、]\s?(?P<r_b>{_Y4}|[0-9]{{2}})\s?年?(?P<r_e>[EF])?(?![0-9])",
+    ),
+    ("fy", rf"FY\s?(?P<fy_y>{_Y})(?![0-9])"),
+    ("est", rf"(?<![0-9.])(?P<e_y>{_Y4})\s?年?\s?[EF](?![A-Za-z])"),
+    ("h_a", rf"(?<![0-9A-Za-z])(?P<ha_n>[12])H\s?(?P<ha_y>{_Y})(?![0-9])"),
+    ("h_b", rf"(?<![0-9.])(?P<hb_y>{_Y})\s?H(?P<hb_n>[12])(?![0-9])"),
+    ("h_c", rf"(?<![A-Za-z])H(?P<hc_n>[12])\s?(?P<hc_y>{_Y4})(?![0-9])"),
+    (
+        "nine",
+        rf"(?<![0-9.])(?:(?P<n_y>{_Y})\s?)?Q1\s?[-~～至到]\s?Q?3(?![0-9])|(?<![0-9])1\s?[-~～至]\s?3\s?季度",
+    ),
+    ("q_a", rf"(?<![0-9A-Za-z])(?P<qa_n>[1-4])Q\s?(?P<qa_y>{_Y})(?![0-9])"),
+    ("q_b", rf"(?<![0-9.])(?P<qb_y>{_Y})\s?Q(?P<qb_n>[1-4])(?![0-9])(?:\s?单季度?)?"),
+    ("q_c", rf"(?<![A-Za-z])Q(?P<qc_n>[1-4])\s?(?P<qc_y>{_Y4})(?![0-9])"),
+    (
+        "year",
+        rf"(?<![0-9.,])(?P<y>{_Y4})(?![0-9.,%])(?!\s?(?:亿|万|元|%|倍|个|家|人|吨|台|辆|只|户|股))"
+        rf"\s?年?\s?(?:度)?\s?(?P<y_sub>{_SUB_CN})?",
+    ),
+    (
+        "yy",
+        r"(?<![0-9.])(?<!近)(?<!第)(?<!每)(?<!约)(?<!超)(?<!逾)(?P<yy_y>[12][0-9])\s?年(?!以|内|来|间|前|后|期|左右|多|龄|[0-9])"
+        rf"\s?(?:(?P<yy_sub>{_SUB_CN})|(?P<yy_q>[QH][1-4](?![0-9])))?",
+    ),
+    (
+        "bare",
+        r"(?P<b>年初至报告期末|年初至今|前三季度|上半年|下半年|半年度|本报告期|报告期内|全年"
+        r"|第[一二三四1-4]季度|[一二三四1-4]季度(?:单季度?)?|单[一二三四1-4]季度?|单季度?|三季报|一季报|半年报|中报)",
+    ),
+    ("bare_q", r"(?<![A-Za-z0-9])(?P<bq>Q[1-4])(?:\s?单季度?)?(?![A-Za-z0-9])"),
+    ("bare_qn", r"(?<![A-Za-z0-9])(?P<bqn>[1-4])Q(?![A-Za-z0-9])"),
+]
+_PERIOD_RE = re.compile("|".join(f"(?P<{name}>{body})" for name, body in _PATTERNS))
+
+_AS_OF_RE = re.compile(r"(?:截至|截止|截止到|截至到)\s?$")
+_TO_END = {"Q1": "Q1", "Q2": "H1", "Q3": "Q1-Q3", "Q4": "FY"}
+_REPORT_AFTER_RE = re.compile(r"\s?(?:报告|季报|报告摘要|报(?![价表道]))")
+CURRENT = "current"
+"""`本报告期`: the main period, except in a third-quarter report, where it is the quarter alone."""
+TO_DATE = "to_date"
+"""`年初至报告期末`: the main period, cumulative."""
+WITHIN = "within"
+"""`报告期内`: the main period."""
+LAST_QUARTER = "Q"
+"""`单季度`: one quarter, its number not said: the last quarter of the main period."""
+
+
+@dataclass(frozen=True)
+class PeriodMention:
+    start: int
+    end: int
+    period: Period | None
+    """None for a date or a span of years (neither is one period)."""
+    kind: str
+    """`period`, `forecast`, `date`, `range`, or one of the relative words (`current`, `to_date`,
+    `within`)."""
+    years: tuple[int, ...] = ()
+    """The years of a span (`2025-2027年`), for a list of forecasts."""
+
+
+def _year(text: str | None) -> int | None:
+    if not text:
+        return None
+    value = int(text)
+    return value + 2000 if value < 100 else value
+
+
+def _sub_cn(word: str | None) -> str:
+    """The vocabulary's sub-period for a Chinese period word."""
+    if not word:
+        return ""
+    if word in ("上半年", "半年度", "半年报", "中期", "中报"):
+        return "H1"
+    if word == "下半年":
+        return "H2"
+    if word in ("前三季度", "三季报"):
+        return "Q1-Q3"
+    if word == "一季报":
+        return "Q1"
+    if word in ("全年", "年度", "年报", "年末", "年底", "年初"):
+        return "FY"
+    digit = re.search(r"[一二三四1-4]", word)
+    if "季" in word:
+        return f"Q{_QN[digit.group(0)]}" if digit else LAST_QUARTER
+    return ""
+
+
+def _read(m: re.Match[str]) -> PeriodMention:
+    kind = m.lastgroup or ""
+    g = m.group
+    s, e = m.start(), m.end()
+    if kind == "date":
+        return PeriodMention(s, e, None, "date")
+    if kind == "months":
+        sub = {"3": "Q1", "6": "H1", "9": "Q1-Q3", "12": "FY"}[g("m_n")]
+        return PeriodMention(s, e, Period(_year(g("m_y")), sub), "period")
+    if kind == "range":
+        a, b = int(g("r_a")), _year(g("r_b")) or 0
+        if b < a or b - a > 50:
+            return PeriodMention(s, e, None, "date")
+        years = tuple(range(a, b + 1)) if b - a <= 10 else (a, b)
+        return PeriodMention(s, e, None, "range", years)
+    if kind == "nine":
+        return PeriodMention(s, e, Period(_year(g("n_y")), "Q1-Q3"), "period")
+    if kind == "fy":
+        return PeriodMention(s, e, Period(_year(g("fy_y")), "FY"), "period")
+    if kind == "est":
+        return PeriodMention(s, e, Period(_year(g("e_y")), "E"), "forecast")
+    for name, n, y, letter in (
+        ("h_a", "ha_n", "ha_y", "H"),
+        ("h_b", "hb_n", "hb_y", "H"),
+        ("h_c", "hc_n", "hc_y", "H"),
+        ("q_a", "qa_n", "qa_y", "Q"),
+        ("q_b", "qb_n", "qb_y", "Q"),
+        ("q_c", "qc_n", "qc_y", "Q"),
+    ):
+        if kind == name:
+            return PeriodMention(s, e, Period(_year(g(y)), f"{letter}{g(n)}"), "period")
+    if kind == "year":
+        return PeriodMention(s, e, Period(_year(g("y")), _sub_cn(g("y_sub")) or ""), "period")
+    if kind == "yy":
+        return PeriodMention(
+            s, e, Period(_year(g("yy_y")), g("yy_q") or _sub_cn(g("yy_sub")) or ""), "period"
+        )
+    if kind == "bare":
+        word = g("b")
+        if word in ("年初至报告期末", "年初至今"):
+            return PeriodMention(s, e, None, TO_DATE)
+        if word == "本报告期":
+            return PeriodMention(s, e, None, CURRENT)
+        if word == "报告期内":
+            return PeriodMention(s, e, None, WITHIN)
+        return PeriodMention(s, e, Period(None, _sub_cn(word)), "period")
+    if kind == "bare_q":
+        return PeriodMention(s, e, Period(None, g("bq")), "period")
+    if kind == "bare_qn":
+        return PeriodMention(s, e, Period(None, f"Q{g('bqn')}"), "period")
+    return PeriodMention(s, e, None, "date")  # pragma: no cover - every pattern is handled above
+
+
+def find_periods(folded: str) -> list[PeriodMention]:
+    """Every period expression (and date, and span of years) in the folded text, in order.
+
+    A third quarter named as a report's (`2024年第三季度报告`) is the nine months the report covers."""
+    found = []
+    for m in _PERIOD_RE.finditer(folded):
+        mention = _read(m)
+        p = mention.period
+        if p is not None and p.sub == "Q3" and _REPORT_AFTER_RE.match(folded, m.end()):
+            mention = PeriodMention(mention.start, mention.end, Period(p.year, "Q1-Q3"), mention.kind)
+        elif (
+            p is not None and p.sub in _TO_END and _AS_OF_RE.search(folded, max(0, m.start() - 4), m.start())
+        ):
+            # `截至2020Q3`: a point in time; what a report states as of then is the cumulative period
+            mention = PeriodMention(mention.start, mention.end, Period(p.year, _TO_END[p.sub]), mention.kind)
+        found.append(mention)
+    return found
+
+
+def last_quarter(main: Period | None) -> str | None:
+    """The quarter a cumulative period ends with (H1 -> Q2, Q1-Q3 -> Q3, FY -> Q4)."""
+    if main is None:
+        return None
+    return {"Q1": "Q1", "H1": "Q2", "Q1-Q3": "Q3", "FY": "Q4", "": "Q4", "H2": "Q4"}.get(main.sub, main.sub)
+
+
+def resolve(mention: PeriodMention, main: Period | None) -> Period | None:
+    """The absolute period an expression names, read against the main period (None: unknown)."""
+    year = main.year if main is not None else None
+    if mention.kind in (TO_DATE, WITHIN):
+        return main
+    if mention.kind == CURRENT:
+        if main is not None and main.sub == "Q1-Q3":
+            return Period(main.year, "Q3")
+        return main
+    p = mention.period
+    if p is None:
+        return None
+    sub = p.sub
+    if sub == LAST_QUARTER:
+        quarter = last_quarter(main)
+        if quarter is None or not quarter.startswith("Q") or "-" in quarter:
+            return None
+        sub = quarter
+    return Period(p.year if p.year is not None else year, sub or "FY")
+
+
+def same(a: Period | None, b: Period | None) -> bool:
+    """Whether two resolved periods are one (a missing year or part agrees with anything; FY is a year)."""
+    if a is None or b is None:
+        return True
+    if a.year is not None and b.year is not None and a.year != b.year:
+        return False
+    sa = a.sub or "FY"
+    sb = b.sub or "FY"
+    return sa == sb
+
+
+def previous(period: Period | None) -> Period | None:
+    """The same period a year earlier (what `上年同期` names)."""
+    if period is None or period.year is None:
+        return period
+    return Period(period.year - 1, period.sub)
+
+
+def label(period: Period | None) -> str | None:
+    """The vocabulary's label, or None when the year is unknown."""
+    if period is None or period.year is None:
+        return None
+    if period.sub in ("", "FY"):
+        return f"FY{period.year}"
+    if period.sub == LAST_QUARTER:
+        return None
+    return f"{period.year}{period.sub}"
+
+
+# --- the document's own period --------------------------------------------------------------------------
+
+_REPORT_WORDS = (
+    ("年度报告", "FY"), ("年报", "FY"), ("年度业绩", "FY"), ("年度财务报告", "FY"),
+    ("半年度报告", "H1"), ("半年报", "H1"), ("中期报告", "H1"), ("中报", "H1"), ("半年度业绩", "H1"),
+    ("第一季度报告", "Q1"), ("一季度报告", "Q1"), ("一季报", "Q1"),
+    ("第三季度报告", "Q1-Q3"), ("三季度报告", "Q1-Q3"), ("三季报", "Q1-Q3"), ("前三季度报告", "Q1-Q3"),
+    ("半年度财务报告", "H1"), ("半年度业绩报告", "H1"), ("年度业绩报告", "FY"), ("第一季度业绩报告", "Q1"),
+    ("一季度业绩报告", "Q1"), ("第三季度业绩报告", "Q1-Q3"), ("三季度业绩报告", "Q1-Q3"),
+    ("三季度报", "Q1-Q3"), ("一季度报", "Q1"), ("半年度报", "H1"),
+)  # fmt: skip
+_REPORT_RE = re.compile(
+    r"(?P<when>(?:20[0-9]{2}|[0-9]{2})\s?年?\s?(?:度)?\s?(?:第?[一二三四]季度|上半年|半年度|前三季度)?\s?)?"
+    r"(?P<word>"
+    + "|".join(re.escape(w) for w, _ in sorted(_REPORT_WORDS, key=lambda x: -len(x[0])))
+    + r"|业绩快报|业绩预告|报告摘要)"
+)
+_REPORT_SUB = dict(_REPORT_WORDS)
+_HEAD_CHARS = 400
+_PUBLISHED_RE = re.compile(
+    r"(?:发布|公布|披露)(?:了|的)?\s?(?:20[0-9]{2}\s?年?\s?(?:度)?\s?)?(?:第?[一二三四]季度|上半年|半年度|前三季度)?"
+    r"\s?(?:年度报告|年报|半年度报告|半年报|中期报告|中报|一季报|三季报|季度报告|第一季度报告|第三季度报告)"
+)
+_FORECAST_WINDOW = 40
+
+
+def _forecast_before(folded: str, pos: int, forecast: re.Pattern[str] | None) -> bool:
+    if forecast is None:
+        return False
+    window = folded[max(0, pos - _FORECAST_WINDOW) : pos]
+    cut = max(window.rfind(ch) for ch in "。；;\n")
+    return forecast.search(window[cut + 1 :]) is not None
+
+
+def _plausible(year: int | None, today: date | None) -> bool:
+    """An actual period cannot lie in the future (a `2060年` in a news piece is a forecast)."""
+    if year is None:
+        return True
+    return year <= (today or date.today()).year
+
+
+def main_period(
+    folded: str,
+    mentions: list[PeriodMention],
+    forecast: re.Pattern[str] | None = None,
+    table_period: Period | None = None,
+    today: date | None = None,
+) -> Period | None:
+    """The document's own period: what its title or opening names it (`2020年半年度报告`, `发布2019年年报`,
+    `披露三季报` then `2021年上半年`), else the first actual period of its opening, else the current column of
+    its first figures table, else a part without a year (`上半年`) with the latest actual year the text names.
+    """
+    periods = [m for m in mentions if m.kind in ("period", CURRENT, TO_DATE, WITHIN)]
+    head = folded[:_HEAD_CHARS]
+    found = _from_report_word(folded, head, periods, forecast, today)
+    if found is not None:
+        return found
+    # the first sentence's period (`中联重科2019年一季度实现…`), then a report the text says was published
+    first_end = min([i for i in (folded.find(ch, 0, 200) for ch in "。\n!?！？") if i > 0] or [200])
+    found = _first_dated(folded, periods, first_end, forecast, today)
+    if found is not None:
+        return found
+    # the first sentence names a part without its year (`一季度实现收入…`): the latest actual year
+    for m in periods:
+        if m.start >= first_end:
+            break
+        p = m.period
+        if p is not None and p.year is None and p.sub not in ("", LAST_QUARTER, "FY"):
+            if "单" in folded[m.start : m.end + 2]:
+                continue  # `Q3单季度…`: a quarter alone, beside the cumulative figures the note is about
+            if not _forecast_before(folded, m.start, forecast):
+                return Period(_latest_actual_year(folded, periods, forecast, today), p.sub)
+    published = _PUBLISHED_RE.search(folded)
+    if published is not None:
+        found = _from_report_word(
+            folded,
+            folded[published.start() : published.end() + 40],
+            periods,
+            forecast,
+            today,
+            offset=published.start(),
+        )
+        if found is not None:
+            return found
+    found = _first_dated(folded, periods, _HEAD_CHARS, forecast, today)
+    if found is not None:
+        return found
+    if table_period is not None:
+        return table_period
+    # a part named without a year (`上半年归属于母公司所有者的净利润…`)
+    for m in periods:
+        if m.start >= _HEAD_CHARS:
+            break
+        p = m.period
+        if p is not None and p.year is None and p.sub not in ("", LAST_QUARTER):
+            if _forecast_before(folded, m.start, forecast):
+                continue
+            return Period(_latest_actual_year(folded, periods, forecast, today), p.sub)
+    return None
+
+
+def _first_dated(
+    folded: str,
+    periods: list[PeriodMention],
+    limit: int,
+    forecast: re.Pattern[str] | None,
+    today: date | None,
+) -> Period | None:
+    for m in periods:
+        if m.start >= limit:
+            break
+        p = m.period
+        if p is None or p.year is None or p.sub == "E" or not _plausible(p.year, today):
+            continue
+        if _forecast_before(folded, m.start, forecast):
+            continue
+        return Period(p.year, p.sub or "FY")
+    return None
+
+
+def _from_report_word(
+    folded: str,
+    head: str,
+    periods: list[PeriodMention],
+    forecast: re.Pattern[str] | None,
+    today: date | None,
+    offset: int = 0,
+) -> Period | None:
+    for rm in _REPORT_RE.finditer(head):
+        if _forecast_before(folded, offset + rm.start(), forecast):
+            continue
+        if head.startswith("预告", rm.end()) or head.startswith("预增", rm.end()):
+            continue  # `发布21年一季报预告`: a forecast of that period, not the document's own
+        word = rm.group("word")
+        sub = _REPORT_SUB.get(word)
+        when = rm.group("when")
+        year: int | None = None
+        if when:
+            found = [m.period for m in find_periods(when) if m.period is not None]
+            if found:
+                year = found[0].year
+                inner = found[0].sub
+                if inner not in ("", "FY") and (sub is None or sub == "FY"):
+                    # `2024年第三季度业绩快报`: the report's period is the cumulative one it ends
+                    sub = "Q1-Q3" if inner == "Q3" else inner
+        if sub is None and year is None:
+            continue  # `业绩快报` alone says nothing of the period
+        if year is None:
+            year = _year_near(folded, offset + rm.end(), periods, sub, today)
+        if not _plausible(year, today):
+            continue
+        return Period(year, sub or "FY")
+    return None
+
+
+def _year_near(
+    folded: str, pos: int, periods: list[PeriodMention], sub: str | None, today: date | None
+) -> int | None:
+    """The year of a report named without one (`披露半年报。公司2021年上半年…`): the first year named soon
+    after, else the latest actual year the text names."""
+    for m in periods:
+        if m.start < pos - 60 or m.period is None or m.period.year is None:
+            continue
+        if m.start > pos + 200:
+            break
+        if _plausible(m.period.year, today):
+            return m.period.year
+    return _latest_actual_year(folded, periods, None, today)
+
+
+def _latest_actual_year(
+    folded: str, periods: list[PeriodMention], forecast: re.Pattern[str] | None, today: date | None
+) -> int | None:
+    years = [
+        m.period.year
+        for m in periods
+        if m.period is not None
+        and m.period.year is not None
+        and m.period.sub != "E"
+        and _plausible(m.period.year, today)
+        and not _forecast_before(folded, m.start, forecast)
+    ]
+    return max(years) if years else None

@@ -1,0 +1,599 @@
+"""Facts from sentences: each number read by the label nearest before it, with its period, basis and scope.
+
+The rules, each general and each seen in real notes:
+- a number belongs to the nearest label before it in its sentence
+  (`实现营业收入2355亿元，实现保费收入2166亿元`: 2166 is the premiums), and only the first number of the
+  label's kind after it, close by, is settled by the label; a later or farther one is a `context`
+  reading, for a model to choose (never a fact on its own);
+- the words around it say what it is: a forecast (`预计`, `目标`, `2025E`), the prior period (`上年同期`),
+  a change (`同比增长41.8%` after a revenue is its growth rate; `较上年减少7.97亿元` is no level at all);
+- a number in a comparison or threshold clause (`超过500亿元`, `低于1亿元`, `50倍以上`) or a range
+  (`1883.70万元–2260.44万元`) is no fact; `约831.42亿元` and `750亿元左右` are (approximate);
+- the subject of the clause says whose it is: the company (`公司`, its name), a segment (`葵花籽实现营收`,
+  `产险业务…净利润`, `均胜安全业务毛利率`) or an industry (`厨电行业…`);
+- the period is the one the clause names (`2季度实现营业收入`), else the one the sentence opens with
+  (`其中，2020年第二季度…；实现归母净利2.12亿元`), else the document's own;
+- a bare number right after a money label takes the unit its sentence's other amounts share
+  (`营业总收入536,779.16万元，…，归属于上市公司股东的净利润106,783.12`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from lmscreen.task.context import CLAUSE_BREAKS, STOPS, SUBJECT_BREAKS, Reading
+from lmscreen.task.fact import TIER_CONTEXT, TIER_TEXT, Fact
+from lmscreen.task.metrics import GROWTH_METRICS, METRICS, PE_METRICS, Label
+from lmscreen.task.period_text import PeriodMention, previous, resolve
+from lmscreen.task.periods import Period
+from lmscreen.task.units import Mention, printed_unit
+from lmscreen.task.vocabulary import (
+    CHANGE_RE,
+    FORECAST_RE,
+    INJECTION_RE,
+    PRIOR_RE,
+    SEGMENT_MARGIN_PREFIX_OK,
+    level_after_change,
+)
+
+_LABEL_GAP = 30
+_LABEL_GAP_ASCII = 48
+_LOOSE_GAP = 60
+_BARE_GAP = 8
+ENUM_RE = re.compile(r"分别|依次|各为|各自|respectively", re.IGNORECASE)
+_EXPECTATION_RE = re.compile(
+    r"(?:符合|超|低于|高于|好于|不及|超出|略超|大超|略低于|略高于)(?:市场|我们的?|此前的?)?(?:一致)?预期"
+)
+"""`业绩符合预期`, `净利润增速高于我们预期`: a comparison with expectations, not a forecast."""
+_FORECAST_EXTRA_RE = re.compile(r"计划|目标|规划|力争|指引|预告区间|将实现|可望|料将|有望|预估")
+_THRESHOLD_BEFORE_RE = re.compile(
+    r"(?:低于|高于|超过|超出|不低于|不高于|不超过|不少于|不足|少于|多于|大于|小于|至少|最多|最高|最低|突破|逾|超|破"
+    r"|达不到|未达到|以上的|门槛|标准为|不得|须|应当"
+    r"|below|above|exceed(?:s|ing)?|more than|less than|at least|over"
+    r"|under|up to)\s*(?:人民币|RMB)?\s*$",
+    re.IGNORECASE,
+)
+_THRESHOLD_AFTER_RE = re.compile(r"^\s*(?:以上|以下|以内|之上|之下|或以上|或以下|及以上|及以下|多|余|强)")
+_APPROX_BEFORE_RE = re.compile(
+    r"(?:约|大约|约为|接近|近|about|approximately|around|roughly)\s*(?:人民币|RMB)?\s*$", re.IGNORECASE
+)
+_APPROX_AFTER_RE = re.compile(r"^\s*(?:左右|上下)")
+_RANGE_JOIN_RE = re.compile(r"^\s?[-~～至到]\s?$")
+_TTM_RE = re.compile(r"TTM|滚动|trailing", re.IGNORECASE)
+_PE_AFTER_RE = re.compile(
+    r"-?[0-9][0-9.,]*\s?[xX×倍]\s?(?:(?:TTM|trailing)\s?(?:P/?E|PE|市盈率)|(?:P/?E|PE)\s?[(（]?TTM)",
+    re.IGNORECASE,
+)
+_PE_NAMED_AFTER_RE = re.compile(
+    r"-?[0-9][0-9.,]*\s?[xX×倍]\s?(?:[^\s,;，；。]{1,8}\s)?(?:P/?E|PE|市盈率)(?![A-Za-z])"
+)
+_EXCLUDED = {
+    "revenue": r"利息净收入|净收入|手续费|佣金|投资收益|其他收入|营业外收入|收入占比|占营业收入|占比|比重|占$"
+    r"|海外收入|境外收入"
+    r"|保险服务收入|预收|interest income|net interest|fee income|non-interest|net operating income",
+    "net_profit": r"非经常性|经调整|调整后|营运利润|营业利润|利润总额|毛利|少数股东|非控股|税前|核心净利润"
+    r"|每股"
+    r"|经营活动|non-ifrs|non-gaap|adjusted|operating profit|pre-tax|pretax|core net profit|minority|per share"
+    r"|EBITDA|EBIT"
+    r"|gross profit",
+    "gross_margin": r"毛利额|net margin|operating margin",
+    "roe": r"总资产收益率|总资产回报率|ROAA|ROA(?![A-Za-z])|摊薄|营运|operating ROE",
+    "pe": r"市净率|市销率|P/?B(?![A-Za-z])|P/?S(?![A-Za-z])|PEG|EV/EBITDA",
+}
+_EXCLUDED_RE = {k: re.compile(v, re.IGNORECASE) for k, v in _EXCLUDED.items()}
+_FOREIGN_RE = re.compile(r"美元|港元|港币|欧元|日元|英镑|USD|US\$|HK\$|HKD|EUR", re.IGNORECASE)
+_SEGMENT_WORD_RE = re.compile(r"业务|板块|分部|子公司|分公司|事业部|segment", re.IGNORECASE)
+_INDUSTRY_RE = re.compile(r"行业|市场|全国|全球|全行业|同行|industry|market", re.IGNORECASE)
+_FILLER_RE = re.compile(
+    r"本公司|该公司|上市公司|公司|本集团|集团|本行|该行|我行|我们|报告期内|报告期|期内|本期|当期|全年|年度|其中|实现|完成"
+    r"|取得|录得|累计|合计|共计|整体|总计|总体|综合|同比|单季度?|单季|季度|分季度看|分季度|今年|前三季度|上半年|下半年"
+    r"|年初至报告期末|发布|公布|披露|报告|快报|年报|季报|半年报|中报|业绩|点评|事件|简评|摘要|显示|数据|最新|经营|主营"
+    r"|受益于|得益于|主要|此外|另外|同时|首次|再次|继续|持续|稳步|大幅|小幅|分别|各|均|都|也|已|将|仍|再|又|并"
+    r"|当前|目前|现在|最新|截至|截止|当日|收盘|对应|按|计算|口径|根据|以|从|看|层面|而言|来说"
+    r"|上年同期|去年同期|上年|去年|同期|上期|预计|预测|预期|有望|测算|我们|估计|初步核算|核算|约|加权|平均|年化"
+    r"|的|了|为|达|是|在|于|共|总|全|和|及|与|新|看|来看|方面|情况|来|中|末|初|年|月|日|期|度"
+)
+_FROM_LEVEL_RE = re.compile(
+    r"(?:由|从)\s?-?[0-9][0-9.,]*\s?[%亿万元倍]*\s?(?:同比)?(?:增|降|提升|上升|下降|减少|增加|下滑|回升|扩大|收窄|提高|降低)?"
+    r"(?:至|到)\s?$"
+)
+"""`由16.32%增至20.87%`: the level after 至 is the label's own, whatever came before it."""
+_FROM_TO_RE = re.compile(r"(?:由|从)\s?$")
+_TO_AFTER_RE = re.compile(
+    r"^\s?(?:同比)?(?:增|降|提升|上升|下降|减少|增加|下滑|回升|扩大|收窄|提高|降低)?(?:至|到)"
+)
+_BREAKDOWN_RE = re.compile(r"分(?:渠道|产品|业务|地区|区域|板块|品类|行业|模式|市场|事业部)(?:来)?看")
+"""`分渠道来看，…`: the sentence breaks the company's figures down; the figures in it are a segment's."""
+_BUSINESS_RE = re.compile(
+    r"^(?:公司|本公司)?([\u4e00-\u9fffA-Za-z]{1,12}?(?:业务|板块|分部|品类|渠道|产品线|子公司|事业部))"
+)
+_TOTAL_WORD_RE = re.compile(r"主营业务|全部业务|整体业务|各项业务|各业务|所有业务")
+_COMPARED_RE = re.compile(r"较|比|相比|同比|对比|相较|超过|超越|高于|低于|vs", re.IGNORECASE)
+_OWNER_RE = re.compile(r"归属于[^，。；,;]{0,16}?(?:股东|所有者|权益持有人)的?")
+_COMPANY_METRICS = frozenset(
+    {"roe", "roe_deducted", "eps", "pe_ttm", "pe_dynamic", "pe_static", "pe_forward"}
+)
+_COMPANY_LABEL_RE = re.compile(r"综合|整体|合并|公司|集团|归属于|归母|营业总收入")
+_COMPANY_RE = re.compile(r"公司|集团|本行|我行|该行|全行|本集团|上市公司")
+_TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{1,10}?(?:品类|业务|板块|分部|系列|子公司|分公司|事业部|产品线?)")
+_ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
+_PUNCT_RE = re.compile(r"[、，,：:；;（）()“”\"'《》\[\]【】—\-·/\\\s]+")
+
+
+def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
+    """Whose figure the label's clause names: (`company` | `segment` | `industry` | `parent`, the name).
+
+    A clause that names no one takes the subject of the nearest earlier clause of its sentence that does
+    (`＂体育＂营业收入为12.4亿元，营收占比为62.2%，毛利率为43.8%`: the margin is 体育's too), else the
+    segment its sentence is about (`_topic`)."""
+    scope, segment, explicit = _own_subject(reading, label)
+    if explicit or label.text.isascii():
+        return scope, segment
+    if label.metric in _COMPANY_METRICS or _COMPANY_LABEL_RE.match(label.text):
+        return "company", None  # `…业务毛利率23.87%，综合毛利率24.44%，加权平均净资产收益率…`: the company's
+    stop_lo = reading.stop_start(label.start, 160)
+    for earlier in reversed(reading.labels_in(stop_lo, label.start)):
+        e_scope, e_segment, e_explicit = _own_subject(reading, earlier)
+        if e_explicit:
+            return e_scope, e_segment
+    return _topic(reading, label.start)
+
+
+def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]:
+    """The subject the label's own clause names, and whether it names one at all."""
+    folded = reading.folded
+    lo = reading.start_of(label.start, SUBJECT_BREAKS, 40)
+    # a run of blanks is a paragraph break in pasted notes (`报告　　2019年前三季度实现…`)
+    gap = re.search(r"\s{2,}(?=\S)", folded[lo : label.start][::-1])
+    if gap is not None:
+        lo = label.start - gap.start()
+    raw = folded[lo : label.start]
+    if not raw.strip() or raw.isascii():
+        return "company", None, False
+    named = bool(_COMPANY_RE.search(raw)) or any(alias in raw for alias in reading.aliases)
+    text = raw
+    for p in reversed(reading.periods_in(lo, label.start)):
+        text = text[: p.start - lo] + " " * (p.end - p.start) + text[p.end - lo :]
+    for other in reversed(reading.labels_in(lo, label.start)):
+        text = text[: other.start - lo] + " " * (other.end - other.start) + text[other.end - lo :]
+    for m in reversed(reading.mentions_in(lo, label.start)):  # `84.6亿元（+34.6%）、归母净利润`
+        end = min(label.start, m.folded_start + len(m.printed))
+        text = text[: m.folded_start - lo] + " " * (end - m.folded_start) + text[end - lo :]
+    text = _OWNER_RE.sub(lambda m: " " * len(m.group(0)), text)  # `归属于本行普通股股东的加权平均…`
+    for alias in reading.aliases:
+        text = text.replace(alias, " ")
+    text = _ASCII_RUN_RE.sub(" ", text)
+    if "母公司" in text and "归属于" not in text and "归属" not in text:
+        return "parent", "母公司", True
+    text = _FILLER_RE.sub(" ", text)
+    rest = _PUNCT_RE.sub("", text)
+    if len(rest) < 2:
+        return "company", None, named
+    if _INDUSTRY_RE.search(rest):
+        return "industry", rest, True
+    return "segment", rest, True
+
+
+def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
+    """Whose a figure is when its own clause does not say: the segment its sentence is about.
+
+    A sentence opening on a segment (`坚果品类逐渐摆脱疫情影响，…，1H20营收3.1亿`), a sentence introduced as a
+    breakdown (`分渠道来看，…实现营收3.4亿元`), or the clause right before naming a business
+    (`公司工程大宗业务渠道表现强劲，实现营收3.4亿元`, `云服务业务（不含金融）加速增长，营收19.71亿元`)."""
+    folded = reading.folded
+    lo = reading.start_of(pos, STOPS, 160)
+    while lo < pos and folded[lo] in " \t":
+        lo += 1
+    own = reading.start_of(pos, SUBJECT_BREAKS, 60)
+    if _BREAKDOWN_RE.search(folded, lo, own):
+        return "segment", _BREAKDOWN_RE.search(folded, lo, own).group(0)  # type: ignore[union-attr]
+    first = folded[lo : reading.end_of(lo, CLAUSE_BREAKS, 40)]
+    if lo + len(first) <= own:
+        m = _TOPIC_RE.match(first)
+        if m is not None and not re.search(r"公司|集团|本行|整体|合计", m.group(0)):
+            if not reading.labels_in(lo, lo + len(first)):
+                return "segment", m.group(0)
+    # the clause right before the label's own (no figure of its own in it)
+    prev_end = own - 1
+    if prev_end > lo:
+        prev_lo = max(lo, reading.start_of(prev_end, CLAUSE_BREAKS, 60))
+        prev = folded[prev_lo:prev_end].strip()
+        m = _BUSINESS_RE.match(prev)
+        if (
+            m is not None
+            and not reading.labels_in(prev_lo, prev_end)
+            and not _TOTAL_WORD_RE.search(m.group(0))
+        ):
+            return "segment", m.group(1)
+    return "company", None
+
+
+def _unit_kind_ok(metric: str, mention: Mention) -> bool:
+    kinds = METRICS[metric]
+    if mention.kind in kinds:
+        if metric == "eps" and mention.kind == "money":
+            return mention.factor == 1.0
+        return True
+    if metric == "eps" and mention.kind == "other":
+        return mention.printed.rstrip().endswith(("元/股", "元每股", "元／股"))
+    return False
+
+
+def _inherited_unit(reading: Reading, mention: Mention, lo: int) -> tuple[float, str] | None:
+    """The unit of a bare amount printed like its sentence's other amounts, when those share one unit."""
+    if mention.kind != "none" or ("," not in mention.printed and "." not in mention.printed):
+        return None
+    before = [
+        m
+        for m in reading.mentions_in(lo, mention.folded_start)
+        if m.kind == "money" and m.unit_source == "beside"
+    ]
+    if not before:
+        return None
+    factors = {m.factor for m in before}
+    if len(factors) != 1:
+        return None
+    styled = [
+        m for m in before if ("," in m.printed) == ("," in mention.printed) and m.decimals == mention.decimals
+    ]
+    if not styled:
+        return None
+    return before[-1].factor, printed_unit(before[-1])
+
+
+def _threshold(folded: str, mention: Mention, gap: str) -> bool:
+    if _THRESHOLD_BEFORE_RE.search(gap[-8:]):
+        return True
+    end = mention.folded_start + len(mention.printed)
+    return bool(_THRESHOLD_AFTER_RE.match(folded, end) or _THRESHOLD_AFTER_RE.match(folded[end : end + 4]))
+
+
+def _in_range(reading: Reading, index: int) -> bool:
+    """Whether the number is one end of a range (`1883.70万元–2260.44万元`, `70%-75%`): a dash or 至 joins it
+    to a number of the same kind (`增长15.7%至1741.44亿元` is a rate and a level, no range)."""
+    text = reading.text
+    mentions = reading.scanned.mentions
+    mention = mentions[index]
+    for j, ahead in ((index + 1, True), (index - 1, False)):
+        if not 0 <= j < len(mentions):
+            continue
+        other = mentions[j]
+        # original offsets: a mention's folded start may include a dash it did not read as a sign
+        between = text[mention.end : other.start] if ahead else text[other.end : mention.start]
+        between = between.replace("–", "-").replace("—", "-").replace("－", "-").replace("～", "~")
+        if not _RANGE_JOIN_RE.match(between):
+            continue
+        if other.kind == mention.kind or "none" in (other.kind, mention.kind):
+            return True
+    return False
+
+
+_CHANGE_NOTE_RE = re.compile(r"\s?(?:pct|pp|ppt|bps?|个百分点)", re.IGNORECASE)
+
+
+def _in_number_run(reading: Reading, index: int) -> bool:
+    """Whether the number is one of a run of numbers joined by `/` or `\\` (a list of periods or items)."""
+    text = reading.text
+    mentions = reading.scanned.mentions
+    mention = mentions[index]
+    for j, ahead in ((index + 1, True), (index - 1, False)):
+        if not 0 <= j < len(mentions):
+            continue
+        other = mentions[j]
+        between = text[mention.end : other.start] if ahead else text[other.end : mention.start]
+        if between.strip() in ("/", "\\") and not _CHANGE_NOTE_RE.match(text, other.end):
+            return True
+    return False
+
+
+def _approx(folded: str, mention: Mention, gap: str) -> bool:
+    end = mention.folded_start + len(mention.printed)
+    return bool(_APPROX_BEFORE_RE.search(gap[-6:]) or _APPROX_AFTER_RE.match(folded[end : end + 4]))
+
+
+def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodMention | None:
+    """The period a number at `pos` is for: the last the clause [lo, pos) names, else the last an earlier
+    clause of its sentence names (`其中，2020年第二季度…；实现归母净利2.12亿元`), a comparison's period
+    (`较2019年同期`) aside."""
+    named = [p for p in reading.periods_in(lo, pos) if p.kind != "date"]
+    if named:
+        return named[-1]
+    folded = reading.folded
+    earlier = [
+        p
+        for p in reading.periods_in(sentence_lo, lo)
+        if p.kind != "date"
+        and not _COMPARED_RE.search(folded[max(sentence_lo, p.start - 3) : p.start])
+        and not folded.startswith("同期", p.end)
+    ]
+    return earlier[-1] if earlier else None
+
+
+def resolved_period(
+    reading: Reading, mention: PeriodMention | None, basis: str
+) -> tuple[Period | None, str] | None:
+    """(period, basis) of a figure from the period its clause names; None for a span of years."""
+    main = reading.main
+    if mention is None:
+        if basis == "prior":
+            return previous(main), basis
+        return main, basis
+    if mention.kind == "range":
+        return None
+    if mention.kind == "forecast":
+        return mention.period, "forecast"
+    period = resolve(mention, main)
+    if basis == "forecast" and period is not None and period.year is not None and period.sub in ("", "FY"):
+        return Period(period.year, "E"), basis  # a full year's forecast: `2025E`
+    if period is not None and basis == "prior" and main is not None and period == main:
+        period = previous(main)
+    if (
+        period is not None
+        and basis == "actual"
+        and main is not None
+        and period.year is not None
+        and main.year is not None
+        and period.year > main.year
+        and period.sub in ("", "FY")
+    ):
+        return Period(period.year, "E"), "forecast"
+    return period, basis
+
+
+def read_prose(reading: Reading) -> tuple[list[Fact], list[Fact]]:
+    """(facts, context readings) of every number outside tables; context readings are never facts."""
+    facts: list[Fact] = []
+    loose: list[Fact] = []
+    folded = reading.folded
+    mentions = reading.scanned.mentions
+    for index, mention in enumerate(mentions):
+        pos = mention.folded_start
+        if reading.line_start(pos) in reading.table_lines:
+            continue  # a table row's numbers are read by column, never by the words before them
+        if mention.kind in ("points",):
+            continue
+        sent_lo, sent_hi = reading.sentence(pos)
+        if INJECTION_RE.search(folded, sent_lo, sent_hi):
+            continue  # a sentence that gives orders plants its numbers
+        fact = _read_one(reading, index, mention, sent_lo)
+        if fact is None:
+            continue
+        (facts if fact.tier < TIER_CONTEXT else loose).append(fact)
+    return facts, loose
+
+
+def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> Fact | None:
+    folded = reading.folded
+    pos = mention.folded_start
+    label = reading.label_before(pos, sent_lo)
+    if label is None or (_PE_NAMED_AFTER_RE.match(folded, pos) and mention.kind in ("times", "none")):
+        return _pe_after(reading, mention)
+    if label.metric == "other":
+        return None
+    metric = label.metric
+    gap = folded[label.end : pos]
+    if len(gap) > _LOOSE_GAP or ENUM_RE.search(gap):
+        return None
+    growth = False
+    if not _unit_kind_ok(metric, mention):
+        inherited = _inherited_unit(reading, mention, sent_lo) if "money" in METRICS[metric] else None
+        if inherited is not None:
+            mention = replace(mention, kind="money", factor=inherited[0], unit_source="declared")
+        elif (
+            metric in GROWTH_METRICS
+            and mention.kind == "percent"
+            and _growth_gap(reading, label, mention, gap)
+        ):
+            growth = True
+        else:
+            return None
+    if _threshold(folded, mention, gap) or _in_range(reading, index):
+        return None
+    if _in_number_run(reading, index):
+        return None  # `PE为8.8/8.1/7.4倍`: several numbers for one label, a list no reader could pair
+    lead_lo = max(reading.start_of(label.start, CLAUSE_BREAKS, 40), sent_lo)
+    lead = folded[lead_lo : label.start]
+    if ENUM_RE.search(lead):
+        return None  # `A、B、C分别实现毛利率6.7%、3.8%…`: a list's numbers, read as a list or not at all
+    family = "pe" if metric in PE_METRICS else metric
+    excluded = _EXCLUDED_RE.get(family)
+    # a figure named by its own label: another figure's words further back are that figure's (`ROAA
+    # 1.28% and return on average equity 14.49%`); only those right before the label qualify it
+    near = lead[-6:] if family in ("roe", "pe") else lead
+    if excluded is not None and (
+        excluded.search(near) or excluded.search(gap) or excluded.search(label.text)
+    ):
+        return None
+    if "money" in METRICS[metric] and _FOREIGN_RE.search(
+        lead + gap + folded[pos : pos + len(mention.printed) + 3]
+    ):
+        return None
+    # forecasts: the sentence before the number (a `；` ends a forecast's reach)
+    basis = "actual"
+    before = _EXPECTATION_RE.sub(lambda m: " " * len(m.group(0)), folded[sent_lo:pos])
+    if FORECAST_RE.search(before) or _FORECAST_EXTRA_RE.search(before):
+        basis = "forecast"
+    elif (
+        PRIOR_RE.search(lead)
+        or _FROM_TO_RE.search(gap[-3:])
+        and _TO_AFTER_RE.match(
+            folded[
+                mention.folded_start + len(mention.printed) : mention.folded_start + len(mention.printed) + 8
+            ]
+        )
+    ):
+        basis = "prior"  # `由16.32%增至20.87%`: the first is where it came from
+    elif not level_after_change(gap) and (PRIOR_RE.search(gap) or CHANGE_RE.search(gap)):
+        if not growth:
+            if (
+                mention.kind == "percent"
+                and metric in GROWTH_METRICS
+                and _growth_gap(reading, label, mention, gap)
+            ):
+                growth = True
+            elif PRIOR_RE.search(gap) and not CHANGE_RE.search(gap):
+                basis = "prior"
+            else:
+                return None  # a change (`减少7.97亿元`, `毛利率同比上升4.7`) is no level
+    if growth:
+        if basis == "actual":
+            basis = "growth"
+        elif basis == "prior":
+            return None
+    scope, segment = _subject(reading, label)
+    if (
+        metric == "gross_margin"
+        and scope == "company"
+        and folded[max(0, label.start - 8) : label.start].isascii()
+        and _segment_margin(folded, label.start)
+    ):
+        scope, segment = "segment", folded[max(0, label.start - 8) : label.start].strip()
+    if label.text.startswith("主营业务") and scope == "company":
+        segment = "主营业务"  # the main business's margin: the company's, ranked below a plain 毛利率
+    stop_lo = reading.stop_start(pos)
+    when = period_for(reading, sent_lo, pos, stop_lo)
+    if metric in PE_METRICS:
+        return _pe(reading, label, mention, gap, lead, basis, scope, segment)
+    got = resolved_period(reading, when, basis)
+    if got is None:
+        return None
+    period, basis = got
+    if mention.kind == "none" and (len(gap) > _BARE_GAP or re.search(r"[0-9]", gap)):
+        return None
+    limit = _LABEL_GAP_ASCII if gap.isascii() else _LABEL_GAP
+    first = _first_after(reading, index, label, metric, growth) or bool(_FROM_LEVEL_RE.search(gap))
+    strict = first and len(gap) <= limit
+    if label.text == "收入" and not any(
+        lab.metric == "net_profit"
+        for lab in reading.labels_in(reading.stop_start(label.start), reading.end_of(pos, STOPS, 200))
+    ):
+        return (
+            None  # a bare 收入 is the revenue only beside the company's profit (`收入687亿元，归母净利润…`)
+        )
+    return Fact(
+        metric=metric,
+        period=period,
+        scope=scope,
+        basis=basis,
+        value=mention.base,
+        unit="%" if growth else printed_unit(mention),
+        start=mention.start,
+        end=mention.end,
+        source="label",
+        label=label.text,
+        rank=label.rank,
+        tier=TIER_TEXT if strict else TIER_CONTEXT,
+        segment=segment,
+        approx=_approx(folded, mention, gap),
+        mention=mention,
+    )
+
+
+def _growth_gap(reading: Reading, label: Label, mention: Mention, gap: str) -> bool:
+    """A growth rate right after its label's own figure (`营业收入90.2亿，同比增长41.8%`): a change word just
+    before it and at most one number (the figure) between the label and it (`收入\\净利22.9\\2.95亿，同比增
+    15.5%` is a list of two: its rates are not the nearest label's)."""
+    if not CHANGE_RE.search(gap[-10:]):
+        return False
+    between = reading.mentions_in(label.end, mention.folded_start)
+    return len(between) <= 1
+
+
+def _first_after(reading: Reading, index: int, label: Label, metric: str, growth: bool) -> bool:
+    """Whether no number of the label's kind comes between the label and this one (mentions are in text
+    order: only those after the label are walked)."""
+    mentions = reading.scanned.mentions
+    j = index - 1
+    while j >= 0 and mentions[j].folded_start >= label.end:
+        m = mentions[j]
+        if growth:
+            if m.kind == "percent":
+                return False
+        elif _unit_kind_ok(metric, m):
+            return False
+        j -= 1
+    return True
+
+
+def _segment_margin(folded: str, start: int) -> bool:
+    """`动力电池系统毛利率`: a margin label preceded by a business name is a segment's, not the company's."""
+    before = folded[max(0, start - 8) : start]
+    if before.isascii():
+        word = re.search(r"([A-Za-z']+)[ \t]*$", before)
+        return word is not None and word.group(1).lower() not in {
+            "the", "its", "overall", "blended", "consolidated", "group", "company", "total", "and", "a",
+            "with", "while", "of", "whose", "as", "our", "to", "in",
+        }  # fmt: skip
+    return SEGMENT_MARGIN_PREFIX_OK.search(before) is None
+
+
+def _pe(
+    reading: Reading,
+    label: Label,
+    mention: Mention,
+    gap: str,
+    lead: str,
+    basis: str,
+    scope: str,
+    segment: str | None,
+) -> Fact | None:
+    """A PE after its label: TTM, dynamic, static, or a forecast's (a year named: `2025年PE 18倍`)."""
+    metric = label.metric
+    if mention.kind == "none" and (len(gap) > _BARE_GAP or re.search(r"[0-9]", gap)):
+        return None
+    if scope != "company" or basis in ("prior", "growth"):
+        return None
+    years = [
+        p
+        for p in reading.periods_in(reading.start_of(label.start, CLAUSE_BREAKS, 40), mention.folded_start)
+        if p.period is not None and p.period.year is not None
+    ]
+    if basis == "forecast" or metric == "pe_forward":
+        metric, basis = "pe_forward", "forecast"
+    elif metric == "pe_ttm" and label.rank > 0 and not _TTM_RE.search(label.text + gap) and years:
+        return None  # `2025年PE 18倍`: a forecast or a static PE, whatever year the report is for
+    period = Period(None, "TTM") if metric == "pe_ttm" else None
+    return Fact(
+        metric=metric,
+        period=period,
+        scope="company",
+        basis=basis,
+        value=mention.base,
+        unit=printed_unit(mention),
+        start=mention.start,
+        end=mention.end,
+        source="label",
+        label=label.text,
+        rank=label.rank,
+        tier=TIER_TEXT if len(gap) <= _LABEL_GAP else TIER_CONTEXT,
+        segment=segment,
+        mention=mention,
+    )
+
+
+def _pe_after(reading: Reading, mention: Mention) -> Fact | None:
+    """A PE printed before its label (`13.8x trailing P/E`), unless the clause makes it a forecast."""
+    folded = reading.folded
+    m = _PE_AFTER_RE.match(folded, mention.folded_start)
+    if m is None:
+        return None
+    lo = reading.start_of(mention.folded_start, CLAUSE_BREAKS, 40)
+    clause = folded[lo : m.end()]
+    if FORECAST_RE.search(clause) or _EXCLUDED_RE["pe"].search(clause):
+        return None
+    return Fact(
+        metric="pe_ttm",
+        period=Period(None, "TTM"),
+        scope="company",
+        basis="actual",
+        value=mention.base,
+        unit="倍",
+        start=mention.start,
+        end=mention.end,
+        source="label",
+        label=m.group(0),
+        rank=0,
+        tier=TIER_TEXT,
+        mention=mention,
+    )

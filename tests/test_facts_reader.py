@@ -1,0 +1,242 @@
+"""The facts reader (task/facts.py) on texts written here in the shapes real filings take.
+
+Each test is one class of what real notes, announcements and annual reports do that a five-field reader
+got wrong: a unit given once for a table, approximations, short labels, a two-period `分别为` list, a
+segment beside the company, a threshold clause, a half-year review quoting the second quarter alone,
+disagreeing labels, annual-report tables across a page break, HTML and JSON-lines dumps. No model.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lmscreen.task import process_choice
+from lmscreen.task.facts import FactSheet, read_facts
+
+
+def screening(text: str, name: str = "") -> dict[str, float | None]:
+    got = read_facts(text, names=(name,)).screening()
+    return {k: (v.fact.value if v.fact is not None else None) for k, v in got.items()}
+
+
+def facts(sheet: FactSheet, metric: str, **match: object) -> list:
+    out = [f for f in sheet.facts if f.metric == metric]
+    for key, want in match.items():
+        out = [f for f in out if (f.period_label if key == "period" else getattr(f, key)) == want]
+    return out
+
+
+def test_a_table_whose_unit_is_given_once_above_it() -> None:
+    text = (
+        "某控股股份有限公司2024年度业绩快报\n单位：万元\n"
+        "项目 | 本报告期 | 上年同期 | 增减变动幅度(%)\n"
+        "营业总收入 | 536,779.16 | 479,221.05 | 12.01\n"
+        "归属于上市公司股东的净利润 | 106,783.12 | 98,432.08 | 8.49\n"
+    )
+    sheet = read_facts(text)
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(536779.16e4) and got["revenue"].fact.unit == "万元"
+    assert got["net_profit"].fact.value == pytest.approx(106783.12e4)
+    prior = facts(sheet, "revenue", basis="prior")
+    assert [f.value for f in prior] == [pytest.approx(479221.05e4)] and prior[0].period_label == "FY2023"
+    growth = facts(sheet, "net_profit", basis="growth")
+    assert [f.value for f in growth] == [pytest.approx(8.49)] and growth[0].unit == "%"
+    # the unit in the row's own label wins over none at all (an HTML dump's `营业收入（元）`)
+    html = (
+        "<p>六、主要会计数据和财务指标</p><table><tr><td></td><td>2019 年</td><td>2018 年</td>"
+        "<td>本年比上年增减</td></tr>\n<tr><td>营业收入（元）\n</td><td>2,941,412,770.30\n</td>"
+        "<td>2,718,608,796.51</td><td>8.20%</td></tr>\n<tr><td>加权平均净资产收益率</td><td>14.07%</td>"
+        "<td>11.35%</td><td>2.72%</td></tr></table>"
+    )
+    sheet = read_facts(html)
+    assert sheet.layout == "html" and (sheet.period.year, sheet.period.sub) == (2019, "FY")
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(2941412770.30) and got["revenue"].fact.source == "table"
+    assert got["roe"].fact.value == pytest.approx(14.07)
+    # a unit printed once, after the last of a list's numbers, is every number's
+    listed = read_facts("海天味业发布2020年三季报。单三季度营收、归母净利润分别为54.92、13.19亿元。")
+    q3 = {f.metric: f.value for f in listed.facts if f.period_label == "2020Q3"}
+    assert q3 == {"revenue": pytest.approx(54.92e8), "net_profit": pytest.approx(13.19e8)}
+
+
+def test_approximations_are_facts_and_say_so() -> None:
+    text = (
+        "紫金矿业发布2020年半年度报告，报告期内公司实现营业收入约831.42亿元，同比增长23.73%；"
+        "实现归属于上市公司股东的净利润24亿元左右。"
+    )
+    sheet = read_facts(text)
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(831.42e8) and got["revenue"].fact.approx
+    assert got["net_profit"].fact.value == pytest.approx(24e8) and got["net_profit"].fact.approx
+    assert got["revenue"].fact.period_label == "2020H1"
+
+
+def test_short_labels_name_their_figures() -> None:
+    text = (
+        "事件：公司发布2020年半年报，2020年上半年公司实现营收60.29亿元，同比增长19.15%；实现归母净利4.16亿元，"
+        "同比增长23.46%；实现扣非归母净利润4.00亿元，同比增长19.43%。上半年综合毛利率36.21%。"
+    )
+    sheet = read_facts(text)
+    assert screening(text) == {
+        "revenue": pytest.approx(60.29e8),
+        "net_profit": pytest.approx(4.16e8),
+        "gross_margin": pytest.approx(36.21),
+        "roe": None,
+        "pe_ttm": None,
+    }
+    assert [f.value for f in facts(sheet, "net_profit_deducted", basis="actual")] == [pytest.approx(4.00e8)]
+    assert [f.value for f in facts(sheet, "revenue", basis="growth")] == [pytest.approx(19.15)]
+
+
+def test_a_two_period_list_gives_each_period_its_number() -> None:
+    text = "公司发布2020年半年报。2020Q1、Q2营业收入分别为13.80、27.29亿元，上半年营业收入合计41.09亿元。"
+    sheet = read_facts(text)
+    by_period = {f.period_label: f.value for f in facts(sheet, "revenue", basis="actual")}
+    assert by_period == {
+        "2020Q1": pytest.approx(13.80e8),
+        "2020Q2": pytest.approx(27.29e8),
+        "2020H1": pytest.approx(41.09e8),
+    }
+    assert screening(text)["revenue"] == pytest.approx(41.09e8)  # the main period's, not a quarter's
+
+
+def test_a_segment_figure_beside_the_company_figure() -> None:
+    text = (
+        "顺丰控股发布2021年年报：公司实现营业收入2071.87亿元，归母净利润42.69亿元。分业务看，速运分部贡献"
+        "营业收入665亿元，净利润9.78亿元；葵花籽品类实现营收16.9亿元。"
+    )
+    sheet = read_facts(text, names=("顺丰控股",))
+    assert screening(text, "顺丰控股")["revenue"] == pytest.approx(2071.87e8)
+    assert screening(text, "顺丰控股")["net_profit"] == pytest.approx(42.69e8)
+    segments = sorted((f.metric, round(f.value)) for f in sheet.facts if f.scope == "segment")
+    assert segments == [("net_profit", 978000000), ("revenue", 1690000000), ("revenue", 66500000000)]
+
+
+def test_a_threshold_clause_is_never_a_fact() -> None:
+    text = (
+        "*ST某某2024年年度报告：报告期营业收入0.38亿元，归属于上市公司股东的净利润-2.15亿元。"
+        "根据规定，营业收入低于1亿元且净利润为负的公司将被实施退市风险警示；公司营业收入超过3亿元的目标未能实现。"
+    )
+    sheet = read_facts(text)
+    assert screening(text)["revenue"] == pytest.approx(0.38e8)
+    assert all(f.value != pytest.approx(1e8) and f.value != pytest.approx(3e8) for f in sheet.facts)
+
+
+def test_a_half_year_review_quoting_the_second_quarter_alone() -> None:
+    text = (
+        "洽洽食品公布2020年半年报。1H20实现收入\\净利22.9\\2.95亿，EPS0.58元；2Q20实现收入\\净利11.5\\1.46亿。"
+        "其中，2020年第二季度公司毛利率32.3%；Q2单季度归母净利润同比增长37.5%。1H20毛利率32.2%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2020, "H1")
+    assert screening(text) == {
+        "revenue": pytest.approx(22.9e8),
+        "net_profit": pytest.approx(2.95e8),
+        "gross_margin": pytest.approx(32.2),
+        "roe": None,
+        "pe_ttm": None,
+    }
+    q2 = {(f.metric, f.basis): f.value for f in sheet.facts if f.period_label == "2020Q2"}
+    assert q2[("revenue", "actual")] == pytest.approx(11.5e8)
+    assert q2[("net_profit", "actual")] == pytest.approx(1.46e8)
+    assert q2[("gross_margin", "actual")] == pytest.approx(32.3)
+    assert q2[("net_profit", "growth")] == pytest.approx(37.5)
+
+
+def test_two_disagreeing_labels_give_a_conflict_and_no_value() -> None:
+    text = (
+        "某公司2024年年度报告：公司实现营业收入150.56亿元。报告期内，公司营业收入为148.30亿元，毛利率30.1%。"
+    )
+    got = read_facts(text).screening()
+    assert got["revenue"].fact is None
+    assert sorted(f.value for f in got["revenue"].conflict) == [
+        pytest.approx(148.30e8),
+        pytest.approx(150.56e8),
+    ]
+    out = process_choice(None, "600000.SH", text, None, None, engine_error="offline", model_picks=False)
+    assert out.revenue_yuan is None and "conflict:revenue" in out.flags
+    assert out.gross_margin_pct == pytest.approx(30.1)
+    assert out.detail["fields"]["revenue"]["source"] == "conflict"
+    assert len(out.detail["conflicts"]["revenue"]) == 2
+    # a better label ranks them: the attributable profit beats a plain 净利润, no conflict
+    ranked = "某公司2024年年度报告：净利润20.5亿元，归属于上市公司股东的净利润19.8亿元。"
+    assert screening(ranked)["net_profit"] == pytest.approx(19.8e8)
+
+
+def test_an_annual_report_table_across_a_page_break_and_the_parent_statements() -> None:
+    text = (
+        "2020年年度报告\n七、近三年主要会计数据和财务指标\n(一) 主要会计数据\n单位：元 币种：人民币\n"
+        "主要会计数据 | 2020年 | 2019年 | 本期 比上 年同 期增 减(%) | 2018年\n"
+        "营业收入 | 1,581,905,632.48 | 1,126,782,253.35 | 40.39 | 1,896,608,630.19\n"
+        "归属于上市公司股东的 净利润 | 406,195,463.57 | 221,041,634.94 | 83.76 | 754,465,552.70\n"
+        " | 2020年末 | 2019年末 | 本期 末比 上年 | 2018年末\n5 / 195\n2020年年度报告\n"
+        " |  |  | 同期 末增 减（% ） | \n"
+        "总资产 | 6,278,282,683.24 | 5,585,879,172.02 | 12.40 | 6,313,213,299.08\n"
+        "(二) 主要财务指标\n主要财务指标 | 2020年 | 2019年 | 本期比上年同 期增减(%) | 2018年\n"
+        "加权平均净资产收益率（%） | 8.37 | 4.49 | 增加3.88个百 分点 | 15.56\n6 / 195\n2020年年度报告\n"
+        "合并利润表\n单位:元 币种:人民币\n项目 | 附注 | 2020年度 | 2019年度\n"
+        "一、营业总收入 |  | 1,581,905,632.48 | 1,126,782,253.35\n"
+        "其中：营业成本 |  | 607,495,250.51 | 424,627,881.88\n"
+        "母公司利润表\n单位:元 币种:人民币\n项目 | 附注 | 2020年度 | 2019年度\n"
+        "一、营业收入 |  | 13,417,370.45 | 24,085,570.69\n减：营业成本 |  | 8,827,186.01 | 10,717,845.68\n"
+    )
+    pages = [0, text.index("(二)"), text.index("合并利润表")]
+    sheet = read_facts(text, page_at=lambda o: 5 + sum(o >= p for p in pages[1:]))
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(1581905632.48) and got["revenue"].fact.page == 5
+    assert got["net_profit"].fact.value == pytest.approx(406195463.57)
+    assert got["roe"].fact.value == pytest.approx(8.37) and got["roe"].fact.page == 6
+    margin = got["gross_margin"].fact
+    assert margin.source == "derived" and margin.value == pytest.approx(61.60)
+    assert [f.value for f in margin.inputs] == [pytest.approx(1581905632.48), pytest.approx(607495250.51)]
+    assert [f.value for f in facts(sheet, "revenue", scope="parent")][:1] == [pytest.approx(13417370.45)]
+    assert [f.period_label for f in facts(sheet, "revenue", basis="prior", source="table")][:2] == [
+        "FY2019",
+        "FY2018",
+    ]
+
+
+def test_a_json_lines_page_dump_gives_pages_and_table_rows() -> None:
+    rows = [
+        (7, "text", "2019年年度报告"),
+        (7, "text", "六、主要会计数据和财务指标"),
+        (7, "excel", str(["", "2019年", "2018年", "本年比上年增减", "2017年"])),
+        (7, "excel", str(["营业收入（元）", "316,012,587.14", "274,521,190.91", "15.11%", "236,123,004.10"])),
+        (
+            8,
+            "excel",
+            str(["归属于上市公司股东的净利润（元）", "80,213,467.55", "70,101,211.23", "14.43%", "6.1"]),
+        ),
+        (8, "excel", str(["加权平均净资产收益率", "8.12%", "7.65%", "0.47%", "7.01%"])),
+    ]
+    lines = [{"page": p, "allrow": i, "type": t, "inside": body} for i, (p, t, body) in enumerate(rows, 1)]
+    text = "\n".join(json.dumps(line, ensure_ascii=False) for line in lines) + "\n"
+    sheet = read_facts(text)
+    assert sheet.layout == "json_lines"
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(316012587.14) and got["revenue"].fact.page == 7
+    assert got["net_profit"].fact.value == pytest.approx(80213467.55) and got["net_profit"].fact.page == 8
+    assert got["roe"].fact.value == pytest.approx(8.12)
+    # the wrapper's own digits (`"page": 7`) are no figures
+    assert all(text[f.start : f.end] not in ("7", "8") for f in sheet.facts)
+
+
+def test_every_fact_span_is_the_printed_number() -> None:
+    text = (
+        "贵州茅台2024年年度报告摘要：报告期内公司实现营业总收入1741.44亿元，同比增长15.66%；归属于上市公司股东的"
+        "净利润862.28亿元。预计2025-2027年归母净利润分别为935.12/1011.34/1090.67亿元，对应PE分别为20.1/18.6/17.2倍。"
+        "当前市盈率(TTM)为21.8倍，动态市盈率20.5倍。"
+    )
+    sheet = read_facts(text)
+    for fact in sheet.facts:
+        printed = text[fact.start : fact.end]
+        assert printed and printed[0] in "-0123456789" and fact.to_json(text)["evidence"]["text"] == printed
+    forecasts = {f.period_label: f.value for f in facts(sheet, "net_profit", basis="forecast")}
+    assert forecasts == {"2025E": pytest.approx(935.12e8), "2026E": pytest.approx(1011.34e8),
+                         "2027E": pytest.approx(1090.67e8)}  # fmt: skip
+    assert {f.metric: f.value for f in sheet.facts if f.metric.startswith("pe_")} == {
+        "pe_ttm": pytest.approx(21.8),
+        "pe_dynamic": pytest.approx(20.5),
+    }

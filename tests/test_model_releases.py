@@ -1,0 +1,249 @@
+"""Issue 25: plans for the vLLM release a user runs, pipeline stages, models named bare, hybrid state limits.
+
+Every number here is a logged start-up or a real config.json (sources in bench/data/*.csv and the catalog).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from lmscreen.errors import InputError
+from lmscreen.model.arch.estimate import spec_from_name
+from lmscreen.model.catalog import spec_for
+from lmscreen.model.hardware import gpu
+from lmscreen.model.memory import plan
+from lmscreen.model.memory.releases import NEWEST_VERSION, RELEASES, release_for
+from lmscreen.model.memory.weights import pp_partition, weights
+from lmscreen.model.names import decode
+from lmscreen.model.resolve import resolve
+
+GIB = 1 << 30
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "lmscreen", "model", *args], capture_output=True, text=True, timeout=600
+    )
+
+
+def test_release_ranges_cover_0_10_to_the_newest_without_gaps() -> None:
+    spans = [(r.first, r.last) for r in RELEASES]
+    assert spans[0][0] == (0, 10) and f"{spans[-1][1][0]}.{spans[-1][1][1]}" == NEWEST_VERSION
+    for (_, last), (first, _) in zip(spans, spans[1:], strict=False):
+        assert first == (last[0], last[1] + 1)
+    assert all(r.sources for r in RELEASES)
+    assert (
+        release_for("0.11.2").span == "0.11" and release_for("0.15.2rc1.dev93+g11a4c9d30").span == "0.14–0.15"
+    )
+    assert release_for(None) is release_for(NEWEST_VERSION)
+    with pytest.raises(InputError, match="V1 engine from 0.10"):
+        release_for("0.8.5")
+    with pytest.raises(InputError, match="newer than the newest"):
+        release_for("1.4")
+
+
+def test_vllm_version_changes_the_plan_and_says_so() -> None:
+    """Qwen3-32B on one H100 at 0.90 and 16,000 tokens: vLLM 0.11 logged 4.45 GiB of KV (llm-d); newer
+    releases profile a smaller sampler peak but take the CUDA-graph estimate out of the pool."""
+    spec = spec_for("Qwen/Qwen3-32B")
+    args = {
+        "vram_gib": 79.18,
+        "gpu_memory_utilization": 0.9,
+        "context": 16000,
+        "engine": "vllm",
+        "table": False,
+    }
+    old = plan(spec, gpu("H100"), vllm_version="0.11.0", **args)
+    new = plan(spec, gpu("H100"), **args)
+    assert old.available_kv_gib == pytest.approx(4.45, rel=0.03)
+    assert abs(new.available_kv_gib - old.available_kv_gib) > 0.3
+    assert old.vllm_version == "0.11.0" and new.vllm_version == NEWEST_VERSION
+    assert "release range 0.11" in old.engine_version_modelled
+    assert any(n.startswith(f"modelled on vLLM {NEWEST_VERSION}") for n in new.notes)
+    graphs_old = next(c for c in old.breakdown if c.name.startswith("CUDA graphs"))
+    graphs_new = next(c for c in new.breakdown if c.name.startswith("CUDA graphs"))
+    assert "outside the pool" in graphs_old.name and "in the pool" in graphs_new.name
+    # the default utilization is the release's own
+    assert plan(spec, gpu("H100"), context=16000, vllm_version="0.11").gpu_memory_utilization == 0.9
+    assert plan(spec, gpu("H100"), context=16000).gpu_memory_utilization == 0.92
+
+
+def test_cli_fit_names_the_release_and_takes_vllm_version() -> None:
+    out = _cli("fit", "Qwen/Qwen3-32B", "--gpu", "H100", "--context", "16000", "--vllm-version", "0.11")
+    assert out.returncode == 0, out.stderr
+    assert "planned for vLLM 0.11 (release range 0.11" in out.stdout
+    data = json.loads(_cli("fit", "Qwen/Qwen3-32B", "--gpu", "H100", "--json").stdout)
+    assert data["vllm_version"] == NEWEST_VERSION and data["engine_version_modelled"].startswith("vLLM")
+    bad = _cli("fit", "Qwen/Qwen3-32B", "--gpu", "H100", "--vllm-version", "0.6")
+    assert bad.returncode == 2 and "0.10" in bad.stderr
+
+
+def test_pp2_plans_two_stages_and_the_busier_one_binds() -> None:
+    """PP=2: each stage holds half the layers (vLLM's get_pp_indices), the embedding on the first, the lm_head
+    and the sampler on the last; every stage gets the smallest block count."""
+    assert pp_partition(27, 2) == [14, 13] and pp_partition(61, 8) == [7, 7, 8, 8, 8, 8, 8, 7]
+    spec = spec_for("Qwen/Qwen3-32B").model_copy(update={"quantization": "awq"})
+    two = plan(spec, gpu("RTX 3090"), pp=2, context=16384, engine="vllm")
+    assert two.gpus == 2 and two.pp == 2 and two.tp == 1 and two.stage in (1, 2)
+    stages = [weights(spec, pp=2, stage=i).per_gpu_gib for i in range(2)]
+    whole = weights(spec).per_gpu_gib
+    assert sum(stages) == pytest.approx(whole, rel=0.01)  # untied: embedding first, lm_head last
+    assert max(stages) < 0.55 * whole
+    assert any("pipeline parallel: layers 32/32 per stage" in n for n in two.notes)
+    # one card holds the weights but not a 16k request; two stages split both
+    one = plan(spec, gpu("RTX 3090"), context=16384, engine="vllm")
+    assert not one.fits and two.fits
+    assert two.kv_bytes_per_token == one.kv_bytes_per_token // 2
+    # TP2 × PP2 on four cards
+    four = plan(spec, gpu("RTX 3090"), gpus=4, pp=2, context=8192, engine="vllm")
+    assert (four.tp, four.pp, four.gpus) == (2, 2, 4)
+    with pytest.raises(InputError, match="must equal"):
+        plan(spec, gpu("RTX 3090"), gpus=3, pp=2)
+
+
+def test_pp_start_up_check_of_0_14_counts_the_whole_model() -> None:
+    """vllm-project/vllm#32105: GLM-4.7-FP8 on eight A100 at PP8, 0.925, 202,752 tokens: '71.16 GiB KV cache
+    is needed, which is larger than the available KV cache memory (28.57 GiB)' on a January 2026 nightly;
+    fixed by #33698 (0.16)."""
+    spec = resolve("zai-org/GLM-4.7-FP8").spec  # FP8 from the name: the catalog config has no quant block
+    args = {"gpus": 8, "pp": 8, "context": 202752, "gpu_memory_utilization": 0.925, "max_num_seqs": 128}
+    nightly = plan(spec, gpu("A100 80GB"), vllm_version="0.15", **args)
+    assert not nightly.fits
+    assert nightly.available_kv_gib == pytest.approx(28.57, rel=0.05)
+    assert any("whole model's KV" in n and "#32105" in n for n in nightly.notes)
+    fixed = plan(spec, gpu("A100 80GB"), vllm_version="0.16", **args)
+    assert fixed.fits
+
+
+def test_qwen2_7b_named_bare_plans_its_real_weights() -> None:
+    """vLLM 0.10.1.1 logs 'Model loading took 14.2488 GiB' for Qwen2-7B-Instruct (dennislee22); the issue's
+    planner took the 7 in the name literally (13.04 GiB)."""
+    found = resolve("Qwen/Qwen2-7B-Instruct")
+    p = plan(found.spec, gpu("A100 80GB"), context=16384, engine="vllm")
+    assert p.weights_gib == pytest.approx(14.2488, rel=0.05)
+    # and with no catalog entry at all, the name-only estimate borrows a sibling's layout at that size
+    estimate = spec_from_name("Qwen/Qwen2-7B-Instruct", exclude=frozenset({"Qwen/Qwen2-7B-Instruct"}))
+    assert estimate.sources["num_layers"].startswith("estimate: like")
+    assert weights(estimate).per_gpu_gib == pytest.approx(14.2488, rel=0.05)
+
+
+def test_gemma_4_e2b_named_bare_decodes_and_plans() -> None:
+    """`E2B` is a size (about 2 B effective; 4.65 B with the per-layer embedding tables, from the real
+    config.json). Named bare it plans the real weights; estimated from its E4B sibling scaled to 2 B, within
+    5% of them."""
+    d = decode("google/gemma-4-E2B")
+    assert d.effective_params_b == 2 and d.source["effective_params_b"] == "name"
+    real = weights(spec_for("google/gemma-4-E2B")).per_gpu_gib
+    p = plan(resolve("google/gemma-4-E2B").spec, gpu("RTX 4090"), engine="vllm", table=False)
+    assert p.fits and p.weights_gib == pytest.approx(real, rel=0.05)
+    assert real == pytest.approx(4.65e9 * 2 / GIB, rel=0.02)
+    estimate = spec_from_name("google/gemma-4-E2B", exclude=frozenset({"google/gemma-4-E2B"}))
+    assert "gemma-4-E4B" in estimate.sources["num_layers"] and "scaled" in estimate.sources["num_layers"]
+    assert weights(estimate).per_gpu_gib == pytest.approx(real, rel=0.05)
+
+
+def test_kimi_linear_at_120000_tokens_fits_two_24_gb_cards() -> None:
+    """vllm-project/vllm#28228: cyankiwi/Kimi-Linear-48B-A3B-Instruct-AWQ-4bit, TP2 on two RTX 3090 at 0.95,
+    --max-model-len 120000: started with 2.30 GiB per card. MLA latents on 7 layers, KDA state on 20."""
+    spec = resolve("cyankiwi/Kimi-Linear-48B-A3B-Instruct-AWQ-4bit").spec
+    assert spec.mla is not None and spec.linear_attention is not None
+    assert spec.full_attention_layers == 7 and spec.linear_attention.num_layers == 20
+    p = plan(spec, gpu("RTX 3090"), gpus=2, context=120000, gpu_memory_utilization=0.95, engine="vllm")
+    assert p.fits and p.max_context >= 120000
+    # the logged run: 64,000 batched tokens and 8 sequences on 0.11 leave 2.30 GiB
+    logged = plan(
+        spec,
+        gpu("RTX 3090"),
+        23.56,
+        gpus=2,
+        context=120000,
+        gpu_memory_utilization=0.95,
+        vllm_version="0.11",
+        max_num_batched_tokens=64000,
+        max_num_seqs=8,
+    )
+    assert logged.fits and logged.available_kv_gib == pytest.approx(2.30, rel=0.10)
+
+
+def test_hybrid_state_blocks_cap_max_num_seqs() -> None:
+    """aws-samples sample-claude-code-multi-model (vLLM 0.24.0, 4×L40S, Qwen3-Coder-Next at 16384):
+    'max_num_seqs (256) exceeds available Mamba cache blocks (134)'; 128 starts."""
+    spec = spec_for("Qwen/Qwen3-Next-80B-A3B-Instruct")
+    args = {"gpus": 4, "context": 16384, "gpu_memory_utilization": 0.9, "vllm_version": "0.24.0"}
+    refused = plan(spec, gpu("L40S"), max_num_seqs=256, **args)
+    assert not refused.fits and any("state blocks" in n for n in refused.notes)
+    assert plan(spec, gpu("L40S"), max_num_seqs=128, **args).fits
+    chosen = plan(spec, gpu("L40S"), **args)
+    assert chosen.fits and chosen.max_num_seqs is not None and chosen.max_num_seqs < 256
+    assert chosen.max_concurrency <= chosen.max_num_seqs
+    assert any("--max-num-seqs" in n for n in chosen.notes)
+    # the launch command carries the limit
+    from lmscreen.model.launch import launch_command
+
+    cmd = launch_command(spec, "vllm", chosen)
+    assert cmd.argv[cmd.argv.index("--max-num-seqs") + 1] == str(chosen.max_num_seqs)
+
+
+def test_an_mtp_draft_head_is_sized_and_named_but_not_planned() -> None:
+    """DeepSeek-V3's card: 671B main model + 14B MTP module, of which ~1.8B are a second embedding and head
+    that vLLM shares; the rest (~12B, FP8 here) loads only with --speculative-config (method mtp)."""
+    from lmscreen.model.memory.weights import mtp_draft_gib
+
+    spec = spec_for("deepseek-ai/DeepSeek-V3")
+    draft = mtp_draft_gib(spec)
+    assert 12e9 * 0.85 < draft * (1 << 30) < 12e9 * 1.15
+    assert mtp_draft_gib(spec, tp=8) == pytest.approx(draft / 8)
+    assert mtp_draft_gib(spec_for("Qwen/Qwen3-8B")) == 0.0
+    p = plan(spec, gpu("H200"), gpus=8, context=32768, table=False)
+    assert any("MTP layer" in n and "--speculative-config" in n for n in p.notes)
+
+
+def test_expert_parallel_keeps_whole_experts_in_the_fused_moe_workspace():
+    """Qwen3-235B-A22B at TP8 with --enable-expert-parallel: each rank runs whole experts, so the profiled
+    fused-MoE caches are 8× the TP-sharded ones and the pool is smaller (L40S log: 1.4 GiB activation)."""
+    from lmscreen.model.catalog import spec_for
+    from lmscreen.model.hardware import gpu
+    from lmscreen.model.memory import plan
+
+    spec = spec_for("Qwen/Qwen3-235B-A22B").model_copy(update={"quantization": "fp8"})
+    card = gpu("L40S")
+    args = dict(gpus=8, tp=8, context=32768, gpu_memory_utilization=0.9, engine="vllm", vllm_version="0.10.2")
+    tp_only = plan(spec, card, 44.42, **args, table=False)
+    with_ep = plan(spec, card, 44.42, **args, expert_parallel=True, table=False)
+    assert with_ep.available_kv_gib < tp_only.available_kv_gib - 0.4
+    assert with_ep.weights_gib == tp_only.weights_gib
+
+
+def test_fit_and_launch_cli_enable_expert_parallel() -> None:
+    """`model fit --enable-expert-parallel`: a MoE model at TP4 keeps whole experts per rank (a larger
+    profiled fused-MoE workspace, so less KV) and the plan says so; a dense model gets the same plan and a
+    note that the flag is ignored; `model launch` puts vLLM's flag in the command."""
+    base = ["--gpu", "L40S", "--gpus", "4", "--context", "32768", "--vllm-version", "0.10.2", "--json"]
+
+    def fit(model: str, *extra: str) -> dict:
+        out = _cli("fit", model, *base, *extra)
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)
+
+    tp_only = fit("Qwen/Qwen3-30B-A3B")
+    with_ep = fit("Qwen/Qwen3-30B-A3B", "--enable-expert-parallel")
+    assert not tp_only["expert_parallel"] and with_ep["expert_parallel"]
+    assert with_ep["available_kv_gib"] < tp_only["available_kv_gib"]
+    assert with_ep["weights_gib"] == tp_only["weights_gib"]
+    assert any("32 of the 128 experts whole" in n for n in with_ep["notes"])
+    assert not any("expert parallel" in n for n in tp_only["notes"])
+    dense, dense_ep = fit("Qwen/Qwen3-8B"), fit("Qwen/Qwen3-8B", "--enable-expert-parallel")
+    assert dense_ep["available_kv_gib"] == dense["available_kv_gib"] and not dense_ep["expert_parallel"]
+    assert any("ignored" in n and "dense model" in n for n in dense_ep["notes"])
+    launch = _cli("launch", "Qwen/Qwen3-30B-A3B", "--engine", "vllm", *base[:4], "--enable-expert-parallel")
+    assert launch.returncode == 0, launch.stderr
+    command = next(x for x in launch.stdout.splitlines() if x.startswith("vllm serve"))
+    assert "--enable-expert-parallel" in command.split() and "--tensor-parallel-size 4" in command
+    refused = _cli(
+        "launch", "Qwen/Qwen3-30B-A3B", "--engine", "llamacpp", *base[:2], "--enable-expert-parallel"
+    )
+    assert refused.returncode == 2 and "vLLM flag" in refused.stderr

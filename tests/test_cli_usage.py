@@ -1,6 +1,6 @@
 """Usage mistakes exit 2 with a usage line or one error line, never `internal error` (exit 1).
 
-The commands are discovered from the Typer app itself, so a command added later is walked too: each one is
+The commands are discovered from the click group itself, so a command added later is walked too: each one is
 called with nothing, with an empty required argument, with a non-number for every numeric option and with
 an option that does not exist. Runs go through `lmscreen.cli.main` in-process (the same function the console
 script calls), so no interpreter start per case on a shared machine.
@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
-import typer.main
 
 from lmscreen.cli import _register, app, main
 
@@ -34,7 +34,7 @@ def _commands() -> list[tuple[list[str], Any]]:
         else:
             found.append((path, cmd))
 
-    walk(typer.main.get_command(app), [])
+    walk(app, [])
     return found
 
 
@@ -42,17 +42,8 @@ COMMANDS = _commands()
 IDS = [" ".join(p) for p, _ in COMMANDS]
 
 
-def _annotation(param: Any) -> Any:
-    """The parameter's Python type, across typer versions (vendored click or not)."""
-    descriptor = getattr(param, "type_descriptor", None)
-    if descriptor is not None:
-        return descriptor.annotation
-    return {"integer": int, "float": float}.get(getattr(param.type, "name", ""), str)
-
-
 def _numeric(param: Any) -> bool:
-    ann = _annotation(param)
-    return ann in (int, float) or str(ann) in ("int | None", "float | None", "typing.Optional[int]")
+    return isinstance(param.type, (click.types.IntParamType, click.types.FloatParamType))
 
 
 def _filled(cmd: Any) -> list[str]:

@@ -43,7 +43,9 @@ def _pool(tmp_path: Path) -> Path:
 
 
 def _screen(pool: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "lmscreen", "screen", str(pool), "--no-llm", "--out", str(out), *extra]
+    # --jsonl: a rules-only run writes results.jsonl (which holds stale_as_of) only when asked.
+    cmd = [sys.executable, "-m", "lmscreen", "screen", str(pool), "--no-llm", "--jsonl", "--out", str(out)]
+    cmd += extra
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return proc

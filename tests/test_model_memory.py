@@ -426,26 +426,62 @@ def test_fit_cli_is_fast_offline_and_imports_no_ml_stack() -> None:
     assert proc.returncode == 0, proc.stderr
     assert probe["loaded"] == []
     assert "RTX 3090" in proc.stdout and "fits" in proc.stdout
-    whole = subprocess.run(
-        [sys.executable, "-c", _HEAVY_PROBE, "model", "fit", "Qwen/Qwen3-8B", "--gpu", "RTX 3090"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert whole.returncode == 0, whole.stderr
-    assert json.loads(whole.stderr.splitlines()[-1]) == []
+    assert [
+        m for m in _heavy("model", "fit", "Qwen/Qwen3-8B", "--gpu", "RTX 3090") if m not in HELP_ALSO
+    ] == []
 
 
-_HEAVY_PROBE = """
+# The screening stack and what only some commands need: none of it for `--help` or `model fit`. (model/
+# is built on pydantic, so `model fit` loads it; `--help` loads nothing but click and lmscreen.cli.)
+SCREENING_STACK = (
+    "polars",
+    "numpy",
+    "pyarrow",
+    "llama_cpp",
+    "gguf",
+    "httpx",
+    "jinja2",
+    "pygal",
+    "jsonschema",
+    "typer",
+    "lmscreen.report",
+    "lmscreen.outputs.history",
+    "lmscreen.run",
+    "lmscreen.rules",
+    "lmscreen.task",
+    "lmscreen.pool",
+)
+HELP_ALSO = ("pydantic", "rich", "yaml", "lmscreen.model")
+_HEAVY_PROBE = f"""
 import json, sys
 from lmscreen.cli import main
 try:
     main(sys.argv[1:])
 except SystemExit:
     pass
-heavy = ("polars", "numpy", "llama_cpp", "gguf", "httpx")
-sys.stderr.write(json.dumps([m for m in heavy if m in sys.modules]))
+sys.stderr.write(json.dumps([m for m in {SCREENING_STACK + HELP_ALSO!r} if m in sys.modules]))
 """
+
+
+def _heavy(*argv: str) -> list[str]:
+    """The SCREENING_STACK and HELP_ALSO modules loaded by `lmscreen ARGV`."""
+    whole = subprocess.run(
+        [sys.executable, "-c", _HEAVY_PROBE, *argv], capture_output=True, text=True, timeout=600
+    )
+    assert whole.returncode in (0, 2), whole.stderr
+    return json.loads(whole.stderr.splitlines()[-1])
+
+
+def test_help_and_fit_load_none_of_the_screening_stack() -> None:
+    """`lmscreen --help` and `model fit` (table and --json) start without polars, the rules, the report,
+    the history store or a chart library; `--help` without pydantic, rich, YAML and the model package too."""
+    for argv in (["--help"], ["model", "--help"], ["model", "fit", "--help"]):
+        assert _heavy(*argv) == [], argv
+    fit = ["model", "fit", "Qwen/Qwen3-8B", "--gpu", "RTX 4090"]
+    for argv in (fit, [*fit, "--json"]):
+        loaded = _heavy(*argv)
+        assert not [m for m in loaded if m not in HELP_ALSO], (argv, loaded)
+    assert "rich" not in _heavy(*fit, "--json"), "--json prints JSON: no table library"
 
 
 def test_fit_cli_json_is_one_object_with_the_design_fields() -> None:

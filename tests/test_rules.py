@@ -6,7 +6,6 @@ these tests exercise `evaluate` on the input it gets in a real run.
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from importlib import resources
@@ -18,7 +17,7 @@ import pytest
 import yaml
 
 from lmscreen.errors import InputError
-from lmscreen.rules.evaluate import OUTPUT_COLUMNS, RULES_FIRED_JSON_DTYPE, evaluate
+from lmscreen.rules.evaluate import OUTPUT_COLUMNS, RULES_FIRED_LIST_DTYPE, evaluate
 from lmscreen.rules.reference import evaluate_row
 from lmscreen.rules.ruleset import DEFAULT_RULES_PATH, RuleSet, load_rules, rules_hash
 
@@ -112,20 +111,24 @@ def test_evaluate_adds_typed_columns(default_rules: RuleSet) -> None:
     assert out.schema["risk_level"] == pl.String
     assert out.schema["score"] == pl.Int64
     assert out.schema["rules_fired"] == pl.String
-    assert out.schema["rules_fired_json"] == pl.String
+    assert out.schema["rules_fired_list"] == RULES_FIRED_LIST_DTYPE
     assert out.columns[: len(POOL_SCHEMA)] == list(POOL_SCHEMA)
 
 
-def test_rules_fired_json_decodes_to_a_list_of_structs(default_rules: RuleSet) -> None:
-    frame = pool({"is_st": True, "name": "*ST天山", "roe": None}, {})
+def test_rules_fired_list_is_a_list_of_structs(default_rules: RuleSet) -> None:
+    frame = pool({"is_st": True, "name": "*ST天山", "roe": None}, {}, {"roe": 3.5, "pe_ttm": 60.0})
     out = evaluate(frame, default_rules)
-    decoded = out.select(pl.col("rules_fired_json").str.json_decode(RULES_FIRED_JSON_DTYPE)).to_series()
-    assert decoded.to_list() == [
+    assert out.get_column("rules_fired_list").to_list() == [
         [
-            {"id": "st", "field": "name", "value": "*ST天山"},
-            {"id": "roe_missing", "field": "roe", "value": None},
+            {"rule": "st", "field": "name", "threshold": None, "value": "*ST天山"},
+            {"rule": "roe_missing", "field": "roe", "threshold": None, "value": None},
         ],
         [],
+        [
+            {"rule": "roe_lt_5", "field": "roe", "threshold": 5.0, "value": "3.5"},
+            {"rule": "roe_lt_15", "field": "roe", "threshold": 15.0, "value": "3.5"},
+            {"rule": "pe_gt_50", "field": "pe_ttm", "threshold": 50.0, "value": "60.0"},
+        ],
     ]
 
 
@@ -182,14 +185,18 @@ def test_pe_boundaries(default_rules: RuleSet, pe: float | None, level: str, fir
 def test_missing_pe_shows_the_cell_as_given(default_rules: RuleSet, raw: str) -> None:
     result = one(default_rules, pe_ttm=None, pe_raw=raw, roe=20.0)
     assert result["rules_fired"] == f"pe_missing(pe_ttm={raw})"
-    assert json.loads(result["rules_fired_json"]) == [{"id": "pe_missing", "field": "pe_ttm", "value": raw}]
+    assert result["rules_fired_list"] == [
+        {"rule": "pe_missing", "field": "pe_ttm", "threshold": None, "value": raw}
+    ]
 
 
 def test_missing_pe_without_a_raw_column_shows_empty(default_rules: RuleSet) -> None:
     frame = pool({"pe_ttm": None}).drop("pe_raw")
     out = evaluate(frame, default_rules).row(0, named=True)
     assert out["rules_fired"] == "pe_missing(pe_ttm=)"
-    assert out["rules_fired_json"] == '[{"id":"pe_missing","field":"pe_ttm","value":null}]'
+    assert out["rules_fired_list"] == [
+        {"rule": "pe_missing", "field": "pe_ttm", "threshold": None, "value": None}
+    ]
 
 
 @pytest.mark.parametrize("pe", [0.0, -8.0, None])
@@ -205,13 +212,13 @@ def test_each_st_form_is_high_and_lists_the_name(default_rules: RuleSet, name: s
     result = one(default_rules, name=name, is_st=True, roe=30.0, pe_ttm=10.0)
     assert result["risk_level"] == "高"
     assert result["rules_fired"] == f"st(name={name})"
-    assert json.loads(result["rules_fired_json"]) == [{"id": "st", "field": "name", "value": name}]
+    assert result["rules_fired_list"] == [{"rule": "st", "field": "name", "threshold": None, "value": name}]
 
 
-def test_json_escapes_awkward_names(default_rules: RuleSet) -> None:
+def test_awkward_names_are_kept_as_they_are(default_rules: RuleSet) -> None:
     name = '*ST"引号\\斜杠\t制表\x01'
     result = one(default_rules, name=name, is_st=True)
-    assert json.loads(result["rules_fired_json"]) == [{"id": "st", "field": "name", "value": name}]
+    assert result["rules_fired_list"] == [{"rule": "st", "field": "name", "threshold": None, "value": name}]
     assert result["rules_fired"] == f"st(name={name})"
 
 
@@ -232,8 +239,10 @@ def test_missing_roe_is_unknown_without_score(default_rules: RuleSet) -> None:
         "risk_level": "未知",
         "score": None,
         "rules_fired": "roe_missing(roe=);pe_missing(pe_ttm=亏损)",
-        "rules_fired_json": '[{"id":"roe_missing","field":"roe","value":null},'
-        '{"id":"pe_missing","field":"pe_ttm","value":"亏损"}]',
+        "rules_fired_list": [
+            {"rule": "roe_missing", "field": "roe", "threshold": None, "value": None},
+            {"rule": "pe_missing", "field": "pe_ttm", "threshold": None, "value": "亏损"},
+        ],
     }
 
 

@@ -50,17 +50,17 @@ def test_partial_year_roe_and_dynamic_pe_are_announced(tmp_path: Path) -> None:
 def test_annualize_roe_scales_and_records_per_row(tmp_path: Path) -> None:
     pool = tmp_path / "yjbb.csv"
     pool.write_text(HALF_YEAR, encoding="utf-8")
-    proc = screen(pool, tmp_path / "out", "--annualize-roe")
+    proc = screen(pool, tmp_path / "out", "--annualize-roe", "--jsonl")
     assert "ROE annualised on 3 rows (2025H1: 3" in proc.stderr
     rows = [json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text("utf-8").splitlines()]
     assert [r["roe"] for r in rows] == [37.0, 10.2, 18.0]
     assert [r["roe_reported"] for r in rows] == [18.5, 5.1, 9.0]
-    assert rows[0]["rules_fired"].startswith("roe_annualized(roe_reported=18.5 2025H1 x2)")
-    assert json.loads(rows[0]["rules_fired_json"])[0] == {
-        "id": "roe_annualized",
-        "field": "roe_reported",
-        "value": "18.5 2025H1 x2",
-    }
+    entry = {"rule": "roe_annualized", "field": "roe_reported", "threshold": None, "value": "18.5 2025H1 x2"}
+    assert rows[0]["rules_fired"][0] == entry
+    typed = pl.read_parquet(tmp_path / "out" / "results.parquet")
+    assert typed["rules_fired"][0].to_list()[0] == entry
+    text = pl.read_csv(tmp_path / "out" / "results.csv", infer_schema_length=0)["rules_fired"][0]
+    assert text.startswith("roe_annualized(roe_reported=18.5 2025H1 x2)")
     # 5.1% half-year is 10.2% a year: no longer below the 5% "high" threshold.
     assert rows[1]["risk_level"] != "高"
     run = json.loads((tmp_path / "out" / "run.json").read_text(encoding="utf-8"))

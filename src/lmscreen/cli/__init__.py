@@ -1,23 +1,33 @@
-"""The `lmscreen` command line: one Typer app, sub-apps registered from their own modules.
+"""The `lmscreen` command line: one click group, the commands registered from their own modules.
 
 Exit codes follow DESIGN.md: 0 done, 2 unusable input (one line on stderr), 1 internal error.
+
+Why click and not Typer: Typer 0.2x builds a pydantic TypeAdapter for every parameter of the command it
+runs, so `lmscreen model fit` paid ~0.15 s (and the pydantic import) before its first line of work, and
+importing Typer cost twice click's. Every command module imports only click at the top; what a command
+needs (polars, the rules, the report, rich tables) is imported inside it, so `--help` and `model fit`
+load none of the screening stack (tests/test_model_memory.py holds this).
 """
 
 from __future__ import annotations
 
 import sys
 
-import typer
+import click
 
 from lmscreen.errors import InputError
 
-app = typer.Typer(
+CONTEXT = {"help_option_names": ["-h", "--help"], "show_default": True, "max_content_width": 110}
+
+
+@click.group(
     name="lmscreen",
     help="Screen an A-share stock pool with a local LLM; plan which model fits your GPU.",
     no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
+    context_settings=CONTEXT,
 )
+def app() -> None:
+    pass
 
 
 _registered = False
@@ -28,11 +38,10 @@ def _register() -> None:
     if _registered:  # main() may be called more than once in one process (tests)
         return
     _registered = True
-    # Imported here so that `lmscreen model fit` never pays for the screening stack and vice versa:
-    # each module imports its heavy dependencies inside its command functions.
     from lmscreen.cli import brief, doctor, history, model, notify, pool, screen
 
-    app.info.help = f"{app.info.help}\n\n{history.history_help()}"
+    # \b: click keeps the paragraph as written, so a long database path is never broken across lines.
+    app.help = f"{app.help}\n\n\b\n{history.history_help()}"
     screen.register(app)
     brief.register(app)
     pool.register(app)
@@ -46,29 +55,22 @@ def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: maps our exceptions onto the exit-code contract."""
     _register()
     try:
-        # With standalone_mode=False click returns (not raises) a typer.Exit's code: keep it.
-        rc = app(args=argv, prog_name="lmscreen", standalone_mode=False)
+        rc = app.main(args=argv, prog_name="lmscreen", standalone_mode=False)
         sys.exit(rc if isinstance(rc, int) else 0)
     except InputError as exc:
         print(f"lmscreen: error: {exc}", file=sys.stderr)
         sys.exit(2)
-    except typer.Exit as exc:
+    except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except (typer.Abort, KeyboardInterrupt):
+    except click.ClickException as exc:
+        # Usage mistakes (unknown command, missing or bad argument): click's usage line, hint and error.
+        exc.show()
+        sys.exit(exc.exit_code)
+    except (click.exceptions.Abort, KeyboardInterrupt):
         print("lmscreen: aborted", file=sys.stderr)
         sys.exit(130)
     except SystemExit:
         raise
     except Exception as exc:  # noqa: BLE001 - the contract: anything else is an internal error, exit 1
-        if _is_click_exception(exc):
-            # Usage mistakes (unknown command, missing or bad argument): click's own usage line, hint and
-            # error, exit 2. Typer >= 0.2x vendors click, so its exceptions are not `click.*` ones.
-            exc.show()  # type: ignore[attr-defined]
-            sys.exit(int(getattr(exc, "exit_code", 2)))
         print(f"lmscreen: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         sys.exit(1)
-
-
-def _is_click_exception(exc: BaseException) -> bool:
-    """True for click's (or typer's vendored click's) ClickException family, whichever module holds it."""
-    return any(c.__name__ == "ClickException" for c in type(exc).__mro__) and hasattr(exc, "show")

@@ -2,35 +2,54 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
-import typer
+import click
 
 from lmscreen.errors import InputError
 
+_PATH = click.Path(path_type=Path)
 
-def register(app: typer.Typer) -> None:
+
+def register(app: click.Group) -> None:
     @app.command("brief")
+    @click.argument("pool", type=_PATH)
+    @click.option("--reports", type=_PATH, help="Folder of <code>.txt/.md/.pdf filings.")
+    @click.option("--style", default="video", help="video | post | plain")
+    @click.option("--length", default="60s", help="60s, 90s or N字 (characters as read aloud).")
+    @click.option("--out", type=_PATH, default=Path("out"), help="Output folder (resumes a run found there).")
+    @click.option("--rules", type=_PATH, help="Rules YAML replacing the default rules.")
+    @click.option("--engine", default="embedded", help="embedded | openai | vllm | ray")
+    @click.option("--model", help="GGUF path (embedded) or served model name.")
+    @click.option("--base-url", envvar="OPENAI_BASE_URL", show_envvar=True)
+    @click.option("--api-key", envvar="OPENAI_API_KEY", show_default=False, show_envvar=True)
+    @click.option("--concurrency", type=click.IntRange(min=1), default=4, help="Requests in flight (openai).")
+    @click.option("--lang", default="zh", help="zh (scripts are written in Chinese).")
+    @click.option("--fresh", is_flag=True, help="Forget stored answers and start over.")
+    @click.option("--limit", type=click.IntRange(min=1), help="Only the first N rows.")
+    @click.option("--quiet", is_flag=True, help="No progress bar.")
     def brief(
-        pool: Path = typer.Argument(..., help="Stock pool: CSV, TSV or XLSX (the same as screen's)."),
-        reports: Path | None = typer.Option(None, "--reports", help="Folder of <code>.txt/.md/.pdf filings."),
-        style: str = typer.Option("video", "--style", help="video | post | plain"),
-        length: str = typer.Option("60s", "--length", help="60s, 90s or N字 (characters as read aloud)."),
-        out: Path = typer.Option(Path("out"), "--out", help="Output folder (resumes a run found there)."),
-        rules: Path | None = typer.Option(None, "--rules", help="Rules YAML replacing the default rules."),
-        engine: str = typer.Option("embedded", "--engine", help="embedded | openai | vllm | ray"),
-        model: str | None = typer.Option(None, "--model", help="GGUF path (embedded) or served model name."),
-        base_url: str | None = typer.Option(None, "--base-url", envvar="OPENAI_BASE_URL"),
-        api_key: str | None = typer.Option(None, "--api-key", envvar="OPENAI_API_KEY", show_default=False),
-        concurrency: int = typer.Option(4, "--concurrency", min=1, help="Requests in flight (openai)."),
-        lang: str = typer.Option("zh", "--lang", help="zh (scripts are written in Chinese)."),
-        fresh: bool = typer.Option(False, "--fresh", help="Forget stored answers and start over."),
-        limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N rows."),
-        quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+        pool: Path,
+        reports: Path | None,
+        style: str,
+        length: str,
+        out: Path,
+        rules: Path | None,
+        engine: str,
+        model: str | None,
+        base_url: str | None,
+        api_key: str | None,
+        concurrency: int,
+        lang: str,
+        fresh: bool,
+        limit: int | None,
+        quiet: bool,
     ) -> None:
-        """Write a short 财报亮点 script per company from its filing's own figures."""
-        from rich.console import Console
+        """Write a short 财报亮点 script per company from its filing's own figures.
 
+        POOL: stock pool, CSV, TSV or XLSX (the same as screen's).
+        """
         from lmscreen.run.brief import brief as run_brief
         from lmscreen.run.options import ScreenOptions
         from lmscreen.run.screen import check_out_dir
@@ -56,12 +75,11 @@ def register(app: typer.Typer) -> None:
             lang=lang,
         )
         summary = run_brief(opts, style=style, length=length)
-        console = Console(stderr=True)
+        # Plain lines on stderr, as `screen` writes them (no rich console to import).
         for notice in summary.notices:
-            console.print(f"note: {notice}", markup=False, highlight=False)
+            print(f"note: {notice}", file=sys.stderr)
         sources = " ".join(f"{k}:{v}" for k, v in sorted(summary.sources.items()))
-        console.print(
+        print(
             f"briefs {summary.written} written, {summary.skipped} skipped ({sources}); outputs in {out}",
-            markup=False,
-            highlight=False,
+            file=sys.stderr,
         )

@@ -7,27 +7,28 @@ from __future__ import annotations
 
 import json
 
-import typer
+import click
 
 
-def register(app: typer.Typer) -> None:
+def register(app: click.Group) -> None:
     @app.command("doctor")
+    @click.option("--base-url", help="Server URL, e.g. http://127.0.0.1:8000/v1 (default: $OPENAI_BASE_URL).")
+    @click.option("--model", help="Model name the client will request.")
+    @click.option("--api-key", help="API key (default: $OPENAI_API_KEY). Never printed.", show_default=False)
+    @click.option("--timeout", type=float, default=60.0, help="Seconds to wait for each request.")
+    @click.option("--json", "json_out", is_flag=True, help="Print one JSON object.")
+    @click.option(
+        "--log", help="A vLLM / SGLang / llama.cpp start-up or crash log: name the cause and the fix."
+    )
+    @click.option("--gpu", help="With --log: the GPU, when the log does not say.")
     def doctor(
-        base_url: str | None = typer.Option(
-            None, "--base-url", help="Server URL, e.g. http://127.0.0.1:8000/v1 (default: $OPENAI_BASE_URL)."
-        ),
-        model: str | None = typer.Option(None, "--model", help="Model name the client will request."),
-        api_key: str | None = typer.Option(
-            None, "--api-key", help="API key (default: $OPENAI_API_KEY). Never printed.", show_default=False
-        ),
-        timeout: float = typer.Option(60.0, "--timeout", help="Seconds to wait for each request."),
-        json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
-        log: str | None = typer.Option(
-            None,
-            "--log",
-            help="A vLLM / SGLang / llama.cpp start-up or crash log: name the cause and the fix.",
-        ),
-        gpu: str | None = typer.Option(None, "--gpu", help="With --log: the GPU, when the log does not say."),
+        base_url: str | None,
+        model: str | None,
+        api_key: str | None,
+        timeout: float,
+        json_out: bool,
+        log: str | None,
+        gpu: str | None,
     ) -> None:
         """Tell why an OpenAI-compatible endpoint does or does not work, or (--log) why a server failed.
 
@@ -38,14 +39,14 @@ def register(app: typer.Typer) -> None:
             from lmscreen.doctor.logs import diagnose_file
 
             found = diagnose_file(log, gpu)
-            typer.echo(json.dumps(found.to_dict(), ensure_ascii=False) if json_out else found.render_text())
+            click.echo(json.dumps(found.to_dict(), ensure_ascii=False) if json_out else found.render_text())
             raise SystemExit(1 if found.cause else 0)
         from lmscreen.doctor import run_doctor
 
         report = run_doctor(base_url, model, api_key, timeout)
         if json_out:
-            typer.echo(json.dumps(report.to_dict(), ensure_ascii=False))
+            click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
         else:
-            typer.echo(report.render_text())
-        # SystemExit, not typer.Exit: with standalone_mode=False click returns an Exit's code, not exits.
+            click.echo(report.render_text())
+        # SystemExit, not click's Exit: with standalone_mode=False click returns an Exit's code, not exits.
         raise SystemExit(0 if report.ok else 1)

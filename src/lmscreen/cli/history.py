@@ -6,24 +6,24 @@ import json
 import sys
 from pathlib import Path
 
-import typer
+import click
 
 
 def history_help() -> str:
-    from lmscreen.outputs.history import HOME_ENV, db_path
+    """Where the history is (its path without the history store imported: `--help` shows it)."""
+    from lmscreen.home import HISTORY_DB, HOME_ENV, home
 
-    return f"Run history database: {db_path()} (set {HOME_ENV} to move it)."
+    return f"Run history database: {home() / HISTORY_DB} (set {HOME_ENV} to move it)."
 
 
-def register(app: typer.Typer) -> None:
+def register(app: click.Group) -> None:
     where = history_help()
 
     @app.command("history", help=f"List recorded screening runs, newest first. {where}")
-    def history_cmd(
-        pool: Path | None = typer.Option(None, "--pool", help="Only runs of this pool file."),
-        limit: int = typer.Option(20, "--limit", min=1, help="How many runs to list."),
-        as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout."),
-    ) -> None:
+    @click.option("--pool", type=click.Path(path_type=Path), help="Only runs of this pool file.")
+    @click.option("--limit", type=click.IntRange(min=1), default=20, help="How many runs to list.")
+    @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+    def history_cmd(pool: Path | None, limit: int, as_json: bool) -> None:
         from rich.console import Console
         from rich.table import Table
 
@@ -32,7 +32,7 @@ def register(app: typer.Typer) -> None:
 
         runs = list_runs(pool=pool, limit=limit)
         if as_json:
-            typer.echo(
+            click.echo(
                 json.dumps({"db": str(db_path()), "runs": [r.to_json() for r in runs]}, ensure_ascii=False)
             )
             return
@@ -64,11 +64,10 @@ def register(app: typer.Typer) -> None:
         help=f"Stocks whose risk level or score changed between two runs, and codes added or "
         f"dropped. A run is an id from `lmscreen history`, `latest`, or an OUT folder. {where}",
     )
-    def diff_cmd(
-        run_a: str = typer.Argument(..., help="The older run."),
-        run_b: str = typer.Argument(..., help="The newer run."),
-        as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout."),
-    ) -> None:
+    @click.argument("run_a")
+    @click.argument("run_b")
+    @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+    def diff_cmd(run_a: str, run_b: str, as_json: bool) -> None:
         from rich.console import Console
         from rich.table import Table
 
@@ -87,7 +86,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             data = result.to_json()
             data["run_a"], data["run_b"] = a.to_json(), b.to_json()
-            typer.echo(json.dumps(data, ensure_ascii=False))
+            click.echo(json.dumps(data, ensure_ascii=False))
             return
         console = Console()
         console.print(

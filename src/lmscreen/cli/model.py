@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import typer
+import click
 
 
-def register(app: typer.Typer) -> None:
+def register(app: click.Group) -> None:
     from lmscreen.cli import model_info, model_plan
 
-    model_app = typer.Typer(
-        help="Decode model names, read architectures, plan GPU memory, launch engines.", no_args_is_help=True
-    )
+    @app.group("model", no_args_is_help=True)
+    def model_app() -> None:
+        """Decode model names, read architectures, plan GPU memory, launch engines."""
+
     model_info.register(model_app)
     model_plan.register(model_app)
-    app.add_typer(model_app, name="model")

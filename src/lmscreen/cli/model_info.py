@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import typer
+import click
 
 
 def _print_json(data: dict[str, Any]) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def _fmt(value: Any) -> str:
@@ -130,11 +130,11 @@ def _inspect_rows(spec: Any) -> list[tuple[str, Any, str]]:
     return rows
 
 
-def register(app: typer.Typer) -> None:
+def register(app: click.Group) -> None:
     @app.command("decode")
-    def decode(
-        name: str, json_out: bool = typer.Option(False, "--json", help="One JSON object on stdout.")
-    ) -> None:
+    @click.argument("name")
+    @click.option("--json", "json_out", is_flag=True, help="One JSON object on stdout.")
+    def decode(name: str, json_out: bool) -> None:
         """What a model name says: family, size, active params, variant, quantization."""
         from lmscreen.model.names import decode as decode_name
 
@@ -145,9 +145,9 @@ def register(app: typer.Typer) -> None:
             _table(f"model decode: {decoded.name}", _decode_rows(decoded))
 
     @app.command("inspect")
-    def inspect(
-        path_or_id: str, json_out: bool = typer.Option(False, "--json", help="One JSON object on stdout.")
-    ) -> None:
+    @click.argument("path_or_id")
+    @click.option("--json", "json_out", is_flag=True, help="One JSON object on stdout.")
+    def inspect(path_or_id: str, json_out: bool) -> None:
         """The real architecture from config.json, safetensors headers or a GGUF header."""
         from lmscreen.model.arch import inspect as inspect_model
 

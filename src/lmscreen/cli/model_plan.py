@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-import typer
+import click
 
 from lmscreen.errors import InputError
 
@@ -176,55 +176,64 @@ def _render_plan(plan: Plan) -> None:
         console.print(f"• {note}")
 
 
-def register(app: typer.Typer) -> None:
+def register(app: click.Group) -> None:
     @app.command("fit")
+    @click.argument("model")
+    @click.option("--gpu", help='GPU name from the catalog ("RTX 3090", "H100").')
+    @click.option("--vram-gib", type=float, help="Memory per GPU in GiB, for any other card.")
+    @click.option("--gpus", type=int, default=1, help="Number of GPUs.")
+    @click.option("--tp", type=int, help="Tensor parallel size (default: --gpus / --pp).")
+    @click.option(
+        "--pp", type=int, help="vLLM pipeline stages (--gpus = --tp × --pp; --pp 2 alone: two GPUs)."
+    )
+    @click.option(
+        "--vllm-version", help="vLLM release to plan for, e.g. 0.11 (default: the newest modelled)."
+    )
+    @click.option("--context", type=int, help="Context per request (default: longest that fits).")
+    @click.option("--concurrency", type=int, help="Parallel requests to plan for.")
+    @click.option(
+        "--gpu-memory-utilization",
+        type=float,
+        help="vLLM fraction of total GPU memory (default: the release's, 0.92 on 0.21+, 0.90 before).",
+    )
+    @click.option("--kv-cache-dtype", default="auto", help="auto | fp8 | q8_0 | q4_0 …")
+    @click.option("--engine", default="vllm", help="vllm | llamacpp | ollama")
+    @click.option(
+        "--enable-expert-parallel",
+        "expert_parallel",
+        is_flag=True,
+        help="vLLM expert parallel: MoE ranks hold whole experts (a dense model ignores it, said so).",
+    )
+    @click.option("--workload", help="screen: rows/hour for a batch with a shared prefix (needs --rows …).")
+    @click.option("--rows", type=int, help="Workload: rows to screen.")
+    @click.option("--prompt-tokens", type=int, help="Workload: prompt tokens per row.")
+    @click.option("--output-tokens", type=int, help="Workload: output tokens per row.")
+    @click.option(
+        "--prefix-tokens", type=int, default=0, help="Workload: prompt tokens every row shares (cached once)."
+    )
+    @click.option("--config", help="config.json or model folder to read the architecture from (no download).")
+    @click.option("--json", "json_out", is_flag=True, help="Print one JSON object.")
     def fit(
-        model: str = typer.Argument(..., help="Catalog name, HF id, Ollama tag, model folder or .gguf file."),
-        gpu: str | None = typer.Option(None, "--gpu", help='GPU name from the catalog ("RTX 3090", "H100").'),
-        vram_gib: float | None = typer.Option(
-            None, "--vram-gib", help="Memory per GPU in GiB, for any other card."
-        ),
-        gpus: int = typer.Option(1, "--gpus", help="Number of GPUs."),
-        tp: int | None = typer.Option(None, "--tp", help="Tensor parallel size (default: --gpus / --pp)."),
-        pp: int | None = typer.Option(
-            None, "--pp", help="vLLM pipeline stages (--gpus = --tp × --pp; --pp 2 alone: two GPUs)."
-        ),
-        vllm_version: str | None = typer.Option(
-            None, "--vllm-version", help="vLLM release to plan for, e.g. 0.11 (default: the newest modelled)."
-        ),
-        context: int | None = typer.Option(
-            None, "--context", help="Context per request (default: longest that fits)."
-        ),
-        concurrency: int | None = typer.Option(None, "--concurrency", help="Parallel requests to plan for."),
-        gpu_memory_utilization: float | None = typer.Option(
-            None,
-            "--gpu-memory-utilization",
-            help="vLLM fraction of total GPU memory (default: the release's, 0.92 on 0.21+, 0.90 before).",
-        ),
-        kv_cache_dtype: str = typer.Option("auto", "--kv-cache-dtype", help="auto | fp8 | q8_0 | q4_0 …"),
-        engine: str = typer.Option("vllm", "--engine", help="vllm | llamacpp | ollama"),
-        expert_parallel: bool = typer.Option(
-            False,
-            "--enable-expert-parallel",
-            help="vLLM expert parallel: MoE ranks hold whole experts (a dense model ignores it, said so).",
-        ),
-        workload: str | None = typer.Option(
-            None, "--workload", help="screen: rows/hour for a batch with a shared prefix (needs --rows …)."
-        ),
-        rows: int | None = typer.Option(None, "--rows", help="Workload: rows to screen."),
-        prompt_tokens: int | None = typer.Option(
-            None, "--prompt-tokens", help="Workload: prompt tokens per row."
-        ),
-        output_tokens: int | None = typer.Option(
-            None, "--output-tokens", help="Workload: output tokens per row."
-        ),
-        prefix_tokens: int = typer.Option(
-            0, "--prefix-tokens", help="Workload: prompt tokens every row shares (cached once)."
-        ),
-        config: str | None = typer.Option(
-            None, "--config", help="config.json or model folder to read the architecture from (no download)."
-        ),
-        json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+        model: str,
+        gpu: str | None,
+        vram_gib: float | None,
+        gpus: int,
+        tp: int | None,
+        pp: int | None,
+        vllm_version: str | None,
+        context: int | None,
+        concurrency: int | None,
+        gpu_memory_utilization: float | None,
+        kv_cache_dtype: str,
+        engine: str,
+        expert_parallel: bool,
+        workload: str | None,
+        rows: int | None,
+        prompt_tokens: int | None,
+        output_tokens: int | None,
+        prefix_tokens: int,
+        config: str | None,
+        json_out: bool,
     ) -> None:
         """Plan GPU memory: weights, KV cache, overhead, max context and concurrency, knobs to turn."""
         from lmscreen.model.memory import plan
@@ -265,37 +274,46 @@ def register(app: typer.Typer) -> None:
                 _render_batch(batch)
 
     @app.command("launch")
+    @click.argument("model")
+    @click.option("--engine", required=True, help="vllm | sglang | llamacpp | ollama | transformers")
+    @click.option("--gpu", help="GPU to size the command for.")
+    @click.option("--host", default="127.0.0.1", help="Address to bind (0.0.0.0 adds an API key).")
+    @click.option("--port", type=click.IntRange(1, 65535), help="Port (engine default when omitted).")
+    @click.option("--vram-gib", type=float, help="Memory per GPU in GiB, for any other card.")
+    @click.option("--gpus", type=click.IntRange(min=1), default=1, help="Number of GPUs (tensor parallel).")
+    @click.option("--pp", type=int, help="vLLM pipeline stages (--gpus = TP × PP).")
+    @click.option(
+        "--vllm-version", help="vLLM release to size the command for (default: the newest modelled)."
+    )
+    @click.option("--context", type=int, help="Context per request.")
+    @click.option("--concurrency", type=int, help="Parallel requests.")
+    @click.option("--kv-cache-dtype", default="auto", help="auto | fp8 | q8_0 | q4_0 …")
+    @click.option("--task", default="text", help="text | vision | agent (sampling preset).")
+    @click.option(
+        "--enable-expert-parallel",
+        "expert_parallel",
+        is_flag=True,
+        help="vLLM expert parallel: MoE ranks hold whole experts (a dense model ignores it, said so).",
+    )
+    @click.option("--config", help="config.json or model folder to read the architecture from (no download).")
+    @click.option("--json", "json_out", is_flag=True, help="Print one JSON object.")
     def launch(
-        model: str = typer.Argument(..., help="Catalog name, HF id, Ollama tag, model folder or .gguf file."),
-        engine: str = typer.Option(..., "--engine", help="vllm | sglang | llamacpp | ollama | transformers"),
-        gpu: str | None = typer.Option(None, "--gpu", help="GPU to size the command for."),
-        host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (0.0.0.0 adds an API key)."),
-        port: int | None = typer.Option(
-            None, "--port", min=1, max=65535, help="Port (engine default when omitted)."
-        ),
-        vram_gib: float | None = typer.Option(
-            None, "--vram-gib", help="Memory per GPU in GiB, for any other card."
-        ),
-        gpus: int = typer.Option(1, "--gpus", min=1, help="Number of GPUs (tensor parallel)."),
-        pp: int | None = typer.Option(None, "--pp", help="vLLM pipeline stages (--gpus = TP × PP)."),
-        vllm_version: str | None = typer.Option(
-            None,
-            "--vllm-version",
-            help="vLLM release to size the command for (default: the newest modelled).",
-        ),
-        context: int | None = typer.Option(None, "--context", help="Context per request."),
-        concurrency: int | None = typer.Option(None, "--concurrency", help="Parallel requests."),
-        kv_cache_dtype: str = typer.Option("auto", "--kv-cache-dtype", help="auto | fp8 | q8_0 | q4_0 …"),
-        task: str = typer.Option("text", "--task", help="text | vision | agent (sampling preset)."),
-        expert_parallel: bool = typer.Option(
-            False,
-            "--enable-expert-parallel",
-            help="vLLM expert parallel: MoE ranks hold whole experts (a dense model ignores it, said so).",
-        ),
-        config: str | None = typer.Option(
-            None, "--config", help="config.json or model folder to read the architecture from (no download)."
-        ),
-        json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+        model: str,
+        engine: str,
+        gpu: str | None,
+        host: str,
+        port: int | None,
+        vram_gib: float | None,
+        gpus: int,
+        pp: int | None,
+        vllm_version: str | None,
+        context: int | None,
+        concurrency: int | None,
+        kv_cache_dtype: str,
+        task: str,
+        expert_parallel: bool,
+        config: str | None,
+        json_out: bool,
     ) -> None:
         """Print a launch command whose every flag exists in the engine version it names."""
         from lmscreen.model.launch import ENGINES, launch_command
@@ -364,28 +382,49 @@ def register(app: typer.Typer) -> None:
         print(cmd.shell())
 
     @app.command("recommend")
+    @click.option("--gpu", help="GPU name from the catalog.")
+    @click.option("--vram-gib", type=float, help="Memory per GPU in GiB.")
+    @click.option("--task", default="text", help="text | vision | agent | screen")
+    @click.option("--gpus", type=int, default=1, help="Number of GPUs.")
+    @click.option("--limit", type=click.IntRange(min=1), default=15, help="Show at most this many models.")
+    @click.option(
+        "--model",
+        "models",
+        multiple=True,
+        help="Also rank this model (any name, path or config; repeatable).",
+    )
+    @click.option(
+        "--within",
+        default="8h",
+        help="Time budget for the job: 8h (one night, the default), 90m, 1.5 (hours).",
+    )
+    @click.option(
+        "--vllm-version", help="vLLM release to plan for, e.g. 0.11 (default: the newest modelled)."
+    )
+    @click.option("--rows", type=int, default=5500, help="Workload: rows to screen.")
+    @click.option("--prompt-tokens", type=int, default=2000, help="Workload: prompt tokens per row.")
+    @click.option("--output-tokens", type=int, default=300, help="Workload: output tokens per row.")
+    @click.option(
+        "--prefix-tokens",
+        type=int,
+        default=1000,
+        help="Workload: prompt tokens every row shares (cached once).",
+    )
+    @click.option("--json", "json_out", is_flag=True, help="Print one JSON object.")
     def recommend(
-        gpu: str | None = typer.Option(None, "--gpu", help="GPU name from the catalog."),
-        vram_gib: float | None = typer.Option(None, "--vram-gib", help="Memory per GPU in GiB."),
-        task: str = typer.Option("text", "--task", help="text | vision | agent | screen"),
-        gpus: int = typer.Option(1, "--gpus", help="Number of GPUs."),
-        limit: int = typer.Option(15, "--limit", min=1, help="Show at most this many models."),
-        models: list[str] = typer.Option(
-            [], "--model", help="Also rank this model (any name, path or config; repeatable)."
-        ),
-        within: str = typer.Option(
-            "8h", "--within", help="Time budget for the job: 8h (one night, the default), 90m, 1.5 (hours)."
-        ),
-        vllm_version: str | None = typer.Option(
-            None, "--vllm-version", help="vLLM release to plan for, e.g. 0.11 (default: the newest modelled)."
-        ),
-        rows: int = typer.Option(5500, "--rows", help="Workload: rows to screen."),
-        prompt_tokens: int = typer.Option(2000, "--prompt-tokens", help="Workload: prompt tokens per row."),
-        output_tokens: int = typer.Option(300, "--output-tokens", help="Workload: output tokens per row."),
-        prefix_tokens: int = typer.Option(
-            1000, "--prefix-tokens", help="Workload: prompt tokens every row shares (cached once)."
-        ),
-        json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+        gpu: str | None,
+        vram_gib: float | None,
+        task: str,
+        gpus: int,
+        limit: int,
+        models: tuple[str, ...],
+        within: str,
+        vllm_version: str | None,
+        rows: int,
+        prompt_tokens: int,
+        output_tokens: int,
+        prefix_tokens: int,
+        json_out: bool,
     ) -> None:
         """Models that fit the card with a 32k context and finish the job in time, by expected quality.
 

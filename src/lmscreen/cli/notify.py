@@ -7,15 +7,20 @@ outcome; the exit code stays the screening's. Each target's outcome goes to the 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
-import typer
+import click
 
 from lmscreen.errors import InputError
 
+_PATH = click.Path(path_type=Path)
 
-def send_run(out_dir: Path, flag_urls: list[str] | None, echo=None) -> dict | None:
+
+def send_run(
+    out_dir: Path, flag_urls: Sequence[str] | None, echo: Callable[[str], None] | None = None
+) -> dict | None:
     """Send the finished run's message to every configured URL; record the outcome in run.json.
     Returns run.json's `notify` entry, or None when no URL is configured."""
     import json
@@ -23,10 +28,10 @@ def send_run(out_dir: Path, flag_urls: list[str] | None, echo=None) -> dict | No
     from lmscreen.notify import config, deliver, message
     from lmscreen.outputs.results import write_json
 
-    settings = config.load(flag_urls)
+    settings = config.load(list(flag_urls) if flag_urls else None)
     if not settings.urls:
         return None
-    say = echo or (lambda text: typer.echo(text, err=True))
+    say = echo or (lambda text: click.echo(text, err=True))
     msg = message.build(out_dir)
     policy = deliver.Policy(retries=settings.retries, backoff_s=settings.backoff_s)
     results = deliver.deliver(settings.urls, msg, policy)
@@ -44,16 +49,21 @@ def send_run(out_dir: Path, flag_urls: list[str] | None, echo=None) -> dict | No
     return entry
 
 
-def register(app: typer.Typer) -> None:
+def register(app: click.Group) -> None:
     @app.command("notify")
-    def notify(
-        out_dir: Path = typer.Argument(..., help="A finished run's output folder."),
-        test: bool = typer.Option(False, "--test", help="Send the run's message again (check the setup)."),
-        url: list[str] | None = typer.Option(
-            None, "--notify", help="apprise URL (repeatable), beside config.toml's `notify`."
-        ),
-    ) -> None:
-        """Send a finished run's summary to the configured targets (apprise URLs)."""
+    @click.argument("out_dir", type=_PATH)
+    @click.option("--test", is_flag=True, help="Send the run's message again (check the setup).")
+    @click.option(
+        "--notify",
+        "url",
+        multiple=True,
+        help="apprise URL (repeatable), beside config.toml's `notify`.",
+    )
+    def notify(out_dir: Path, test: bool, url: tuple[str, ...]) -> None:
+        """Send a finished run's summary to the configured targets (apprise URLs).
+
+        OUT_DIR: a finished run's output folder.
+        """
         if not test:
             raise InputError("notify: give --test to send the last run's message again")
         if not (out_dir / "run.json").is_file():
@@ -66,4 +76,4 @@ def register(app: typer.Typer) -> None:
                 f"no notification URL: give --notify URL or set notify = [...] in {config_path()}"
             )
         if entry["failed"]:
-            raise typer.Exit(1)
+            raise click.exceptions.Exit(1)

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import typer
+import click
 
 from lmscreen.errors import InputError
 
-pool_app = typer.Typer(help="Build a stock pool from akshare/tushare, or fill the columns a pool lacks.")
+
+@click.group("pool", no_args_is_help=True)
+def pool_app() -> None:
+    """Build a stock pool from akshare/tushare, or fill the columns a pool lacks."""
 
 
 def _default_cache() -> Path:
@@ -104,45 +108,74 @@ def _fetch_table(
     return result.table, "+".join(result.vendors), extra
 
 
-_SOURCE = typer.Option(
-    "auto",
-    "--source",
-    help="auto (default: akshare, then efinance, then tushare with a token, per field), akshare, "
-    "efinance or tushare.",
-)
-_ALLOW_STALE = typer.Option(
-    False, "--allow-stale", help="With every source down, keep the pool already at --out (and say so)."
-)
-_TOKEN = typer.Option(None, "--token", envvar="TUSHARE_TOKEN", show_default=False, help="tushare token.")
-_AS_OF = typer.Option(None, "--as-of", help="Build as of this date (YYYY-MM-DD; default today).")
-_CACHE = typer.Option(None, "--cache", help="Cache folder (default ~/.cache/lmscreen/pool, LMSCREEN_CACHE).")
-_NO_CACHE = typer.Option(False, "--no-cache", help="Always ask the vendor.")
-_INTERVAL = typer.Option(
-    None, "--min-interval", min=0.0, help="Seconds between calls (akshare 1.0, tushare 0.35)."
-)
-_RETRIES = typer.Option(3, "--retries", min=1, help="Tries per call.")
-_BACKOFF = typer.Option(2.0, "--backoff", min=0.0, help="First wait before a retry, doubled each time (s).")
-_ROE_PERIOD = typer.Option("full_year", "--roe-period", help="full_year (default) or latest (partial year).")
+_PATH = click.Path(path_type=Path)
+
+
+def _vendor_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The options `fetch` and `enrich` share (how to ask the vendor)."""
+    options = [
+        click.option(
+            "--source",
+            default="auto",
+            help="auto (default: akshare, then efinance, then tushare with a token, per field), akshare, "
+            "efinance or tushare.",
+        ),
+        click.option("--token", envvar="TUSHARE_TOKEN", show_default=False, help="tushare token."),
+        click.option("--as-of", help="Build as of this date (YYYY-MM-DD; default today)."),
+        click.option(
+            "--cache", type=_PATH, help="Cache folder (default ~/.cache/lmscreen/pool, LMSCREEN_CACHE)."
+        ),
+        click.option("--no-cache", is_flag=True, help="Always ask the vendor."),
+        click.option(
+            "--min-interval",
+            type=click.FloatRange(min=0.0),
+            help="Seconds between calls (akshare 1.0, tushare 0.35).",
+        ),
+        click.option("--retries", type=click.IntRange(min=1), default=3, help="Tries per call."),
+        click.option(
+            "--backoff",
+            type=click.FloatRange(min=0.0),
+            default=2.0,
+            help="First wait before a retry, doubled each time (s).",
+        ),
+        click.option(
+            "--roe-period", default="full_year", help="full_year (default) or latest (partial year)."
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
 
 
 @pool_app.command("fetch")
+@click.option(
+    "--out",
+    type=_PATH,
+    default=Path("pool.csv"),
+    help="Pool file to write (a .sources.json sidecar beside it).",
+)
+@_vendor_options
+@click.option(
+    "--allow-stale", is_flag=True, help="With every source down, keep the pool already at --out (and say so)."
+)
+@click.option(
+    "--trading-days-only",
+    is_flag=True,
+    help="On a day the exchanges are closed (--as-of), do nothing (exit 0).",
+)
 def fetch(
-    out: Path = typer.Option(
-        Path("pool.csv"), "--out", help="Pool file to write (a .sources.json sidecar beside it)."
-    ),
-    source: str = _SOURCE,
-    token: str | None = _TOKEN,
-    as_of: str | None = _AS_OF,
-    cache: Path | None = _CACHE,
-    no_cache: bool = _NO_CACHE,
-    min_interval: float | None = _INTERVAL,
-    retries: int = _RETRIES,
-    backoff: float = _BACKOFF,
-    roe_period: str = _ROE_PERIOD,
-    allow_stale: bool = _ALLOW_STALE,
-    trading_days_only: bool = typer.Option(
-        False, "--trading-days-only", help="On a day the exchanges are closed (--as-of), do nothing (exit 0)."
-    ),
+    out: Path,
+    source: str,
+    token: str | None,
+    as_of: str | None,
+    cache: Path | None,
+    no_cache: bool,
+    min_interval: float | None,
+    retries: int,
+    backoff: float,
+    roe_period: str,
+    allow_stale: bool,
+    trading_days_only: bool,
 ) -> None:
     """Build a pool: code, name, industry, PE-TTM, ROE, EPS, ST flag, net profit of the last two years."""
     from lmscreen.pool.fetch.build import write_pool
@@ -154,7 +187,7 @@ def fetch(
 
         closed = closed_day_line(day)
         if closed is not None:
-            typer.echo(closed, err=True)
+            click.echo(closed, err=True)
             return
     try:
         table, vendor, extra = _fetch_table(
@@ -170,33 +203,37 @@ def fetch(
     except FetchError as exc:
         if not (allow_stale and out.is_file()):
             raise
-        typer.echo(f"warning: {exc}", err=True)
-        typer.echo(f"--allow-stale: kept {out} as it was ({_written(out)}); it is NOT today's pool", err=True)
+        click.echo(f"warning: {exc}", err=True)
+        click.echo(f"--allow-stale: kept {out} as it was ({_written(out)}); it is NOT today's pool", err=True)
         return
     if table.frame.is_empty():
         raise InputError(f"{source} returned no stocks")
     sidecar = write_pool(table, out, vendor, day.isoformat(), **extra)
     for note in table.notes:
-        typer.echo(f"note: {note}", err=True)
-    typer.echo(f"wrote {table.frame.height} stocks to {out} (sources per column: {sidecar})", err=True)
+        click.echo(f"note: {note}", err=True)
+    click.echo(f"wrote {table.frame.height} stocks to {out} (sources per column: {sidecar})", err=True)
 
 
 @pool_app.command("enrich")
+@click.argument("pool", type=_PATH)
+@click.option("--out", type=_PATH, help="Output file (default POOL.enriched.csv).")
+@click.option(
+    "--overwrite", is_flag=True, help="Replace your PE/ROE/profit cells where the vendor has a value."
+)
+@_vendor_options
 def enrich(
-    pool: Path = typer.Argument(..., help="Your pool file (any format `screen` reads)."),
-    out: Path | None = typer.Option(None, "--out", help="Output file (default POOL.enriched.csv)."),
-    overwrite: bool = typer.Option(
-        False, "--overwrite", help="Replace your PE/ROE/profit cells where the vendor has a value."
-    ),
-    source: str = _SOURCE,
-    token: str | None = _TOKEN,
-    as_of: str | None = _AS_OF,
-    cache: Path | None = _CACHE,
-    no_cache: bool = _NO_CACHE,
-    min_interval: float | None = _INTERVAL,
-    retries: int = _RETRIES,
-    backoff: float = _BACKOFF,
-    roe_period: str = _ROE_PERIOD,
+    pool: Path,
+    out: Path | None,
+    overwrite: bool,
+    source: str,
+    token: str | None,
+    as_of: str | None,
+    cache: Path | None,
+    no_cache: bool,
+    min_interval: float | None,
+    retries: int,
+    backoff: float,
+    roe_period: str,
 ) -> None:
     """Fill the PE / ROE / EPS / net-profit columns your pool lacks; your own columns stay as they are."""
     from lmscreen.pool.fetch.enrich import enrich as run_enrich
@@ -221,7 +258,7 @@ def enrich(
     added = ", ".join(result.added) or "none"
     kept = f"; kept yours: {', '.join(result.kept)}" if result.kept else ""
     replaced = f"; overwritten: {', '.join(result.overwritten)}" if result.overwritten else ""
-    typer.echo(
+    click.echo(
         f"wrote {target}: {result.matched_rows} of {result.rows} rows matched; added {added}{kept}{replaced} "
         f"(sources: {result.sidecar})",
         err=True,
@@ -242,5 +279,5 @@ def _written(pool: Path) -> str:
         return f"file written {stamp.isoformat(timespec='minutes')}"
 
 
-def register(app: typer.Typer) -> None:
-    app.add_typer(pool_app, name="pool")
+def register(app: click.Group) -> None:
+    app.add_command(pool_app)

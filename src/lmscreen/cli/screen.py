@@ -2,77 +2,111 @@
 
 from __future__ import annotations
 
+import sys
 from datetime import date
 from pathlib import Path
 
-import typer
+import click
 
 from lmscreen.errors import InputError
 
+_PATH = click.Path(path_type=Path)
 
-def register(app: typer.Typer) -> None:
+
+def register(app: click.Group) -> None:
     @app.command("screen")
+    @click.argument("pool", type=_PATH)
+    @click.option("--reports", type=_PATH, help="Folder of <code>.txt/.md texts.")
+    @click.option("--rules", type=_PATH, help="Rules YAML replacing the default rules.")
+    @click.option("--out", type=_PATH, default=Path("out"), help="Output folder (resumes a run found there).")
+    @click.option("--engine", default="embedded", help="embedded | openai | vllm | ray")
+    @click.option("--model", help="GGUF path (embedded) or served model name.")
+    @click.option("--base-url", envvar="OPENAI_BASE_URL", show_envvar=True)
+    @click.option("--api-key", envvar="OPENAI_API_KEY", show_default=False, show_envvar=True)
+    @click.option("--concurrency", type=click.IntRange(min=1), default=4, help="Requests in flight (openai).")
+    @click.option(
+        "--threads",
+        type=click.IntRange(min=1),
+        help="llama.cpp threads (embedded; default: idle usable cores).",
+    )
+    @click.option(
+        "--chat-template-kwargs",
+        help='JSON for the server\'s chat template, e.g. {"enable_thinking": false}.',
+    )
+    @click.option("--no-llm", is_flag=True, help="Rules only; no model is loaded.")
+    @click.option(
+        "--jsonl", is_flag=True, help="Write results.jsonl on a rules-only run too (an LLM run always does)."
+    )
+    @click.option("--fresh", is_flag=True, help="Forget stored LLM answers and start over.")
+    @click.option("--limit", type=click.IntRange(min=1), help="Screen only the first N rows.")
+    @click.option(
+        "--annualize-roe", is_flag=True, help="Scale partial-year ROE to a year (Q1 x4, H1 x2, Q1-Q3 x4/3)."
+    )
+    @click.option(
+        "--max-age",
+        type=click.IntRange(min=0),
+        default=3,
+        help="Flag stale:<field> when a price field is older than N trading days, or an ROE's "
+        "period was due more than N days ago and a later one is out.",
+    )
+    @click.option("--as-of", help="The run's date (YYYY-MM-DD; default today): freshness and trading day.")
+    @click.option(
+        "--trading-days-only", is_flag=True, help="On a day the exchanges are closed, do nothing (exit 0)."
+    )
+    @click.option(
+        "--notify",
+        multiple=True,
+        help="apprise URL to send the summary to (repeatable; also config.toml).",
+    )
+    @click.option("--quiet", is_flag=True, help="No progress bar.")
+    @click.option("--lang", default="zh", help="Language of report.html / report.md: zh or en.")
+    @click.option(
+        "--gpu-memory-utilization",
+        type=float,
+        help="vLLM: share of GPU memory (default: model fit's plan).",
+    )
+    @click.option(
+        "--max-model-len",
+        type=click.IntRange(min=1),
+        help="vLLM: context length (default: model fit's plan).",
+    )
+    @click.option("--tp", type=click.IntRange(min=1), help="vLLM: tensor parallel size per engine.")
+    @click.option("--ray-address", help="Ray: join this cluster (default: a local Ray on this machine).")
+    @click.option("--workers", type=click.IntRange(min=1), help="Ray: engine actors in the pool.")
     def screen(
-        pool: Path = typer.Argument(..., help="Stock pool: CSV, TSV or XLSX (UTF-8, BOM or GBK/GB18030)."),
-        reports: Path | None = typer.Option(None, "--reports", help="Folder of <code>.txt/.md texts."),
-        rules: Path | None = typer.Option(None, "--rules", help="Rules YAML replacing the default rules."),
-        out: Path = typer.Option(Path("out"), "--out", help="Output folder (resumes a run found there)."),
-        engine: str = typer.Option("embedded", "--engine", help="embedded | openai | vllm | ray"),
-        model: str | None = typer.Option(None, "--model", help="GGUF path (embedded) or served model name."),
-        base_url: str | None = typer.Option(None, "--base-url", envvar="OPENAI_BASE_URL"),
-        api_key: str | None = typer.Option(None, "--api-key", envvar="OPENAI_API_KEY", show_default=False),
-        concurrency: int = typer.Option(4, "--concurrency", min=1, help="Requests in flight (openai)."),
-        threads: int | None = typer.Option(
-            None, "--threads", min=1, help="llama.cpp threads (embedded; default: idle usable cores)."
-        ),
-        chat_template_kwargs: str | None = typer.Option(
-            None,
-            "--chat-template-kwargs",
-            help='JSON for the server\'s chat template, e.g. {"enable_thinking": false}.',
-        ),
-        no_llm: bool = typer.Option(False, "--no-llm", help="Rules only; no model is loaded."),
-        fresh: bool = typer.Option(False, "--fresh", help="Forget stored LLM answers and start over."),
-        limit: int | None = typer.Option(None, "--limit", min=1, help="Screen only the first N rows."),
-        annualize_roe: bool = typer.Option(
-            False, "--annualize-roe", help="Scale partial-year ROE to a year (Q1 x4, H1 x2, Q1-Q3 x4/3)."
-        ),
-        max_age: int = typer.Option(
-            3,
-            "--max-age",
-            min=0,
-            help="Flag stale:<field> when a price field is older than N trading days, or an ROE's "
-            "period was due more than N days ago and a later one is out.",
-        ),
-        as_of: str | None = typer.Option(
-            None, "--as-of", help="The run's date (YYYY-MM-DD; default today): freshness and trading day."
-        ),
-        trading_days_only: bool = typer.Option(
-            False, "--trading-days-only", help="On a day the exchanges are closed, do nothing (exit 0)."
-        ),
-        notify: list[str] | None = typer.Option(
-            None, "--notify", help="apprise URL to send the summary to (repeatable; also config.toml)."
-        ),
-        quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
-        lang: str = typer.Option("zh", "--lang", help="Language of report.html / report.md: zh or en."),
-        gpu_memory_utilization: float | None = typer.Option(
-            None, "--gpu-memory-utilization", help="vLLM: share of GPU memory (default: model fit's plan)."
-        ),
-        max_model_len: int | None = typer.Option(
-            None, "--max-model-len", min=1, help="vLLM: context length (default: model fit's plan)."
-        ),
-        tp: int | None = typer.Option(None, "--tp", min=1, help="vLLM: tensor parallel size per engine."),
-        ray_address: str | None = typer.Option(
-            None, "--ray-address", help="Ray: join this cluster (default: a local Ray on this machine)."
-        ),
-        workers: int | None = typer.Option(None, "--workers", min=1, help="Ray: engine actors in the pool."),
+        pool: Path,
+        reports: Path | None,
+        rules: Path | None,
+        out: Path,
+        engine: str,
+        model: str | None,
+        base_url: str | None,
+        api_key: str | None,
+        concurrency: int,
+        threads: int | None,
+        chat_template_kwargs: str | None,
+        no_llm: bool,
+        jsonl: bool,
+        fresh: bool,
+        limit: int | None,
+        annualize_roe: bool,
+        max_age: int,
+        as_of: str | None,
+        trading_days_only: bool,
+        notify: tuple[str, ...],
+        quiet: bool,
+        lang: str,
+        gpu_memory_utilization: float | None,
+        max_model_len: int | None,
+        tp: int | None,
+        ray_address: str | None,
+        workers: int | None,
     ) -> None:
         """Screen a stock pool: deterministic rules, LLM extraction checked against the text, reports."""
         if not no_llm:  # before polars loads: the long, unattended runs keep their memory low
             from lmscreen.run.allocator import return_freed_memory_at_once
 
             return_freed_memory_at_once()
-        from rich.console import Console
-
         from lmscreen.run.options import ScreenOptions
         from lmscreen.run.screen import check_out_dir
         from lmscreen.run.screen import screen as run_screen
@@ -83,7 +117,7 @@ def register(app: typer.Typer) -> None:
 
             closed = closed_day_line(day)
             if closed is not None:
-                typer.echo(closed, err=True)
+                click.echo(closed, err=True)
                 return
         if not pool.exists():
             raise InputError(f"{pool}: no such file")
@@ -103,6 +137,7 @@ def register(app: typer.Typer) -> None:
             threads=threads,
             chat_template_kwargs=template_kwargs,
             no_llm=no_llm,
+            jsonl=jsonl,
             fresh=fresh,
             limit=limit,
             annualize_roe=annualize_roe,
@@ -117,44 +152,47 @@ def register(app: typer.Typer) -> None:
             workers=workers,
         )
         summary = run_screen(opts)
-        console = Console(stderr=True)
         levels = " ".join(f"{k}:{v}" for k, v in sorted(summary.risk_counts.items()))
         llm = (
             "LLM off"
             if no_llm
             else f"LLM sent {summary.llm_sent}, resumed {summary.llm_resumed}, failed {summary.llm_failed}"
         )
+        # Plain lines on stderr (no rich console: its import was a fifth of a small run's start-up).
         stale = summary.run.get("counts", {}).get("stale") or {}
         if stale:
             said = ", ".join(f"{field} {n}" for field, n in stale.items())
-            console.print(f"note: stale fields (rows): {said}; see flags stale:<field>", markup=False)
+            print(f"note: stale fields (rows): {said}; see flags stale:<field>", file=sys.stderr)
         for notice in summary.notices:
-            console.print(f"note: {notice}", markup=False, highlight=False)
-        console.print(
+            print(f"note: {notice}", file=sys.stderr)
+        print(
             f"screened {summary.rows} rows ({levels}); {summary.errors} rejected; {llm}; "
-            f"outputs in {summary.out_dir}"
+            f"outputs in {summary.out_dir}",
+            file=sys.stderr,
         )
         history = summary.run.get("history") or {}
         if history.get("error"):
-            console.print(f"warning: run not recorded in the history {history.get('db')}: {history['error']}")
+            print(
+                f"warning: run not recorded in the history {history.get('db')}: {history['error']}",
+                file=sys.stderr,
+            )
         from lmscreen.cli.notify import send_run
 
         try:  # the run is done and on disk: a delivery problem is a warning, never the run's exit code
-            send_run(summary.out_dir, notify, lambda text: console.print(text, markup=False, highlight=False))
+            send_run(summary.out_dir, notify, lambda text: print(text, file=sys.stderr))
         except Exception as exc:  # noqa: BLE001
-            console.print(f"warning: notify: {type(exc).__name__}: {exc}", markup=False, highlight=False)
+            print(f"warning: notify: {type(exc).__name__}: {exc}", file=sys.stderr)
 
     @app.command("report")
-    def report(
-        out_dir: Path = typer.Argument(..., help="A finished run's output folder."),
-        lang: str = typer.Option("zh", "--lang", help="Language of report.html / report.md: zh or en."),
-    ) -> None:
+    @click.argument("out_dir", type=_PATH)
+    @click.option("--lang", default="zh", help="Language of report.html / report.md: zh or en.")
+    def report(out_dir: Path, lang: str) -> None:
         """Re-render report.html and report.md from a finished run (no model needed)."""
         from lmscreen.report.html import write_report
 
         _check_lang(lang)
         path = write_report(out_dir, lang=lang)
-        typer.echo(str(path))
+        click.echo(str(path))
 
 
 def _day(text: str | None) -> date:

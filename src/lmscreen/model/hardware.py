@@ -9,7 +9,6 @@ from __future__ import annotations
 import difflib
 import re
 from functools import lru_cache
-from importlib import resources
 
 from pydantic import BaseModel, Field
 
@@ -59,10 +58,9 @@ def _key(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _data() -> dict:
-    import yaml
+    from lmscreen.model import data_file
 
-    text = resources.files("lmscreen.model").joinpath("data/gpus.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    return data_file.load("gpus.yaml")
 
 
 @lru_cache(maxsize=1)

@@ -2,8 +2,8 @@
 the same pool, the rows that failed and the stale fields, in a dozen lines.
 
 Why short: it is read on a phone in a chat (企业微信 and 钉钉 bots cut long texts); report.html, attached
-where the channel takes attachments, has the rest. Built from the run's own files (run.json, results.jsonl)
-and the history, so `lmscreen notify OUT --test` sends exactly what the night sent.
+where the channel takes attachments, has the rest. Built from the run's own files (run.json, results.jsonl
+or results.parquet) and the history, so `lmscreen notify OUT --test` sends exactly what the night sent.
 """
 
 from __future__ import annotations
@@ -25,11 +25,16 @@ class Message:
     attachment: Path | None
 
 
+_KEEP = ("code", "name", "risk_level", "score", "status")
+
+
 def _rows(out_dir: Path) -> list[dict[str, Any]]:
+    """The rows' code, name, level, score and status: from results.jsonl, or results.parquet where a
+    rules-only run wrote no results.jsonl (it does only with --jsonl)."""
     path = out_dir / "results.jsonl"
     if not path.is_file():
-        return []
-    keep = ("code", "name", "risk_level", "score", "status")
+        return _parquet_rows(out_dir / "results.parquet")
+    keep = _KEEP
     rows = []
     with path.open(encoding="utf-8") as fh:
         for line in fh:
@@ -37,6 +42,18 @@ def _rows(out_dir: Path) -> list[dict[str, Any]]:
                 rec = json.loads(line)
                 rows.append({k: rec.get(k) for k in keep})
     return rows
+
+
+def _parquet_rows(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        return []
+    import polars as pl
+
+    names = pl.read_parquet_schema(path)
+    frame = pl.read_parquet(path, columns=[c for c in _KEEP if c in names])
+    if "risk_level" in frame.columns:  # an Enum in the rules' order: the message wants its text
+        frame = frame.with_columns(pl.col("risk_level").cast(pl.String))
+    return [{k: rec.get(k) for k in _KEEP} for rec in frame.to_dicts()]
 
 
 def _changes(run: dict[str, Any], rows: list[dict[str, Any]]) -> list[str] | None:

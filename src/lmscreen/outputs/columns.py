@@ -1,11 +1,14 @@
 """Every column a screening run writes, with its type, the files that carry it and what it means.
 
-The output contract in one place: results.csv, results.jsonl and the history's verdicts are read by
+The output contract in one place: results.csv, results.parquet, results.jsonl and the history's verdicts
+are read by
 users' scripts, by `lmscreen report` and `lmscreen diff` years after the run, so a column's name and type
 are decided here and every writer and reader takes them from here (the writers, the history, the diff,
 report.md, report.html, the charts). A test holds a real run's files to this table.
 
-Orders: results.csv writes CSV_COLUMNS in COLUMNS' order; the history's verdict parts store
+Orders: results.csv and results.parquet write CSV_COLUMNS in COLUMNS' order (results.parquet with real
+types: `parquet_dtype`, the level as an Enum in the rules' order, `rules_fired` nested); the history's
+verdict parts store
 VERDICT_COLUMNS in their own (older) order. results.jsonl writes a run's frame as it is built (the pool's
 columns, the rules', then the LLM step's, `llm` last), so its order is the runner's; its names and types
 are still these.
@@ -25,12 +28,16 @@ if TYPE_CHECKING:
     import polars as pl
 
 CSV = "results.csv"
+PARQUET = "results.parquet"
 JSONL = "results.jsonl"
 HISTORY = "history"
 """The history's per-run verdict parts (history.sqlite)."""
 
 Step = Literal["pool", "rules", "llm"]
-DType = Literal["String", "Int64", "Float64", "Boolean", "Object"]
+DType = Literal["String", "Int64", "Float64", "Boolean", "Object", "Enum", "Fired"]
+""""Enum": the risk level in results.parquet, its categories the rules' level names, most severe first.
+"Fired": the nested `rules_fired` of results.jsonl and results.parquet, a list of
+{rule, field, threshold, value} (lmscreen.rules.fired_list.FIRED_LIST)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +56,9 @@ class Column:
     optional: bool = False
     """Only in a run that produces it (a period column in the pool, --annualize-roe, the LLM step); a run
     with no row at all writes the results.csv header without it."""
+    typed: DType | None = None
+    """Its type in results.parquet where that is not `dtype` (results.csv is text): the level as an Enum,
+    `rules_fired` nested ("Fired", results.jsonl's form too)."""
 
     def matches(self, name: str) -> bool:
         if "{year}" not in self.name:
@@ -56,8 +66,8 @@ class Column:
         return re.fullmatch(re.escape(self.name).replace(r"\{year\}", r"\d{4}"), name) is not None
 
 
-_ALL = frozenset({CSV, JSONL, HISTORY})
-_FILES = frozenset({CSV, JSONL})
+_ALL = frozenset({CSV, PARQUET, JSONL, HISTORY})
+_FILES = frozenset({CSV, PARQUET, JSONL})
 _ONLY_JSONL = frozenset({JSONL})
 
 COLUMNS: tuple[Column, ...] = (
@@ -85,7 +95,14 @@ COLUMNS: tuple[Column, ...] = (
     ),
     Column("eps", "Float64", _FILES, "earnings per share", "pool"),
     Column("is_st", "Boolean", _FILES, "ST / *ST by name prefix or the pool's ST column", "pool"),
-    Column("risk_level", "String", _ALL, "the rules' level, by its display name in the rules file", "rules"),
+    Column(
+        "risk_level",
+        "String",
+        _ALL,
+        "the rules' level, by its display name in the rules file",
+        "rules",
+        typed="Enum",
+    ),
     Column("score", "Int64", _ALL, "the rules' score; null without ROE", "rules"),
     Column(
         "reason",
@@ -97,7 +114,13 @@ COLUMNS: tuple[Column, ...] = (
     ),
     Column("reason_source", "String", _FILES, "who wrote the reason: model or rules", "llm", sparse=True),
     Column(
-        "rules_fired", "String", _FILES, "fired rules with the values that fired them, `;`-joined", "rules"
+        "rules_fired",
+        "String",
+        _FILES,
+        "fired rules with the values that fired them: `;`-joined text in results.csv, a list of "
+        "{rule, field, threshold, value} in results.jsonl and results.parquet",
+        "rules",
+        typed="Fired",
     ),
     Column(
         "flags",
@@ -151,9 +174,6 @@ COLUMNS: tuple[Column, ...] = (
         optional=True,
     ),
     Column(
-        "rules_fired_json", "String", _ONLY_JSONL, "rules_fired as a JSON list of {id, field, value}", "rules"
-    ),
-    Column(
         "llm",
         "Object",
         _ONLY_JSONL,
@@ -179,7 +199,11 @@ def _of(file: str) -> tuple[str, ...]:
 
 
 CSV_COLUMNS: tuple[str, ...] = _of(CSV)
-"""results.csv's columns, in order (a column the run does not produce, such as roe_period, is left out)."""
+"""results.csv's columns, in order (a column the run does not produce, such as roe_period, is left out);
+results.parquet's too."""
+NESTED_COLUMNS: dict[str, str] = {"rules_fired": "rules_fired_list"}
+"""Columns results.jsonl and results.parquet take, under the contract's name, from another column of the
+run's frames (the nested form beside results.csv's text)."""
 EMPTY_CSV_COLUMNS: tuple[str, ...] = tuple(c for c in CSV_COLUMNS if not BY_NAME[c].optional)
 """The header of a results.csv with no row."""
 VERDICT_COLUMNS: tuple[str, ...] = (
@@ -272,6 +296,36 @@ def dtype(name: str) -> pl.DataType:
     return getattr(pl, entry.dtype)()
 
 
+def parquet_dtype(name: str, levels: list[str] | None = None) -> pl.DataType:
+    """A column's polars dtype in results.parquet; `levels`: the rules' level names, most severe first
+    (without them the level stays String)."""
+    import polars as pl
+
+    entry = column(name)
+    if entry is None or entry.typed is None:
+        return dtype(name)
+    if entry.typed == "Enum":
+        return pl.Enum(levels) if levels else pl.String()
+    return fired_dtype()
+
+
+def fired_dtype() -> pl.DataType:
+    """The nested `rules_fired`'s dtype, as the rules build it (rules.fired_list.FIRED_LIST; a test holds
+    the two equal: outputs/ and rules/ are sibling layers and import nothing of each other)."""
+    import polars as pl
+
+    return pl.List(
+        pl.Struct(
+            {
+                "rule": pl.Categorical(),
+                "field": pl.Categorical(),
+                "threshold": pl.Float64(),
+                "value": pl.String(),
+            }
+        )
+    )
+
+
 def __getattr__(attr: str) -> Any:
     """`LLM_COLUMNS`: {name: polars dtype} of LLM_COLUMN_NAMES, built on first use (polars imported then)."""
     if attr == "LLM_COLUMNS":
@@ -288,6 +342,7 @@ def _check() -> None:
     for name in (*DIFF_COLUMNS, *CHART_COLUMNS):
         assert HISTORY in BY_NAME[name].files, name
     assert set(VERDICT_COLUMNS) == set(_of(HISTORY)), "VERDICT_COLUMNS are the columns the history carries"
+    assert _of(PARQUET) == CSV_COLUMNS, "results.parquet carries results.csv's columns"
 
 
 _check()

@@ -30,12 +30,12 @@ if TYPE_CHECKING:  # polars is imported where verdicts are read or written: `--h
     import polars as pl
 
 from lmscreen.errors import InputError
-from lmscreen.home import HOME_ENV, home
+from lmscreen.home import HISTORY_DB, HOME_ENV, home
 from lmscreen.outputs import levels as levels_mod
 from lmscreen.outputs.columns import VERDICT_COLUMNS
 from lmscreen.outputs.migrations import migrate, rules_json
 
-DB_NAME = "history.sqlite"
+DB_NAME = HISTORY_DB
 
 
 def db_path() -> Path:

@@ -127,14 +127,18 @@ def annualize_roe(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.with_columns(pl.col("roe").alias("roe_reported"), (pl.col("roe") * factor).alias("roe"))
 
 
-def record_annualized(frame: pl.DataFrame) -> pl.DataFrame:
-    """Put `roe_annualized(roe_reported=8.5 2025H1 x2)` first in rules_fired (text and JSON) where ROE was
-    scaled, so each verdict shows it was made on an annualised figure."""
-    if "roe_reported" not in frame.columns or "rules_fired" not in frame.columns:
-        return frame
+ANNUALIZED_ENTRY = ("roe_annualized", "roe_reported", None)
+"""The nested rules_fired entry (rule, field, threshold) `annualized_marks` asks for."""
+
+
+def annualized_marks(frame: pl.DataFrame) -> pl.DataFrame | None:
+    """Where ROE was scaled (`scaled`) and what `roe_annualized` shows there (`value`, e.g. `8.5 2025H1 x2`);
+    None when the frame was not annualised."""
+    if "roe_reported" not in frame.columns or "roe_period" not in frame.columns:
+        return None
     _, texts = _factors(frame.get_column("roe_period"))
     if not texts:
-        return frame
+        return None
     period = pl.col("roe_period")
     scaled = period.is_in(list(texts)).fill_null(False) & pl.col("roe_reported").is_not_null()
     value = pl.concat_str(
@@ -146,27 +150,21 @@ def record_annualized(frame: pl.DataFrame) -> pl.DataFrame:
             period.replace_strict(texts, default="", return_dtype=pl.String),
         ]
     )
-    text = pl.concat_str([pl.lit("roe_annualized(roe_reported="), value, pl.lit(")")])
-    entry = pl.concat_str(
-        [pl.lit('{"id":"roe_annualized","field":"roe_reported","value":"'), value, pl.lit('"}')]
-    )
+    return frame.select(scaled.alias("scaled"), value.alias("value"))
+
+
+def record_annualized(frame: pl.DataFrame) -> pl.DataFrame:
+    """Put `roe_annualized(roe_reported=8.5 2025H1 x2)` first in the rules_fired text where ROE was scaled,
+    so each verdict shows it was made on an annualised figure (the caller puts ANNUALIZED_ENTRY first in
+    the nested list from the same `annualized_marks`)."""
+    marks = annualized_marks(frame)
+    if marks is None or "rules_fired" not in frame.columns:
+        return frame
+    text = pl.concat_str([pl.lit("roe_annualized(roe_reported="), marks.get_column("value"), pl.lit(")")])
     fired = pl.col("rules_fired")
-    columns = [
-        pl.when(scaled)
+    return frame.with_columns(
+        pl.when(marks.get_column("scaled"))
         .then(pl.when(fired == "").then(text).otherwise(pl.concat_str([text, pl.lit(";"), fired])))
         .otherwise(fired)
         .alias("rules_fired")
-    ]
-    if "rules_fired_json" in frame.columns:
-        json_col = pl.col("rules_fired_json")
-        columns.append(
-            pl.when(scaled)
-            .then(
-                pl.when(json_col == "[]")
-                .then(pl.concat_str([pl.lit("["), entry, pl.lit("]")]))
-                .otherwise(pl.concat_str([pl.lit("["), entry, pl.lit(","), json_col.str.slice(1)]))
-            )
-            .otherwise(json_col)
-            .alias("rules_fired_json")
-        )
-    return frame.with_columns(columns)
+    )

@@ -25,7 +25,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, select_autoescape
+from jinja2 import Environment, FileSystemBytecodeCache, FunctionLoader, select_autoescape
+from jinja2.bccache import Bucket
 
 from lmscreen.errors import InputError
 from lmscreen.outputs.atomic import write_pieces, write_text
@@ -153,27 +154,25 @@ thresholds = thresholds_of
 
 
 def _fired(rec: dict[str, Any]) -> list[dict[str, Any]]:
+    """A row's fired rules as {rule, field, value} entries: results.jsonl's and results.parquet's nested
+    `rules_fired`, or a run written before it was nested (`rules_fired_json`, a JSON string of {id, field,
+    value})."""
+    nested = rec.get("rules_fired")
+    if isinstance(nested, list):
+        return nested
     raw = rec.get("rules_fired_json")
     if isinstance(raw, str):
         try:
             value = json.loads(raw)
-            return value if isinstance(value, list) else []
         except json.JSONDecodeError:
             return []
-    return raw if isinstance(raw, list) else []
+        if not isinstance(value, list):
+            return []
+        return [{"rule": e.get("id"), **e} for e in value if isinstance(e, dict)]
+    return []
 
 
 def _all_fired(recs: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    """_fired of every row: one JSON parse of all rows' lists (a third of the cost of one parse a row),
-    or row by row when some row's list is missing or damaged."""
-    raws = [rec.get("rules_fired_json") for rec in recs]
-    if raws and all(isinstance(raw, str) and raw.startswith("[") for raw in raws):
-        try:
-            parsed = json.loads("[" + ",".join(raws) + "]")  # type: ignore[arg-type]
-            if len(parsed) == len(recs) and all(isinstance(v, list) for v in parsed):
-                return parsed
-        except json.JSONDecodeError:
-            pass
     return [_fired(rec) for rec in recs]
 
 
@@ -222,10 +221,10 @@ class _Words:
         self._status: dict[str | None, str] = {}
 
     def fired(self, entry: dict[str, Any]) -> str:
-        around = self.rules.get(str(entry.get("id")))
+        around = self.rules.get(str(entry.get("rule")))
         value = _value_text(entry.get("value"), self.lang)
         if around is None:
-            return f"{entry.get('id')}: {entry.get('field')} = {value}"
+            return f"{entry.get('rule')}: {entry.get('field')} = {value}"
         return around[0] + value + around[1]
 
     def flag(self, flag: str) -> str:
@@ -278,8 +277,7 @@ def _detail(
 
 
 _ROW_BLOCK = 500
-"""Records parsed at a time, so their rules_fired lists are read in one JSON parse (_all_fired): the most
-whole records the report holds at once."""
+"""Records handled at a time: the most whole records the report holds at once."""
 
 
 def payload(view: RunView, lang: str) -> tuple[str, str]:
@@ -300,6 +298,10 @@ def payload(view: RunView, lang: str) -> tuple[str, str]:
     block: list[dict[str, Any]] = []
 
     def flush() -> None:
+        if not block:
+            return
+        table: list[list[Any]] = []
+        shown: list[dict[str, Any]] = []
         for rec, fired in zip(block, _all_fired(block), strict=True):
             flags = [f for f in (rec.get("flags") or "").split(";") if f]
             code = rec.get("code")
@@ -317,9 +319,13 @@ def payload(view: RunView, lang: str) -> tuple[str, str]:
                 rec.get("reason") or "",
                 changed.get(code) or ("new" if code in added else None),
             ]
-            rows.append(_script_safe(_ENCODER.encode(row)))
-            details.add(_detail(rec, fired, words, sources))
+            table.append(row)
+            shown.append(_detail(rec, fired, words, sources))
             digest.add(rec)
+        # A block's rows and details encoded in one call each: the encoder's cost per call, not per
+        # byte, was most of it. A list's JSON is its items' JSON joined by commas, so the text is the same.
+        rows.append(_script_safe(_ENCODER.encode(table))[1:-1])
+        details.add_many(shown)
         block.clear()
 
     for rec in view.rows:
@@ -358,11 +364,18 @@ class Packer:
         self._items = 0
 
     def add(self, item: Any) -> None:
-        text = _ENCODER.encode(item)
+        self._append(_ENCODER.encode(item), 1)
+
+    def add_many(self, items: list[Any]) -> None:
+        """add() of each item, encoded in one call (the same text: a list's JSON is its items' joined)."""
+        if items:
+            self._append(_ENCODER.encode(items)[1:-1], len(items))
+
+    def _append(self, text: str, count: int) -> None:
         if self._items:
             self._pending.append(",")
         self._pending.append(text)
-        self._items += 1
+        self._items += count
         self._size += len(text)
         if self._size >= self.BUFFER:
             self._drain()
@@ -457,6 +470,42 @@ def report_charts(view: RunView, lang: str) -> dict[str, Any]:
     return all_charts(view.charts, thresholds(view.rules), lang)
 
 
+class _QuietCache(FileSystemBytecodeCache):
+    """Jinja's compiled templates in lmscreen's cache folder, keyed by the template's text: compiling
+    report.html's template was a tenth of a small run's report. A folder that cannot be read or written
+    only costs the compile."""
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, ValueError, EOFError):
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+def _environment() -> Environment:
+    from lmscreen.home import cache
+
+    folder = cache() / "templates"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        compiled: _QuietCache | None = _QuietCache(str(folder))
+    except OSError:
+        compiled = None
+    env = Environment(
+        loader=FunctionLoader(_asset),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        bytecode_cache=compiled,
+    )
+    env.filters["fmt"] = _fmt
+    return env
+
+
 def render_html(view: RunView, lang: str = "zh") -> str:
     return "".join(html_pieces(view, lang))
 
@@ -475,9 +524,7 @@ def html_pieces(view: RunView, lang: str = "zh") -> Iterator[str]:
         "style-src 'unsafe-inline'; img-src data:; "
         "base-uri 'none'; form-action 'none'"
     )
-    env = Environment(autoescape=select_autoescape(default=True, default_for_string=True))
-    env.filters["fmt"] = _fmt
-    template = env.from_string(_asset("report.html.j2"))
+    template = _environment().get_template("report.html.j2")
     return template.generate(
         lang=lang,
         t=labels.text(lang),

@@ -1,6 +1,7 @@
 """A finished run as the reports see it: run.json, the first rows of results.jsonl (walked from the file a
-record at a time, never held), the first rejected rows, the rules in force and what changed since the
-previous run of the same pool file.
+record at a time, never held; results.parquet's on a rules-only run, which writes no results.jsonl unless
+asked), the first rejected rows, the rules in force and what changed since the previous run of the same
+pool file.
 
 Read from the OUT folder (plus the history database) only, so `lmscreen report OUT_DIR` can re-render
 both reports at any time without the model.
@@ -31,6 +32,7 @@ from lmscreen.outputs.columns import (
     dtype,
 )
 from lmscreen.outputs.levels import LevelScale
+from lmscreen.outputs.results import fired_text
 from lmscreen.report.chart_data import ChartData, chart_totals
 from lmscreen.report.diff import RunDiff, diff_chunks
 from lmscreen.rules.ruleset import RuleSet
@@ -40,6 +42,19 @@ MAX_ROWS_SHOWN = 10_000
 """Rows the reports carry in full (table, details, charts). A whole-market pass (~5,500 stocks) fits; a
 million-row run shows its first rows, while counts, charts, flags and changes still cover every row (from
 run.json, the runner's chart totals and the history), and results.csv holds them all."""
+SHOWN_FIELDS: tuple[str, ...] = tuple(
+    dict.fromkeys(
+        (
+            *VERDICT_COLUMNS,
+            *WORST_ROW_FIELDS,
+            "reason_source",
+            "rules_fired",
+            "report_text",
+        )
+    )
+)
+"""What the reports read of each shown row (the table, the details, report.md's list): results.parquet's
+other columns are not turned into Python values for them."""
 MAX_HIGH_ROWS = 200
 """Rows at the run's worst level listed in report.md (the rest are counted)."""
 HIGH_FIELDS = WORST_ROW_FIELDS
@@ -61,10 +76,16 @@ class RowsDigest:
         if rec.get("risk_level") == self.worst:
             self.high_count += 1
             if len(self.high) < MAX_HIGH_ROWS:
-                self.high.append([rec.get(c) for c in HIGH_FIELDS])
+                self.high.append([_shown(rec, c) for c in HIGH_FIELDS])
         for f in (rec.get("flags") or "").split(";"):
             if f:
                 self.flags[f] = self.flags.get(f, 0) + 1
+
+
+def _shown(rec: dict[str, Any], column: str) -> Any:
+    """A record's field as report.md prints it: rules_fired as its text even where the file has it nested."""
+    value = rec.get(column)
+    return fired_text(value) if column == "rules_fired" and isinstance(value, list) else value
 
 
 class ShownRows:
@@ -93,6 +114,15 @@ class ShownRows:
         left = self.count
         if not left:
             return
+        if self.path.suffix == ".parquet":
+            try:
+                names = pl.read_parquet_schema(self.path)
+                wanted = [c for c in SHOWN_FIELDS if c in names]
+                rows = pl.read_parquet(self.path, columns=wanted, n_rows=left)
+            except (pl.exceptions.PolarsError, OSError) as exc:
+                raise self._damaged(exc) from None
+            yield from rows.iter_rows(named=True)
+            return
         try:
             with self.path.open(encoding="utf-8") as fh:
                 for line in fh:
@@ -118,9 +148,16 @@ class ShownRows:
         self._digest = digest
 
     def frame(self) -> pl.DataFrame:
-        """The verdict columns of the shown rows (built once)."""
+        """The verdict columns of the shown rows (built once; from results.parquet, read as columns)."""
         if self._frame is None:
-            self._frame = _rows_frame([verdict_of(rec) for rec in self])
+            if self.path.suffix == ".parquet" and self.count:
+                try:
+                    typed = pl.read_parquet(self.path, columns=list(VERDICT_COLUMNS), n_rows=self.count)
+                except (pl.exceptions.PolarsError, OSError) as exc:
+                    raise self._damaged(exc) from None
+                self._frame = typed.with_columns(pl.col("risk_level").cast(pl.String))
+            else:
+                self._frame = _rows_frame([verdict_of(rec) for rec in self])
         return self._frame
 
 
@@ -203,22 +240,20 @@ def load_run(out_dir: Path, verdicts: pl.DataFrame | None = None, charts: ChartD
     whole; the comparison with the previous run reads both runs that way too (diff_chunks).
     """
     run_path, results_path = out_dir / "run.json", out_dir / "results.jsonl"
+    if not results_path.is_file():
+        results_path = out_dir / "results.parquet"
     if not run_path.is_file() or not results_path.is_file():
-        raise InputError(f"{out_dir}: not a finished lmscreen run (run.json / results.jsonl missing)")
+        raise InputError(
+            f"{out_dir}: not a finished lmscreen run (run.json / results.jsonl or results.parquet missing)"
+        )
 
     def damaged(exc: Exception) -> InputError:
-        return InputError(f"{out_dir}: run.json or results.jsonl is damaged ({exc})")
+        return InputError(f"{out_dir}: run.json or {results_path.name} is damaged ({exc})")
 
     try:
         run = json.loads(run_path.read_text(encoding="utf-8"))
-        count = 0
-        with results_path.open(encoding="utf-8") as fh:
-            for line in fh:
-                if line.strip():
-                    count += 1
-                    if count >= MAX_ROWS_SHOWN:
-                        break
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        count = _shown_count(results_path)
+    except (json.JSONDecodeError, UnicodeDecodeError, pl.exceptions.PolarsError, OSError) as exc:
         raise damaged(exc) from None
     rules = _rules(run)
     scale = levels_mod.from_rules(rules)
@@ -233,6 +268,20 @@ def load_run(out_dir: Path, verdicts: pl.DataFrame | None = None, charts: ChartD
     view.charts = charts if charts is not None else _charts(view, sources)
     _attach_changes(view, sources)
     return view
+
+
+def _shown_count(results: Path) -> int:
+    """How many rows the reports show: MAX_ROWS_SHOWN at most."""
+    if results.suffix == ".parquet":
+        return min(MAX_ROWS_SHOWN, pl.scan_parquet(results).select(pl.len()).collect().item())
+    count = 0
+    with results.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                count += 1
+                if count >= MAX_ROWS_SHOWN:
+                    break
+    return count
 
 
 def _rows_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:

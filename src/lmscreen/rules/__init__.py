@@ -1,7 +1,8 @@
 """Deterministic risk level and score, from a YAML rules file; every verdict lists the rules that fired.
 
 - `load_rules(path | None) -> RuleSet` reads a rules file (None: the shipped `default.yaml`).
-- `evaluate(frame, rules) -> DataFrame` adds `risk_level`, `score`, `rules_fired`, `rules_fired_json`
+- `evaluate(frame, rules) -> DataFrame` adds `risk_level`, `score`, `rules_fired` (text),
+  `rules_fired_list` (nested)
   to a pool frame, vectorised in polars.
 - `evaluate_row(row, rules) -> dict` is the same thing for one row in plain Python: the test oracle and
   the benchmark baseline.
@@ -12,8 +13,8 @@ from lmscreen.rules.evaluate import (
     OUTPUT_COLUMNS,
     RISK_LEVEL,
     RULES_FIRED,
-    RULES_FIRED_JSON,
-    RULES_FIRED_JSON_DTYPE,
+    RULES_FIRED_LIST,
+    RULES_FIRED_LIST_DTYPE,
     SCORE,
     evaluate,
 )
@@ -25,8 +26,8 @@ __all__ = [
     "OUTPUT_COLUMNS",
     "RISK_LEVEL",
     "RULES_FIRED",
-    "RULES_FIRED_JSON",
-    "RULES_FIRED_JSON_DTYPE",
+    "RULES_FIRED_LIST",
+    "RULES_FIRED_LIST_DTYPE",
     "SCORE",
     "Rule",
     "RuleSet",

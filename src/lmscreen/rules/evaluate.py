@@ -11,18 +11,18 @@ from __future__ import annotations
 import polars as pl
 
 from lmscreen.errors import InputError
-from lmscreen.rules.fired import TMP, audit_columns
+from lmscreen.rules.fired import TMP, audit_text, shown_values
+from lmscreen.rules.fired_list import FIRED_LIST, fired_lists, rule_entries
 from lmscreen.rules.ruleset import COMPARISON_OPS, Rule, RuleSet, is_number
 
 RISK_LEVEL = "risk_level"
 SCORE = "score"
 RULES_FIRED = "rules_fired"
-RULES_FIRED_JSON = "rules_fired_json"
-OUTPUT_COLUMNS: tuple[str, ...] = (RISK_LEVEL, SCORE, RULES_FIRED, RULES_FIRED_JSON)
+RULES_FIRED_LIST = "rules_fired_list"
+OUTPUT_COLUMNS: tuple[str, ...] = (RISK_LEVEL, SCORE, RULES_FIRED, RULES_FIRED_LIST)
 """Columns `evaluate` adds (replacing any of the same name)."""
-RULES_FIRED_JSON_DTYPE = pl.List(pl.Struct({"id": pl.String, "field": pl.String, "value": pl.String}))
-"""What `rules_fired_json` decodes to: `pl.col(RULES_FIRED_JSON).str.json_decode(RULES_FIRED_JSON_DTYPE)`
-(about 1 s per million rows here, which is why `evaluate` leaves it as text)."""
+RULES_FIRED_LIST_DTYPE = FIRED_LIST
+"""The nested `rules_fired`: List(Struct(rule, field, threshold, value)), see fired_list.py."""
 
 
 def _check_dtype(rule: Rule, dtype: pl.DataType, source: str) -> None:
@@ -112,17 +112,17 @@ def _risk_level(rules: RuleSet, fired: dict[str, pl.Expr]) -> pl.Expr:
 
 
 def evaluate(frame: pl.DataFrame, rules: RuleSet) -> pl.DataFrame:
-    """Return `frame` with `risk_level`, `score`, `rules_fired` and `rules_fired_json` added.
+    """Return `frame` with `risk_level`, `score`, `rules_fired` and `rules_fired_list` added.
 
     - risk_level (String): the display name (高 / 未知 / 中 / 低) of the first level in `levels.order`
       with a fired rule, else of `levels.default`.
     - score (Int64, null when ROE is missing): see `default.yaml`; rounding is floor(x + 0.5).
     - rules_fired (String, "" when none): `id(column=value);...` in rules-file order, e.g.
       `st(name=*ST天山);pe_missing(pe_ttm=亏损)`; a missing value shows as nothing: `roe_missing(roe=)`.
-    - rules_fired_json (String): the same entries as a JSON array, `[]` when none, of
-      `{"id": ..., "field": ..., "value": text or null}`, exactly as `json.dumps(entries,
-      ensure_ascii=False, separators=(",", ":"))` writes it, so a JSONL writer can splice it in unparsed.
-    See `fired.py` for how the two are built.
+    - rules_fired_list (RULES_FIRED_LIST_DTYPE): the same entries nested, `[]` when none, each
+      `{rule, field, threshold, value}` (value: the text shown above, null where that is empty), which
+      results.jsonl and results.parquet write as their `rules_fired`.
+    See `fired.py` and `fired_list.py` for how the two are built.
     Raises InputError (naming the rules file) when a rule reads a column the frame lacks or cannot compare.
     """
     _check_columns(frame, rules)
@@ -136,10 +136,12 @@ def evaluate(frame: pl.DataFrame, rules: RuleSet) -> pl.DataFrame:
         .with_columns(_risk_level(rules, fired).alias(RISK_LEVEL))
         .collect()
     )
-    text, as_json = audit_columns(frame, rules, values, verdict.select(names))
+    flags = verdict.select(names)
+    text = audit_text(frame, rules, values, flags)
+    nested = fired_lists(frame, rule_entries(rules), flags, shown_values(frame, rules, values))
     return frame.with_columns(
         verdict.get_column(RISK_LEVEL),
         verdict.get_column(SCORE),
         text.alias(RULES_FIRED),
-        as_json.alias(RULES_FIRED_JSON),
+        nested.alias(RULES_FIRED_LIST),
     )

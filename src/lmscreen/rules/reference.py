@@ -6,7 +6,6 @@ points at a compilation bug rather than at a shared one. Its output keys are the
 
 from __future__ import annotations
 
-import json
 import math
 import operator
 from collections.abc import Callable, Mapping
@@ -14,7 +13,7 @@ from typing import Any
 
 from lmscreen.errors import InputError
 from lmscreen.rules.display import format_value, is_missing
-from lmscreen.rules.ruleset import Rule, RuleSet
+from lmscreen.rules.ruleset import Rule, RuleSet, is_number
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "lt": operator.lt,
@@ -74,18 +73,23 @@ def score_row(row: Mapping[str, Any], rules: RuleSet) -> int | None:
 
 
 def evaluate_row(row: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
-    """Verdict for one row: {risk_level, score, rules_fired, rules_fired_json}, as `evaluate` adds them."""
+    """Verdict for one row: {risk_level, score, rules_fired, rules_fired_list}, as `evaluate` adds them."""
     fired = [rule for rule in rules.rules if fires(rule, row, rules)]
     fired_levels = {rule.level for rule in fired}
     level = next((lv for lv in rules.levels.order if lv in fired_levels), rules.levels.default)
     entries = [
-        {"id": rule.id, "field": rule.shown_column, "value": shown_value(row, rule.shown_column, rules)}
+        {
+            "rule": rule.id,
+            "field": rule.shown_column,
+            "threshold": float(rule.value) if is_number(rule.value) else None,
+            "value": shown_value(row, rule.shown_column, rules),
+        }
         for rule in fired
     ]
-    text = ";".join(f"{e['id']}({e['field']}={e['value'] or ''})" for e in entries)
+    text = ";".join(f"{e['rule']}({e['field']}={e['value'] or ''})" for e in entries)
     return {
         "risk_level": rules.levels.names[level],
         "score": score_row(row, rules),
         "rules_fired": text,
-        "rules_fired_json": json.dumps(entries, ensure_ascii=False, separators=(",", ":")),
+        "rules_fired_list": entries,
     }

@@ -102,7 +102,7 @@ def _brief(opts: ScreenOptions, style: str, limit: int, engine: Engine | None) -
     for frame in judged:
         prior_col = sorted(c for c in frame.columns if c.startswith("net_profit_") and c[-4:].isdigit())
         for row in frame.iter_rows(named=True):
-            fired = [r["id"] for r in json.loads(row.get("rules_fired_json") or "[]")]
+            fired = [r["rule"] for r in row.get("rules_fired_list") or []]
             src = filing_for(row["code"], row.get("report_text"), index)
             if src is None:
                 skipped.append(

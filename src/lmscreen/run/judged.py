@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from lmscreen.pool.periods import annualize_roe, record_annualized
+from lmscreen.pool.periods import ANNUALIZED_ENTRY, annualize_roe, annualized_marks, record_annualized
 from lmscreen.pool.ragged import empty_errors
 from lmscreen.run.options import ScreenOptions
 
@@ -56,7 +56,7 @@ class Judged:
                 frame = annualize_roe(frame)
             frame = evaluate(frame, self.rules)
             if self.opts.annualize_roe:
-                frame = record_annualized(frame)
+                frame = _record_annualized(frame)
             self.rules_s += time.perf_counter() - t
             yield frame
 
@@ -66,3 +66,21 @@ class Judged:
             # Rows past the limit were not screened, so their load errors are not this run's either.
             errors = errors.filter(pl.col("row") <= (self._last_row or 0))
         return errors
+
+
+def _record_annualized(frame: pl.DataFrame) -> pl.DataFrame:
+    """`roe_annualized` first in both forms of rules_fired where ROE was scaled."""
+    from lmscreen.rules.evaluate import RULES_FIRED_LIST
+    from lmscreen.rules.fired_list import with_first_entry
+
+    marks = annualized_marks(frame)
+    frame = record_annualized(frame)
+    if marks is None or RULES_FIRED_LIST not in frame.columns:
+        return frame
+    lists = with_first_entry(
+        frame.get_column(RULES_FIRED_LIST),
+        marks.get_column("scaled"),
+        ANNUALIZED_ENTRY,
+        marks.get_column("value"),
+    )
+    return frame.with_columns(lists.alias(RULES_FIRED_LIST))

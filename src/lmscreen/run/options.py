@@ -23,6 +23,9 @@ class ScreenOptions:
     chat_template_kwargs: dict[str, Any] | None = None
     """Passed to OpenAI-compatible servers as-is, e.g. {"enable_thinking": false}."""
     no_llm: bool = False
+    jsonl: bool = False
+    """Write results.jsonl on a rules-only run too (--no-llm, or no row has a filing); a run with the LLM
+    step always writes it."""
     fresh: bool = False
     limit: int | None = None
     annualize_roe: bool = False

@@ -14,29 +14,28 @@ import platform
 import time
 from collections import Counter
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from lmscreen import __version__
-from lmscreen.engines.protocol import Engine
 from lmscreen.errors import InputError
-from lmscreen.filings import filing_for, index_filings
 from lmscreen.pool.freshness import freshness_for, is_active, mark_stale, stale_counts
 from lmscreen.pool.notes import input_notes
 from lmscreen.run import checkpoint as ckpt_mod
 from lmscreen.run import outdir
-from lmscreen.run.engine_source import engine_source
 from lmscreen.run.judged import Judged
-from lmscreen.run.merge import answers_frame, merge, without_llm
+from lmscreen.run.merge import merge, without_llm
 from lmscreen.run.options import ScreenOptions
-from lmscreen.run.runner import run_items
 from lmscreen.run.spill import Spill, remove_stale
-from lmscreen.task.screen import ScreenAnswer, ScreenItem, ScreenTask
+
+if TYPE_CHECKING:  # the LLM step's stack (task, filings, runner, engines) loads only on a run that asks
+    from lmscreen.engines.protocol import Engine
+    from lmscreen.task.screen import ScreenItem
 
 RULES_ONLY_CHUNK_ROWS = 131_072
 LLM_CHUNK_ROWS = 8_192
@@ -111,11 +110,14 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     has_text_column = "report_text" in reader.match.fields
     llm_info: dict[str, Any] = {"enabled": not opts.no_llm}
     spill: Spill | None = None
+    jsonl = opts.jsonl
     if opts.no_llm:
         (opts.out / "facts.jsonl").unlink(missing_ok=True)  # no filing is read: a previous run's facts go
         chunks: Iterator[list[pl.DataFrame]] = ([without_llm(c, "no_llm")] for c in judged)
         empty = [c for c in SPARSE_JSONL_COLUMNS if not (c == "report_text" and has_text_column)]
     else:
+        from lmscreen.filings import index_filings
+
         spill = Spill(opts.out)
         try:
             items: list[ScreenItem] = []
@@ -127,6 +129,7 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
             t_llm = time.perf_counter()
             answers, llm_info = _llm_stage(items, opts, engine)
             timings["llm_s"] = time.perf_counter() - t_llm
+            jsonl = jsonl or bool(items)  # a run where no row has a filing is rules-only too
             # results.jsonl leaves out a column no row has a value in, decided before the first chunk
             # is written (a column of the pool itself is kept, empty or not).
             empty = [
@@ -147,21 +150,35 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     # counts and a sample): a million-row run never holds every row's verdicts.
     parts, charts = VerdictParts(opts.out), chart_totals(rules)
     screened = 0
+
+    def keep(pieces: list[pl.DataFrame]) -> int:
+        """A chunk's counts, history part and chart totals (in chunk order: one thread does them)."""
+        verdicts = pl.concat([_verdicts(p, VERDICT_COLUMNS) for p in pieces])
+        risk_counts.update(_counts(verdicts.get_column("risk_level")))
+        flag_counts.update(_counts(verdicts.get_column("flags").str.split(";").explode().drop_nulls()))
+        parts.add(verdicts)
+        charts.add(verdicts)
+        return verdicts.height
+
     try:
-        with ResultWriter(opts.out, drop_from_jsonl=empty) as writer:
+        levels = [rules.levels.names[level] for level in rules.levels.order]
+        # While a chunk is written and kept (polars releases the GIL), the next one is read and judged:
+        # on two cores the run is then bound by its work, not by the sum of its steps.
+        with (
+            ResultWriter(opts.out, drop_from_jsonl=empty, jsonl=jsonl, levels=levels) as writer,
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="lmscreen-keep") as keeper,
+        ):
+            kept: Future[int] | None = None
             for pieces in chunks:
                 if mark:
                     pieces = [mark_stale(p, fresh) for p in pieces]
                 writer.write(pieces)
-                verdicts = pl.concat([_verdicts(p, VERDICT_COLUMNS) for p in pieces])
-                screened += verdicts.height
-                risk_counts.update(_counts(verdicts.get_column("risk_level")))
-                flag_counts.update(
-                    _counts(verdicts.get_column("flags").str.split(";").explode().drop_nulls())
-                )
-                parts.add(verdicts)
-                charts.add(verdicts)
-                del pieces, verdicts
+                if kept is not None:
+                    screened += kept.result()
+                kept = keeper.submit(keep, pieces)
+                del pieces
+            if kept is not None:
+                screened += kept.result()
         if opts.no_llm:  # read and judged inside the write loop: its time less theirs is the writing's
             timings["load_s"], timings["rules_s"] = judged.load_s, judged.rules_s
             t_write += judged.load_s + judged.rules_s
@@ -263,6 +280,9 @@ def _items(frame: pl.DataFrame, index: dict[str, Path] | None) -> list[ScreenIte
     polars first: a million-row pool with filings for a thousand rows must not be walked row by row in
     Python. `filing_for` then decides on those rows exactly as before.
     """
+    from lmscreen.filings import filing_for
+    from lmscreen.task.screen import ScreenItem
+
     has_inline = "report_text" in frame.columns
     may_have: list[pl.Expr] = []
     if index:
@@ -304,7 +324,11 @@ def _llm_stage(
 ) -> tuple[pl.DataFrame, dict[str, Any]]:
     """Ask about every row with a filing (answers already in the checkpoint are reused) and return the
     answers as one frame (`row`, the LLM columns, the nested `llm` detail) with the run's info."""
+    from lmscreen.run.engine_source import engine_source
+    from lmscreen.run.merge import answers_frame
+    from lmscreen.run.runner import run_items
     from lmscreen.task import choice_prompt_hash
+    from lmscreen.task.screen import ScreenAnswer, ScreenTask
 
     # The 135M default cannot pick among numbered figures reliably: the facts carry them on their own,
     # and it writes only the reason. A served model (or a GGUF of the user's) chooses what they leave open.

@@ -74,7 +74,7 @@ def _figure(html: str, name: str) -> tuple[ET.Element, str]:
 
 
 def _bars(svg: ET.Element) -> list[tuple[str, str, int]]:
-    """(series title, bar label, value) of every bar, from the text written beside each bar."""
+    """(series title, bar label, value) of every bar, from the text pygal writes beside each bar."""
     out = []
     for series in svg.iter(f"{SVG}g"):
         if "series" not in (series.get("class") or "").split():

@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
-import signal
-import subprocess
 import sys
 from pathlib import Path
-from types import TracebackType
+
+from chat_server import ChatServerProcess, serve
 
 SERVED_MODEL = "brief-model"
 
@@ -30,92 +28,30 @@ def _faithful(user: str) -> str:
     return points.strip()
 
 
-async def _main(plants: dict[str, str], hold_after: int | None) -> None:
+def _answerer(plants: dict[str, str], hold_after: int | None):
     answered = 0
 
-    async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def answer(request: dict) -> str:
         nonlocal answered
-        try:
-            while True:
-                try:
-                    head = await reader.readuntil(b"\r\n\r\n")
-                except (asyncio.IncompleteReadError, ConnectionError):
-                    return
-                lines = head.decode("latin-1").split("\r\n")
-                method, path, _ = lines[0].split(" ", 2)
-                length = next(
-                    (int(x.split(":", 1)[1]) for x in lines[1:] if x.lower().startswith("content-length:")), 0
-                )
-                body = await reader.readexactly(length) if length else b""
-                if method == "POST" and path.endswith("/chat/completions"):
-                    if hold_after is not None and answered >= hold_after:
-                        await asyncio.Event().wait()  # stuck for good
-                    request = json.loads(body or b"{}")
-                    user = request["messages"][-1]["content"]
-                    name = re.search(r"公司：(.*?)（", user)
-                    text = plants.get(name.group(1) if name else "") or _faithful(user)
-                    answered += 1
-                    content = json.dumps({"text": text}, ensure_ascii=False)
-                    payload = {
-                        "id": "brief",
-                        "object": "chat.completion",
-                        "model": SERVED_MODEL,
-                        "choices": [
-                            {
-                                "index": 0,
-                                "finish_reason": "stop",
-                                "message": {"role": "assistant", "content": content},
-                            }
-                        ],
-                        "usage": {"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150},
-                    }
-                    status, out = "200 OK", json.dumps(payload, ensure_ascii=False).encode()
-                elif method == "GET" and path.endswith("/models"):
-                    status = "200 OK"
-                    out = json.dumps(
-                        {"object": "list", "data": [{"id": SERVED_MODEL, "object": "model"}]}
-                    ).encode()
-                else:
-                    status, out = "404 Not Found", b'{"error": {"message": "not found"}}'
-                head = f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {len(out)}"
-                writer.write(f"{head}\r\n\r\n".encode() + out)
-                await writer.drain()
-        finally:
-            writer.close()
+        if hold_after is not None and answered >= hold_after:
+            await asyncio.Event().wait()  # stuck for good
+        user = request["messages"][-1]["content"]
+        name = re.search(r"公司：(.*?)（", user)
+        text = plants.get(name.group(1) if name else "") or _faithful(user)
+        answered += 1
+        return json.dumps({"text": text}, ensure_ascii=False)
 
-    server = await asyncio.start_server(connection, "127.0.0.1", 0)
-    print(f"PORT {server.sockets[0].getsockname()[1]}", flush=True)
-    async with server:
-        await server.serve_forever()
+    return answer
 
 
-class BriefServer:
+class BriefServer(ChatServerProcess):
     """The scripted server as a context manager: `base_url` while inside."""
 
     def __init__(self, plants_file: Path, hold_after: int | None = None) -> None:
-        self.plants_file, self.hold_after = plants_file, hold_after
-
-    def __enter__(self) -> BriefServer:
-        args = [sys.executable, str(Path(__file__).resolve()), str(self.plants_file)]
-        if self.hold_after is not None:
-            args.append(str(self.hold_after))
-        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True, start_new_session=True)
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line.startswith("PORT "):
-            self.__exit__(None, None, None)
-            raise RuntimeError(f"brief server did not start: {line!r}")
-        self.base_url = f"http://127.0.0.1:{int(line.split()[1])}/v1"
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(timeout=10)
+        extra = [] if hold_after is None else [str(hold_after)]
+        super().__init__(Path(__file__).resolve(), str(plants_file), *extra)
 
 
 if __name__ == "__main__":
     plants = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
-    asyncio.run(_main(plants, int(sys.argv[2]) if len(sys.argv) > 2 else None))
+    serve(_answerer(plants, int(sys.argv[2]) if len(sys.argv) > 2 else None), SERVED_MODEL, usage=(100, 50))

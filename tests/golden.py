@@ -16,16 +16,14 @@ say why in the commit).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import gzip
 import json
-import os
 import random
-import signal
 import subprocess
 import sys
 from pathlib import Path
-from types import TracebackType
+
+from chat_server import ChatServerProcess, serve
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).resolve().parent / "data" / "golden"
@@ -114,83 +112,11 @@ def _answer(request: dict) -> dict:
     return answer
 
 
-async def _connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    try:
-        while True:
-            try:
-                head = await reader.readuntil(b"\r\n\r\n")
-            except (asyncio.IncompleteReadError, ConnectionError):
-                return
-            lines = head.decode("latin-1").split("\r\n")
-            method, path, _ = lines[0].split(" ", 2)
-            length = next(
-                (int(x.split(":", 1)[1]) for x in lines[1:] if x.lower().startswith("content-length:")), 0
-            )
-            body = await reader.readexactly(length) if length else b""
-            if method == "POST" and path.endswith("/chat/completions"):
-                request = json.loads(body or b"{}")
-                content = json.dumps(_answer(request), ensure_ascii=False)
-                payload = {
-                    "id": "golden",
-                    "object": "chat.completion",
-                    "model": SERVED_MODEL,
-                    "choices": [
-                        {
-                            "index": 0,
-                            "finish_reason": "stop",
-                            "message": {"role": "assistant", "content": content},
-                        }
-                    ],
-                    "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
-                }
-                status, out = "200 OK", json.dumps(payload, ensure_ascii=False).encode()
-            elif method == "GET" and path.endswith("/models"):
-                status = "200 OK"
-                out = json.dumps(
-                    {"object": "list", "data": [{"id": SERVED_MODEL, "object": "model"}]}
-                ).encode()
-            else:
-                status, out = "404 Not Found", b'{"error": {"message": "not found"}}'
-            head = (
-                f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {len(out)}\r\n\r\n"
-            )
-            writer.write(head.encode() + out)
-            await writer.drain()
-    finally:
-        writer.close()
-
-
-async def _serve() -> None:
-    server = await asyncio.start_server(_connection, "127.0.0.1", 0)
-    print(f"PORT {server.sockets[0].getsockname()[1]}", flush=True)
-    async with server:
-        await server.serve_forever()
-
-
-class AnsweringServer:
+class AnsweringServer(ChatServerProcess):
     """The answering server in its own process on a free loopback port."""
 
-    def __enter__(self) -> AnsweringServer:
-        self.proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "serve"],
-            stdout=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line.startswith("PORT "):
-            self.__exit__(None, None, None)
-            raise RuntimeError(f"answering server did not start: {line!r}")
-        self.base_url = f"http://127.0.0.1:{int(line.split()[1])}/v1"
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(timeout=10)
+    def __init__(self) -> None:
+        super().__init__(Path(__file__).resolve(), "serve")
 
 
 # -- running and comparing ----------------------------------------------------------------------------
@@ -249,7 +175,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("cmd", choices=("serve", "write"))
     args = parser.parse_args(argv)
     if args.cmd == "serve":
-        asyncio.run(_serve())
+        serve(lambda request: json.dumps(_answer(request), ensure_ascii=False), SERVED_MODEL)
         return
     import tempfile
 

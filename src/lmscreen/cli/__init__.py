@@ -38,12 +38,13 @@ def _register() -> None:
     if _registered:  # main() may be called more than once in one process (tests)
         return
     _registered = True
-    from lmscreen.cli import brief, doctor, history, model, notify, pool, screen
+    from lmscreen.cli import brief, compare, doctor, history, model, notify, pool, screen
 
     # \b: click keeps the paragraph as written, so a long database path is never broken across lines.
     app.help = f"{app.help}\n\n\b\n{history.history_help()}"
     screen.register(app)
     brief.register(app)
+    compare.register(app)
     pool.register(app)
     history.register(app)
     model.register(app)

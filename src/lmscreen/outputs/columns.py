@@ -279,6 +279,41 @@ FACT_FIELDS: dict[str, str] = {
 }
 """facts.jsonl's keys, in order, and what each means (a derived fact adds `derivation`: formula, inputs)."""
 
+TRENDS = "trends.csv"
+"""compare: one row per industry x metric x period (TRENDS_COLUMNS)."""
+TRENDS_COLUMNS: dict[str, str] = {
+    "industry": "the industry (the pool's industry column, or --industries)",
+    "metric": "gross_margin_pct, net_margin_pct, roe_pct, revenue_growth_pct, net_profit_growth_pct, "
+    "revenue_yuan or net_profit_yuan",
+    "period": "FY2023, 2024H1, 2024Q3, 2025E (a forecast): the shared vocabulary",
+    "median": "median of the companies' values (empty: no company states the period)",
+    "mean": "their mean",
+    "min": "the smallest company value",
+    "max": "the largest company value",
+    "n": "companies with a value (a conflicting company is not counted)",
+    "codes": "their codes, `;`-separated",
+    "stated": "the value an industry report states for this industry and period, if any",
+    "stated_document": "the report stating it",
+    "stated_page": "its page",
+    "flags": "missing (no company), n<2, conflict:<code>, stated_conflict, forecast",
+}
+SERIES = "series.csv"
+"""compare: one row per company x metric x period (SERIES_COLUMNS)."""
+SERIES_COLUMNS: dict[str, str] = {
+    "code": "the company's code (from its document's file name)",
+    "name": "its name",
+    "industry": "its industry",
+    "metric": "as in trends.csv",
+    "period": "as in trends.csv",
+    "value": "the value its documents print (empty on a conflict)",
+    "status": "ok, or conflict (its documents print different values: see values)",
+    "values": "the conflicting values, `;`-separated",
+    "basis": "actual (the period's own report), prior (a later report's comparison column), growth, forecast",
+    "document": "the document(s) it is printed in",
+    "page": "the page (PDFs)",
+    "evidence": "the sentence or table row it is printed in",
+}
+
 DETAIL_JSON = "_llm_json"
 """Internal, never written under this name: each answered row's `llm` detail as JSON text, which the
 results.jsonl writer puts in as the line's last key, `llm` (results.csv leaves it out)."""

@@ -506,6 +506,23 @@ def _environment() -> Environment:
     return env
 
 
+def page_csp(script: str) -> str:
+    """The Content-Security-Policy of an offline page: no network request, only `script` runs (pinned
+    by its sha256). report.html and compare.html share it."""
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
+    return (
+        "default-src 'none'; "
+        f"script-src 'sha256-{digest}'; "
+        "style-src 'unsafe-inline'; img-src data:; "
+        "base-uri 'none'; form-action 'none'"
+    )
+
+
+def environment() -> Environment:
+    """The pages' Jinja environment (autoescape on, templates from report/templates, compiled cached)."""
+    return _environment()
+
+
 def render_html(view: RunView, lang: str = "zh") -> str:
     return "".join(html_pieces(view, lang))
 
@@ -517,13 +534,7 @@ def html_pieces(view: RunView, lang: str = "zh") -> Iterator[str]:
     data_json, details_packed = payload(view, lang)
     charts = report_charts(view, lang)
     script = _asset("report.js")
-    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
-    csp = (
-        "default-src 'none'; "
-        f"script-src 'sha256-{digest}'; "
-        "style-src 'unsafe-inline'; img-src data:; "
-        "base-uri 'none'; form-action 'none'"
-    )
+    csp = page_csp(script)
     template = _environment().get_template("report.html.j2")
     return template.generate(
         lang=lang,

@@ -1,0 +1,83 @@
+"""`lmscreen compare`: industry trends from the user's own filings, every point traceable."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+_PATH = click.Path(path_type=Path)
+
+
+def register(app: click.Group) -> None:
+    @app.command("compare")
+    @click.argument("docs", type=_PATH)
+    @click.option("--pool", type=_PATH, help="A pool file whose industry column places each company.")
+    @click.option("--industries", type=_PATH, help="Two columns: code or name, then industry.")
+    @click.option(
+        "--metric",
+        "metrics",
+        multiple=True,
+        help="gross_margin_pct (default), net_margin_pct, roe_pct, revenue_growth_pct, …",
+    )
+    @click.option("--periods", help="Years, e.g. 2021:2024 (default: every year found).")
+    @click.option("--period-kind", default="FY", help="FY | H1 | Q")
+    @click.option("--include-forecasts", is_flag=True, help="Also compare forecasts (2025E), drawn apart.")
+    @click.option(
+        "--out", type=_PATH, default=Path("out-compare"), help="Output folder (resumes a run found there)."
+    )
+    @click.option(
+        "--engine",
+        default="embedded",
+        help="embedded | openai | vllm | ray (a served model may write the comparison).",
+    )
+    @click.option("--model", help="GGUF path (embedded) or served model name.")
+    @click.option("--base-url", envvar="OPENAI_BASE_URL", show_envvar=True)
+    @click.option("--api-key", envvar="OPENAI_API_KEY", show_default=False, show_envvar=True)
+    @click.option("--concurrency", type=click.IntRange(min=1), default=4)
+    @click.option("--lang", default="zh", help="zh | en")
+    @click.option("--fresh", is_flag=True, help="Forget stored answers and start over.")
+    @click.option("--quiet", is_flag=True, help="No progress bar.")
+    def compare(
+        docs: Path,
+        pool: Path | None,
+        industries: Path | None,
+        metrics: tuple[str, ...],
+        periods: str | None,
+        period_kind: str,
+        include_forecasts: bool,
+        out: Path,
+        engine: str,
+        model: str | None,
+        base_url: str | None,
+        api_key: str | None,
+        concurrency: int,
+        lang: str,
+        fresh: bool,
+        quiet: bool,
+    ) -> None:
+        """Compare how a metric moved across industries, from a folder of PDFs, .txt and .md.
+
+        DOCS: company documents named by code (600519.pdf, 600519_2023.pdf) and industry reports (any name).
+        """
+        from lmscreen.run.compare import CompareOptions
+        from lmscreen.run.compare import compare as run_compare
+        from lmscreen.run.screen import check_out_dir
+
+        check_out_dir(out)
+        opts = CompareOptions(
+            docs=docs, out=out, pool=pool, industries=industries,
+            metrics=list(metrics) or ["gross_margin_pct"], periods=periods, period_kind=period_kind,
+            include_forecasts=include_forecasts, engine=engine, model=model, base_url=base_url,
+            api_key=api_key, concurrency=concurrency, lang=lang, fresh=fresh, progress=not quiet,
+        )  # fmt: skip
+        summary = run_compare(opts)
+        for notice in summary.notices:
+            print(f"note: {notice}", file=sys.stderr)
+        print(
+            f"compared {summary.companies} companies and {summary.reports} industry reports "
+            f"({summary.documents} documents; comparison written by {summary.narrative_source}); "
+            f"outputs in {out}",
+            file=sys.stderr,
+        )

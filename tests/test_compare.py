@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from compare_docs import COMPANIES, STATED, build, medians
 from compare_server import SERVED_MODEL, CompareServer
-
 from lmscreen.errors import InputError
 from lmscreen.run.compare import CompareOptions, compare
 
@@ -59,7 +59,7 @@ def test_medians_n_and_stated_from_pdfs_and_points_link_to_their_pages(
     for industry in STATED:
         mine = [r for r in trends if r["industry"] == industry]
         assert [r["period"] for r in mine] == ["FY2021", "FY2022", "FY2023", "FY2024"]
-        for r, median, stated in zip(mine, medians(industry), STATED[industry]):
+        for r, median, stated in zip(mine, medians(industry), STATED[industry], strict=False):
             assert float(r["median"]) == pytest.approx(median)
             assert r["n"] == "3" and float(r["stated"]) == pytest.approx(stated)
             assert r["stated_document"] == f"{industry}行业研究.pdf" and r["stated_page"] == "2"

@@ -37,6 +37,7 @@ TEXT = {
         "median": "中位数",
         "n": "公司数",
         "stated": "行业报告所述",
+        "stated_short": "报告",
         "flags": "标记",
         "page": "页",
         "value": "数值",
@@ -59,6 +60,7 @@ TEXT = {
         "median": "median",
         "n": "n",
         "stated": "stated by a report",
+        "stated_short": "report",
         "flags": "flags",
         "page": "page",
         "value": "value",
@@ -136,6 +138,14 @@ def _metric_chart(comparison: Any, spec: Any, ids: _Ids, lang: str) -> str:
             )
         series.append((industry, medians, {"stroke_style": {"width": 3}}))
         colors.append(color)
+        stated = [
+            None if (c := cells.get(p)) is None or c.stated is None else round(c.stated, 4) for p in periods
+        ]
+        if any(v is not None for v in stated):
+            series.append(
+                (f"{industry} {TEXT[lang]['stated_short']}", stated, {"stroke": False, "dots_size": 4})
+            )
+            colors.append(color)
         for bound in ("min", "max"):
             vals = [
                 None if (c := cells.get(p)) is None or not c.values else round(c.row()[bound], 4)
@@ -184,8 +194,9 @@ def _company_chart(cells: list[Any], spec: Any, periods: list[str], ids: _Ids, l
         vals.append({"value": round(c.value, 4), "xlink": {"href": f"#{ident}", "target": "_self"}})
     first = cells[0]
     chart = _chart(
-        "Line", f"co-{first.code}-{spec.name}", [PALETTE[0]], lang, width=280, height=180,
+        "Line", f"co-{first.code}-{spec.name}", [PALETTE[0]], lang, width=280, height=190,
         show_legend=False, allow_interruptions=True, title=f"{first.name or first.code} {spec.zh}",
+        y_labels_major_count=4, show_minor_y_labels=False, truncate_label=-1, x_label_rotation=30,
     )  # fmt: skip
     chart.x_labels = periods
     chart.add(first.code, vals)

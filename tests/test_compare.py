@@ -86,6 +86,9 @@ def test_medians_n_and_stated_from_pdfs_and_points_link_to_their_pages(
     assert "光伏：毛利率由FY2021的20.1%降至FY2023的18.9%（−1.2个百分点，3家）" in info["narrative"]
     assert "锂电：毛利率由FY2021的18.0%升至FY2023的20.2%（+2.2个百分点，3家）" in info["narrative"]
     assert info["narrative"] in (out / "compare.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").split("## Compare industries", 1)[1]
+    shown = readme.split("`template` (deterministic: `", 1)[1].split("；…`", 1)[0]
+    assert " ".join(shown.split()).replace(" ", "") in info["narrative"], "the README quotes the real text"
 
 
 def test_a_document_read_in_an_earlier_run_is_not_read_again(

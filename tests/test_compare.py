@@ -282,3 +282,37 @@ def test_bad_input_says_one_line_and_writes_what_it_can(
     assert rows(tmp_path / "o5" / "trends.csv")[0]["median"] == "15.2"
     with pytest.raises(InputError, match="--period-kind"):
         run(docs, industries, tmp_path / "o6", period_kind="Y")
+
+
+def test_a_document_screen_read_is_not_read_again_by_compare(
+    built: tuple[Path, Path], tmp_path: Path, home: Path
+) -> None:
+    docs, _ = built
+    pool = tmp_path / "pool.csv"
+    lines = ["code,name,industry"] + [f"{code},{name},{ind}" for code, (name, ind, _) in COMPANIES.items()]
+    pool.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    env = {**os.environ, "LMSCREEN_HOME": str(home)}
+    answer = tmp_path / "answer.txt"
+    answer.write_text("{}")
+    with CompareServer(answer, tmp_path / "calls") as server:
+        proc = subprocess.run(
+            [sys.executable, "-m", "lmscreen", "screen", str(pool), "--reports", str(docs), "--out",
+             str(tmp_path / "screened"), "--engine", "openai", "--base-url", server.base_url, "--model",
+             SERVED_MODEL, "--quiet"],
+            capture_output=True, text=True, env=env, timeout=600,
+        )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    entries = sorted((home / "cache" / "filings").glob("points-*.json"))
+    assert len(entries) == 6  # the six companies' reports, read by screen with the pool's names
+    planted = next(e for e in entries if json.loads(e.read_text())["title"].startswith("通威股份"))
+    data = json.loads(planted.read_text())
+    for p in data["points"]:
+        if p["metric"] == "gross_margin" and p["period"] == "FY2022":
+            p["value"] = 77.0
+    planted.write_text(json.dumps(data, ensure_ascii=False))
+    out = tmp_path / "compared"
+    compare(CompareOptions(docs=docs, out=out, pool=pool, progress=False))
+    series = {(r["code"], r["period"]): r for r in rows(out / "series.csv")}
+    assert (
+        series[("600438", "FY2022")]["value"] == "77.0" and series[("600438", "FY2022")]["name"] == "通威股份"
+    )

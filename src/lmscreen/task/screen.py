@@ -20,6 +20,7 @@ from lmscreen.filings import Filing, annotate_pages
 from lmscreen.task import choice_prompt_hash, prepare_request, process_choice
 from lmscreen.task.candidates import CandidateSet, find_candidates
 from lmscreen.task.choice import ChoiceRequest
+from lmscreen.task.compare.document import remember_sheet
 from lmscreen.task.fact import Fact
 
 
@@ -139,7 +140,10 @@ class ScreenTask:
 def _scan(item: ScreenItem, text: str) -> CandidateSet:
     """The filing's facts and candidates, with a PDF's pages and the row's name for the subject."""
     pdf = item.source.pdf()
-    return find_candidates(text, names=(item.name,), page_at=pdf.page_at if pdf is not None else None)
+    cset = find_candidates(text, names=(item.name,), page_at=pdf.page_at if pdf is not None else None)
+    if item.source.path is not None and cset.sheet is not None:
+        remember_sheet(item.source.path, (item.name,), cset.sheet)  # `compare` need not read it again
+    return cset
 
 
 def document_name(item: ScreenItem) -> str:

@@ -17,7 +17,7 @@ from lmscreen.errors import InputError
 from lmscreen.filings import Filing
 from lmscreen.filings import cache as disk
 from lmscreen.task.fact import Fact
-from lmscreen.task.facts import FACTS_VERSION, read_facts
+from lmscreen.task.facts import FACTS_VERSION, FactSheet, read_facts
 
 POINTS_VERSION = "1"
 """The shape of a cached entry: a change here (or in FACTS_VERSION) never reads an old one."""
@@ -139,6 +139,21 @@ def read_points(path: Path, names: tuple[str, ...], sha256: str) -> DocPoints:
     points = _read(path, names, sha256)
     disk.store(name, points.to_json())
     return points
+
+
+def remember_sheet(path: Path, names: tuple[str, ...], sheet: FactSheet) -> None:
+    """Keep a sheet another command read (`screen`) as this file's points, so a later `compare` with the
+    same names does not read the file again. Never fatal: a file that cannot be hashed is skipped."""
+    try:
+        sha256 = disk.file_sha256(path)
+    except OSError:
+        return
+    name = entry_name(sha256, names)
+    if disk.entry_path(name).exists():
+        return
+    label = sheet.period.label() if sheet.period is not None else None
+    points = DocPoints(sha256, label, _title(sheet.text), [_point(f, sheet.text) for f in sheet.facts])
+    disk.store(name, points.to_json())
 
 
 def _read(path: Path, names: tuple[str, ...], sha256: str) -> DocPoints:

@@ -316,3 +316,24 @@ def test_a_document_screen_read_is_not_read_again_by_compare(
     assert (
         series[("600438", "FY2022")]["value"] == "77.0" and series[("600438", "FY2022")]["name"] == "通威股份"
     )
+
+
+def test_the_issue_s_industry_sentence_states_both_years(tmp_path: Path, home: Path) -> None:
+    """`光伏行业平均毛利率由2022年的22.1%降至2023年的15.6%`: both levels are the industry's (task/prose.py's
+    `由…至…` form with a year beside each level)."""
+    docs = _text_docs(
+        tmp_path / "docs",
+        {
+            "601012.txt": _table(2023, [18.9, 15.2]),
+            "600438.txt": _table(2023, [20.2, 30.1]),
+            "光伏行业点评.md": (
+                "2024年光伏行业年度研究报告\n光伏行业平均毛利率由2022年的22.1%降至2023年的15.6%。\n"
+            ),
+        },
+    )
+    industries = tmp_path / "ind.csv"
+    industries.write_text("code,行业\n601012,光伏\n600438,光伏\n", encoding="utf-8")
+    out = tmp_path / "out"
+    run(docs, industries, out)
+    stated = {r["period"]: r["stated"] for r in rows(out / "trends.csv")}
+    assert stated == {"FY2022": "22.1", "FY2023": "15.6"}

@@ -158,6 +158,7 @@ def test_killed_mid_run_and_rerun_gives_the_same_trends(
     assert (out / "series.csv").read_bytes() == (whole / "series.csv").read_bytes()
     info = json.loads((out / "compare.json").read_text(encoding="utf-8"))
     assert len(info["documents"]) == 8
+    assert info["runner"]["documents"]["resumed"] == 3 and info["runner"]["documents"]["sent"] == 5
 
 
 def test_a_served_model_writes_the_comparison_only_with_table_numbers_and_is_asked_once(
@@ -180,6 +181,8 @@ def test_a_served_model_writes_the_comparison_only_with_table_numbers_and_is_ask
         second = cli(*args, env=env)
         assert second.returncode == 0, second.stderr
         assert count.read_text().count("call") == 1  # the same documents: no new model call
+        again = json.loads((out / "compare.json").read_text(encoding="utf-8"))
+        assert again["runner"]["narrative"]["sent"] == 0 and again["narrative_source"] == "model"
     bad = tmp_path / "bad.txt"
     bad.write_text("光伏毛利率由20.1%降至18.9%，下降1.2个百分点；锂电升至20.5%。")
     with CompareServer(bad, tmp_path / "calls2") as server:
@@ -337,3 +340,25 @@ def test_the_issue_s_industry_sentence_states_both_years(tmp_path: Path, home: P
     run(docs, industries, out)
     stated = {r["period"]: r["stated"] for r in rows(out / "trends.csv")}
     assert stated == {"FY2022": "22.1", "FY2023": "15.6"}
+
+
+def test_hostile_names_stay_text_and_english_pages(tmp_path: Path, home: Path) -> None:
+    hostile = '<script>alert(1)</script>"&'
+    docs = _text_docs(
+        tmp_path / "docs",
+        {"600001.txt": _table(2023, [18.0, 16.0]), "600002.txt": _table(2023, [20.0, 19.0])},
+    )
+    industries = tmp_path / "ind.csv"
+    industries.write_text(f"600001,'{hostile}'\n600002,=1+1\n", encoding="utf-8")
+    out = tmp_path / "out"
+    run(docs, industries, out, lang="en")
+    page = (out / "compare.html").read_text(encoding="utf-8")
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert page.count("<script") == 1  # the page's own script only
+    assert "Industry comparison" in page
+    info = json.loads((out / "compare.json").read_text(encoding="utf-8"))
+    assert (
+        "=1+1: gross margin rose from 19.0% in FY2022 to 20.0% in FY2023 (+1.0 pp, n=1)" in info["narrative"]
+    )
+    cells = {r["industry"] for r in rows(out / "trends.csv")}
+    assert "'=1+1" in cells  # a spreadsheet does not run it as a formula

@@ -32,8 +32,8 @@ from lmscreen.run.runner import EngineSource, run_items
 from lmscreen.task.compare.aggregate import Comparison, Placed
 from lmscreen.task.compare.aggregate import compare as aggregate
 from lmscreen.task.compare.document import DocPoints
-from lmscreen.task.compare.metrics import DEFAULT, metric_spec
-from lmscreen.task.compare.spans import parse_span
+from lmscreen.task.compare.metrics import DEFAULT, MetricSpec, metric_spec
+from lmscreen.task.compare.spans import Span, parse_span
 from lmscreen.task.compare.task import DocItem, DocumentTask, Narrative, NarrativeTask
 
 _CODE_RE = re.compile(r"^(?P<code>\d{6})(?:\.(?:SH|SZ|BJ))?(?=$|[ _\-.])", re.IGNORECASE)
@@ -181,7 +181,16 @@ def compare(
         return _compare(opts, specs, span, paths, by_code, by_name, engine, doc_engine)
 
 
-def _compare(opts, specs, span, paths, by_code, by_name, engine, doc_engine) -> CompareSummary:  # noqa: ANN001
+def _compare(
+    opts: CompareOptions,
+    specs: list[MetricSpec],
+    span: Span,
+    paths: list[Path],
+    by_code: dict[str, Company],
+    by_name: dict[str, str],
+    engine: Engine | None,
+    doc_engine: Engine | None,
+) -> CompareSummary:
     started = time.time()
     if opts.fresh:
         ckpt_mod.remove(opts.out)
@@ -228,9 +237,10 @@ def _compare(opts, specs, span, paths, by_code, by_name, engine, doc_engine) -> 
     summary.companies = len({p.code for p in placed if p.code})
     summary.reports = sum(1 for p in placed if p.code is None)
     comparison = aggregate(placed, industries, specs, span)
-    narrative = _narrative(opts, comparison, engine)
+    narrative, told = _narrative(opts, comparison, engine)
     summary.narrative_source = narrative.source
-    _write(opts, comparison, narrative, documents, summary, started)
+    runner = {"documents": outcome.info, "narrative": told}
+    _write(opts, comparison, narrative, documents, summary, started, runner)
     if not summary.companies:
         raise InputError(f"{opts.docs}: no document's company has an industry (give --pool or --industries)")
     if not any(c.n or c.stated is not None for c in comparison.trends):
@@ -249,14 +259,17 @@ def uses_model(opts: CompareOptions) -> bool:
     return opts.engine != "embedded" or opts.model is not None
 
 
-def _narrative(opts: CompareOptions, comparison: Comparison, engine: Engine | None) -> Narrative:
+def _narrative(
+    opts: CompareOptions, comparison: Comparison, engine: Engine | None
+) -> tuple[Narrative, dict[str, Any]]:
+    """The written comparison, and what the runner says of its question (sent, resumed, engine)."""
     model = uses_model(opts) or engine is not None
     task = NarrativeTask(comparison, opts.lang, use_model=model)
     if not task.lines:
-        return task.result(0, _NoAnswer())
+        return task.result(0, _NoAnswer()), {"items": 0}
     source = engine_source(opts.engine_options(), engine) if model else EngineSource.of(TemplateEngine())
     outcome = run_items(task, [0], source, opts.out, progress=False)
-    return outcome.results[0]
+    return outcome.results[0], outcome.info
 
 
 class _NoAnswer:
@@ -296,6 +309,7 @@ def _write(
     documents: list[dict[str, Any]],
     summary: CompareSummary,
     started: float,
+    runner: dict[str, Any],
 ) -> None:
     from lmscreen import __version__
     from lmscreen.outputs.atomic import write_text
@@ -319,6 +333,7 @@ def _write(
         "narrative_rejected": narrative.rejected,
         "documents": documents,
         "notices": summary.notices,
+        "runner": runner,
     }
     write_text(opts.out / "compare.json", json.dumps(run, ensure_ascii=False, indent=2, default=str) + "\n")
     write_compare_report(opts.out, comparison, narrative.text, narrative.source, documents, opts.lang)

@@ -179,7 +179,8 @@ def _settle(evidence: list[Evidence]) -> tuple[float | None, list[Evidence], boo
 
 
 def compare(placed: list[Placed], industries: list[str], specs: list[MetricSpec], span: Span) -> Comparison:
-    """Every company's series and every industry's trends over the span."""
+    """Every company's series and the trends of each industry a document is about (`industries`: all the
+    known ones, in order, for telling which one a report's figure is for)."""
     series: list[SeriesCell] = []
     found: set[str] = set()
     companies: dict[str, list[Placed]] = {}
@@ -218,8 +219,10 @@ def compare(placed: list[Placed], industries: list[str], specs: list[MetricSpec]
                     found.add(p.period)
                     stated.setdefault((industry, spec.name, p.period), []).append(Evidence(doc.document, p))
     periods = span.labels(found)
+    about = {doc.industry for doc in placed if doc.industry} | {key[0] for key in stated}
+    compared = [i for i in industries if i in about]
     trends: list[TrendCell] = []
-    for industry in industries:
+    for industry in compared:
         for spec in specs:
             for period in periods:
                 cell = TrendCell(industry, spec.name, period)
@@ -235,7 +238,7 @@ def compare(placed: list[Placed], industries: list[str], specs: list[MetricSpec]
                     value, kept, conflict = _settle(evs)
                     cell.stated, cell.stated_evidence, cell.stated_conflict = value, kept, conflict
                 trends.append(cell)
-    return Comparison(industries, specs, periods, series, trends)
+    return Comparison(compared, specs, periods, series, trends)
 
 
 def _industry_of(p: Point, doc: Placed, industries: list[str]) -> str | None:

@@ -40,21 +40,24 @@ def deterministic(comparison: Comparison, lang: str = "zh") -> str:
     for spec in comparison.specs:
         moves: list[tuple[str, float]] = []
         parts: list[str] = []
+        short: list[str] = []
         for industry in comparison.industries:
             cells = [c for c in comparison.trends if c.industry == industry and c.metric == spec.name]
             ends = _ends(cells)
             if ends is None:
-                parts.append(
-                    f"{industry}：{spec.zh}不足两个有数据的期间"
-                    if lang == "zh"
-                    else f"{industry}: {spec.en} has fewer than two periods with data"
-                )
+                short.append(industry)
                 continue
             a, b = ends
             assert a.median is not None and b.median is not None
             delta = b.median - a.median
             moves.append((industry, delta))
             parts.append(_sentence(industry, spec, a, b, delta, lang))
+        if short:
+            parts.append(
+                f"{'、'.join(short)}：{spec.zh}不足两个有数据的期间"
+                if lang == "zh"
+                else f"{', '.join(short)}: {spec.en} has fewer than two periods with data"
+            )
         line = ("；" if lang == "zh" else "; ").join(parts)
         if len(moves) >= 2:
             line += ("；" if lang == "zh" else "; ") + _which(moves, lang)

@@ -362,3 +362,23 @@ def test_hostile_names_stay_text_and_english_pages(tmp_path: Path, home: Path) -
     )
     cells = {r["industry"] for r in rows(out / "trends.csv")}
     assert "'=1+1" in cells  # a spreadsheet does not run it as a formula
+
+
+def test_periods_metrics_and_kinds() -> None:
+    from lmscreen.task.compare.metrics import metric_spec
+    from lmscreen.task.compare.spans import parse_span
+
+    assert metric_spec("毛利率").name == metric_spec("gross_margin").name == "gross_margin_pct"
+    assert metric_spec("ROE").fact_metric == "roe" and metric_spec("revenue_growth_pct").growth
+    fy = parse_span("2021:2023", "FY")
+    assert fy.labels(set()) == ["FY2021", "FY2022", "FY2023"]
+    assert fy.wants("FY2022") and not fy.wants("2022H1") and not fy.wants("2024E") and not fy.wants("FY2024")
+    h1 = parse_span("2023", "H1")
+    assert h1.labels(set()) == ["2023H1"] and h1.wants("2023H1") and not h1.wants("FY2023")
+    q = parse_span("2024", "Q", include_forecasts=True)
+    assert q.labels({"2024E"}) == ["2024Q1", "2024Q2", "2024Q3", "2024Q4", "2024E"]
+    assert q.wants("2024Q3") and not q.wants("2024Q1-Q3") and q.wants("2024E")
+    assert parse_span(None, "FY").labels({"FY2022", "FY2020"}) == ["FY2020", "FY2021", "FY2022"]
+    for bad in ("2024-2021", "21:22", "2024:2021"):
+        with pytest.raises(InputError, match="--periods"):
+            parse_span(bad, "FY")

@@ -8,6 +8,7 @@ screenshot (the page after a click on 光伏's FY2021 point).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,13 +19,16 @@ from lmscreen.run.compare import CompareOptions, compare
 
 
 @pytest.fixture(scope="module")
-def page_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def page_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("compare")
-    os.environ.setdefault("LMSCREEN_HOME", str(root / "home"))
-    docs, industries = build(root)
-    out = root / "out"
-    compare(CompareOptions(docs=docs, out=out, industries=industries, periods="2021:2024", progress=False))
-    return out / "compare.html"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("LMSCREEN_HOME", str(root / "home"))
+        docs, industries = build(root)
+        out = root / "out"
+        compare(
+            CompareOptions(docs=docs, out=out, industries=industries, periods="2021:2024", progress=False)
+        )
+    yield out / "compare.html"
 
 
 def test_compare_page_in_chromium(browser, page_file: Path) -> None:

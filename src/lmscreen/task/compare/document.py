@@ -74,15 +74,19 @@ class DocPoints:
         return cls(data["sha256"], data["period"], data["title"], [Point(**p) for p in data["points"]])
 
 
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
 def _quote(text: str, start: int, end: int) -> tuple[str, str, str]:
+    """(before, the number, after): the sentence (or table row) around a span, at most _SIDE a side."""
     cut = max(text.rfind(ch, 0, start) for ch in _ENDS) + 1
     cut = max(cut, start - _SIDE)
     stops = [i for i in (text.find(ch, end) for ch in _ENDS) if i >= 0]
     stop = min([*stops, end + _SIDE, len(text)])
     if stop < len(text) and text[stop] in _ENDS and text[stop] != "\n":
         stop += 1
-    squash = lambda s: " ".join(s.split())  # noqa: E731
-    before, after = squash(text[cut:start]), squash(text[end:stop])
+    before, after = _squash(text[cut:start]), _squash(text[end:stop])
     if text[cut:start][-1:].isspace() and before:
         before += " "
     if text[end:stop][:1].isspace() and after:

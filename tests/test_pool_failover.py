@@ -378,7 +378,7 @@ def test_every_source_down_is_one_line_and_exit_2(
     assert "akshare:" in line and "RemoteDisconnected" in line
     assert "efinance: efinance returned no stocks" in line and "tushare: skipped (no token" in line
     assert "baostock: baostock query_stock_basic() failed after 2 tries" in line
-    assert "login answered error 10002007: 网络接收错误。" in line
+    assert "login answered error 10002007: 网络接收错误。 (a network error) (no network" in line
     assert (
         pool.read_text(encoding="utf-8") == "代码,名称\n600519,贵州茅台\n"
     )  # untouched, not passed off as new

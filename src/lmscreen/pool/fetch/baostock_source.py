@@ -48,6 +48,8 @@ K_FIELDS = "date,code,close,peTTM,isST"
 PE_WINDOW_DAYS = 14
 """How far back the last bar is looked for (a holiday week, a short suspension)."""
 PE_FIELDS = frozenset({"pe_ttm", "pe_dynamic", "pe_static"})
+NETWORK_ERRORS = "100020"
+"""baostock's error codes 10002001-10002008: socket errors (connect, send, receive failed or timed out)."""
 SOCKET_TIMEOUT_S = 30.0
 """Seconds a baostock socket waits for the server (it sets none itself)."""
 PER_STOCK_CALLS = ("query_history_k_data_plus", "query_profit_data")
@@ -72,8 +74,10 @@ def _quiet() -> Iterator[None]:
 def _check(result: Any, what: str) -> None:
     code = str(getattr(result, "error_code", ""))
     if code != "0":
-        message = " ".join(str(getattr(result, "error_msg", "")).split())
-        raise RuntimeError(f"baostock {what} answered error {code}: {message or 'no message'}")
+        message = " ".join(str(getattr(result, "error_msg", "")).split()) or "no message"
+        if code.startswith(NETWORK_ERRORS):
+            message += " (a network error)"  # calls.py then adds its no-network hint
+        raise RuntimeError(f"baostock {what} answered error {code}: {message}")
 
 
 def _with_timeout(login: Any) -> Any:

@@ -67,6 +67,7 @@ BS_BASIC = pd.DataFrame(
         ("sz.000001", "平安银行", "1991-04-03", "", "1", "1"),
         ("sz.000023", "*ST深天", "1993-04-29", "", "1", "1"),
         ("sz.000003", "PT金田A", "1991-07-03", "2002-06-14", "1", "0"),  # delisted
+        ("bj.430047", "诺思兰德", "2020-07-27", "", "1", "1"),  # a market baostock serves no bars for
     ],
     columns=["code", "code_name", "ipoDate", "outDate", "type", "status"],
 )
@@ -105,6 +106,8 @@ class ResultData:
 
 def _bars(code: str, fields: str, start_date: str, end_date: str, **kwargs: object) -> ResultData:
     assert fields == "date,code,close,peTTM,isST" and kwargs == {"frequency": "d", "adjustflag": "3"}
+    if code.startswith("bj."):
+        return ResultData(error_code="10004015", error_msg="不支持的证券代码品种")
     rows = [r for r in BS_BARS.get(code, []) if start_date <= r[0] <= end_date]
     return ResultData(pd.DataFrame(rows, columns=fields.split(",")) if rows else None)
 
@@ -257,16 +260,21 @@ def test_baostock_answers_when_akshare_and_efinance_fail(
     counts = {c["call"]: c.get("count") for c in sidecar["calls"] if c.get("count")}
     assert counts == {
         "baostock query_history_k_data_plus(code=<each stock>, fields=date,code,close,peTTM,isST, "
-        "start_date=2020-10-01, end_date=2020-10-15, frequency=d, adjustflag=3)": 3,
-        "baostock query_profit_data(code=<each stock>, year=2019, quarter=4)": 3,
-        "baostock query_profit_data(code=<each stock>, year=2018, quarter=4)": 3,
+        "start_date=2020-10-01, end_date=2020-10-15, frequency=d, adjustflag=3)": 4,
+        "baostock query_profit_data(code=<each stock>, year=2019, quarter=4)": 4,
+        "baostock query_profit_data(code=<each stock>, year=2018, quarter=4)": 4,
     }
+    # a stock baostock has no bars for stays in the pool with empty cells, and the notes say so
+    assert any(
+        n.startswith("baostock: no data for 1 stocks") and "bj.430047: 10004015" in n
+        for n in sidecar["notes"]
+    )
     assert any(
         "PE-TTM of an earlier day than 2020-10-15" in n and "for 1 stocks" in n for n in sidecar["notes"]
     )
 
     frame = load_pool(pool).frame
-    assert sorted(frame["code"].to_list()) == ["000001.SZ", "000023.SZ", "600519.SH"]  # no index, no delisted
+    assert sorted(frame["code"].to_list()) == ["000001.SZ", "000023.SZ", "430047.BJ", "600519.SH"]
     rows = {r["code"]: r for r in frame.iter_rows(named=True)}
     assert rows["600519.SH"]["pe_ttm"] == pytest.approx(50.634567)  # the last bar's
     assert rows["600519.SH"]["roe"] == pytest.approx(33.0899)  # roeAvg 0.330899, in percent
@@ -277,6 +285,7 @@ def test_baostock_answers_when_akshare_and_efinance_fail(
         "600519.SH": "否",
         "000001.SZ": "否",
         "000023.SZ": "是",  # isST 1 on its last bar
+        "430047.BJ": None,
     }
     # one session: logged in before the first query, out after the last
     bs_calls = vendors["baostock"]
@@ -303,7 +312,7 @@ def test_baostock_is_asked_only_for_the_field_group_left_missing(
     st = sidecar["columns"]["ST股票"]
     assert st["vendor"] == "mixed" and st["by_vendor"]["baostock"]["rows"] == 1
     assert sidecar["rows_by_vendor"]["st"] == {"000023.SZ": "baostock"}
-    assert sidecar["rows_by_vendor"]["name"] == {"000023.SZ": "baostock"}
+    assert sidecar["rows_by_vendor"]["name"] == {"000023.SZ": "baostock", "430047.BJ": "baostock"}
     frame = load_pool(pool).frame
     rows = {r["code"]: r for r in frame.iter_rows(named=True)}
     assert rows["000001.SZ"]["roe"] == 9.6 and rows["000001.SZ"]["pe_ttm"] == pytest.approx(12.1045)

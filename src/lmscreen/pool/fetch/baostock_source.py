@@ -50,6 +50,10 @@ PE_WINDOW_DAYS = 14
 PE_FIELDS = frozenset({"pe_ttm", "pe_dynamic", "pe_static"})
 NETWORK_ERRORS = "100020"
 """baostock's error codes 10002001-10002008: socket errors (connect, send, receive failed or timed out)."""
+NO_DATA_ERRORS = frozenset({"10004011", "10004013", "10004015"})
+"""Per-stock answers that mean "nothing for this stock" (an invalid code, a date beyond what baostock holds,
+a market it does not serve, such as some Beijing listings): the stock's cells stay empty, the fetch goes on,
+and a note counts them. Any other error code fails the call (retries, breaker)."""
 SOCKET_TIMEOUT_S = 30.0
 """Seconds a baostock socket waits for the server (it sets none itself)."""
 PER_STOCK_CALLS = ("query_history_k_data_plus", "query_profit_data")
@@ -97,15 +101,24 @@ class Session:
     def __init__(self, bs: Any) -> None:
         self.bs = bs
         self.open = False
+        self.no_data: dict[str, str] = {}
+        """Stocks a per-stock query answered NO_DATA_ERRORS for: baostock code -> the error."""
 
-    def query(self, function: str, **kwargs: Any) -> Any:
-        """`bs.<function>(**kwargs)` as a pandas DataFrame; raises on a login or query error code."""
+    def query(self, function: str, per_stock: bool = False, **kwargs: Any) -> Any:
+        """`bs.<function>(**kwargs)` as a pandas DataFrame (None: nothing for this stock); raises on a login
+        or query error code."""
         try:
             with _quiet():
                 if not self.open:
                     _check(_with_timeout(self.bs.login), "login")
                     self.open = True
                 result = getattr(self.bs, function)(**kwargs)
+                code = str(getattr(result, "error_code", ""))
+                if per_stock and code in NO_DATA_ERRORS:
+                    self.no_data[str(kwargs.get("code"))] = (
+                        f"{code} {getattr(result, 'error_msg', '')}".strip()
+                    )
+                    return None
                 _check(result, function)
                 return result.get_data()
         except Exception:
@@ -137,7 +150,8 @@ def fetch(
 
 
 def _call(caller: Caller, session: Session, name: str, **kwargs: Any) -> pl.DataFrame:
-    return caller.call(name, lambda **kw: session.query(name, **kw), to_polars, **kwargs)
+    per_stock = name in PER_STOCK_CALLS
+    return caller.call(name, lambda **kw: session.query(name, per_stock, **kw), to_polars, **kwargs)
 
 
 def _text(frame: pl.DataFrame, column: str) -> pl.Expr:
@@ -193,9 +207,14 @@ def _fetch(
     if want_roe:
         schema |= {"roe": pl.Float64, "report_period": pl.String, "eps": pl.Float64}
         schema |= {f"net_profit_{prev}": pl.Float64, f"net_profit_{fy}": pl.Float64}
-    per_stock = pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
+    per_stock = pl.DataFrame(rows, schema=schema) if rows else pl.DataFrame(schema=schema)
     table = table.drop("bs_code").join(per_stock, on="code", how="left")
-    return _with_sources(table, caller.as_of, periods, want_pe, want_roe)
+    result = _with_sources(table, caller.as_of, periods, want_pe, want_roe)
+    if session.no_data:
+        code, why = next(iter(session.no_data.items()))
+        count = len(session.no_data)
+        result.notes.append(f"no data for {count} stocks (their cells left empty), e.g. {code}: {why}")
+    return result
 
 
 def _last_bar(bars: pl.DataFrame) -> dict[str, Any]:

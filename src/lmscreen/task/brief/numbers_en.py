@@ -54,7 +54,7 @@ _NUMBER = re.compile(
 _NEGATIVE_BEFORE = re.compile(
     r"\b(?:down|fell|fall|falls|falling|declin\w*|decreas\w*|drop\w*|lower|loss|losses|lost|lose|losing"
     r"|negative|minus|shr[aiu]nk\w*|contract\w*|slump\w*|slid|slide|slipped|narrow\w*|deficit)\b"
-    r"[^.,;:!?\d\n]{0,24}$",
+    r"[^.,;:!?\d\n]{0,40}$",
     re.IGNORECASE,
 )
 _NEGATIVE_AFTER = re.compile(r"^\s*(?:lower|less|down|below|smaller|fewer)\b", re.IGNORECASE)
@@ -77,7 +77,7 @@ _WORDS = re.compile(
 
 def _negative(text: str, start: int, end: int) -> bool:
     return bool(
-        _NEGATIVE_BEFORE.search(text[max(0, start - 40) : start]) or _NEGATIVE_AFTER.match(text[end:])
+        _NEGATIVE_BEFORE.search(text[max(0, start - 60) : start]) or _NEGATIVE_AFTER.match(text[end:])
     )
 
 

@@ -74,9 +74,10 @@ def read_words(text: str) -> int:
     """Words as a presenter reads them: each word or number once (`RMB 174.14 bn` is three), a run of
     Chinese characters (a company's name) one word per two characters, punctuation nothing."""
     total = 0
-    for m in re.finditer(r"[\u4e00-\u9fff]+|[A-Za-z0-9][A-Za-z0-9.,%'’-]*", text):
+    for m in re.finditer(r"[\u4e00-\u9fff]+(?:['’]s)?|[A-Za-z0-9][A-Za-z0-9.,%'’-]*", text):
         run = m.group(0)
-        total += math.ceil(len(run) / 2) if "\u4e00" <= run[0] <= "\u9fff" else 1
+        cjk = sum(1 for c in run if "\u4e00" <= c <= "\u9fff")
+        total += math.ceil(cjk / 2) if cjk else 1
     return total
 
 

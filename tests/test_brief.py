@@ -418,32 +418,24 @@ def test_a_killed_run_rerun_writes_the_same_briefs_as_an_uninterrupted_one(tmp_p
     assert all(r["source"] == "model" for r in written[:45])
 
 
-def test_the_real_bundled_model_writes_only_checked_scripts(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_real_bundled_model_writes_only_checked_scripts(tmp_path: Path, lang: str) -> None:
     """`--model` the bundled GGUF makes the 135M model write (the default never does): whatever it writes
     is either checked number by number and kept, or replaced by the template with the reasons."""
     from servers import bundled_gguf
 
     out = tmp_path / "out"
     model = str(bundled_gguf())
-    brief(
-        str(EXAMPLE_POOL),
-        "--reports",
-        str(EXAMPLE_REPORTS),
-        "--out",
-        str(out),
-        "--model",
-        model,
-        "--limit",
-        "2",
-    )
+    args = ("--reports", str(EXAMPLE_REPORTS), "--out", str(out), "--model", model, "--limit", "2")
+    brief(str(EXAMPLE_POOL), *args, "--lang", lang)
     rows = [r for r in lines(out / "briefs.jsonl") if r["text"]]
     assert [r["code"] for r in rows] == ["600519.SH", "000001.SZ"]
     for r in rows:
-        assert_traced(r, filing_of(r["code"]))
+        assert_traced(r, filing_of(r["code"]), lang)
         if r["source"] == "template":
             assert r["model_rejected"]["reasons"] and r["model_rejected"]["text"]
         else:
-            assert r["source"] == "model" and DISCLAIMER in r["text"]
+            assert r["source"] == "model" and (DISCLAIMER if lang == "zh" else DISCLAIMER_EN) in r["text"]
 
 
 def test_the_readme_shows_the_script_the_example_pool_gives(example) -> None:

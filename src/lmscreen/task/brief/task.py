@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -214,12 +215,16 @@ class BriefTask:
         chosen, source, rejected = script.text, "template", None
         placed: list[tuple[int, int, Num]] = list(script.placed)
         if answer.text is not None:
-            model_text = _model_text(answer.text)
-            reasons = (
-                ["the answer is not JSON with a text"]
-                if model_text is None
-                else check(model_text, hl, self.lang)
-            )
+            model_text, complete = _model_text(answer.text)
+            if model_text is None:
+                reasons = ["the answer is not JSON with a text"]
+            else:
+                cut = (
+                    []
+                    if complete
+                    else ["the answer is cut off (not complete JSON): its text so far is checked"]
+                )
+                reasons = list(dict.fromkeys(cut + check(model_text, hl, self.lang)))  # each reason once
             kept = _traced(model_text, hl, self.lang) if model_text is not None and not reasons else None
             if kept is not None and model_text is not None:
                 chosen, source, placed = model_text, "model", kept
@@ -265,10 +270,20 @@ def _traced(text: str, hl: Highlights, lang: str) -> list[tuple[int, int, Num]] 
     return out
 
 
-def _model_text(raw: str) -> str | None:
+def _model_text(raw: str) -> tuple[str | None, bool]:
+    """The answer's `text`, and whether the answer was complete JSON. An answer cut off at max_tokens
+    (`{"text": "…` with no end) gives its text so far, so the reasons say what its numbers were too."""
     try:
         value = json.loads(raw)
     except json.JSONDecodeError:
-        return None
+        head = re.match(r'\s*\{\s*"text"\s*:\s*"', raw)
+        if head is None:
+            return None, False
+        partial = raw[head.end() :]
+        try:
+            partial = json.loads('"' + partial.rstrip("\\") + '"')
+        except json.JSONDecodeError:
+            pass  # the raw characters, escapes and all: still every number is seen
+        return (partial.strip() or None), False
     text = value.get("text") if isinstance(value, dict) else None
-    return text.strip() if isinstance(text, str) and text.strip() else None
+    return (text.strip() if isinstance(text, str) and text.strip() else None), True

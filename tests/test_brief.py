@@ -225,7 +225,7 @@ def test_the_english_script_reads_as_english_sentences_with_every_number_traced(
     md = (example_en / "briefs.md").read_text(encoding="utf-8")
     assert md.startswith("# Earnings highlight scripts") and "## 贵州茅台 (600519.SH)" in md
     page = (example_en / "briefs.html").read_text(encoding="utf-8")
-    assert '<html lang="en">' in page and 'data-ev="revenue FY2024: printed “1741.44亿元”' in page
+    assert '<html lang="en">' in page and 'data-ev="贵州茅台 · revenue FY2024: printed “1741.44亿元”' in page
     assert "source: pool fields" in page and "点击" not in page
 
 
@@ -249,8 +249,9 @@ def test_english_length_is_counted_in_words(tmp_path: Path, example_en: Path) ->
 def test_briefs_html_marks_each_number_with_its_evidence(example) -> None:
     out, _ = example
     page = (out / "briefs.html").read_text(encoding="utf-8")
-    assert 'data-ev="revenue FY2024：原文「1741.44亿元」' in page
-    assert "http" not in page.replace('lang="zh"', "")  # offline
+    assert 'data-ev="贵州茅台 · 营业收入 FY2024：原文「1741.44亿元」' in page
+    assert not re.search(r"https?://|\ssrc=|href=\"(?!#)", page)  # offline: nothing fetched, links in-page
+    assert "default-src 'none'" in page  # and the browser is told so
 
 
 def test_a_markup_name_stays_inert_and_a_filing_without_figures_gets_no_script(tmp_path: Path) -> None:

@@ -110,15 +110,10 @@ class Num:
             }
         elif self.fact is not None and not derived:
             f = self.fact
-            data["evidence"] = {"start": f.start, "end": f.end, "text": text[f.start : f.end], "page": f.page}
+            data["evidence"] = evidence(text, f.start, f.end, f.page)
         elif self.evidence is not None:
             s, e = self.evidence
-            data["evidence"] = {
-                "start": s,
-                "end": e,
-                "text": text[s:e],
-                "page": page_at(s) if page_at else None,
-            }
+            data["evidence"] = evidence(text, s, e, page_at(s) if page_at else None)
         else:
             # the reader's own derived fact (a gross margin from 营业收入 and 营业成本), or one derived here
             op, inputs = ("margin", self.fact.inputs) if self.fact is not None else (self.op, self.inputs)
@@ -131,17 +126,30 @@ class Num:
                         "period": i.period_label,
                         "basis": i.basis,
                         "value": i.value,
-                        "evidence": {
-                            "start": i.start,
-                            "end": i.end,
-                            "text": text[i.start : i.end],
-                            "page": i.page,
-                        },
+                        "evidence": evidence(text, i.start, i.end, i.page),
                     }
                     for i in inputs
                 ],
             }
         return data
+
+
+CONTEXT = 30
+"""Characters of the filing shown either side of an evidence span: the sentence a reader checks it in."""
+
+
+def evidence(text: str, start: int, end: int, page: int | None) -> dict[str, Any]:
+    """A span of the filing as briefs.jsonl lists it: offsets, the printed text, its page, and the words
+    around it (`context`, one line), so a reader sees what the figure is without opening the filing."""
+    before = text[max(0, start - CONTEXT) : start].rsplit("\n", 1)[-1]
+    after = text[end : end + CONTEXT].split("\n", 1)[0]
+    return {
+        "start": start,
+        "end": end,
+        "text": text[start:end],
+        "page": page,
+        "context": {"before": " ".join(before.split()), "after": " ".join(after.split())},
+    }
 
 
 def amount(value: float, metric: str, period: str | None, fact: Fact | None = None, **kw: Any) -> Num:

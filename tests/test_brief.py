@@ -439,12 +439,16 @@ def test_the_real_bundled_model_writes_only_checked_scripts(tmp_path: Path, lang
             assert r["source"] == "model" and (DISCLAIMER if lang == "zh" else DISCLAIMER_EN) in r["text"]
 
 
-def test_the_readme_shows_the_script_the_example_pool_gives(example) -> None:
+def test_the_readme_shows_the_scripts_the_example_pool_gives(example, example_en: Path) -> None:
     out, _ = example
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Write highlight scripts", 1)[1].split("\n## ", 1)[0]
-    shown = section.split("```text\n", 1)[1].split("```", 1)[0]
-    assert shown == (out / "600519.SH.txt").read_text(encoding="utf-8")
+    shown = [block.split("```", 1)[0] for block in section.split("```text\n")[1:]]
+    assert shown == [
+        (out / "600519.SH.txt").read_text(encoding="utf-8"),
+        (example_en / "600519.SH.txt").read_text(encoding="utf-8"),
+        (out / "000333.SZ.txt").read_text(encoding="utf-8"),  # from the pool's own fields
+    ]
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -31,9 +31,9 @@ _RULE_WORDS = {
     "st": "an ST mark on the name",
     "loss_two_years": "two years of losses in a row",
     "roe_lt_5": "a low return on equity",
-    "roe_missing": "no return-on-equity figure",
+    "roe_missing": "a missing return-on-equity figure",
     "roe_lt_15": "a modest return on equity",
-    "pe_missing": "no PE figure",
+    "pe_missing": "a missing PE figure",
     "pe_le_0": "a negative PE",
     "pe_gt_50": "a rich valuation",
 }

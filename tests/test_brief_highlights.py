@@ -130,6 +130,7 @@ def test_the_english_check_names_each_bad_number_and_contradiction() -> None:
     assert check(ok.replace("20%", "21%"), hl, "en") == ["number not in the filing's figures: 21%"]
     assert check(ok.replace("2024", "FY2025"), hl, "en") == ["number not in the filing's figures: 2025"]
     assert check(ok + " Revenue doubled.", hl, "en") == ["number not in the filing's figures: doubled"]
+    assert check(ok + " It trades at 20x earnings.", hl, "en") == ["number not in the filing's figures: 20x"]
     assert check(ok + " Profit was three hundred million yuan.", hl, "en") == [
         "number not in the filing's figures: three hundred million"
     ]

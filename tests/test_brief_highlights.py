@@ -88,3 +88,103 @@ def test_an_approximate_figure_is_said_as_one_and_a_digit_in_the_name_is_no_numb
     assert "实现营收约831.42亿元，同比增长5.2%。" in script.text
     assert "归母净利润约12.30亿元，同比增长3.1%。" in script.text
     assert script.text.startswith("360科技发布2024年年报") and check(script.text, hl) == []
+
+
+DISCLAIMER_EN = "Compiled from public financial reports; not investment advice."
+
+
+def test_the_english_script_reads_as_sentences_and_passes_its_own_check() -> None:
+    hl = _highlights()
+    script = template(hl, lang="en")
+    assert (
+        "For the full year, the company reported revenue of RMB 12.00 bn, up 20.00% year on year."
+        in script.text
+    )
+    assert "a net loss attributable to shareholders of RMB 1.50 bn, swinging from a profit" in script.text
+    assert "Excluding one-off items, it lost RMB 2.90 bn" in script.text
+    assert "Gross margin was 30.50%, up 2.30 percentage points from a year earlier." in script.text
+    assert script.text.startswith("某某股份 has published its 2024 annual report")
+    assert "the risk level is medium, because of a modest return on equity" in script.text
+    for style in ("video", "post", "plain"):
+        script = template(hl, style, lang="en")
+        assert check(script.text, hl, "en") == [], style
+        said = [(s.start, s.end) for s in spoken_numbers(script.text, lang="en")]
+        assert said == [(s, e) for s, e, _ in script.placed], style
+        assert script.text.endswith(DISCLAIMER_EN)
+
+
+def test_the_english_check_names_each_bad_number_and_contradiction() -> None:
+    hl = _highlights(level="高")
+    ok = "某某股份's 2024 revenue was RMB 12.00 bn, up 20% year on year. " + DISCLAIMER_EN
+    assert check(ok, hl, "en") == []
+    assert check(ok.replace("RMB 12.00 bn", "RMB 12,000 mn"), hl, "en") == []  # the same amount, in mn
+    assert check(ok.replace("RMB 12.00 bn", "120.00亿元"), hl, "en") == []  # or as the filing prints it
+    assert check(ok.replace("RMB 12.00 bn", "twelve billion yuan"), hl, "en") == []
+    assert check(ok.replace("RMB 12.00 bn", "RMB 120.00 bn"), hl, "en") == [  # a wrong scale
+        "number not in the filing's figures: RMB 120.00 bn"
+    ]
+    assert check(ok.replace("up 20%", "down 20%"), hl, "en") == ["number not in the filing's figures: 20%"]
+    assert check(ok.replace("up 20% year on year", "20% lower than a year ago"), hl, "en") == [
+        "number not in the filing's figures: 20%"
+    ]
+    assert check(ok.replace("20%", "21%"), hl, "en") == ["number not in the filing's figures: 21%"]
+    assert check(ok.replace("2024", "FY2025"), hl, "en") == ["number not in the filing's figures: 2025"]
+    assert check(ok + " Revenue doubled.", hl, "en") == ["number not in the filing's figures: doubled"]
+    assert check(ok + " It trades at 20x earnings.", hl, "en") == ["number not in the filing's figures: 20x"]
+    assert check(ok + " Profit was three hundred million yuan.", hl, "en") == [
+        "number not in the filing's figures: three hundred million"
+    ]
+    assert check(ok + " 净利润三百亿元。", hl, "en") == ["number not in the filing's figures: 三百亿元"]
+    assert check(ok + " It is a low-risk stock.", hl, "en") == ["contradicts the risk level high: low-risk"]
+    assert check(ok + " The risk level is low.", hl, "en") == [
+        "contradicts the risk level high: risk level is low"
+    ]
+    assert check(ok + " Under the rules the risk level is high.", hl, "en") == []
+    assert check(ok + " Profit surged.", hl, "en") == ["contradicts the profit's fall: surge"]
+    assert check(ok.replace(DISCLAIMER_EN, ""), hl, "en") == ["no disclaimer"]
+
+
+def test_english_length_is_words_and_the_script_fits() -> None:
+    from lmscreen.task.brief.script_en import read_words
+
+    assert parse_length("60s", "en") == 150 and parse_length("90s", "en") == 225
+    assert parse_length("120 words", "en") == 120 and parse_length("80w", "en") == 80
+    assert read_words("某某股份's revenue was RMB 174.14 bn, up 15.66% year on year.") == 2 + 10
+    hl = _highlights()
+    whole, short = template(hl, "video", 1000, "en"), template(hl, "video", 100, "en")
+    assert whole.read_length > 100 >= short.read_length and not short.over_length
+    assert len(short.placed) < len(whole.placed) and short.text.endswith(DISCLAIMER_EN)
+
+
+def test_pool_fields_give_numbers_that_name_their_cells() -> None:
+    from lmscreen.task.brief.pool_fields import PoolColumns, from_pool
+
+    cols = PoolColumns(
+        "pool.csv", {"pe_ttm": "市盈率", "roe": "ROE(%)", "eps": "EPS", "net_profit_2024": "净利润_2024"}
+    )
+    row = {
+        "row": 7,
+        "pe_ttm": -12.5,
+        "roe": 8.25,
+        "eps": None,
+        "net_profit_2023": -3e8,
+        "net_profit_2024": 2.5e8,
+    }
+    hl = from_pool(row, cols, "某某股份", risk_level="中", rules_fired=["pe_le_0"])
+    assert hl is not None and hl.basis == "pool"
+    by_kind = {h.kind: h for h in hl.items}
+    profit = by_kind["pool_profit"]
+    assert (
+        profit.notes["swing"] == "to_profit" and "growth" not in profit.nums
+    )  # no rate across a sign change
+    assert profit.nums["value"].pool.column == "net_profit_2024" and profit.nums["value"].pool.row == 7
+    assert profit.nums["year"].pool.part == "header" and "eps" not in by_kind
+    script = template(hl)
+    assert "2024年净利润2.50亿元，实现扭亏为盈。" in script.text and "市盈率为负" in script.text
+    assert "净资产收益率为8.25%。" in script.text and "市盈率为负值" not in script.text
+    said = [(s.start, s.end) for s in spoken_numbers(script.text, ("某某股份",))]
+    assert said == [(s, e) for s, e, _ in script.placed]
+    english = template(hl, lang="en")
+    assert "Net profit for 2024 was RMB 250.00 mn, a return to profit." in english.text
+    assert "The PE is negative" in english.text and "Return on equity is 8.25%." in english.text
+    assert from_pool({"row": 3, "pe_ttm": None, "roe": float("nan")}, cols, "空") is None

@@ -115,6 +115,13 @@ def test_missing_arguments(
             monkeypatch.setenv(name, "http://127.0.0.1:9")
         for name in ("NO_PROXY", "no_proxy"):
             monkeypatch.delenv(name, raising=False)
+        try:  # baostock's own socket ignores the proxy: its server is the closed port too
+            import baostock.common.contants as baostock_server
+
+            monkeypatch.setattr(baostock_server, "BAOSTOCK_SERVER_IP", "127.0.0.1")
+            monkeypatch.setattr(baostock_server, "BAOSTOCK_SERVER_PORT", 9)
+        except ImportError:
+            pass
         monkeypatch.setattr(time, "sleep", lambda _s: None)
     rc, _, err = run(path, capsys)
     assert_usage_error(rc, err, path)

@@ -142,3 +142,84 @@ def test_trading_days_only_does_nothing_on_a_holiday(tmp_path: Path) -> None:
     assert workday.returncode == 0 and (out / "results.csv").is_file()
     run = json.loads((out / "run.json").read_text("utf-8"))
     assert run["input"]["freshness"]["today"] == "2026-12-02"
+
+
+def _past_the_end() -> tuple[date, date, date]:
+    """The calendar's last session, the first Saturday after it and the Monday after that: dates past the
+    maintained range whatever release is installed (4.13.2 ends 2026-12-31)."""
+    from lmscreen.pool.trading import last_day
+
+    end = last_day()
+    assert end is not None
+    saturday = end + timedelta(days=(5 - end.weekday()) % 7 or 7)
+    return end, saturday, saturday + timedelta(days=2)
+
+
+def test_past_the_calendars_end_weekends_are_closed_weekdays_open_warned_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("exchange_calendars")
+    from lmscreen.pool import trading
+
+    monkeypatch.setattr(trading, "_warned", set())
+    end, saturday, monday = _past_the_end()
+    assert is_trading_day(saturday) is False and is_trading_day(saturday + timedelta(days=1)) is False
+    assert is_trading_day(monday) is True
+    # the calendar's sessions up to its end, then weekdays: the Monday is 1 weekday after the Friday
+    assert days_between(monday - timedelta(days=3), monday) == 1
+    last_week = end - timedelta(days=7)
+    inside = days_between(last_week, end)
+    assert 0 < inside <= 5 and days_between(last_week, monday) == inside + trading._weekdays(end, monday)
+    err = capsys.readouterr().err
+    assert err.count("warning:") == 1, err
+    assert f"ends {end.isoformat()}" in err and "weekdays as open" in err
+    assert trading.closed_day_line(saturday) == (
+        f"{saturday.isoformat()} is not a trading day (a weekend; exchange_calendars XSHG ends "
+        f"{end.isoformat()}): nothing to do"
+    )
+    assert trading.closed_day_line(monday) is None
+
+
+def test_trading_days_only_past_the_calendars_end_does_not_exit_2(tmp_path: Path) -> None:
+    pytest.importorskip("exchange_calendars")
+    end, saturday, monday = _past_the_end()
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "lmscreen", "screen", str(_pool(tmp_path)), "--no-llm", "--out", str(out)]
+    weekend = subprocess.run(
+        [*cmd, "--trading-days-only", "--as-of", saturday.isoformat()],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert weekend.returncode == 0, weekend.stderr
+    lines = weekend.stderr.strip().splitlines()
+    assert lines[-1].startswith(f"{saturday.isoformat()} is not a trading day (a weekend;")
+    assert [x for x in lines if x.startswith("warning:")] == lines[:1]
+    assert not out.exists()
+    fetch = subprocess.run(
+        [sys.executable, "-m", "lmscreen", "pool", "fetch", "--out", str(tmp_path / "p.csv")]
+        + ["--as-of", saturday.isoformat(), "--trading-days-only", "--no-cache"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert fetch.returncode == 0 and "is not a trading day (a weekend;" in fetch.stderr
+    assert not (tmp_path / "p.csv").exists()
+    # a PE of the calendar's last day: the freshness check counts trading days across the end
+    sidecar = {"columns": {"市盈率TTM": {"field": "pe_ttm", "as_of": end.isoformat()}}}
+    (tmp_path / "pool.csv.sources.json").write_text(json.dumps(sidecar), encoding="utf-8")
+    workday = subprocess.run(
+        [*cmd, "--trading-days-only", "--as-of", monday.isoformat()],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert workday.returncode == 0, workday.stderr
+    assert (out / "results.csv").is_file()
+    run = json.loads((out / "run.json").read_text("utf-8"))
+    from lmscreen.pool.trading import _weekdays
+
+    # counted as weekdays after the end (4.13.2: Friday 1 January and Monday, 2), held to --max-age 3
+    assert ("pe_ttm" in run["counts"]["stale"]) is (_weekdays(end, monday) > 3)
+    # the calendar is read by --trading-days-only and again by the freshness check: one warning
+    assert workday.stderr.count(f"calendar ends {end.isoformat()}") == 1, workday.stderr

@@ -224,3 +224,30 @@ def test_table_reads_at_80_columns_without_wrapping_names() -> None:
     assert "why:" in proc.stdout and "ranked by MMLU-Pro" in proc.stdout
     assert _cli("--gpu", "RTX 4090", "--within", "soon").returncode == 2
     assert _cli("--gpu", "RTX 4090", "--within", "90m", "--json").returncode == 0
+
+
+def test_a_narrow_table_shortens_names_and_keeps_every_number() -> None:
+    """Only the model name gives way on a narrow terminal: at 64 and 80 columns every row still ends in its
+    whole context (44k, 128k, …), the numbers rank() gave are all there, and no line is longer than the
+    terminal (at 80 columns a 128k context once showed as "128", its last character cut)."""
+    ranked = rank(gpu("RTX 4090"), task="screen").models
+    for columns in (64, 80):
+        proc = _cli("--gpu", "RTX 4090", "--task", "screen", columns=columns)
+        assert proc.returncode == 0, proc.stderr
+        lines = proc.stdout.splitlines()
+        start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("#"))
+        rows = []
+        for line in lines[start + 2 :]:
+            if not line.strip():
+                break
+            rows.append(line)
+        assert rows and max(len(line) for line in lines) <= columns
+        for line, r in zip(rows, ranked[: len(rows)], strict=True):
+            cells = line.split()
+            assert cells[-1] == _short(r.max_context), line
+            assert cells[-3] == f"{r.hours:.1f}", line
+        assert any("…" in line for line in rows) == (columns == 64)
+
+
+def _short(n: int) -> str:
+    return f"{n / (1 << 20):.0f}M" if n >= 1 << 20 else f"{n // 1024}k"

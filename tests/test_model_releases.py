@@ -247,3 +247,39 @@ def test_fit_and_launch_cli_enable_expert_parallel() -> None:
         "launch", "Qwen/Qwen3-30B-A3B", "--engine", "llamacpp", *base[:2], "--enable-expert-parallel"
     )
     assert refused.returncode == 2 and "vLLM flag" in refused.stderr
+
+
+def _activation(p) -> float:
+    return next(c.gib for c in p.breakdown if c.name == "activation peak")
+
+
+def test_the_profiled_logits_span_the_dummy_requests_not_the_batched_tokens() -> None:
+    """vLLM's profile run makes min(max_num_seqs, batched tokens) dummy requests and samples one row each, so
+    two sequences do not profile logits for 8,192 rows. club-3090#104 (two RTX 3090, Qwen3.6-27B AutoRound
+    int4, 2 seqs, 8,192 batched tokens, 0.88) kept 9.84 GiB of KV per card; a token-wide logits peak left 6.02
+    GiB in the plan. A multimodal checkpoint still profiles its vision encoder (one largest image)."""
+    spec = spec_for("Qwen/Qwen3.6-27B").model_copy(update={"quantization": "gptq"})
+    args = {"gpus": 2, "context": 262144, "gpu_memory_utilization": 0.88, "kv_cache_dtype": "fp8"}
+    args |= {"vllm_version": "0.21", "table": False}
+    few = plan(spec, gpu("RTX 3090"), max_num_seqs=2, max_num_batched_tokens=8192, **args)
+    few_small_batch = plan(spec, gpu("RTX 3090"), max_num_seqs=2, max_num_batched_tokens=2048, **args)
+    many = plan(spec, gpu("RTX 3090"), max_num_seqs=1024, max_num_batched_tokens=8192, **args)
+    assert _activation(few) == pytest.approx(_activation(few_small_batch), abs=0.05)  # the encoder binds
+    assert 1.3 < _activation(few) < 2.0 and _activation(many) > 3.0 + _activation(few)
+    assert 9.84 * 0.9 < few.available_kv_gib < 9.84 * 1.1
+    # a text-only model with two sequences profiles its forward pass, far below 1,024 sequences' logits
+    text = spec_for("Qwen/Qwen3-8B")
+    two = plan(text, gpu("H100"), max_num_seqs=2, max_num_batched_tokens=8192, context=32768, table=False)
+    full = plan(text, gpu("H100"), max_num_seqs=1024, max_num_batched_tokens=8192, context=32768, table=False)
+    assert _activation(two) < 1.0 and _activation(full) > 3 * _activation(two)
+
+
+def test_fp8_through_marlin_on_ampere_loads_more_than_native_fp8() -> None:
+    """The same FP8 Qwen3.6/3.8-27B checkpoint at TP2: 14.68 GiB per RTX 3090 (Marlin weight-only FP8,
+    club-3090#751, #602) against 14.28 on RTX 5090 (native FP8, vllm-project/recipes#810)."""
+    spec = spec_for("Qwen/Qwen3.6-27B").model_copy(update={"quantization": "fp8"})
+    args = {"gpus": 2, "context": 32768, "vllm_version": "0.26", "table": False}
+    ampere = plan(spec, gpu("RTX 3090"), **args).weights_gib
+    blackwell = plan(spec, gpu("RTX 5090"), **args).weights_gib
+    assert ampere / blackwell == pytest.approx(14.68 / 14.28, rel=1e-3)
+    assert abs(ampere - 14.68) / 14.68 < 0.05 and abs(blackwell - 14.28) / 14.28 < 0.05

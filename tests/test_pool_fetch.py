@@ -196,6 +196,8 @@ def test_no_network_is_one_line_exit_2(tmp_path: Path, monkeypatch, capsys) -> N
     code = run_cli(
         "pool",
         "fetch",
+        "--source",  # one source: `auto` would go on to efinance and baostock, over the real network
+        "akshare",
         "--out",
         str(tmp_path / "p.csv"),
         "--no-cache",

@@ -17,7 +17,12 @@ def register(app: click.Group) -> None:
     @click.argument("pool", type=_PATH)
     @click.option("--reports", type=_PATH, help="Folder of <code>.txt/.md/.pdf filings.")
     @click.option("--style", default="video", help="video | post | plain")
-    @click.option("--length", default="60s", help="60s, 90s or N字 (characters as read aloud).")
+    @click.option(
+        "--length",
+        default="60s",
+        help="60s, 90s or N字: Chinese characters as read aloud; with --lang en, 60s, 90s or N words "
+        "(English is counted in words, about 150 a minute).",
+    )
     @click.option("--out", type=_PATH, default=Path("out"), help="Output folder (resumes a run found there).")
     @click.option("--rules", type=_PATH, help="Rules YAML replacing the default rules.")
     @click.option("--engine", default="embedded", help="embedded | openai | vllm | ray")
@@ -25,7 +30,12 @@ def register(app: click.Group) -> None:
     @click.option("--base-url", envvar="OPENAI_BASE_URL", show_envvar=True)
     @click.option("--api-key", envvar="OPENAI_API_KEY", show_default=False, show_envvar=True)
     @click.option("--concurrency", type=click.IntRange(min=1), default=4, help="Requests in flight (openai).")
-    @click.option("--lang", default="zh", help="zh (scripts are written in Chinese).")
+    @click.option(
+        "--lang",
+        type=click.Choice(["zh", "en"]),
+        default="zh",
+        help="zh (Chinese scripts) or en (English scripts; a served model is asked for English).",
+    )
     @click.option("--fresh", is_flag=True, help="Forget stored answers and start over.")
     @click.option("--limit", type=click.IntRange(min=1), help="Only the first N rows.")
     @click.option("--quiet", is_flag=True, help="No progress bar.")
@@ -56,8 +66,6 @@ def register(app: click.Group) -> None:
 
         if not pool.exists():
             raise InputError(f"{pool}: no such file")
-        if lang != "zh":
-            raise InputError(f"--lang: {lang!r}: scripts are written in Chinese only (zh)")
         check_out_dir(out)
         opts = ScreenOptions(
             pool=pool,

@@ -518,7 +518,22 @@ def _render_ranking(found, where: str, min_context: int) -> None:
             head += f" of the {found.finished} that finish {job.rows:,} rows within {found.within_hours:g} h"
         console.print(head)
         table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False)
-        for col, just in (
+        cells = []
+        for i, r in enumerate(found.models, 1):
+            fmt = r.quantization.upper() if r.engine == "vllm" else f"{r.quantization.upper()}·cpp"
+            quality = f"{r.score:.1f}" if r.quality_basis == "published" else f"~{r.score:.0f}"
+            cells.append(
+                (
+                    str(i),
+                    r.model.split("/")[-1],
+                    fmt,
+                    quality if r.quality_basis != "unknown" else "?",
+                    f"{r.hours:.1f}" if r.hours is not None else "?",
+                    f"{r.decode_tokens_per_s:.0f}" if r.decode_tokens_per_s else "?",
+                    _short_tokens(r.max_context),
+                )
+            )
+        columns = (
             ("#", "right"),
             ("model", "left"),
             ("format", "left"),
@@ -526,22 +541,16 @@ def _render_ranking(found, where: str, min_context: int) -> None:
             ("hours", "right"),
             ("tok/s", "right"),
             ("ctx", "right"),
-        ):
-            table.add_column(
-                col, justify=just, no_wrap=True, overflow="ellipsis" if col == "model" else "fold"
-            )
-        for i, r in enumerate(found.models, 1):
-            fmt = r.quantization.upper() if r.engine == "vllm" else f"{r.quantization.upper()}·cpp"
-            quality = f"{r.score:.1f}" if r.quality_basis == "published" else f"~{r.score:.0f}"
-            table.add_row(
-                str(i),
-                r.model.split("/")[-1],
-                fmt,
-                quality if r.quality_basis != "unknown" else "?",
-                f"{r.hours:.1f}" if r.hours is not None else "?",
-                f"{r.decode_tokens_per_s:.0f}" if r.decode_tokens_per_s else "?",
-                _short_tokens(r.max_context),
-            )
+        )
+        # Only the model name gives way on a narrow terminal (shortened with …); a number is never cut.
+        widths = [max(len(col), *(len(c[k]) for c in cells)) for k, (col, _) in enumerate(columns)]
+        # Rich lays SIMPLE_HEAD out without edge padding in 3 characters a column, less 2, beside the cells.
+        others = sum(w for k, w in enumerate(widths) if k != 1) + 3 * len(columns) - 2
+        widths[1] = max(8, min(widths[1], width - others))
+        for (col, just), w in zip(columns, widths, strict=True):
+            table.add_column(col, justify=just, no_wrap=True, overflow="ellipsis", min_width=w, max_width=w)
+        for row in cells:
+            table.add_row(*row)
         console.print(table)
         console.print("why:")
         for i, r in enumerate(found.models, 1):

@@ -12,6 +12,9 @@ import click
 
 from lmscreen.errors import InputError
 
+BAOSTOCK_INTERVAL_S = 0.1
+"""baostock's default spacing: a whole-market build asks per stock, some 15,000 calls (about half an hour)."""
+
 
 @click.group("pool", no_args_is_help=True)
 def pool_app() -> None:
@@ -49,16 +52,15 @@ def _fetch_table(
     from lmscreen.pool.fetch.calls import Breaker, Caller, CallPolicy
     from lmscreen.pool.fetch.periods import periods_due
 
-    if source not in ("auto", "akshare", "efinance", "tushare"):
-        raise InputError(f"--source: expected auto, akshare, efinance or tushare, got {source!r}")
+    if source not in ("auto", "akshare", "efinance", "baostock", "tushare"):
+        raise InputError(f"--source: expected auto, akshare, efinance, baostock or tushare, got {source!r}")
     if roe_period not in ("full_year", "latest"):
         raise InputError(f"--roe-period: expected full_year or latest, got {roe_period!r}")
     breaker = Breaker() if source == "auto" else None
 
     def caller(vendor: str) -> Caller:
-        default_interval = (
-            0.35 if vendor == "tushare" else 1.0
-        )  # Eastmoney bans fast callers; tushare: 200/min
+        # Eastmoney bans fast callers; tushare: 200/min; baostock: its own servers, ~3 calls per stock
+        default_interval = {"tushare": 0.35, "baostock": BAOSTOCK_INTERVAL_S}.get(vendor, 1.0)
         policy = CallPolicy(
             min_interval_s=default_interval if interval is None else interval,
             retries=retries,
@@ -78,6 +80,11 @@ def _fetch_table(
 
         return efinance_source.fetch(caller("efinance"), periods)
 
+    def baostock(wanted: frozenset[str] | None = None) -> Any:
+        from lmscreen.pool.fetch import baostock_source
+
+        return baostock_source.fetch(caller("baostock"), periods, as_of, wanted)
+
     def tushare() -> Any:
         from lmscreen.pool.fetch import tushare_source
 
@@ -85,12 +92,12 @@ def _fetch_table(
 
     if roe_period != "full_year" and source not in ("akshare", "auto"):
         raise InputError("--roe-period latest is available with --source akshare (or auto) only")
-    single = {"akshare": akshare, "efinance": efinance, "tushare": tushare}
+    single = {"akshare": akshare, "efinance": efinance, "baostock": baostock, "tushare": tushare}
     if source != "auto":
         return single[source](), source, {}
-    from lmscreen.pool.fetch.failover import fetch_auto
+    from lmscreen.pool.fetch.failover import Fetcher, Targeted, fetch_auto
 
-    fetchers = {"akshare": akshare, "efinance": efinance}
+    fetchers: dict[str, Fetcher] = {"akshare": akshare, "efinance": efinance, "baostock": Targeted(baostock)}
     skipped: dict[str, str] = {}
     if token:
         fetchers["tushare"] = tushare
@@ -117,8 +124,8 @@ def _vendor_options(command: Callable[..., None]) -> Callable[..., None]:
         click.option(
             "--source",
             default="auto",
-            help="auto (default: akshare, then efinance, then tushare with a token, per field), akshare, "
-            "efinance or tushare.",
+            help="auto (default: akshare, then efinance, then baostock, then tushare with a token, per "
+            "field), akshare, efinance, baostock or tushare.",
         ),
         click.option("--token", envvar="TUSHARE_TOKEN", show_default=False, help="tushare token."),
         click.option("--as-of", help="Build as of this date (YYYY-MM-DD; default today)."),
@@ -129,7 +136,8 @@ def _vendor_options(command: Callable[..., None]) -> Callable[..., None]:
         click.option(
             "--min-interval",
             type=click.FloatRange(min=0.0),
-            help="Seconds between calls (akshare 1.0, tushare 0.35).",
+            help="Seconds between calls "
+            f"(akshare/efinance 1.0, baostock {BAOSTOCK_INTERVAL_S}, tushare 0.35).",
         ),
         click.option("--retries", type=click.IntRange(min=1), default=3, help="Tries per call."),
         click.option(

@@ -5,7 +5,10 @@ its risk level and the rules fired; every row with a filing is an item of the br
 embedded 135M default no model writes (it cannot write a script worth keeping): a `TemplateEngine`
 answers every item with no text, so the runner still gives resume and exactly-once while the template is
 the script. A served model (`--engine openai …`, or `--model` a GGUF of the user's) writes, and its text is
-kept only when every number in it checks out (task/brief/check.py).
+kept only when every number in it checks out (task/brief/check.py). A row with no filing is no item of the
+runner: its script is written from the pool row's own fields (task/brief/pool_fields.py), which is cheap
+and the same on every run, so a resumed run still writes the same briefs.jsonl; a row whose fields give
+nothing to say is listed as skipped with the reason. `opts.lang` (`zh`, `en`) is the script's language.
 """
 
 from __future__ import annotations
@@ -27,8 +30,11 @@ from lmscreen.run.engine_source import engine_source
 from lmscreen.run.judged import Judged
 from lmscreen.run.options import ScreenOptions
 from lmscreen.run.runner import EngineSource, run_items
+from lmscreen.task.brief.pool_fields import USABLE, PoolColumns, from_pool
 from lmscreen.task.brief.script import STYLES, parse_length
-from lmscreen.task.brief.task import Brief, BriefItem, BriefTask
+from lmscreen.task.brief.task import Brief, BriefItem, BriefTask, pool_brief
+
+LANGS = ("zh", "en")
 
 
 class TemplateEngine:
@@ -74,8 +80,10 @@ def brief(
     """Write every company's script into OUT (locked for the run); `engine` lends a loaded one (tests)."""
     if style not in STYLES:
         raise InputError(f"--style: {style!r} is not one of {', '.join(STYLES)}")
+    if opts.lang not in LANGS:
+        raise InputError(f"--lang: {opts.lang!r} is not one of {', '.join(LANGS)}")
     try:
-        limit = parse_length(length)
+        limit = parse_length(length, opts.lang)
     except ValueError as exc:
         raise InputError(str(exc)) from exc
     try:
@@ -97,24 +105,16 @@ def _brief(opts: ScreenOptions, style: str, limit: int, engine: Engine | None) -
     reader = open_pool(opts.pool)
     judged = Judged(reader, load_rules(opts.rules), opts)
     index = index_filings(opts.reports) if opts.reports else None
+    columns = _pool_columns(reader)
     items: list[BriefItem] = []
-    skipped: list[dict[str, Any]] = []
+    no_filing: list[dict[str, Any]] = []  # written from the pool fields, or skipped
     for frame in judged:
         prior_col = sorted(c for c in frame.columns if c.startswith("net_profit_") and c[-4:].isdigit())
         for row in frame.iter_rows(named=True):
             fired = [r["rule"] for r in row.get("rules_fired_list") or []]
             src = filing_for(row["code"], row.get("report_text"), index)
             if src is None:
-                skipped.append(
-                    {
-                        "row": row["row"],
-                        "code": row["code"],
-                        "name": row.get("name") or "",
-                        "text": None,
-                        "source": "skipped",
-                        "reason": "no report for this code",
-                    }
-                )
+                no_filing.append(_from_pool(row, columns, fired, style, limit, opts.lang))
                 continue
             prior = row.get(prior_col[-2]) if len(prior_col) >= 2 else None
             items.append(
@@ -124,7 +124,7 @@ def _brief(opts: ScreenOptions, style: str, limit: int, engine: Engine | None) -
             )
     model = uses_model(opts)
     notices = [] if model else ["the embedded model does not write scripts: the template writes them"]
-    task = BriefTask(style=style, limit=limit, use_model=model)
+    task = BriefTask(style=style, limit=limit, use_model=model, lang=opts.lang)
     source = engine_source(opts, engine) if model else EngineSource.of(TemplateEngine())
     outcome = run_items(task, items, source, opts.out, progress=opts.progress)
     rows: list[dict[str, Any]] = []
@@ -142,11 +142,11 @@ def _brief(opts: ScreenOptions, style: str, limit: int, engine: Engine | None) -
                 "reason": f"report unreadable: {why}",
             }
         )
-    rows.extend(skipped)
+    rows.extend(no_filing)
     rows.sort(key=lambda r: r["row"])
     from lmscreen.outputs.briefs import write_briefs
 
-    write_briefs(opts.out, rows)
+    write_briefs(opts.out, rows, opts.lang)
     summary = BriefSummary(opts.out, notices=notices)
     for r in rows:
         summary.sources[r["source"]] = summary.sources.get(r["source"], 0) + 1
@@ -154,6 +154,43 @@ def _brief(opts: ScreenOptions, style: str, limit: int, engine: Engine | None) -
     summary.written = len(rows) - summary.skipped
     _record(opts, style, limit, outcome.info, summary, started)
     return summary
+
+
+def _pool_columns(reader: Any) -> PoolColumns:
+    """The pool file and each column's header as printed, by the name the rules use."""
+    headers: list[str] = list(reader.headers or [])
+    match = reader.match
+    named: dict[str, str] = {}
+    if match is not None:
+        for field_name, at in match.fields.items():
+            if 0 <= at < len(headers):
+                named[field_name] = headers[at]
+        for year, at in match.net_profit.items():
+            if 0 <= at < len(headers):
+                named[f"net_profit_{year}"] = headers[at]
+    return PoolColumns(str(reader.path), named)
+
+
+def _from_pool(
+    row: dict[str, Any], columns: PoolColumns, fired: list[str], style: str, limit: int, lang: str
+) -> dict[str, Any]:
+    """A row with no filing: its script from the pool's own fields, or the reason there is none."""
+    name = row.get("name") or ""
+    hl = from_pool(row, columns, name, risk_level=row.get("risk_level"), rules_fired=fired)
+    if hl is None:
+        why = f"no report for this code, and the pool row has no usable figure ({USABLE})"
+        return {
+            "row": row["row"],
+            "code": row["code"],
+            "name": name,
+            "text": None,
+            "source": "skipped",
+            "reason": why,
+        }
+    return {
+        "row": row["row"],
+        **pool_brief(row["row"], row["code"], hl, style=style, limit=limit, lang=lang).data,
+    }
 
 
 def _record(

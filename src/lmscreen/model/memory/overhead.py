@@ -4,12 +4,13 @@ vLLM sizes its KV pool as `util × total − weights − activation_peak − non
 the CUDA-graph estimate it now profiles (memory.releases holds which release does what, with sources). The
 pieces, per GPU:
 
-- activation peak = the larger of the profiled logits and the profiled forward pass, plus a constant:
-  `max(copies × rows × vocab × 4 B, f × max_num_batched_tokens × MLP width per rank × 2 B) + constant`, rows
-  being max_num_seqs (through 0.11) or the batched tokens (from 0.12) as the release profiles them, copies
-  1.5 / 8.85 / 0.62 / 0.77 by release range, f 1.6 for dense MLPs and 3.3 for fused MoE. The logits term is
-  what makes Qwen models (vocab 151,936) heavier than Llama (128,256) at equal size and gpt-oss (201,088)
-  heavier still on llm-d's H100 runs; the forward term is what makes Kimi-Linear at
+- activation peak = the largest of the profiled logits, the profiled forward pass and (from 0.12, with a
+  vision tower) the encoder's profile, plus a constant: `max(copies × rows × vocab × 4 B, f ×
+  max_num_batched_tokens × MLP width per rank × 2 B, k × vision params) + constant`, rows being the profile
+  batch's requests, min(max_num_seqs, max_num_batched_tokens), copies 1.5 / 8.85 / 4.96 / 6.16 by release
+  range, f 1.6 for dense MLPs and 3.3 for fused MoE, k 3.13 GiB per billion (memory.releases). The logits
+  term is what makes Qwen models (vocab 151,936) heavier than Llama (128,256) at equal size and gpt-oss
+  (201,088) heavier still on llm-d's H100 runs; the forward term is what makes Kimi-Linear at
   `--max-num-batched-tokens 64000` leave only 2.30 GiB on two RTX 3090 (vllm-project/vllm#28228). Under
   pipeline parallelism only the last stage computes logits.
 - non-torch (CUDA context, NCCL): per release range, 0.32 / 0.45 GiB (TP1 / TP or PP > 1) on 0.10
@@ -84,16 +85,20 @@ def sampler_gib(
     spec: ModelSpec, max_num_seqs: int, release: VllmRelease, max_num_batched_tokens: int
 ) -> float:
     """The profiled logits peak: fp32 copies of (rows × vocab), every rank holding the whole vocabulary;
-    rows are the sampler's max_num_seqs or the profiled batch's tokens, as the release does it."""
+    rows are the profile batch's requests, one sampled row each: min(max_num_seqs, batched tokens)."""
     copies = release.sampler_copies
     if spec.is_vision and release.sampler_copies_multimodal is not None:
         copies = release.sampler_copies_multimodal
-    rows = (
-        min(max_num_seqs, max_num_batched_tokens)
-        if release.sampler_rows == "seqs"
-        else max_num_batched_tokens
-    )
+    rows = min(max_num_seqs, max_num_batched_tokens)
     return copies * rows * (spec.vocab_size or 32000) * 4 / GIB
+
+
+def vision_profile_gib(spec: ModelSpec, release: VllmRelease) -> float:
+    """The profiled multimodal-encoder peak (one image of the maximum feature size), where the release has
+    one; it is what a multimodal run with a few sequences still profiles (memory.releases)."""
+    if not spec.is_vision or not spec.vision_params or release.vision_profile_gib_per_b is None:
+        return 0.0
+    return release.vision_profile_gib_per_b * spec.vision_params / 1e9
 
 
 def activation_gib(
@@ -111,7 +116,8 @@ def activation_gib(
     factor = MOE_FORWARD_FACTOR if spec.num_experts and spec.num_experts_per_tok else FORWARD_FACTOR
     forward = factor * max_num_batched_tokens * forward_bytes_per_token(spec, tp, expert_parallel) / GIB
     sampler = sampler_gib(spec, max_num_seqs, release, max_num_batched_tokens) if last_stage else 0.0
-    return max(forward, sampler) + release.activation_constant_gib
+    encoder = vision_profile_gib(spec, release)
+    return max(forward, sampler, encoder) + release.activation_constant_gib
 
 
 def non_torch_gib(tp: int = 1, vllm_version: str | None = None, pp: int = 1) -> float:

@@ -7,27 +7,35 @@ a pipeline-parallel stage. A plan made with the newest release's rules for a use
 pool (Qwen3-32B on one H100 at 0.90: 0.11 logged 4.45 GiB, newer rules give more), so every plan names the
 release range it used and `--vllm-version` picks another.
 
-The activation peak is modelled as the larger of two profiled peaks, plus a constant:
+The activation peak is modelled as the largest of three profiled peaks, plus a constant:
 
 - the logits of the profile run: `sampler_copies × rows × vocab × 4 B` (fp32 logits and the sort/softmax
-  copies top-k/top-p make; every TP rank holds the full vocabulary), rows being `max_num_seqs` (the
-  sampler's dummy run, through 0.11) or `max_num_batched_tokens` (logits of the whole profiled batch, from
-  0.12);
+  copies top-k/top-p make; every TP rank holds the full vocabulary), rows being the dummy batch's requests,
+  `min(max_num_seqs, max_num_batched_tokens)`: `_dummy_run` makes that many requests
+  (vllm/v1/worker/gpu_model_runner.py: `num_reqs = min(num_tokens, max_num_reqs)`) and the sampler sees one
+  last-token row each. vLLM's defaults batch 8 tokens per sequence on every card (8192 / 1024, 2048 / 256),
+  so a fit of "8 c copies over the sequences" and one of "c copies over the batched tokens" are the same
+  on default runs; a run with a few sequences and a large batch tells them apart (two RTX 3090 at 2 seqs
+  and 8,192 tokens keep ~2 GiB besides weights and KV, not the 6 GiB a token-wide logits peak would take);
 - the forward pass of `max_num_batched_tokens` tokens: `f × tokens × MLP width per rank × 2 B`, f 1.6 for
-  dense MLPs and 3.3 for fused MoE (top-k experts) (overhead.py).
+  dense MLPs and 3.3 for fused MoE (top-k experts) (overhead.py);
+- from 0.12, for checkpoints with a vision tower, the encoder's profile (one image of the maximum feature
+  size): `vision_profile_gib_per_b × vision parameters` (3.13 GiB per billion: club-3090#1087 logs 1.59 GiB
+  of peak activation for Qwen3.8-27B at TP2); what keeps a few-sequence multimodal run from profiling
+  almost nothing.
 
 Fitted, release range by release range (overhead.py has the arithmetic; bench/planner_accuracy.py reruns it
 and prints the error per range):
 
-- 0.10: rows = max_num_seqs, copies 1.5, constant 0; non-torch 0.32 GiB at TP1, 0.45 with TP/PP —
+- 0.10: copies 1.5, constant 0; non-torch 0.32 GiB at TP1, 0.45 with TP/PP —
   dennislee22/vLLM-benchmarking logs (0.10.1.1, A100 80GB, Qwen2-7B-Instruct TP1/TP2/TP4).
-- 0.11: rows = max_num_seqs, copies 8.85 (3.38 for checkpoints with a vision tower), constant 0.43;
+- 0.11: copies 8.85 (3.38 for checkpoints with a vision tower), constant 0.43;
   non-torch 0.13 / 0.55 — llm-d H100 table (0.11.0, 1024 seqs: Llama-3.1-8B 4.76, Qwen3-0.6B 5.56,
   Qwen3-32B 5.64, gpt-oss 7.38 GiB; Mistral-Small-3.2 2.12 GiB).
-- 0.12–0.20: rows = max_num_batched_tokens, copies 0.62, constant 0.15; non-torch 0.13 / 0.55 —
+- 0.12–0.20: copies 4.96, constant 0.15; non-torch 0.13 / 0.55 —
   myoceane.fr A100 log (0.19.0, gpt-oss-20b at 0.65: 13.72 GiB weights, 36.56 GiB KV). No logged start-up
   pins where between 0.11 and 0.19 the profile changed; 0.12 is the assumed boundary.
-- 0.21–0.33: rows = max_num_batched_tokens, copies 0.77, constant 0.15, non-torch 0.13 at any TP, and the
+- 0.21–0.33: copies 6.16, constant 0.15, non-torch 0.13 at any TP, and the
   CUDA-graph estimate is subtracted from the pool ("CUDA graph memory profiling is enabled (default since
   v0.21.0)" in 0.2x start-up logs; `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS` "Enabled by default as of
   v0.21.0", vllm-project/vllm#41099) — RTX 4080 log (0.26.0: 1.04 GiB peak activation including the
@@ -63,13 +71,14 @@ class VllmRelease:
     first: tuple[int, int]
     last: tuple[int, int]
     default_utilization: float
-    sampler_rows: str
-    """What the profiled logits peak scales with: "seqs" (max_num_seqs rows, the sampler's dummy run) or
-    "tokens" (max_num_batched_tokens rows: logits of the whole profiled batch)."""
     sampler_copies: float
-    """fp32 copies of (rows × vocab) at the peak."""
+    """fp32 copies of (rows × vocab) at the peak, rows = min(max_num_seqs, max_num_batched_tokens): the
+    profile run's dummy batch has that many requests and the sampler sees one row per request."""
     sampler_copies_multimodal: float | None
     """The same for checkpoints with a vision tower, where the release profiles them differently."""
+    vision_profile_gib_per_b: float | None
+    """Profiled multimodal-encoder peak per billion vision-tower parameters (the profile run also encodes
+    one image of the maximum feature size); None where the release's rows carry no such term."""
     activation_constant_gib: float
     non_torch_tp1_gib: float
     non_torch_tp_gib: float
@@ -103,15 +112,20 @@ AWS_L40S = (
 )
 RTX4080 = "research/vllm-measurements-calibration.csv file-4080-qwen25awq (0.26.0)"
 
+CLUB3090_1087 = "https://github.com/noonghunna/club-3090/issues/1087 (2026-08 build)"
+VISION_PROFILE_GIB_PER_B = (1.59 - 0.15) / 0.4607
+"""GiB of profiled encoder peak per billion vision-tower parameters: club-3090#1087 logs "1.59 GiB for peak
+activation" for Qwen3.8-27B-FP8 at TP2 (0.46 B vision parameters) less the 0.15 GiB constant."""
+
 RELEASES: tuple[VllmRelease, ...] = (
     VllmRelease(
         label="small sampler peak over max_num_seqs rows",
         first=(0, 10),
         last=(0, 10),
         default_utilization=0.90,
-        sampler_rows="seqs",
         sampler_copies=1.5,
         sampler_copies_multimodal=None,
+        vision_profile_gib_per_b=None,
         activation_constant_gib=0.0,
         non_torch_tp1_gib=0.32,
         non_torch_tp_gib=0.45,
@@ -126,9 +140,9 @@ RELEASES: tuple[VllmRelease, ...] = (
         first=(0, 11),
         last=(0, 11),
         default_utilization=0.90,
-        sampler_rows="seqs",
         sampler_copies=8.85,
         sampler_copies_multimodal=3.38,
+        vision_profile_gib_per_b=None,
         activation_constant_gib=0.43,
         non_torch_tp1_gib=0.13,
         non_torch_tp_gib=0.55,
@@ -143,9 +157,9 @@ RELEASES: tuple[VllmRelease, ...] = (
         first=(0, 12),
         last=(0, 13),
         default_utilization=0.90,
-        sampler_rows="tokens",
-        sampler_copies=0.62,
+        sampler_copies=4.96,
         sampler_copies_multimodal=None,
+        vision_profile_gib_per_b=VISION_PROFILE_GIB_PER_B,
         activation_constant_gib=0.15,
         non_torch_tp1_gib=0.13,
         non_torch_tp_gib=0.55,
@@ -160,9 +174,9 @@ RELEASES: tuple[VllmRelease, ...] = (
         first=(0, 14),
         last=(0, 15),
         default_utilization=0.90,
-        sampler_rows="tokens",
-        sampler_copies=0.62,
+        sampler_copies=4.96,
         sampler_copies_multimodal=None,
+        vision_profile_gib_per_b=VISION_PROFILE_GIB_PER_B,
         activation_constant_gib=0.15,
         non_torch_tp1_gib=0.13,
         non_torch_tp_gib=0.55,
@@ -181,9 +195,9 @@ RELEASES: tuple[VllmRelease, ...] = (
         first=(0, 16),
         last=(0, 20),
         default_utilization=0.90,
-        sampler_rows="tokens",
-        sampler_copies=0.62,
+        sampler_copies=4.96,
         sampler_copies_multimodal=None,
+        vision_profile_gib_per_b=VISION_PROFILE_GIB_PER_B,
         activation_constant_gib=0.15,
         non_torch_tp1_gib=0.13,
         non_torch_tp_gib=0.55,
@@ -198,9 +212,9 @@ RELEASES: tuple[VllmRelease, ...] = (
         first=(0, 21),
         last=(0, 33),
         default_utilization=0.92,
-        sampler_rows="tokens",
-        sampler_copies=0.77,
+        sampler_copies=6.16,
         sampler_copies_multimodal=None,
+        vision_profile_gib_per_b=VISION_PROFILE_GIB_PER_B,
         activation_constant_gib=0.15,
         non_torch_tp1_gib=0.13,
         non_torch_tp_gib=0.13,
@@ -212,7 +226,7 @@ RELEASES: tuple[VllmRelease, ...] = (
             "https://github.com/vllm-project/vllm/pull/41099 (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS)",
             AWS_L40S,
             RTX4080,
-            "https://github.com/noonghunna/club-3090/issues/1087 (2026-08 build)",
+            CLUB3090_1087,
         ),
     ),
 )

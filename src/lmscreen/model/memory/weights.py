@@ -217,12 +217,22 @@ def hf_bits(spec: ModelSpec, quant: str) -> float:
 # against 64.38 GiB with the Triton kernels of an H100 on 0.11+ (vllm-project/vllm#33155, llm-d's H100 table).
 MARLIN_MXFP4_FACTOR = 65.9651 / 64.38
 MARLIN_ARCHS = frozenset({"ampere", "ada", "turing", "volta"})
+# FP8 checkpoints on GPUs without FP8 tensor cores (before Ada) run through Marlin's weight-only FP8 path
+# ("Your GPU does not have native support for FP8 computation ... leveraging the Marlin kernel",
+# noonghunna/club-3090#594), which re-lays the 128×128 block scales out per output channel and group: the
+# same Qwen3.6/3.8-27B FP8 checkpoint loads 14.68 GiB per GPU on two RTX 3090 (club-3090#751, #602) and
+# 14.28 GiB on two RTX 5090 with native FP8 (vllm-project/recipes#810), both at TP2 with the MTP head.
+MARLIN_FP8_FACTOR = 14.68 / 14.28
+MARLIN_FP8_ARCHS = frozenset({"ampere", "turing", "volta"})
 
 
 def vllm_repack_factor(quantization: str | None, arch: str | None) -> float:
     """Per-GPU weight growth when vLLM repacks a format for the kernels this GPU architecture gets."""
-    if normalize_quantization(quantization) == "mxfp4" and (arch or "") in MARLIN_ARCHS:
+    quant = normalize_quantization(quantization)
+    if quant == "mxfp4" and (arch or "") in MARLIN_ARCHS:
         return MARLIN_MXFP4_FACTOR
+    if quant == "fp8" and (arch or "") in MARLIN_FP8_ARCHS:
+        return MARLIN_FP8_FACTOR
     return 1.0
 
 

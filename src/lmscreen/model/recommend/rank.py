@@ -246,8 +246,13 @@ def _fit(
     return None, late
 
 
-def _row(f: _Fit, quality, within_hours: float, job: Workload) -> Recommendation:
+def _row(f: _Fit, benchmark: str, within_hours: float, job: Workload) -> Recommendation:
+    """One ranked row: the fit's plan and batch time with its expected quality on `benchmark`.
+
+    The ranked list and the too-slow list are built by this one function, so a row means the same in both
+    (quality from the same published scores, the same timing sentence)."""
     spec, p, batch = f.spec, f.plan, f.batch
+    quality = expected_quality(published(f.cand.scores), f.cand.spec, benchmark)
     if batch is not None:
         timing = f"{round(batch.hours, 2):.1f} h for {job.rows:,} rows"
         timing += f" (≤ {within_hours:g} h)" if batch.hours <= within_hours else f" (> {within_hours:g} h)"
@@ -317,10 +322,7 @@ def rank(
         elif slow is not None:
             late.append(slow)
     benchmark, why = choose_benchmark(task, [published(f.cand.scores) for f in fits])
-    rows = [
-        (_row(f, expected_quality(published(f.cand.scores), f.cand.spec, benchmark), within_hours, job))
-        for f in fits
-    ]
+    rows = [_row(f, benchmark, within_hours, job) for f in fits]
     rows.sort(
         key=lambda r: (
             r.in_time is None,
@@ -333,10 +335,7 @@ def rank(
     timed = sum(1 for r in rows if r.in_time)
     if rows and rows[0].in_time:
         rows[0].reason = f"best expected quality of the {timed} that finish in time: {rows[0].reason}"
-    slow_rows = [
-        _row(f, expected_quality(published(f.cand.scores), f.cand.spec, benchmark), within_hours, job)
-        for f in late
-    ]
+    slow_rows = [_row(f, benchmark, within_hours, job) for f in late]
     slow_rows.sort(key=lambda r: (-r.score, r.hours or 0.0, r.model))
     notes = []
     if gpu is None:

@@ -1,10 +1,12 @@
-"""`pool fetch --source auto`: ask akshare, then efinance, then tushare (with a token), per field, until
-every field a screening needs has values; record which source gave each column (and each row, where mixed).
+"""`pool fetch --source auto`: ask akshare, then efinance, then baostock, then tushare (with a token), per
+field, until every field a screening needs has values; record which source gave each column (and each row,
+where mixed).
 
 Why per field and not per source: a night's outage is rarely total. Eastmoney's quote list may be throttled
 while its report tables answer, or a source may answer with an empty frame; the pool is then built from
 what each source did give, and the sidecar says so. A source is asked only while a needed field is still
-missing, so on a good night this is exactly `--source akshare`.
+missing, so on a good night this is exactly `--source akshare`. A source that asks per stock (baostock,
+a `Targeted` fetcher) is told which fields are still missing, so it makes only the calls that give them.
 
 Each source has its own Caller (pacing, retries, cache as before) sharing one Breaker: a source that failed
 twice is skipped for the rest of the run. With every source down the build stops with one line naming
@@ -23,14 +25,23 @@ from lmscreen.errors import InputError
 from lmscreen.pool.fetch.calls import Breaker, FetchError
 from lmscreen.pool.fetch.table import FIELDS, SourceTable
 
-ORDER: tuple[str, ...] = ("akshare", "efinance", "tushare")
+ORDER: tuple[str, ...] = ("akshare", "efinance", "baostock", "tushare")
 """The order sources are asked in (tushare only with a token)."""
 
 PE_FIELDS = ("pe_ttm", "pe_dynamic", "pe_static")
 NEEDED: tuple[tuple[str, ...], ...] = (("name",), PE_FIELDS, ("roe",))
 """Field groups a pool needs one value column of: a name, a PE of some basis, the ROE."""
 
-Fetcher = Callable[[], SourceTable]
+
+@dataclass(frozen=True)
+class Targeted:
+    """A fetcher told the fields still missing (None: all of them), for a source whose calls are per stock
+    and per field group, where asking for what is already there would cost thousands of calls."""
+
+    fetch: Callable[[frozenset[str] | None], SourceTable]
+
+
+Fetcher = Callable[[], SourceTable] | Targeted
 
 
 @dataclass
@@ -78,7 +89,11 @@ def fetch_auto(fetchers: dict[str, Fetcher], breaker: Breaker, skipped: dict[str
             attempts.append(Attempt(vendor, False, f"skipped: {breaker.why(vendor)}"))
             continue
         try:
-            table = fetcher()
+            if isinstance(fetcher, Targeted):
+                wanted = None if merged is None else frozenset(f for g in missing_fields(merged) for f in g)
+                table = fetcher.fetch(wanted)
+            else:
+                table = fetcher()
         except InputError as exc:  # FetchError, a missing library, a bad token
             breaker.failed(vendor, str(exc))
             attempts.append(Attempt(vendor, False, str(exc)))

@@ -4,7 +4,9 @@ Why rules and not a model: the presenter's numbers must be the document's, and w
 of revenue and 归母净利润, a margin's change in points, a swing to loss, 扣非 far from 归母, the screening
 verdict) is a short, fixed list a person would check anyway. Every number carried here is a `Num`: the
 value, its printed unit, its period and either the fact's evidence span or the derivation (inputs and
-operation) that computed it, so the script's numbers can be traced and a model's checked.
+operation) that computed it, so the script's numbers can be traced and a model's checked. A company
+with no filing gets its highlights from the pool's own fields (task/brief/pool_fields.py): there each
+`Num` names the pool cell it is (file, row, column as the rules see it) instead of a span.
 """
 
 from __future__ import annotations
@@ -15,6 +17,34 @@ from typing import Any
 from lmscreen.task.fact import Fact
 from lmscreen.task.facts import FactSheet, agree
 from lmscreen.task.period_text import label as period_label
+
+
+@dataclass(frozen=True)
+class PoolField:
+    """The pool cell a number is: the file, the row as the file numbers it, the column as the rules see it
+    (`pe_ttm`, `roe`, `net_profit_2024`) and the header it was read from (`市盈率(TTM)`)."""
+
+    file: str
+    row: int
+    column: str
+    header: str | None
+    value: float
+    """The cell's value in base units; for `part="header"`, the year the header names."""
+    part: str = "value"
+    """`value` (the cell), or `header` (a year in the column's name: 净利润_2024)."""
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "file": self.file,
+            "row": self.row,
+            "column": self.column,
+            "header": self.header,
+            "value": self.value,
+        }
+        if self.part != "value":
+            data["part"] = self.part
+        return data
+
 
 _FORMULAS = {
     "growth": "(current - prior) / abs(prior) * 100",
@@ -42,6 +72,10 @@ class Num:
     """A span of the filing that is not a fact (the period's year as printed)."""
     decimals: int = 2
     """Digits after the point a percent is said with: as the filing printed it (10.9%, not 10.90%)."""
+    pool: PoolField | None = None
+    """The pool cell it is, for a company with no filing."""
+    pool_inputs: tuple[PoolField, ...] = ()
+    """A figure derived from pool cells (a growth from two years' 净利润): its inputs."""
 
     def display(self) -> str:
         """The number as a presenter reads it (unsigned: the words around it carry the sign)."""
@@ -64,17 +98,22 @@ class Num:
             "metric": self.metric,
         }
         derived = self.fact is not None and self.fact.source == "derived" and bool(self.fact.inputs)
-        if self.fact is not None and not derived:
+        if self.pool is not None:
+            data["pool"] = self.pool.to_json()
+        elif self.pool_inputs:
+            data["derivation"] = {
+                "op": self.op,
+                "formula": _FORMULAS[self.op or ""],
+                "inputs": [
+                    {"metric": p.column, "value": p.value, "pool": p.to_json()} for p in self.pool_inputs
+                ],
+            }
+        elif self.fact is not None and not derived:
             f = self.fact
-            data["evidence"] = {"start": f.start, "end": f.end, "text": text[f.start : f.end], "page": f.page}
+            data["evidence"] = evidence(text, f.start, f.end, f.page)
         elif self.evidence is not None:
             s, e = self.evidence
-            data["evidence"] = {
-                "start": s,
-                "end": e,
-                "text": text[s:e],
-                "page": page_at(s) if page_at else None,
-            }
+            data["evidence"] = evidence(text, s, e, page_at(s) if page_at else None)
         else:
             # the reader's own derived fact (a gross margin from 营业收入 and 营业成本), or one derived here
             op, inputs = ("margin", self.fact.inputs) if self.fact is not None else (self.op, self.inputs)
@@ -87,17 +126,30 @@ class Num:
                         "period": i.period_label,
                         "basis": i.basis,
                         "value": i.value,
-                        "evidence": {
-                            "start": i.start,
-                            "end": i.end,
-                            "text": text[i.start : i.end],
-                            "page": i.page,
-                        },
+                        "evidence": evidence(text, i.start, i.end, i.page),
                     }
                     for i in inputs
                 ],
             }
         return data
+
+
+CONTEXT = 30
+"""Characters of the filing shown either side of an evidence span: the sentence a reader checks it in."""
+
+
+def evidence(text: str, start: int, end: int, page: int | None) -> dict[str, Any]:
+    """A span of the filing as briefs.jsonl lists it: offsets, the printed text, its page, and the words
+    around it (`context`, one line), so a reader sees what the figure is without opening the filing."""
+    before = text[max(0, start - CONTEXT) : start].rsplit("\n", 1)[-1]
+    after = text[end : end + CONTEXT].split("\n", 1)[0]
+    return {
+        "start": start,
+        "end": end,
+        "text": text[start:end],
+        "page": page,
+        "context": {"before": " ".join(before.split()), "after": " ".join(after.split())},
+    }
 
 
 def amount(value: float, metric: str, period: str | None, fact: Fact | None = None, **kw: Any) -> Num:
@@ -131,6 +183,8 @@ class Highlights:
     risk_level: str | None
     rules_fired: list[str]
     """Rule ids that fired, in the rules' order."""
+    basis: str = "filing"
+    """`filing` (the document's facts) or `pool` (the pool row's own fields: no filing was found)."""
 
     def numbers(self) -> list[Num]:
         out = [self.year] if self.year is not None else []

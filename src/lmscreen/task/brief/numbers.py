@@ -48,6 +48,9 @@ class Spoken:
     decimals: int
     """Digits after the point as printed: the precision the number claims."""
     chinese: bool = False
+    """Said in words (Chinese numerals, English number words), not digits."""
+    scale: float | None = None
+    """The base units one printed unit is (1e9 for `bn`); None: the unit the text ends with says it."""
 
 
 def _cn_value(text: str) -> float | None:
@@ -79,21 +82,47 @@ def _negative(text: str, start: int) -> bool:
     return bool(_NEGATIVE.search(text[max(0, start - 8) : start]))
 
 
-def spoken_numbers(text: str, names: tuple[str, ...] = ()) -> list[Spoken]:
-    """Every number in `text`, in order; `names` (the company's) are words, digits in them no numbers."""
-    for name in (n for n in names if n):
+_PER_SHARE = re.compile(r"每股[^，。；,;\d]{0,6}$")
+
+
+def mask_names(text: str, names: tuple[str, ...]) -> str:
+    """`text` with each name blanked to as many letters: digits in a name (360科技) are no numbers."""
+    for name in sorted((n for n in names if n), key=len, reverse=True):
         text = text.replace(name, "名" * len(name))
+    return text
+
+
+def spoken_numbers(text: str, names: tuple[str, ...] = (), lang: str = "zh") -> list[Spoken]:
+    """Every number in `text`, in order; `names` (the company's) are words, digits in them no numbers.
+    `lang="en"`: an English script (task/brief/numbers_en.py reads it, Chinese numerals included)."""
+    if lang == "en":
+        from lmscreen.task.brief.numbers_en import spoken_numbers_en
+
+        return spoken_numbers_en(text, names)
+    text = mask_names(text, names)
+    return sorted(_arabic(text) + chinese_numerals(text), key=lambda s: s.start)
+
+
+def _arabic(text: str) -> list[Spoken]:
     found: list[Spoken] = []
     for m in _ARABIC.finditer(text):
         sign, digits, unit = m.group(1), m.group(2).rstrip(",，"), m.group(3) or ""
         end = m.end() if unit else m.start(2) + len(digits)
         plain = digits.replace(",", "").replace("，", "")
         cls, scale = UNIT_CLASSES.get(unit, ("bare", 1.0))
+        if unit == "元" and _PER_SHARE.search(text[max(0, m.start() - 10) : m.start()]):
+            cls = "per_share"  # 每股收益2.15元: a per-share figure, not an amount
         value = float(plain) * scale
         if sign or (cls != "year" and _negative(text, m.start())):
             value = -abs(value) if not (sign and _negative(text, m.start())) else abs(value)
         decimals = len(plain.partition(".")[2])
         found.append(Spoken(m.start(), end, text[m.start() : end], value, cls, decimals))
+    return found
+
+
+def chinese_numerals(text: str) -> list[Spoken]:
+    """The amounts said in Chinese numerals (三百五十亿元, 百分之十); bare ones (一季度, 第三) are words."""
+    found: list[Spoken] = []
     for m in _CN.finditer(text):
         percent, numeral, unit = m.group(1), m.group(2), m.group(3) or ""
         if not percent and not unit:
@@ -107,7 +136,6 @@ def spoken_numbers(text: str, names: tuple[str, ...] = ()) -> list[Spoken]:
             value = -value
         decimals = len(numeral.partition("点")[2])
         found.append(Spoken(m.start(), m.end(), m.group(0), value, cls, decimals, chinese=True))
-    found.sort(key=lambda s: s.start)
     return found
 
 
@@ -129,7 +157,7 @@ def matches(spoken: Spoken, value: float) -> bool:
     with (1741.44亿元 says 174,144,000,000; 1741亿元 says it too; 1750亿元 does not), sign included."""
     if (spoken.value < 0) != (value < 0) and abs(value) > 1e-12:
         return False
-    scale = UNIT_CLASSES.get(_unit_of(spoken.text), ("", 1.0))[1]
+    scale = spoken.scale or UNIT_CLASSES.get(_unit_of(spoken.text), ("", 1.0))[1]
     half_step = 0.5 * 10 ** (-spoken.decimals) * scale
     return abs(abs(spoken.value) - abs(value)) <= half_step * 1.0001 + 1e-9
 

@@ -3,11 +3,15 @@
 Why sentences and not a card: the user records it. Each line is a sentence a person would say
 (`全年实现营收1741.44亿元，同比增长15.66%。`), with the direction in words (增长 / 下降, 亏损) and the
 number unsigned, a hook first and the disclaimer last. Each number is placed as a `Num`, so the script
-knows where every number it says came from without reading itself back.
+knows where every number it says came from without reading itself back. `lang="en"` writes the English
+script (task/brief/script_en.py), counted in words; a company with no filing (`Highlights.basis` `pool`)
+gets lines about the pool's own fields, said as such.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from lmscreen.task.brief.highlights import Highlight, Highlights, Num
@@ -49,11 +53,14 @@ class Script:
     over_length: bool = False
 
 
-def read_length(text: str) -> int:
+def read_length(text: str, lang: str = "zh") -> int:
     """Characters as a presenter reads them: Chinese characters one each, a number as its syllables
-    (1741.44 is 一千七百四十一点四四: ten), `%` as 百分之, punctuation and spaces nothing."""
-    import re
+    (1741.44 is 一千七百四十一点四四: ten), `%` as 百分之, punctuation and spaces nothing. `lang="en"`:
+    words (script_en.read_words)."""
+    if lang == "en":
+        from lmscreen.task.brief.script_en import read_words
 
+        return read_words(text)
     total = 0
     pos = 0
     for m in re.finditer(r"\d+(?:\.\d+)?%?", text):
@@ -66,8 +73,12 @@ def read_length(text: str) -> int:
     return total
 
 
-def parse_length(length: str) -> int:
-    """`60s`, `90s` or `N字` → the read characters allowed."""
+def parse_length(length: str, lang: str = "zh") -> int:
+    """`60s`, `90s` or `N字` → the read characters allowed (`lang="en"`: `60s`, `90s` or `N words`)."""
+    if lang == "en":
+        from lmscreen.task.brief.script_en import parse_words
+
+        return parse_words(length)
     text = length.strip().lower()
     if text.endswith("s") and text[:-1].isdigit():
         return int(text[:-1]) * CHARS_PER_SECOND
@@ -164,7 +175,32 @@ def _risk(hl: Highlights) -> list[Part]:
     return [f"需要留意的是，按筛选规则风险等级为{_LEVEL_WORDS.get(level, level)}，原因是{why}{caution}。"]
 
 
-def _render(lines: list[list[Part]], sep: str) -> Script:
+def _pool_line(h: Highlight) -> list[Part]:
+    """A line about one of the pool's own fields (no filing was found)."""
+    v = h.nums["value"]
+    if h.kind == "pool_profit":
+        swing = h.notes.get("swing")
+        if v.value < 0:
+            parts: list[Part] = [h.nums["year"], "净利润亏损", v]
+            parts += {"to_loss": ["，由盈转亏"], "still_loss": ["，亏损延续"]}.get(swing or "", [])
+        else:
+            parts = [h.nums["year"], "净利润", v]
+            if "growth" in h.nums:
+                parts += ["，", *_grow(h.nums["growth"])]
+            if swing == "to_profit":
+                parts.append("，实现扭亏为盈")
+        return parts + ["。"]
+    if h.kind == "pe":
+        return ["市盈率为负，公司目前处于亏损状态。"] if v.value <= 0 else ["市盈率为", v, "。"]
+    if h.kind == "pool_roe":
+        return ["净资产收益率为负值，股东回报承压。"] if v.value < 0 else ["净资产收益率为", v, "。"]
+    return ["每股亏损", v, "。"] if v.value < 0 else ["每股收益", v, "。"]
+
+
+Say = Callable[[Num], str]
+
+
+def _render(lines: list[list[Part]], sep: str, say: Say = Num.display, approx: str = "约") -> Script:
     text = ""
     placed: list[tuple[int, int, Num]] = []
     for i, line in enumerate(x for x in lines if x):
@@ -173,37 +209,64 @@ def _render(lines: list[list[Part]], sep: str) -> Script:
         for part in line:
             if isinstance(part, Num):
                 if part.fact is not None and part.fact.approx:
-                    text += "约"  # printed as an approximation (约831.42亿元): said as one
-                shown = part.display()
+                    text += approx  # printed as an approximation (约831.42亿元): said as one
+                shown = say(part)
                 placed.append((len(text), len(text) + len(shown), part))
                 text += shown
             else:
                 text += part
-    return Script(text, placed, read_length(text))
+    return Script(text, placed, 0)
 
 
-def template(hl: Highlights, style: str = "video", limit: int | None = None) -> Script:
-    """The deterministic script of `hl` in `style`, dropping the least important highlights (the last
-    ones) while it is over `limit` read characters, never below two."""
-    span, report = _SUB_WORDS.get(hl.sub or "FY", ("本期", "财报"))
-    body = [_line(h, span) for h in hl.items[:4]]
+def fit(
+    body: list[list[Part]],
+    build: Callable[[list[list[Part]]], Script],
+    limit: int | None,
+    lang: str,
+) -> Script:
+    """`build(body)`, dropping the body's last lines (the least important highlights) while it is over
+    `limit` (read characters, or words in English), never below two; flagged when still over."""
     while True:
-        if style == "post":
-            title: list[Part] = ["【", hl.name, *(["", hl.year] if hl.year else []), f"{report}速览】"]
-            lines = [title, [p for line in body for p in line], _risk(hl), [DISCLAIMER]]
-            script = _render(lines, "\n")
-        elif style == "plain":
-            lead: list[Part] = (
-                [hl.name, "发布的", hl.year, f"{report}显示，"]
-                if hl.year
-                else [f"{hl.name}发布的{report}显示，"]
-            )
-            first = [lead + body[0], *body[1:]] if body else [lead]
-            script = _render([*first, _risk(hl), [DISCLAIMER]], "")
-        else:
-            closing = [f"以上就是{hl.name}这份{report}的要点，我们下期再见。"]
-            script = _render([_hook(hl, report), *body, _risk(hl), closing, [DISCLAIMER]], "\n")
+        script = build(body)
+        script.read_length = read_length(script.text, lang)
         if limit is None or script.read_length <= limit or len(body) <= 2:
             script.over_length = limit is not None and script.read_length > limit
             return script
         body = body[:-1]
+
+
+def template(hl: Highlights, style: str = "video", limit: int | None = None, lang: str = "zh") -> Script:
+    """The deterministic script of `hl` in `style` and `lang`, within `limit` (see `fit`)."""
+    if lang == "en":
+        from lmscreen.task.brief.script_en import template_en
+
+        return template_en(hl, style, limit)
+    pool = hl.basis == "pool"
+    span, report = _SUB_WORDS.get(hl.sub or "FY", ("本期", "财报"))
+    body = [_pool_line(h) if pool else _line(h, span) for h in hl.items[:4]]
+
+    def build(body: list[list[Part]]) -> Script:
+        if style == "post":
+            if pool:
+                title: list[Part] = ["【", hl.name, "数据速览】"]
+            else:
+                title = ["【", hl.name, *(["", hl.year] if hl.year else []), f"{report}速览】"]
+            return _render([title, [p for line in body for p in line], _risk(hl), [DISCLAIMER]], "\n")
+        if style == "plain":
+            if pool:
+                lead: list[Part] = [f"根据股票池的数据，{hl.name}"]
+            elif hl.year:
+                lead = [hl.name, "发布的", hl.year, f"{report}显示，"]
+            else:
+                lead = [f"{hl.name}发布的{report}显示，"]
+            first = [lead + body[0], *body[1:]] if body else [lead]
+            return _render([*first, _risk(hl), [DISCLAIMER]], "")
+        if pool:
+            hook: list[Part] = [f"{hl.name}的财报原文暂未取得，我们先根据股票池里的数据看看要点。"]
+            closing = [f"以上就是{hl.name}的数据要点，财报发布后我们再细看。"]
+        else:
+            hook = _hook(hl, report)
+            closing = [f"以上就是{hl.name}这份{report}的要点，我们下期再见。"]
+        return _render([hook, *body, _risk(hl), closing, [DISCLAIMER]], "\n")
+
+    return fit(body, build, limit, "zh")

@@ -34,6 +34,7 @@ TEXT = {
         "evidence": "出处",
         "period": "期间",
         "industry": "行业",
+        "metric": "指标",
         "median": "中位数",
         "n": "公司数",
         "stated": "行业报告所述",
@@ -57,6 +58,7 @@ TEXT = {
         "evidence": "Evidence",
         "period": "period",
         "industry": "industry",
+        "metric": "metric",
         "median": "median",
         "n": "n",
         "stated": "stated by a report",
@@ -71,6 +73,25 @@ TEXT = {
         "reason": "note",
     },
 }
+
+
+_FLAG_ZH = {"missing": "缺失", "n<2": "不足2家", "forecast": "预测", "stated_conflict": "报告所述冲突"}
+
+
+def _metric_label(spec: Any, lang: str) -> str:
+    """The metric as a reader names it on the page (trends.csv keeps the column name)."""
+    return spec.zh if lang == "zh" else spec.en
+
+
+def _flags_label(flags: str | None, lang: str) -> str:
+    """trends.csv's flags in the page's language: `missing` reads 缺失 on a Chinese page."""
+    if not flags or lang != "zh":
+        return flags or ""
+    out = []
+    for flag in flags.split(";"):
+        head, _, rest = flag.partition(":")
+        out.append(f"冲突:{rest}" if head == "conflict" and rest else _FLAG_ZH.get(flag, flag))
+    return "；".join(out)
 
 
 def _fmt(value: float | None, spec: Any) -> str:
@@ -225,12 +246,21 @@ def render_compare_html(
     for c in comparison.trends:
         spec = specs[c.metric]
         stated = _fmt(c.stated, spec) if c.stated is not None else ""
-        trends.append({**c.row(), "median_text": _fmt(c.median, spec), "stated_text": stated})
+        trends.append(
+            {
+                **c.row(),
+                "median_text": _fmt(c.median, spec),
+                "stated_text": stated,
+                "metric_text": _metric_label(spec, lang),
+                "flags_text": _flags_label(c.row()["flags"], lang),
+            }
+        )
     script = _asset("compare.js")
     return environment().get_template("compare.html.j2").render(
         lang=lang, t=t, csp=page_csp(script), css=_asset("compare.css"), script=script,
         narrative=narrative, source=source, charts=charts, companies=companies, trends=trends,
-        series=[s.row() for s in comparison.series], sections=ids.sections, documents=documents,
+        series=[{**s.row(), "metric_text": _metric_label(specs[s.metric], lang)} for s in comparison.series],
+        sections=ids.sections, documents=documents,
     )  # fmt: skip
 
 
@@ -242,7 +272,7 @@ def render_compare_md(
     lines = [f"# {t['title']}", "", narrative, "", f"_{t['source']}: {source}_", "", f"## {t['trends']}", ""]
     head = [
         t["industry"],
-        "metric",
+        t["metric"],
         t["period"],
         t["median"],
         t["min"],
@@ -255,9 +285,10 @@ def render_compare_md(
     lines.append("|" + "---|" * len(head))
     for c in comparison.trends:
         r, spec = c.row(), specs[c.metric]
-        vals = [c.industry, c.metric, c.period, _fmt(r["median"], spec), _fmt(r["min"], spec),
-                _fmt(r["max"], spec), r["n"], _fmt(r["stated"], spec) if r["stated"] is not None else "",
-                r["flags"] or ""]  # fmt: skip
+        vals = [c.industry, _metric_label(spec, lang), c.period, _fmt(r["median"], spec),
+                _fmt(r["min"], spec), _fmt(r["max"], spec), r["n"],
+                _fmt(r["stated"], spec) if r["stated"] is not None else "",
+                _flags_label(r["flags"], lang)]  # fmt: skip
         lines.append("| " + " | ".join(cell(v) for v in vals) + " |")
     odd = [d for d in documents if d.get("kind") in ("unreadable", "unplaced")]
     if odd:

@@ -240,3 +240,35 @@ def test_every_fact_span_is_the_printed_number() -> None:
         "pe_ttm": pytest.approx(21.8),
         "pe_dynamic": pytest.approx(20.5),
     }
+
+
+def test_a_quarter_alone_in_the_heading_is_not_the_notes_period() -> None:
+    # a heading names the third quarter; the note's figures are the nine months it then prints (`1-3Q24`)
+    text = (
+        "3Q24业绩稳健  某旅游公司公布3Q24业绩：1-3Q24营业收入12.40亿元，同比增长5.10%；归母净利润2.10亿元。"
+        "其中，3Q24营业收入4.80亿元；归母净利润1.20亿元。3Q24毛利率为50.1%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "Q1-Q3")
+    assert screening(text) == {
+        "revenue": pytest.approx(12.40e8),
+        "net_profit": pytest.approx(2.10e8),
+        "gross_margin": None,
+        "roe": None,
+        "pe_ttm": None,
+    }
+    assert facts(sheet, "revenue", period="2024Q3")[0].value == pytest.approx(4.80e8)
+    # with no cumulative period printed, the quarter alone stays the note's own
+    alone = read_facts("某公司2024Q3营业收入4.80亿元，同比增长3%；归母净利润1.20亿元。")
+    assert (alone.period.year, alone.period.sub) == (2024, "Q3")
+
+
+def test_a_headings_forecast_is_not_the_next_paragraphs() -> None:
+    text = (
+        "\u3000\u3000业绩前瞻\u3000\u3000预测2024年净利润同比-12%\u3000\u3000公司公布2024年业绩快报：2024年营业收入"
+        "40.2亿元，同比-3.0%；归属母公司净利润2.45亿元，同比-12%。对应4Q24营业收入同比-8%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "FY")
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(40.2e8) and got["net_profit"] == pytest.approx(2.45e8)

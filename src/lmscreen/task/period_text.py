@@ -45,7 +45,8 @@ _PATTERNS = [
     ("h_c", rf"(?<![A-Za-z])H(?P<hc_n>[12])\s?(?P<hc_y>{_Y4})(?![0-9])"),
     (
         "nine",
-        rf"(?<![0-9.])(?:(?P<n_y>{_Y})\s?)?Q1\s?[-~～至到]\s?Q?3(?![0-9])|(?<![0-9])1\s?[-~～至]\s?3\s?季度",
+        rf"(?<![0-9.])(?:(?P<n_y>{_Y})\s?)?Q1\s?[-~～至到]\s?Q?3(?![0-9])|(?<![0-9])1\s?[-~～至]\s?3\s?季度"
+        rf"|(?<![0-9.])1\s?[-~～至]\s?3Q\s?(?P<n_y2>{_Y})(?![0-9])",
     ),
     ("q_a", rf"(?<![0-9A-Za-z])(?P<qa_n>[1-4])Q\s?(?P<qa_y>{_Y})(?![0-9])"),
     ("q_b", rf"(?<![0-9.])(?P<qb_y>{_Y})\s?Q(?P<qb_n>[1-4])(?![0-9])(?:\s?单季度?)?"),
@@ -73,6 +74,9 @@ _PERIOD_RE = re.compile("|".join(f"(?P<{name}>{body})" for name, body in _PATTER
 _AS_OF_RE = re.compile(r"(?:截至|截止|截止到|截至到)\s?$")
 _TO_END = {"Q1": "Q1", "Q2": "H1", "Q3": "Q1-Q3", "Q4": "FY"}
 _REPORT_AFTER_RE = re.compile(r"\s?(?:报告|季报|报告摘要|报(?![价表道]))")
+_RESULTS_AFTER_RE = re.compile(r"\s?业绩(?:[:：，,。]|$)")
+_PUBLISH_BEFORE_RE = re.compile(r"(?:发布|公布|披露|公告)(?:了|的)?\s?$")
+"""`公司公布3Q19业绩：`: the results a third-quarter report publishes are its nine months'."""
 CURRENT = "current"
 """`本报告期`: the main period, except in a third-quarter report, where it is the quarter alone."""
 TO_DATE = "to_date"
@@ -139,7 +143,7 @@ def _read(m: re.Match[str]) -> PeriodMention:
         years = tuple(range(a, b + 1)) if b - a <= 10 else (a, b)
         return PeriodMention(s, e, None, "range", years)
     if kind == "nine":
-        return PeriodMention(s, e, Period(_year(g("n_y")), "Q1-Q3"), "period")
+        return PeriodMention(s, e, Period(_year(g("n_y") or g("n_y2")), "Q1-Q3"), "period")
     if kind == "fy":
         return PeriodMention(s, e, Period(_year(g("fy_y")), "FY"), "period")
     if kind == "est":
@@ -184,7 +188,17 @@ def find_periods(folded: str) -> list[PeriodMention]:
     for m in _PERIOD_RE.finditer(folded):
         mention = _read(m)
         p = mention.period
-        if p is not None and p.sub == "Q3" and _REPORT_AFTER_RE.match(folded, m.end()):
+        if (
+            p is not None
+            and p.sub == "Q3"
+            and (
+                _REPORT_AFTER_RE.match(folded, m.end())
+                or (
+                    _RESULTS_AFTER_RE.match(folded, m.end())
+                    and _PUBLISH_BEFORE_RE.search(folded, max(0, m.start() - 6), m.start())
+                )
+            )
+        ):
             mention = PeriodMention(mention.start, mention.end, Period(p.year, "Q1-Q3"), mention.kind)
         elif (
             p is not None and p.sub in _TO_END and _AS_OF_RE.search(folded, max(0, m.start() - 4), m.start())
@@ -282,7 +296,9 @@ def _forecast_before(folded: str, pos: int, forecast: re.Pattern[str] | None) ->
     if forecast is None:
         return False
     window = folded[max(0, pos - _FORECAST_WINDOW) : pos]
-    cut = max(window.rfind(ch) for ch in "。；;\n")
+    # a sentence's end, or a paragraph's (`预测2019年净利润…　　公司公布2019年业绩快报`: a heading's forecast
+    # is not the next paragraph's)
+    cut = max(max(window.rfind(ch) for ch in "。；;\n"), window.rfind("  ") + 1)
     return forecast.search(window[cut + 1 :]) is not None
 
 
@@ -303,7 +319,36 @@ def main_period(
     """The document's own period: what its title or opening names it (`2020年半年度报告`, `发布2019年年报`,
     `披露三季报` then `2021年上半年`), else the first actual period of its opening, else the current column of
     its first figures table, else a part without a year (`上半年`) with the latest actual year the text names.
+
+    A quarter alone (`3Q19业绩高于预期`, `单三季度…`) is the document's period only when the text names no
+    actual cumulative period it ends (`1-3Q19`, `前三季度`): a note on a report quotes the last quarter beside
+    the report's own figures, and the report's are the ones a screen compares.
     """
+    found = _main_period(folded, mentions, forecast, table_period, today)
+    if found is None or found.sub not in ("Q2", "Q3", "Q4"):
+        return found
+    whole = _TO_END[found.sub]
+    for m in mentions:
+        p = m.period
+        if m.kind != "period" or p is None or p.year not in (found.year, None):
+            continue
+        sub = p.sub or ("FY" if p.year is not None else "")
+        if (
+            sub == whole
+            and (p.year is not None or whole != "FY")
+            and not _forecast_before(folded, m.start, forecast)
+        ):
+            return Period(found.year, whole)
+    return found
+
+
+def _main_period(
+    folded: str,
+    mentions: list[PeriodMention],
+    forecast: re.Pattern[str] | None,
+    table_period: Period | None,
+    today: date | None,
+) -> Period | None:
     periods = [m for m in mentions if m.kind in ("period", CURRENT, TO_DATE, WITHIN)]
     head = folded[:_HEAD_CHARS]
     found = _from_report_word(folded, head, periods, forecast, today)

@@ -272,3 +272,16 @@ def test_a_headings_forecast_is_not_the_next_paragraphs() -> None:
     assert (sheet.period.year, sheet.period.sub) == (2024, "FY")
     got = screening(text)
     assert got["revenue"] == pytest.approx(40.2e8) and got["net_profit"] == pytest.approx(2.45e8)
+
+
+def test_a_part_named_without_its_year_takes_the_year_the_text_dates_it() -> None:
+    # the first sentence says `上半年` alone; the text dates that half (`2023H1`), and a forecast names a
+    # later year: the half is 2023's, not the forecast's year
+    text = (
+        "上半年业绩亮眼，主业表现强劲，费用率下降。2023H1公司实现营收8.20亿，同增15.2%；归母净利润1.10亿，同增30.5%。"
+        "我们略下调23年利润5%，24-25年盈利预测维持不变，维持评级。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2023, "H1")
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(8.20e8) and got["net_profit"] == pytest.approx(1.10e8)

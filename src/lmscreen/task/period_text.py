@@ -368,7 +368,8 @@ def _main_period(
             if "单" in folded[m.start : m.end + 2]:
                 continue  # `Q3单季度…`: a quarter alone, beside the cumulative figures the note is about
             if not _forecast_before(folded, m.start, forecast):
-                return Period(_latest_actual_year(folded, periods, forecast, today), p.sub)
+                year = _year_of_same_part(folded, periods, p.sub, forecast, today)
+                return Period(year or _latest_actual_year(folded, periods, forecast, today), p.sub)
     published = _PUBLISHED_RE.search(folded)
     if published is not None:
         found = _from_report_word(
@@ -465,6 +466,20 @@ def _year_near(
         if _plausible(m.period.year, today):
             return m.period.year
     return _latest_actual_year(folded, periods, None, today)
+
+
+def _year_of_same_part(
+    folded: str, periods: list[PeriodMention], sub: str, forecast: re.Pattern[str] | None, today: date | None
+) -> int | None:
+    """The year the text gives the same part where it dates it (`上半年业绩靓眼…2020H1公司实现营收`): the
+    first dated actual mention of that part, not the latest year the text names (a forecast's `22年`)."""
+    for m in periods:
+        p = m.period
+        if p is None or p.year is None or p.sub != sub or not _plausible(p.year, today):
+            continue
+        if not _forecast_before(folded, m.start, forecast):
+            return p.year
+    return None
 
 
 def _latest_actual_year(

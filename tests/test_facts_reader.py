@@ -285,3 +285,16 @@ def test_a_part_named_without_its_year_takes_the_year_the_text_dates_it() -> Non
     assert (sheet.period.year, sheet.period.sub) == (2023, "H1")
     got = screening(text)
     assert got["revenue"] == pytest.approx(8.20e8) and got["net_profit"] == pytest.approx(1.10e8)
+
+
+def test_a_reporting_verb_before_the_label_is_not_a_segment() -> None:
+    # `宣布公司…营收`, `公司公告…营收`, `归属净利`: what is left of the subject is a verb or the owner's word
+    text = (
+        "某食品公司发布2024年度业绩快报公告。宣布公司2024年全年营收微增4.10%至52.30亿元，"
+        "归属净利提升12.50%至6.20亿元。"
+    )
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(52.30e8) and got["net_profit"] == pytest.approx(6.20e8)
+    assert screening("公司公告24年前三季度营收18.20亿元，同比增长9.10%；归母净利润3.30亿元。")[
+        "revenue"
+    ] == pytest.approx(18.20e8)

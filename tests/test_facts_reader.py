@@ -298,3 +298,14 @@ def test_a_reporting_verb_before_the_label_is_not_a_segment() -> None:
     assert screening("公司公告24年前三季度营收18.20亿元，同比增长9.10%；归母净利润3.30亿元。")[
         "revenue"
     ] == pytest.approx(18.20e8)
+
+
+def test_the_size_of_an_effect_on_a_figure_is_not_the_figure() -> None:
+    # `对归母净利润的拖累为0.45亿元`: what a subsidiary costs the company's profit, not the profit
+    text = (
+        "某快递公司2024年年报显示，其快运子公司仍处亏损，对上市公司归母净利润的拖累为 0.45 亿元，"
+        "对营业收入的贡献约 3.2 亿元。"
+    )
+    sheet = read_facts(text)
+    assert screening(text)["net_profit"] is None and screening(text)["revenue"] is None
+    assert not facts(sheet, "net_profit") and not facts(sheet, "revenue")

@@ -54,6 +54,10 @@ _THRESHOLD_BEFORE_RE = re.compile(
     r"|under|up to)\s*(?:人民币|RMB)?\s*$",
     re.IGNORECASE,
 )
+_IMPACT_GAP_RE = re.compile(
+    r"的?(?:拖累|影响|贡献|增厚|摊薄|拉低|拉动|冲击|侵蚀|损失)(?:额|金额|数)?(?:为|达|约为|约|了|在)?\s*(?:人民币|RMB)?\s*$"
+)
+"""`对归母净利润的拖累为0.67亿元`: the size of an effect on the figure, not the figure."""
 _THRESHOLD_AFTER_RE = re.compile(r"^\s*(?:以上|以下|以内|之上|之下|或以上|或以下|及以上|及以下|多|余|强)")
 _APPROX_BEFORE_RE = re.compile(
     r"(?:约|大约|约为|接近|近|about|approximately|around|roughly)\s*(?:人民币|RMB)?\s*$", re.IGNORECASE
@@ -244,7 +248,7 @@ def _inherited_unit(reading: Reading, mention: Mention, lo: int) -> tuple[float,
 
 
 def _threshold(folded: str, mention: Mention, gap: str) -> bool:
-    if _THRESHOLD_BEFORE_RE.search(gap[-8:]):
+    if _THRESHOLD_BEFORE_RE.search(gap[-8:]) or _IMPACT_GAP_RE.search(gap[-10:]):
         return True
     end = mention.folded_start + len(mention.printed)
     return bool(_THRESHOLD_AFTER_RE.match(folded, end) or _THRESHOLD_AFTER_RE.match(folded[end : end + 4]))

@@ -309,3 +309,12 @@ def test_the_size_of_an_effect_on_a_figure_is_not_the_figure() -> None:
     sheet = read_facts(text)
     assert screening(text)["net_profit"] is None and screening(text)["revenue"] is None
     assert not facts(sheet, "net_profit") and not facts(sheet, "revenue")
+
+
+def test_a_list_whose_own_labels_are_not_ours_gives_no_figures() -> None:
+    # the labels right before 分别 are the list's (`销售、管理和研发费用率`); the margin earlier in the
+    # sentence is not one of them
+    text = "2024年实现毛利率62%，同比下滑0.5pct，费用率方面，销售、管理和研发费用率分别为35.2%、7.1%和3.3%。"
+    sheet = read_facts(text)
+    assert [f.value for f in facts(sheet, "gross_margin")] == [pytest.approx(62.0)]
+    assert screening(text)["gross_margin"] == pytest.approx(62.0)

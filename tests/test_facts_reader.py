@@ -318,3 +318,11 @@ def test_a_list_whose_own_labels_are_not_ours_gives_no_figures() -> None:
     sheet = read_facts(text)
     assert [f.value for f in facts(sheet, "gross_margin")] == [pytest.approx(62.0)]
     assert screening(text)["gross_margin"] == pytest.approx(62.0)
+
+
+def test_a_bare_revenue_word_right_after_a_year_beside_the_profit() -> None:
+    text = "公司公布2024年业绩快报：2024年收入28.4亿元，同比-1.5%；归属母公司净利润2.02亿元，同比-9%。"
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(28.4e8) and got["net_profit"] == pytest.approx(2.02e8)
+    # with no profit beside it, a bare 收入 stays no revenue (`人均年收入`, a segment's income)
+    assert screening("2024年收入12.0亿元，主要来自海外。")["revenue"] is None

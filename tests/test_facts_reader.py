@@ -326,3 +326,17 @@ def test_a_bare_revenue_word_right_after_a_year_beside_the_profit() -> None:
     assert got["revenue"] == pytest.approx(28.4e8) and got["net_profit"] == pytest.approx(2.02e8)
     # with no profit beside it, a bare 收入 stays no revenue (`人均年收入`, a segment's income)
     assert screening("2024年收入12.0亿元，主要来自海外。")["revenue"] is None
+
+
+def test_a_compared_period_is_not_the_figures_and_a_finished_comparison_does_not_hide_one() -> None:
+    # `同比转正2024年前三季度`: the comparison ended before the period; `小于上半年水平`: a compared period
+    text = (
+        "某银行发布2024年三季度报告。公司净利降幅收窄且Q3单季净利增速同比转正2024年前三季度，公司实现营业收入"
+        "1200.50亿元，同比增长3.10%，增速较上半年小幅放缓；归母净利润410.20亿元，同比下降0.50%，降幅小于上半年水平；"
+        "年化加权ROE为15%，同比减少1.20个百分点。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "Q1-Q3")
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(1200.50e8)
+    assert got["net_profit"] == pytest.approx(410.20e8) and got["roe"] == pytest.approx(15.0)

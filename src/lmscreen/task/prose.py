@@ -114,7 +114,13 @@ _BUSINESS_RE = re.compile(
     r"^(?:公司|本公司)?([\u4e00-\u9fffA-Za-z]{1,12}?(?:业务|板块|分部|品类|渠道|产品线|子公司|事业部))"
 )
 _TOTAL_WORD_RE = re.compile(r"主营业务|全部业务|整体业务|各项业务|各业务|所有业务")
-_COMPARED_RE = re.compile(r"较|比|相比|同比|对比|相较|超过|超越|高于|低于|vs", re.IGNORECASE)
+_COMPARED_RE = re.compile(
+    r"较|比|相比|同比|对比|相较|超过|超越|高于|低于|小于|大于|快于|慢于|优于|好于|弱于|强于|不及|vs",
+    re.IGNORECASE,
+)
+_COMPARED_END_RE = re.compile(r"(?:" + _COMPARED_RE.pattern + r")(?:于|的)?\s?$", re.IGNORECASE)
+"""A comparison right before a period (`较上半年`, `小于上半年水平`), not one that ended earlier
+(`同比转正2020年前三季度，…`)."""
 _OWNER_RE = re.compile(r"归属于[^，。；,;]{0,16}?(?:股东|所有者|权益持有人)的?")
 _COMPANY_METRICS = frozenset(
     {"roe", "roe_deducted", "eps", "pe_ttm", "pe_dynamic", "pe_static", "pe_forward"}
@@ -309,7 +315,7 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
         p
         for p in reading.periods_in(sentence_lo, lo)
         if p.kind != "date"
-        and not _COMPARED_RE.search(folded[max(sentence_lo, p.start - 3) : p.start])
+        and not _COMPARED_END_RE.search(folded[max(sentence_lo, p.start - 4) : p.start])
         and not folded.startswith("同期", p.end)
     ]
     return earlier[-1] if earlier else None

@@ -340,3 +340,16 @@ def test_a_compared_period_is_not_the_figures_and_a_finished_comparison_does_not
     got = screening(text)
     assert got["revenue"] == pytest.approx(1200.50e8)
     assert got["net_profit"] == pytest.approx(410.20e8) and got["roe"] == pytest.approx(15.0)
+
+
+def test_a_clause_naming_a_subsidiary_by_the_companys_short_name_makes_a_segment() -> None:
+    # `晨星科技`, `晨星生活馆`: the short name 晨星 extended into another name is a subsidiary or brand
+    text = (
+        "晨星文具发布2024年度报告：报告期内，公司实现营业收入88.20亿元，同比增长12.1%；归母净利润7.70亿元。"
+        "报告期内，晨星科力达保持高速增长，实现营业收入30.5亿元，同比增长35.0%。"
+        "报告期内，晨星文具保持稳健，实现营业收入88.20亿元。"
+    )
+    sheet = read_facts(text, names=("晨星文具",))
+    assert screening(text, "晨星文具")["revenue"] == pytest.approx(88.20e8)
+    sub = [f for f in facts(sheet, "revenue") if f.value == pytest.approx(30.5e8)]
+    assert sub and sub[0].scope == "segment" and sub[0].segment.startswith("晨星科力达")

@@ -210,6 +210,9 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     if prev_end > lo:
         prev_lo = max(lo, reading.start_of(prev_end, CLAUSE_BREAKS, 60))
         prev = folded[prev_lo:prev_end].strip()
+        named = _named_subsidiary(reading, prev)
+        if named is not None and not reading.labels_in(prev_lo, prev_end):
+            return "segment", named
         m = _BUSINESS_RE.match(prev)
         if (
             m is not None
@@ -218,6 +221,25 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
         ):
             return "segment", m.group(1)
     return "company", None
+
+
+_COMPANY_SUFFIX_RE = re.compile(r"^(?:股份|公司|集团|控股|有限|本部|母公司|的)")
+
+
+def _named_subsidiary(reading: Reading, clause: str) -> str | None:
+    """`晨光科力普保持高速增长，实现营业收入36.6亿元`: a clause opening on the company's short name extended
+    into another name (not its full name, not 公司/股份/集团) is about a subsidiary or brand of it."""
+    if len(reading.aliases) < 2:
+        return None
+    full = [a for a in reading.aliases if clause.startswith(a)]
+    longest = max(full, key=len) if full else ""
+    if not longest or longest == max(reading.aliases, key=len):
+        return None
+    rest = clause[len(longest) :]
+    m = re.match(r"[\u4e00-\u9fff]{2,6}", rest)
+    if m is None or _COMPANY_SUFFIX_RE.match(rest) or _FILLER_RE.match(rest):
+        return None
+    return longest + m.group(0)
 
 
 def _unit_kind_ok(metric: str, mention: Mention) -> bool:

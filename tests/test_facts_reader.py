@@ -353,3 +353,16 @@ def test_a_clause_naming_a_subsidiary_by_the_companys_short_name_makes_a_segment
     assert screening(text, "晨星文具")["revenue"] == pytest.approx(88.20e8)
     sub = [f for f in facts(sheet, "revenue") if f.value == pytest.approx(30.5e8)]
     assert sub and sub[0].scope == "segment" and sub[0].segment.startswith("晨星科力达")
+
+
+def test_the_reports_announcement_ranks_above_a_later_subjectless_figure() -> None:
+    # the announcement states the company's revenue; a later sentence with no subject (a brand's, the
+    # reader cannot tell) disagrees: the announcement's is kept. Without an announcement it stays a conflict.
+    text = (
+        "公司发布2024年中期业绩报告，24H1实现营收180.20亿元，yoy-2.1%；实现归母净利润6.10亿元。"
+        "核心品牌门店稳步扩张，业务模式创新驱动毛利提升。24H1实现营收120.40亿元，yoy+1.5%。"
+    )
+    assert screening(text)["revenue"] == pytest.approx(180.20e8)
+    plain = text.replace("公司发布2024年中期业绩报告，", "2024年中期业绩：")
+    got = read_facts(plain).screening()["revenue"]
+    assert got.fact is None and len(got.conflict) == 2

@@ -366,3 +366,49 @@ def test_the_reports_announcement_ranks_above_a_later_subjectless_figure() -> No
     plain = text.replace("公司发布2024年中期业绩报告，", "2024年中期业绩：")
     got = read_facts(plain).screening()["revenue"]
     assert got.fact is None and len(got.conflict) == 2
+
+
+def test_a_year_then_a_quarter_letter_is_that_quarter() -> None:
+    text = "业绩总结：公司2024年Q1实现营业收入12.4亿元，同比增长21.1%，归母净利润为1.9亿元。"
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "Q1")
+    assert screening(text)["revenue"] == pytest.approx(12.4e8)
+
+
+def test_a_year_told_about_without_a_figure_is_not_the_notes_period() -> None:
+    # `2024年公司业绩进入增长周期`: no figure of that year in its clause; the figures are the half's
+    text = (
+        "产品创新带来经营向好，2024年公司业绩进入稳健增长周期，增持。维持目标价25.0元，对应24年23xPE。"
+        "\u3000\u300024H1公司营收40.10亿元（+12.0%），归母净利润4.00亿元（+9.0%），毛利率31.5%（-0.5pct）。"
+        "24Q2公司营收22.00亿元（+13.0%），归母净利润2.40亿元（+8.0%），毛利率31.0%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "H1")
+    assert screening(text) == {
+        "revenue": pytest.approx(40.10e8),
+        "net_profit": pytest.approx(4.00e8),
+        "gross_margin": pytest.approx(31.5),
+        "roe": None,
+        "pe_ttm": None,
+    }
+
+
+def test_a_report_spoken_of_mid_text_is_not_the_documents_title() -> None:
+    # `…是半年报及三季报营收大幅增长的主要原因`: no verb publishes it and no year dates it
+    text = (
+        "收购资产并表，营收、归母净利大幅增长。2024年前三季度实现营业收入28.40亿元，同比增加39%；"
+        "实现归母净利润3.80亿元。公司于5月完成重组，是半年报及三季报营收大幅增长的主要原因。"
+        "2025年若恢复常规电价，有望带来业绩弹性。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "Q1-Q3")
+    assert screening(text)["net_profit"] == pytest.approx(3.80e8)
+
+
+def test_a_share_of_the_whole_names_no_one_and_the_segments_margin_stays_its() -> None:
+    text = (
+        "公司发布2024年半年报，实现营收3.2亿元，归母净利润1.1亿元。2024H1公司综合毛利率达80.5%。"
+        "分板块来看，随动系统实现营收1.20亿元，占公司总营收的37.5%，毛利率达86.0%；板卡系统实现营收1.00亿元，"
+        "占公司总营收的31.3%，毛利率达78.0%。"
+    )
+    assert screening(text)["gross_margin"] == pytest.approx(80.5)

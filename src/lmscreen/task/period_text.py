@@ -54,7 +54,7 @@ _PATTERNS = [
     (
         "year",
         rf"(?<![0-9.,])(?P<y>{_Y4})(?![0-9.,%])(?!\s?(?:亿|万|元|%|倍|个|家|人|吨|台|辆|只|户|股))"
-        rf"\s?年?\s?(?:度)?\s?(?P<y_sub>{_SUB_CN})?",
+        rf"\s?年?\s?(?:度)?\s?(?:(?P<y_sub>{_SUB_CN})|(?P<y_q>[QH][1-4](?![0-9])))?",
     ),
     (
         "yy",
@@ -159,7 +159,8 @@ def _read(m: re.Match[str]) -> PeriodMention:
         if kind == name:
             return PeriodMention(s, e, Period(_year(g(y)), f"{letter}{g(n)}"), "period")
     if kind == "year":
-        return PeriodMention(s, e, Period(_year(g("y")), _sub_cn(g("y_sub")) or ""), "period")
+        sub = g("y_q") if g("y_q") in ("Q1", "Q2", "Q3", "Q4", "H1", "H2") else _sub_cn(g("y_sub"))
+        return PeriodMention(s, e, Period(_year(g("y")), sub or ""), "period")
     if kind == "yy":
         return PeriodMention(
             s, e, Period(_year(g("yy_y")), g("yy_q") or _sub_cn(g("yy_sub")) or ""), "period"
@@ -290,6 +291,7 @@ _PUBLISHED_RE = re.compile(
     r"\s?(?:年度报告|年报|半年度报告|半年报|中期报告|中报|一季报|三季报|季度报告|第一季度报告|第三季度报告)"
 )
 _FORECAST_WINDOW = 40
+_VERB_BEFORE_RE = re.compile(r"(?:发布|公布|披露|公告|发布了|公布了|披露了)[^，。；]{0,6}$")
 
 
 def _forecast_before(folded: str, pos: int, forecast: re.Pattern[str] | None) -> bool:
@@ -414,8 +416,13 @@ def _first_dated(
             continue
         if _forecast_before(folded, m.start, forecast):
             continue
+        if not p.sub and not _NUMBER_IN_CLAUSE_RE.match(folded, m.end):
+            continue  # `2019年公司业绩进入稳健增长周期`: a year told about, no figure of it in the clause
         return Period(p.year, p.sub or "FY")
     return None
+
+
+_NUMBER_IN_CLAUSE_RE = re.compile(r"[^，。；,;！？\n]*?[0-9]")
 
 
 def _from_report_word(
@@ -445,6 +452,14 @@ def _from_report_word(
                     sub = "Q1-Q3" if inner == "Q3" else inner
         if sub is None and year is None:
             continue  # `业绩快报` alone says nothing of the period
+        if (
+            not when
+            and offset == 0
+            and rm.start() > 0
+            and not _VERB_BEFORE_RE.search(head, max(0, rm.start() - 8), rm.start())
+            and rm.start() > min([i for i in (head.find(ch) for ch in "。\n") if i >= 0] or [len(head)])
+        ):
+            continue  # `…是半年报及三季报营收增长的主要原因`: a report spoken of, not the title
         if year is None:
             year = _year_near(folded, offset + rm.end(), periods, sub, today)
         if not _plausible(year, today):

@@ -376,6 +376,9 @@ def test_a_year_then_a_quarter_letter_is_that_quarter() -> None:
 
 
 def test_a_year_told_about_without_a_figure_is_not_the_notes_period() -> None:
+    # a figure later in the year's sentence makes it the period (`2024年经营稳健，营收…`)
+    dated = read_facts("研报点评：某某股份2024年经营稳健，营收895.36亿元，归母净利34.12亿元。")
+    assert (dated.period.year, dated.period.sub) == (2024, "FY")
     # `2024年公司业绩进入增长周期`: no figure of that year in its clause; the figures are the half's
     text = (
         "产品创新带来经营向好，2024年公司业绩进入稳健增长周期，增持。维持目标价25.0元，对应24年23xPE。"

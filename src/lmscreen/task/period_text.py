@@ -417,12 +417,12 @@ def _first_dated(
         if _forecast_before(folded, m.start, forecast):
             continue
         if not p.sub and not _NUMBER_IN_CLAUSE_RE.match(folded, m.end):
-            continue  # `2019年公司业绩进入稳健增长周期`: a year told about, no figure of it in the clause
+            continue  # `2019年公司业绩进入稳健增长周期，增持。`: a year told about, no figure in its sentence
         return Period(p.year, p.sub or "FY")
     return None
 
 
-_NUMBER_IN_CLAUSE_RE = re.compile(r"[^，。；,;！？\n]*?[0-9]")
+_NUMBER_IN_CLAUSE_RE = re.compile(r"[^。；;！？\n]*?[0-9]")
 
 
 def _from_report_word(

@@ -415,3 +415,21 @@ def test_a_share_of_the_whole_names_no_one_and_the_segments_margin_stays_its() -
         "占公司总营收的31.3%，毛利率达78.0%。"
     )
     assert screening(text)["gross_margin"] == pytest.approx(80.5)
+
+
+def test_an_amount_slash_its_change_is_a_figure_not_a_list() -> None:
+    text = "公司2024年全年实现营收80.10亿元/+12.70%，归母净利4.05亿元/-3.20%，基本每股收益0.31元。"
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(80.10e8) and got["net_profit"] == pytest.approx(4.05e8)
+    # amounts joined by a slash stay a list (`收入/净利22.9/2.95亿` is read as a list elsewhere)
+    assert not facts(read_facts("公司归母净利5.05/6.10亿元。"), "net_profit", basis="actual", value=5.05e8)
+
+
+def test_a_report_named_without_its_year_is_not_the_year_the_text_plans_for() -> None:
+    # `公司披露年报` names no year; `2025年公司计划…`, `有望夯实2025年…` are plans, `2024年末` is reported
+    text = (
+        "事件  公司披露年报。全年实现营收60.20亿元/+10.1%，归母净利3.30亿元/-1.5%。2025年公司计划拓店300家，"
+        "有望夯实2025年增长基础。2025年将加快科技创新。2024年末公司存货较上年度增长10%至8.9亿元。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "FY")

@@ -461,7 +461,7 @@ def _from_report_word(
         ):
             continue  # `…是半年报及三季报营收增长的主要原因`: a report spoken of, not the title
         if year is None:
-            year = _year_near(folded, offset + rm.end(), periods, sub, today)
+            year = _year_near(folded, offset + rm.end(), periods, sub, today, forecast)
         if not _plausible(year, today):
             continue
         return Period(year, sub or "FY")
@@ -469,7 +469,12 @@ def _from_report_word(
 
 
 def _year_near(
-    folded: str, pos: int, periods: list[PeriodMention], sub: str | None, today: date | None
+    folded: str,
+    pos: int,
+    periods: list[PeriodMention],
+    sub: str | None,
+    today: date | None,
+    forecast: re.Pattern[str] | None = None,
 ) -> int | None:
     """The year of a report named without one (`披露半年报。公司2021年上半年…`): the first year named soon
     after, else the latest actual year the text names."""
@@ -478,9 +483,10 @@ def _year_near(
             continue
         if m.start > pos + 200:
             break
-        if _plausible(m.period.year, today):
-            return m.period.year
-    return _latest_actual_year(folded, periods, None, today)
+        if _plausible(m.period.year, today) and not _planned(folded, m):
+            if not _forecast_before(folded, m.start, forecast):
+                return m.period.year
+    return _latest_actual_year(folded, periods, forecast, today)
 
 
 def _year_of_same_part(
@@ -508,5 +514,14 @@ def _latest_actual_year(
         and m.period.sub != "E"
         and _plausible(m.period.year, today)
         and not _forecast_before(folded, m.start, forecast)
+        and not _planned(folded, m)
     ]
     return max(years) if years else None
+
+
+_PLANNED_RE = re.compile(r"[^，。；,;]{0,8}?(?:计划|目标|预计|有望|将|力争|规划|拟)")
+
+
+def _planned(folded: str, m: PeriodMention) -> bool:
+    """`2021年公司计划拓店350家`, `2021年将加快…`: a year the text plans for, not one it reports."""
+    return m.period is not None and m.period.sub in ("", "FY") and bool(_PLANNED_RE.match(folded, m.end))

@@ -318,6 +318,8 @@ def _in_number_run(reading: Reading, index: int) -> bool:
         other = mentions[j]
         between = text[mention.end : other.start] if ahead else text[other.end : mention.start]
         if between.strip() in ("/", "\\") and not _CHANGE_NOTE_RE.match(text, other.end):
+            if {mention.kind, other.kind} == {"money", "percent"}:
+                continue  # `归母净利5.05亿元/-2.20%`: an amount and its change, not a list
             return True
     return False
 

@@ -433,3 +433,16 @@ def test_a_report_named_without_its_year_is_not_the_year_the_text_plans_for() ->
     )
     sheet = read_facts(text)
     assert (sheet.period.year, sheet.period.sub) == (2024, "FY")
+
+
+def test_a_margin_after_a_business_income_is_that_businesss() -> None:
+    # `贡献发电收入5.10亿元…；毛利率近55%`: the power business's margin, not the company's
+    text = (
+        "公司发布2024年报，实现营业收入120.40亿元，归母净利润8.10亿元。截至2024年末公司在手电站规模800MW，"
+        "贡献发电收入5.10亿元，同比增加50.2%；毛利率近55%；预计2025年新增装机容量达到500MW。"
+    )
+    assert screening(text)["gross_margin"] is None
+    # the company's own revenue beside a margin keeps the margin the company's
+    assert screening("公司发布2024年报，公司实现营业收入120.40亿元，毛利率21.5%。")[
+        "gross_margin"
+    ] == pytest.approx(21.5)

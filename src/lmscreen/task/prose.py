@@ -148,7 +148,29 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         e_scope, e_segment, e_explicit = _own_subject(reading, earlier)
         if e_explicit:
             return e_scope, e_segment
+    if label.metric == "gross_margin":
+        income = _business_income(reading, stop_lo, label.start)
+        if income is not None:
+            return "segment", income
     return _topic(reading, label.start)
+
+
+_INCOME_WORD_RE = re.compile(r"([\u4e00-\u9fff]{1,6}收入)\s?(?:为|达到?|约|了)?\s?-?[0-9]")
+_WHOLE_INCOME_RE = re.compile(r"营业|主营|总|全部|整体|合计|公司")
+
+
+def _business_income(reading: Reading, lo: int, pos: int) -> str | None:
+    """`贡献发电收入7.51亿元，同比增加58.63%；毛利率近56%`: a margin no one is named for, after a
+    business's own income (no revenue label of ours, not the whole's) in its sentence, is that business's."""
+    found = list(_INCOME_WORD_RE.finditer(reading.folded, lo, pos))
+    if not found:
+        return None
+    m = found[-1]
+    if _WHOLE_INCOME_RE.search(m.group(1)) or any(
+        lab.metric == "revenue" for lab in reading.labels_in(m.start(1), m.end(1))
+    ):
+        return None
+    return m.group(1)
 
 
 def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]:

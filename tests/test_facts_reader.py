@@ -446,3 +446,17 @@ def test_a_margin_after_a_business_income_is_that_businesss() -> None:
     assert screening("公司发布2024年报，公司实现营业收入120.40亿元，毛利率21.5%。")[
         "gross_margin"
     ] == pytest.approx(21.5)
+
+
+def test_two_reports_announced_and_only_the_later_ones_figures_printed() -> None:
+    text = (
+        "4月26日晚，公司正式发布2024年年报和2025年一季报，其中，25Q1实现营业收入为10.50亿元，同比增长40.1%；"
+        "归母净利润为1.10亿元，同比增长60.2%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2025, "Q1")
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(10.50e8) and got["net_profit"] == pytest.approx(1.10e8)
+    # with the year's figures printed too, the document stays the annual report's
+    both = text.replace("其中，", "2024年实现营业收入35.20亿元，归母净利润3.30亿元；")
+    assert (read_facts(both).period.year, read_facts(both).period.sub) == (2024, "FY")

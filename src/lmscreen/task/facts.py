@@ -222,7 +222,36 @@ def read_facts(
     if pages is not None:
         facts = [_paged(f, pages) for f in facts]
         loose = [_paged(f, pages) for f in loose]
-    return FactSheet(text, reading.main, facts, loose, scanned, layout.kind, reading.aliases)
+    period = _second_report_period(reading.folded, reading.main, facts)
+    return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases)
+
+
+_SECOND_REPORT_RE = re.compile(
+    r"(?:年报|年度报告)(?:和|及|与|、|以及)\s?(?:(?P<y>20[0-9]{2}|[0-9]{2})\s?年)?\s?(?:第一季度报告|一季度报告|一季报)"
+)
+
+
+def _second_report_period(folded: str, main: Period | None, facts: list[Fact]) -> Period | None:
+    """`发布2020年年报和2021年一季报，其中，21Q1实现营业收入…`: the opening names two reports; when the text
+    prints the company's revenue or profit for the later one only, the document is that one's."""
+    if main is None or main.sub != "FY" or main.year is None:
+        return main
+    m = _SECOND_REPORT_RE.search(folded, 0, 400)
+    if m is None:
+        return main
+    year = int(m.group("y")) if m.group("y") else main.year + 1
+    later = Period(year + 2000 if year < 100 else year, "Q1")
+    if later.year != main.year + 1:
+        return main
+
+    def printed(p: Period) -> bool:
+        return any(
+            f.metric in ("revenue", "net_profit") and f.scope == "company" and f.basis == "actual"
+            and f.period is not None and f.period.year == p.year and f.period.sub == p.sub
+            for f in facts
+        )  # fmt: skip
+
+    return later if printed(later) and not printed(main) else main
 
 
 def _paged(fact: Fact, page_at: Callable[[int], int | None]) -> Fact:

@@ -22,7 +22,7 @@ those it never was (`heldout`) apart, read by the deterministic reader alone: wh
 (with the 135M model the facts carry the figures; the model only writes the reason).
 
 Usage: python bench/extraction_accuracy.py [--model PATH.gguf] [--limit N] [--skip-pool] [--skip-old]
-       [--old-limit N] [--pool-limit N] [--send-all] [--labels-only]
+       [--old-limit N] [--pool-limit N] [--send-all] [--labels-only [--real-set SET ...]]
 `--labels-only` runs no model at all: the reader on the written corpus and on the real texts.
 The speed comparison (rows/s, completion tokens/row) is made on the example pool, both questions on the same
 rows in one run; with --send-all the corpus is timed too.
@@ -242,6 +242,12 @@ def print_table(
         print(f"{key:22}" + "".join(cells))
 
 
+def real_texts_sets() -> tuple[str, ...]:
+    import real_texts
+
+    return real_texts.SETS
+
+
 def load_average() -> str:
     try:
         return " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -275,9 +281,17 @@ def main() -> int:
         action="store_true",
         help="no model: the reader alone on the written corpus and the real texts (what the default keeps)",
     )
+    parser.add_argument(
+        "--real-set",
+        action="append",
+        default=[],
+        choices=real_texts_sets(),
+        help="with --labels-only: score only this set of real texts (repeatable; a held-out round's first "
+        "scoring is made this way, before anything else reads it)",
+    )
     args = parser.parse_args()
     if args.labels_only:
-        return reader_only(args.limit)
+        return reader_only(args.limit, tuple(args.real_set))
 
     from lmscreen.engines.embedded import EmbeddedEngine
     from lmscreen.run.options import ScreenOptions
@@ -374,11 +388,11 @@ def main() -> int:
     return 0
 
 
-def real_sections() -> None:
+def real_sections(only: tuple[str, ...] = ()) -> None:
     """The real filings, seen and held out, each scored apart (bench/real_texts.py)."""
     import real_texts
 
-    cases, notes = real_texts.load()
+    cases, notes = real_texts.load(only or real_texts.SETS)
     for note in notes:
         print(f"\nnote: {note}")
     about = {
@@ -386,8 +400,11 @@ def real_sections() -> None:
         "heldout-1": "held out until its first scoring (bench/data/real/heldout-round1.txt), read since",
         "heldout-2": "held out until its first scoring (bench/data/real/heldout-round2.txt), read since",
         "heldout-3": "held out until its first scoring (bench/data/real/heldout-round3.txt), read since",
+        "heldout-4": "held out until its first scoring (bench/data/real/heldout-round4.txt), read since",
+        "heldout-5": "held out until its first scoring (bench/data/real/heldout-round5.txt), read since",
+        "heldout-6": "held out until its first scoring (bench/data/real/heldout-round6.txt), read since",
     }
-    for which in ("seen", "heldout-1", "heldout-2", "heldout-3"):
+    for which in only or real_texts.SETS:
         chosen = [c for c in cases if c.set == which]
         if chosen:
             title = (
@@ -397,8 +414,11 @@ def real_sections() -> None:
             real_texts.print_report(title, real_texts.score(chosen))
 
 
-def reader_only(limit: int | None) -> int:
+def reader_only(limit: int | None, only: tuple[str, ...] = ()) -> int:
     """The reader on the written corpus and on the real filings; no model is loaded."""
+    if only:
+        real_sections(only)
+        return 0
     cases = load_corpus(limit)
     labelled = sum(bool(v) for c in cases for v in c.labels.values())
     print(f"written corpus: {len(cases)} texts, {labelled} labelled figures (reader alone)")
@@ -410,7 +430,7 @@ def reader_only(limit: int | None) -> int:
     )
     for case_id, f, value, allowed in scored["labels"][3]:
         print(f"  wrong (labels): {case_id} {f} = {value} (accepted: {allowed})")
-    real_sections()
+    real_sections(only)
     return 0
 
 

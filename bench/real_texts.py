@@ -80,8 +80,11 @@ class Report:
     pages: list[str] = field(default_factory=list)
 
 
+SETS = ("seen", "heldout-1", "heldout-2", "heldout-3", "heldout-4", "heldout-5", "heldout-6")
+
+
 def load(
-    sets: tuple[str, ...] = ("seen", "heldout-1", "heldout-2", "heldout-3"),
+    sets: tuple[str, ...] = SETS,
 ) -> tuple[list[RealCase], list[str]]:
     """The labelled real texts that are present, and a note for each collection that is absent."""
     if not LABELS.exists():

@@ -240,3 +240,223 @@ def test_every_fact_span_is_the_printed_number() -> None:
         "pe_ttm": pytest.approx(21.8),
         "pe_dynamic": pytest.approx(20.5),
     }
+
+
+def test_a_quarter_alone_in_the_heading_is_not_the_notes_period() -> None:
+    # a heading names the third quarter; the note's figures are the nine months it then prints (`1-3Q24`)
+    text = (
+        "3Q24业绩稳健  某旅游公司公布3Q24业绩：1-3Q24营业收入12.40亿元，同比增长5.10%；归母净利润2.10亿元。"
+        "其中，3Q24营业收入4.80亿元；归母净利润1.20亿元。3Q24毛利率为50.1%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "Q1-Q3")
+    assert screening(text) == {
+        "revenue": pytest.approx(12.40e8),
+        "net_profit": pytest.approx(2.10e8),
+        "gross_margin": None,
+        "roe": None,
+        "pe_ttm": None,
+    }
+    assert facts(sheet, "revenue", period="2024Q3")[0].value == pytest.approx(4.80e8)
+    # with no cumulative period printed, the quarter alone stays the note's own
+    alone = read_facts("某公司2024Q3营业收入4.80亿元，同比增长3%；归母净利润1.20亿元。")
+    assert (alone.period.year, alone.period.sub) == (2024, "Q3")
+
+
+def test_a_headings_forecast_is_not_the_next_paragraphs() -> None:
+    text = (
+        "\u3000\u3000业绩前瞻\u3000\u3000预测2024年净利润同比-12%\u3000\u3000公司公布2024年业绩快报：2024年营业收入"
+        "40.2亿元，同比-3.0%；归属母公司净利润2.45亿元，同比-12%。对应4Q24营业收入同比-8%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "FY")
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(40.2e8) and got["net_profit"] == pytest.approx(2.45e8)
+
+
+def test_a_part_named_without_its_year_takes_the_year_the_text_dates_it() -> None:
+    # the first sentence says `上半年` alone; the text dates that half (`2023H1`), and a forecast names a
+    # later year: the half is 2023's, not the forecast's year
+    text = (
+        "上半年业绩亮眼，主业表现强劲，费用率下降。2023H1公司实现营收8.20亿，同增15.2%；归母净利润1.10亿，同增30.5%。"
+        "我们略下调23年利润5%，24-25年盈利预测维持不变，维持评级。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2023, "H1")
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(8.20e8) and got["net_profit"] == pytest.approx(1.10e8)
+
+
+def test_a_reporting_verb_before_the_label_is_not_a_segment() -> None:
+    # `宣布公司…营收`, `公司公告…营收`, `归属净利`: what is left of the subject is a verb or the owner's word
+    text = (
+        "某食品公司发布2024年度业绩快报公告。宣布公司2024年全年营收微增4.10%至52.30亿元，"
+        "归属净利提升12.50%至6.20亿元。"
+    )
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(52.30e8) and got["net_profit"] == pytest.approx(6.20e8)
+    assert screening("公司公告24年前三季度营收18.20亿元，同比增长9.10%；归母净利润3.30亿元。")[
+        "revenue"
+    ] == pytest.approx(18.20e8)
+
+
+def test_the_size_of_an_effect_on_a_figure_is_not_the_figure() -> None:
+    # `对归母净利润的拖累为0.45亿元`: what a subsidiary costs the company's profit, not the profit
+    text = (
+        "某快递公司2024年年报显示，其快运子公司仍处亏损，对上市公司归母净利润的拖累为 0.45 亿元，"
+        "对营业收入的贡献约 3.2 亿元。"
+    )
+    sheet = read_facts(text)
+    assert screening(text)["net_profit"] is None and screening(text)["revenue"] is None
+    assert not facts(sheet, "net_profit") and not facts(sheet, "revenue")
+
+
+def test_a_list_whose_own_labels_are_not_ours_gives_no_figures() -> None:
+    # the labels right before 分别 are the list's (`销售、管理和研发费用率`); the margin earlier in the
+    # sentence is not one of them
+    text = "2024年实现毛利率62%，同比下滑0.5pct，费用率方面，销售、管理和研发费用率分别为35.2%、7.1%和3.3%。"
+    sheet = read_facts(text)
+    assert [f.value for f in facts(sheet, "gross_margin")] == [pytest.approx(62.0)]
+    assert screening(text)["gross_margin"] == pytest.approx(62.0)
+
+
+def test_a_bare_revenue_word_right_after_a_year_beside_the_profit() -> None:
+    text = "公司公布2024年业绩快报：2024年收入28.4亿元，同比-1.5%；归属母公司净利润2.02亿元，同比-9%。"
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(28.4e8) and got["net_profit"] == pytest.approx(2.02e8)
+    # with no profit beside it, a bare 收入 stays no revenue (`人均年收入`, a segment's income)
+    assert screening("2024年收入12.0亿元，主要来自海外。")["revenue"] is None
+
+
+def test_a_compared_period_is_not_the_figures_and_a_finished_comparison_does_not_hide_one() -> None:
+    # `同比转正2024年前三季度`: the comparison ended before the period; `小于上半年水平`: a compared period
+    text = (
+        "某银行发布2024年三季度报告。公司净利降幅收窄且Q3单季净利增速同比转正2024年前三季度，公司实现营业收入"
+        "1200.50亿元，同比增长3.10%，增速较上半年小幅放缓；归母净利润410.20亿元，同比下降0.50%，降幅小于上半年水平；"
+        "年化加权ROE为15%，同比减少1.20个百分点。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "Q1-Q3")
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(1200.50e8)
+    assert got["net_profit"] == pytest.approx(410.20e8) and got["roe"] == pytest.approx(15.0)
+
+
+def test_a_clause_naming_a_subsidiary_by_the_companys_short_name_makes_a_segment() -> None:
+    # `晨星科技`, `晨星生活馆`: the short name 晨星 extended into another name is a subsidiary or brand
+    text = (
+        "晨星文具发布2024年度报告：报告期内，公司实现营业收入88.20亿元，同比增长12.1%；归母净利润7.70亿元。"
+        "报告期内，晨星科力达保持高速增长，实现营业收入30.5亿元，同比增长35.0%。"
+        "报告期内，晨星文具保持稳健，实现营业收入88.20亿元。"
+    )
+    sheet = read_facts(text, names=("晨星文具",))
+    assert screening(text, "晨星文具")["revenue"] == pytest.approx(88.20e8)
+    sub = [f for f in facts(sheet, "revenue") if f.value == pytest.approx(30.5e8)]
+    assert sub and sub[0].scope == "segment" and sub[0].segment.startswith("晨星科力达")
+
+
+def test_the_reports_announcement_ranks_above_a_later_subjectless_figure() -> None:
+    # the announcement states the company's revenue; a later sentence with no subject (a brand's, the
+    # reader cannot tell) disagrees: the announcement's is kept. Without an announcement it stays a conflict.
+    text = (
+        "公司发布2024年中期业绩报告，24H1实现营收180.20亿元，yoy-2.1%；实现归母净利润6.10亿元。"
+        "核心品牌门店稳步扩张，业务模式创新驱动毛利提升。24H1实现营收120.40亿元，yoy+1.5%。"
+    )
+    assert screening(text)["revenue"] == pytest.approx(180.20e8)
+    plain = text.replace("公司发布2024年中期业绩报告，", "2024年中期业绩：")
+    got = read_facts(plain).screening()["revenue"]
+    assert got.fact is None and len(got.conflict) == 2
+
+
+def test_a_year_then_a_quarter_letter_is_that_quarter() -> None:
+    text = "业绩总结：公司2024年Q1实现营业收入12.4亿元，同比增长21.1%，归母净利润为1.9亿元。"
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "Q1")
+    assert screening(text)["revenue"] == pytest.approx(12.4e8)
+
+
+def test_a_year_told_about_without_a_figure_is_not_the_notes_period() -> None:
+    # a figure later in the year's sentence makes it the period (`2024年经营稳健，营收…`)
+    dated = read_facts("研报点评：某某股份2024年经营稳健，营收895.36亿元，归母净利34.12亿元。")
+    assert (dated.period.year, dated.period.sub) == (2024, "FY")
+    # `2024年公司业绩进入增长周期`: no figure of that year in its clause; the figures are the half's
+    text = (
+        "产品创新带来经营向好，2024年公司业绩进入稳健增长周期，增持。维持目标价25.0元，对应24年23xPE。"
+        "\u3000\u300024H1公司营收40.10亿元（+12.0%），归母净利润4.00亿元（+9.0%），毛利率31.5%（-0.5pct）。"
+        "24Q2公司营收22.00亿元（+13.0%），归母净利润2.40亿元（+8.0%），毛利率31.0%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "H1")
+    assert screening(text) == {
+        "revenue": pytest.approx(40.10e8),
+        "net_profit": pytest.approx(4.00e8),
+        "gross_margin": pytest.approx(31.5),
+        "roe": None,
+        "pe_ttm": None,
+    }
+
+
+def test_a_report_spoken_of_mid_text_is_not_the_documents_title() -> None:
+    # `…是半年报及三季报营收大幅增长的主要原因`: no verb publishes it and no year dates it
+    text = (
+        "收购资产并表，营收、归母净利大幅增长。2024年前三季度实现营业收入28.40亿元，同比增加39%；"
+        "实现归母净利润3.80亿元。公司于5月完成重组，是半年报及三季报营收大幅增长的主要原因。"
+        "2025年若恢复常规电价，有望带来业绩弹性。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "Q1-Q3")
+    assert screening(text)["net_profit"] == pytest.approx(3.80e8)
+
+
+def test_a_share_of_the_whole_names_no_one_and_the_segments_margin_stays_its() -> None:
+    text = (
+        "公司发布2024年半年报，实现营收3.2亿元，归母净利润1.1亿元。2024H1公司综合毛利率达80.5%。"
+        "分板块来看，随动系统实现营收1.20亿元，占公司总营收的37.5%，毛利率达86.0%；板卡系统实现营收1.00亿元，"
+        "占公司总营收的31.3%，毛利率达78.0%。"
+    )
+    assert screening(text)["gross_margin"] == pytest.approx(80.5)
+
+
+def test_an_amount_slash_its_change_is_a_figure_not_a_list() -> None:
+    text = "公司2024年全年实现营收80.10亿元/+12.70%，归母净利4.05亿元/-3.20%，基本每股收益0.31元。"
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(80.10e8) and got["net_profit"] == pytest.approx(4.05e8)
+    # amounts joined by a slash stay a list (`收入/净利22.9/2.95亿` is read as a list elsewhere)
+    assert not facts(read_facts("公司归母净利5.05/6.10亿元。"), "net_profit", basis="actual", value=5.05e8)
+
+
+def test_a_report_named_without_its_year_is_not_the_year_the_text_plans_for() -> None:
+    # `公司披露年报` names no year; `2025年公司计划…`, `有望夯实2025年…` are plans, `2024年末` is reported
+    text = (
+        "事件  公司披露年报。全年实现营收60.20亿元/+10.1%，归母净利3.30亿元/-1.5%。2025年公司计划拓店300家，"
+        "有望夯实2025年增长基础。2025年将加快科技创新。2024年末公司存货较上年度增长10%至8.9亿元。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "FY")
+
+
+def test_a_margin_after_a_business_income_is_that_businesss() -> None:
+    # `贡献发电收入5.10亿元…；毛利率近55%`: the power business's margin, not the company's
+    text = (
+        "公司发布2024年报，实现营业收入120.40亿元，归母净利润8.10亿元。截至2024年末公司在手电站规模800MW，"
+        "贡献发电收入5.10亿元，同比增加50.2%；毛利率近55%；预计2025年新增装机容量达到500MW。"
+    )
+    assert screening(text)["gross_margin"] is None
+    # the company's own revenue beside a margin keeps the margin the company's
+    assert screening("公司发布2024年报，公司实现营业收入120.40亿元，毛利率21.5%。")[
+        "gross_margin"
+    ] == pytest.approx(21.5)
+
+
+def test_two_reports_announced_and_only_the_later_ones_figures_printed() -> None:
+    text = (
+        "4月26日晚，公司正式发布2024年年报和2025年一季报，其中，25Q1实现营业收入为10.50亿元，同比增长40.1%；"
+        "归母净利润为1.10亿元，同比增长60.2%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2025, "Q1")
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(10.50e8) and got["net_profit"] == pytest.approx(1.10e8)
+    # with the year's figures printed too, the document stays the annual report's
+    both = text.replace("其中，", "2024年实现营业收入35.20亿元，归母净利润3.30亿元；")
+    assert (read_facts(both).period.year, read_facts(both).period.sub) == (2024, "FY")

@@ -24,6 +24,7 @@ first after it) are kept as `readings`: candidates a served model may choose amo
 from __future__ import annotations
 
 import math
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -44,6 +45,11 @@ FACTS_VERSION = "1"
 """Part of the prompt hash: the candidates the model sees depend on the reader."""
 SCREEN_FIELDS: tuple[str, ...] = ("revenue", "net_profit", "gross_margin", "roe", "pe_ttm")
 _AGREE = 0.005
+_ANNOUNCED_RE = re.compile(
+    r"(?:发布|公布|披露|公告)(?:了|的)?\s?[^。；]{0,24}?(?:年度报告|年报|半年报|中报|季报|季度报告|业绩报告|中期报告"
+    r"|业绩快报|半年度报告|财务报告|业绩)"
+)
+"""A report's announcement (`公司发布2022年中期业绩报告`): the sentence states the company's own figures."""
 
 
 def agree(a: float, b: float) -> bool:
@@ -103,6 +109,8 @@ class FactSheet:
             first = min(top, key=lambda f: f.start)
             if all(agree(f.value, first.value) for f in top):
                 out[name] = Screened(name, fact=first)
+            elif (headline := self._headline(name, first)) is not None:
+                out[name] = Screened(name, fact=headline)
             else:
                 distinct: list[Fact] = []
                 for f in sorted(top, key=lambda f: f.start):
@@ -110,6 +118,28 @@ class FactSheet:
                         distinct.append(f)
                 out[name] = Screened(name, conflict=tuple(distinct))
         return out
+
+    def _headline(self, name: str, first: Fact) -> Fact | None:
+        """The disagreeing fact the report's own announcement states (`公司发布2022年中期业绩报告，22H1
+        实现营收220.09亿元`), when it is the text's first of its metric and the others lie outside that
+        sentence: an announcement states the company's figure; a later one that disagrees is a part's the
+        reader took for the whole. Without an announcement, disagreeing facts stay a conflict."""
+        if any(f.metric == name and f.start < first.start for f in self.facts):
+            return None
+        text = self.text
+        lo = max(text.rfind(ch, 0, first.start) for ch in "。！？\n") + 1
+        hi_found = [i for i in (text.find(ch, first.end) for ch in "。！？\n") if i >= 0]
+        hi = min(hi_found) if hi_found else len(text)
+        if not _ANNOUNCED_RE.search(text, lo, first.start):
+            return None
+        rivals = [
+            f
+            for f in self.facts
+            if f.metric == name and self.main(f) and f is not first and not agree(f.value, first.value)
+        ]
+        if any(lo <= f.start < hi for f in rivals):
+            return None
+        return first
 
     def to_json(self) -> list[dict]:
         return [f.to_json(self.text) for f in self.facts]
@@ -192,7 +222,36 @@ def read_facts(
     if pages is not None:
         facts = [_paged(f, pages) for f in facts]
         loose = [_paged(f, pages) for f in loose]
-    return FactSheet(text, reading.main, facts, loose, scanned, layout.kind, reading.aliases)
+    period = _second_report_period(reading.folded, reading.main, facts)
+    return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases)
+
+
+_SECOND_REPORT_RE = re.compile(
+    r"(?:年报|年度报告)(?:和|及|与|、|以及)\s?(?:(?P<y>20[0-9]{2}|[0-9]{2})\s?年)?\s?(?:第一季度报告|一季度报告|一季报)"
+)
+
+
+def _second_report_period(folded: str, main: Period | None, facts: list[Fact]) -> Period | None:
+    """`发布2020年年报和2021年一季报，其中，21Q1实现营业收入…`: the opening names two reports; when the text
+    prints the company's revenue or profit for the later one only, the document is that one's."""
+    if main is None or main.sub != "FY" or main.year is None:
+        return main
+    m = _SECOND_REPORT_RE.search(folded, 0, 400)
+    if m is None:
+        return main
+    year = int(m.group("y")) if m.group("y") else main.year + 1
+    later = Period(year + 2000 if year < 100 else year, "Q1")
+    if later.year != main.year + 1:
+        return main
+
+    def printed(p: Period) -> bool:
+        return any(
+            f.metric in ("revenue", "net_profit") and f.scope == "company" and f.basis == "actual"
+            and f.period is not None and f.period.year == p.year and f.period.sub == p.sub
+            for f in facts
+        )  # fmt: skip
+
+    return later if printed(later) and not printed(main) else main
 
 
 def _paged(fact: Fact, page_at: Callable[[int], int | None]) -> Fact:

@@ -100,6 +100,10 @@ def read_lists(reading: Reading) -> list[Fact]:
         # the labels joined right before 分别 (`公司毛利率、净利率分别为…`), else every label of the sentence
         # (`营业总收入X，利润总额Y，归属于…净利润Z，较上年同期分别增长a、b与c`)
         run = _run_before(reading, enum.start(), lo)
+        if run and len(run) != len(numbers) and any(lab.metric not in METRICS for lab in run):
+            # `销售、管理和研发费用率分别为41.8%、6.1%和2.8%`: the labels right before 分别 are the list's own
+            # (some shortened past reading, one not a metric of ours); the sentence's other labels are not
+            continue
         labels = (
             run
             if len(run) == len(numbers)

@@ -45,7 +45,8 @@ _PATTERNS = [
     ("h_c", rf"(?<![A-Za-z])H(?P<hc_n>[12])\s?(?P<hc_y>{_Y4})(?![0-9])"),
     (
         "nine",
-        rf"(?<![0-9.])(?:(?P<n_y>{_Y})\s?)?Q1\s?[-~～至到]\s?Q?3(?![0-9])|(?<![0-9])1\s?[-~～至]\s?3\s?季度",
+        rf"(?<![0-9.])(?:(?P<n_y>{_Y})\s?)?Q1\s?[-~～至到]\s?Q?3(?![0-9])|(?<![0-9])1\s?[-~～至]\s?3\s?季度"
+        rf"|(?<![0-9.])1\s?[-~～至]\s?3Q\s?(?P<n_y2>{_Y})(?![0-9])",
     ),
     ("q_a", rf"(?<![0-9A-Za-z])(?P<qa_n>[1-4])Q\s?(?P<qa_y>{_Y})(?![0-9])"),
     ("q_b", rf"(?<![0-9.])(?P<qb_y>{_Y})\s?Q(?P<qb_n>[1-4])(?![0-9])(?:\s?单季度?)?"),
@@ -53,7 +54,7 @@ _PATTERNS = [
     (
         "year",
         rf"(?<![0-9.,])(?P<y>{_Y4})(?![0-9.,%])(?!\s?(?:亿|万|元|%|倍|个|家|人|吨|台|辆|只|户|股))"
-        rf"\s?年?\s?(?:度)?\s?(?P<y_sub>{_SUB_CN})?",
+        rf"\s?年?\s?(?:度)?\s?(?:(?P<y_sub>{_SUB_CN})|(?P<y_q>[QH][1-4](?![0-9])))?",
     ),
     (
         "yy",
@@ -73,6 +74,9 @@ _PERIOD_RE = re.compile("|".join(f"(?P<{name}>{body})" for name, body in _PATTER
 _AS_OF_RE = re.compile(r"(?:截至|截止|截止到|截至到)\s?$")
 _TO_END = {"Q1": "Q1", "Q2": "H1", "Q3": "Q1-Q3", "Q4": "FY"}
 _REPORT_AFTER_RE = re.compile(r"\s?(?:报告|季报|报告摘要|报(?![价表道]))")
+_RESULTS_AFTER_RE = re.compile(r"\s?业绩(?:[:：，,。]|$)")
+_PUBLISH_BEFORE_RE = re.compile(r"(?:发布|公布|披露|公告)(?:了|的)?\s?$")
+"""`公司公布3Q19业绩：`: the results a third-quarter report publishes are its nine months'."""
 CURRENT = "current"
 """`本报告期`: the main period, except in a third-quarter report, where it is the quarter alone."""
 TO_DATE = "to_date"
@@ -139,7 +143,7 @@ def _read(m: re.Match[str]) -> PeriodMention:
         years = tuple(range(a, b + 1)) if b - a <= 10 else (a, b)
         return PeriodMention(s, e, None, "range", years)
     if kind == "nine":
-        return PeriodMention(s, e, Period(_year(g("n_y")), "Q1-Q3"), "period")
+        return PeriodMention(s, e, Period(_year(g("n_y") or g("n_y2")), "Q1-Q3"), "period")
     if kind == "fy":
         return PeriodMention(s, e, Period(_year(g("fy_y")), "FY"), "period")
     if kind == "est":
@@ -155,7 +159,8 @@ def _read(m: re.Match[str]) -> PeriodMention:
         if kind == name:
             return PeriodMention(s, e, Period(_year(g(y)), f"{letter}{g(n)}"), "period")
     if kind == "year":
-        return PeriodMention(s, e, Period(_year(g("y")), _sub_cn(g("y_sub")) or ""), "period")
+        sub = g("y_q") if g("y_q") in ("Q1", "Q2", "Q3", "Q4", "H1", "H2") else _sub_cn(g("y_sub"))
+        return PeriodMention(s, e, Period(_year(g("y")), sub or ""), "period")
     if kind == "yy":
         return PeriodMention(
             s, e, Period(_year(g("yy_y")), g("yy_q") or _sub_cn(g("yy_sub")) or ""), "period"
@@ -184,7 +189,17 @@ def find_periods(folded: str) -> list[PeriodMention]:
     for m in _PERIOD_RE.finditer(folded):
         mention = _read(m)
         p = mention.period
-        if p is not None and p.sub == "Q3" and _REPORT_AFTER_RE.match(folded, m.end()):
+        if (
+            p is not None
+            and p.sub == "Q3"
+            and (
+                _REPORT_AFTER_RE.match(folded, m.end())
+                or (
+                    _RESULTS_AFTER_RE.match(folded, m.end())
+                    and _PUBLISH_BEFORE_RE.search(folded, max(0, m.start() - 6), m.start())
+                )
+            )
+        ):
             mention = PeriodMention(mention.start, mention.end, Period(p.year, "Q1-Q3"), mention.kind)
         elif (
             p is not None and p.sub in _TO_END and _AS_OF_RE.search(folded, max(0, m.start() - 4), m.start())
@@ -276,13 +291,16 @@ _PUBLISHED_RE = re.compile(
     r"\s?(?:年度报告|年报|半年度报告|半年报|中期报告|中报|一季报|三季报|季度报告|第一季度报告|第三季度报告)"
 )
 _FORECAST_WINDOW = 40
+_VERB_BEFORE_RE = re.compile(r"(?:发布|公布|披露|公告|发布了|公布了|披露了)[^，。；]{0,6}$")
 
 
 def _forecast_before(folded: str, pos: int, forecast: re.Pattern[str] | None) -> bool:
     if forecast is None:
         return False
     window = folded[max(0, pos - _FORECAST_WINDOW) : pos]
-    cut = max(window.rfind(ch) for ch in "。；;\n")
+    # a sentence's end, or a paragraph's (`预测2019年净利润…　　公司公布2019年业绩快报`: a heading's forecast
+    # is not the next paragraph's)
+    cut = max(max(window.rfind(ch) for ch in "。；;\n"), window.rfind("  ") + 1)
     return forecast.search(window[cut + 1 :]) is not None
 
 
@@ -303,7 +321,36 @@ def main_period(
     """The document's own period: what its title or opening names it (`2020年半年度报告`, `发布2019年年报`,
     `披露三季报` then `2021年上半年`), else the first actual period of its opening, else the current column of
     its first figures table, else a part without a year (`上半年`) with the latest actual year the text names.
+
+    A quarter alone (`3Q19业绩高于预期`, `单三季度…`) is the document's period only when the text names no
+    actual cumulative period it ends (`1-3Q19`, `前三季度`): a note on a report quotes the last quarter beside
+    the report's own figures, and the report's are the ones a screen compares.
     """
+    found = _main_period(folded, mentions, forecast, table_period, today)
+    if found is None or found.sub not in ("Q2", "Q3", "Q4"):
+        return found
+    whole = _TO_END[found.sub]
+    for m in mentions:
+        p = m.period
+        if m.kind != "period" or p is None or p.year not in (found.year, None):
+            continue
+        sub = p.sub or ("FY" if p.year is not None else "")
+        if (
+            sub == whole
+            and (p.year is not None or whole != "FY")
+            and not _forecast_before(folded, m.start, forecast)
+        ):
+            return Period(found.year, whole)
+    return found
+
+
+def _main_period(
+    folded: str,
+    mentions: list[PeriodMention],
+    forecast: re.Pattern[str] | None,
+    table_period: Period | None,
+    today: date | None,
+) -> Period | None:
     periods = [m for m in mentions if m.kind in ("period", CURRENT, TO_DATE, WITHIN)]
     head = folded[:_HEAD_CHARS]
     found = _from_report_word(folded, head, periods, forecast, today)
@@ -323,7 +370,8 @@ def main_period(
             if "单" in folded[m.start : m.end + 2]:
                 continue  # `Q3单季度…`: a quarter alone, beside the cumulative figures the note is about
             if not _forecast_before(folded, m.start, forecast):
-                return Period(_latest_actual_year(folded, periods, forecast, today), p.sub)
+                year = _year_of_same_part(folded, periods, p.sub, forecast, today)
+                return Period(year or _latest_actual_year(folded, periods, forecast, today), p.sub)
     published = _PUBLISHED_RE.search(folded)
     if published is not None:
         found = _from_report_word(
@@ -368,8 +416,13 @@ def _first_dated(
             continue
         if _forecast_before(folded, m.start, forecast):
             continue
+        if not p.sub and not _NUMBER_IN_CLAUSE_RE.match(folded, m.end):
+            continue  # `2019年公司业绩进入稳健增长周期，增持。`: a year told about, no figure in its sentence
         return Period(p.year, p.sub or "FY")
     return None
+
+
+_NUMBER_IN_CLAUSE_RE = re.compile(r"[^。；;！？\n]*?[0-9]")
 
 
 def _from_report_word(
@@ -399,8 +452,16 @@ def _from_report_word(
                     sub = "Q1-Q3" if inner == "Q3" else inner
         if sub is None and year is None:
             continue  # `业绩快报` alone says nothing of the period
+        if (
+            not when
+            and offset == 0
+            and rm.start() > 0
+            and not _VERB_BEFORE_RE.search(head, max(0, rm.start() - 8), rm.start())
+            and rm.start() > min([i for i in (head.find(ch) for ch in "。\n") if i >= 0] or [len(head)])
+        ):
+            continue  # `…是半年报及三季报营收增长的主要原因`: a report spoken of, not the title
         if year is None:
-            year = _year_near(folded, offset + rm.end(), periods, sub, today)
+            year = _year_near(folded, offset + rm.end(), periods, sub, today, forecast)
         if not _plausible(year, today):
             continue
         return Period(year, sub or "FY")
@@ -408,7 +469,12 @@ def _from_report_word(
 
 
 def _year_near(
-    folded: str, pos: int, periods: list[PeriodMention], sub: str | None, today: date | None
+    folded: str,
+    pos: int,
+    periods: list[PeriodMention],
+    sub: str | None,
+    today: date | None,
+    forecast: re.Pattern[str] | None = None,
 ) -> int | None:
     """The year of a report named without one (`披露半年报。公司2021年上半年…`): the first year named soon
     after, else the latest actual year the text names."""
@@ -417,9 +483,24 @@ def _year_near(
             continue
         if m.start > pos + 200:
             break
-        if _plausible(m.period.year, today):
-            return m.period.year
-    return _latest_actual_year(folded, periods, None, today)
+        if _plausible(m.period.year, today) and not _planned(folded, m):
+            if not _forecast_before(folded, m.start, forecast):
+                return m.period.year
+    return _latest_actual_year(folded, periods, forecast, today)
+
+
+def _year_of_same_part(
+    folded: str, periods: list[PeriodMention], sub: str, forecast: re.Pattern[str] | None, today: date | None
+) -> int | None:
+    """The year the text gives the same part where it dates it (`上半年业绩靓眼…2020H1公司实现营收`): the
+    first dated actual mention of that part, not the latest year the text names (a forecast's `22年`)."""
+    for m in periods:
+        p = m.period
+        if p is None or p.year is None or p.sub != sub or not _plausible(p.year, today):
+            continue
+        if not _forecast_before(folded, m.start, forecast):
+            return p.year
+    return None
 
 
 def _latest_actual_year(
@@ -433,5 +514,14 @@ def _latest_actual_year(
         and m.period.sub != "E"
         and _plausible(m.period.year, today)
         and not _forecast_before(folded, m.start, forecast)
+        and not _planned(folded, m)
     ]
     return max(years) if years else None
+
+
+_PLANNED_RE = re.compile(r"[^，。；,;]{0,8}?(?:计划|目标|预计|有望|将|力争|规划|拟)")
+
+
+def _planned(folded: str, m: PeriodMention) -> bool:
+    """`2021年公司计划拓店350家`, `2021年将加快…`: a year the text plans for, not one it reports."""
+    return m.period is not None and m.period.sub in ("", "FY") and bool(_PLANNED_RE.match(folded, m.end))

@@ -54,6 +54,10 @@ _THRESHOLD_BEFORE_RE = re.compile(
     r"|under|up to)\s*(?:人民币|RMB)?\s*$",
     re.IGNORECASE,
 )
+_IMPACT_GAP_RE = re.compile(
+    r"的?(?:拖累|影响|贡献|增厚|摊薄|拉低|拉动|冲击|侵蚀|损失)(?:额|金额|数)?(?:为|达|约为|约|了|在)?\s*(?:人民币|RMB)?\s*$"
+)
+"""`对归母净利润的拖累为0.67亿元`: the size of an effect on the figure, not the figure."""
 _THRESHOLD_AFTER_RE = re.compile(r"^\s*(?:以上|以下|以内|之上|之下|或以上|或以下|及以上|及以下|多|余|强)")
 _APPROX_BEFORE_RE = re.compile(
     r"(?:约|大约|约为|接近|近|about|approximately|around|roughly)\s*(?:人民币|RMB)?\s*$", re.IGNORECASE
@@ -88,6 +92,7 @@ _INDUSTRY_RE = re.compile(r"行业|市场|全国|全球|全行业|同行|industr
 _FILLER_RE = re.compile(
     r"本公司|该公司|上市公司|公司|本集团|集团|本行|该行|我行|我们|报告期内|报告期|期内|本期|当期|全年|年度|其中|实现|完成"
     r"|取得|录得|累计|合计|共计|整体|总计|总体|综合|同比|单季度?|单季|季度|分季度看|分季度|今年|前三季度|上半年|下半年"
+    r"|宣布|宣告|公告|公告称|表示|称|据|报道|介绍|归属"
     r"|年初至报告期末|发布|公布|披露|报告|快报|年报|季报|半年报|中报|业绩|点评|事件|简评|摘要|显示|数据|最新|经营|主营"
     r"|受益于|得益于|主要|此外|另外|同时|首次|再次|继续|持续|稳步|大幅|小幅|分别|各|均|都|也|已|将|仍|再|又|并"
     r"|当前|目前|现在|最新|截至|截止|当日|收盘|对应|按|计算|口径|根据|以|从|看|层面|而言|来说"
@@ -111,7 +116,13 @@ _BUSINESS_RE = re.compile(
     r"^(?:公司|本公司)?([\u4e00-\u9fffA-Za-z]{1,12}?(?:业务|板块|分部|品类|渠道|产品线|子公司|事业部))"
 )
 _TOTAL_WORD_RE = re.compile(r"主营业务|全部业务|整体业务|各项业务|各业务|所有业务")
-_COMPARED_RE = re.compile(r"较|比|相比|同比|对比|相较|超过|超越|高于|低于|vs", re.IGNORECASE)
+_COMPARED_RE = re.compile(
+    r"较|比|相比|同比|对比|相较|超过|超越|高于|低于|小于|大于|快于|慢于|优于|好于|弱于|强于|不及|vs",
+    re.IGNORECASE,
+)
+_COMPARED_END_RE = re.compile(r"(?:" + _COMPARED_RE.pattern + r")(?:于|的)?\s?$", re.IGNORECASE)
+"""A comparison right before a period (`较上半年`, `小于上半年水平`), not one that ended earlier
+(`同比转正2020年前三季度，…`)."""
 _OWNER_RE = re.compile(r"归属于[^，。；,;]{0,16}?(?:股东|所有者|权益持有人)的?")
 _COMPANY_METRICS = frozenset(
     {"roe", "roe_deducted", "eps", "pe_ttm", "pe_dynamic", "pe_static", "pe_forward"}
@@ -139,7 +150,29 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         e_scope, e_segment, e_explicit = _own_subject(reading, earlier)
         if e_explicit:
             return e_scope, e_segment
+    if label.metric == "gross_margin":
+        income = _business_income(reading, stop_lo, label.start)
+        if income is not None:
+            return "segment", income
     return _topic(reading, label.start)
+
+
+_INCOME_WORD_RE = re.compile(r"([\u4e00-\u9fff]{1,6}收入)\s?(?:为|达到?|约|了)?\s?-?[0-9]")
+_WHOLE_INCOME_RE = re.compile(r"营业|主营|总|全部|整体|合计|公司")
+
+
+def _business_income(reading: Reading, lo: int, pos: int) -> str | None:
+    """`贡献发电收入7.51亿元，同比增加58.63%；毛利率近56%`: a margin no one is named for, after a
+    business's own income (no revenue label of ours, not the whole's) in its sentence, is that business's."""
+    found = list(_INCOME_WORD_RE.finditer(reading.folded, lo, pos))
+    if not found:
+        return None
+    m = found[-1]
+    if _WHOLE_INCOME_RE.search(m.group(1)) or any(
+        lab.metric == "revenue" for lab in reading.labels_in(m.start(1), m.end(1))
+    ):
+        return None
+    return m.group(1)
 
 
 def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]:
@@ -153,6 +186,8 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     raw = folded[lo : label.start]
     if not raw.strip() or raw.isascii():
         return "company", None, False
+    if raw.lstrip().startswith("占"):
+        return "company", None, False  # `占公司总营收的41.7%`: a share of the whole names no one's figure
     named = bool(_COMPANY_RE.search(raw)) or any(alias in raw for alias in reading.aliases)
     text = raw
     for p in reversed(reading.periods_in(lo, label.start)):
@@ -201,6 +236,9 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     if prev_end > lo:
         prev_lo = max(lo, reading.start_of(prev_end, CLAUSE_BREAKS, 60))
         prev = folded[prev_lo:prev_end].strip()
+        named = _named_subsidiary(reading, prev)
+        if named is not None and not reading.labels_in(prev_lo, prev_end):
+            return "segment", named
         m = _BUSINESS_RE.match(prev)
         if (
             m is not None
@@ -209,6 +247,25 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
         ):
             return "segment", m.group(1)
     return "company", None
+
+
+_COMPANY_SUFFIX_RE = re.compile(r"^(?:股份|公司|集团|控股|有限|本部|母公司|的)")
+
+
+def _named_subsidiary(reading: Reading, clause: str) -> str | None:
+    """`晨光科力普保持高速增长，实现营业收入36.6亿元`: a clause opening on the company's short name extended
+    into another name (not its full name, not 公司/股份/集团) is about a subsidiary or brand of it."""
+    if len(reading.aliases) < 2:
+        return None
+    full = [a for a in reading.aliases if clause.startswith(a)]
+    longest = max(full, key=len) if full else ""
+    if not longest or longest == max(reading.aliases, key=len):
+        return None
+    rest = clause[len(longest) :]
+    m = re.match(r"[\u4e00-\u9fff]{2,6}", rest)
+    if m is None or _COMPANY_SUFFIX_RE.match(rest) or _FILLER_RE.match(rest):
+        return None
+    return longest + m.group(0)
 
 
 def _unit_kind_ok(metric: str, mention: Mention) -> bool:
@@ -245,7 +302,7 @@ def _inherited_unit(reading: Reading, mention: Mention, lo: int) -> tuple[float,
 
 
 def _threshold(folded: str, mention: Mention, gap: str) -> bool:
-    if _THRESHOLD_BEFORE_RE.search(gap[-8:]):
+    if _THRESHOLD_BEFORE_RE.search(gap[-8:]) or _IMPACT_GAP_RE.search(gap[-10:]):
         return True
     end = mention.folded_start + len(mention.printed)
     return bool(_THRESHOLD_AFTER_RE.match(folded, end) or _THRESHOLD_AFTER_RE.match(folded[end : end + 4]))
@@ -285,6 +342,8 @@ def _in_number_run(reading: Reading, index: int) -> bool:
         other = mentions[j]
         between = text[mention.end : other.start] if ahead else text[other.end : mention.start]
         if between.strip() in ("/", "\\") and not _CHANGE_NOTE_RE.match(text, other.end):
+            if {mention.kind, other.kind} == {"money", "percent"}:
+                continue  # `归母净利5.05亿元/-2.20%`: an amount and its change, not a list
             return True
     return False
 
@@ -306,7 +365,7 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
         p
         for p in reading.periods_in(sentence_lo, lo)
         if p.kind != "date"
-        and not _COMPARED_RE.search(folded[max(sentence_lo, p.start - 3) : p.start])
+        and not _COMPARED_END_RE.search(folded[max(sentence_lo, p.start - 4) : p.start])
         and not folded.startswith("同期", p.end)
     ]
     return earlier[-1] if earlier else None

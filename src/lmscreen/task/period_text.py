@@ -416,13 +416,24 @@ def _first_dated(
             continue
         if _forecast_before(folded, m.start, forecast):
             continue
-        if not p.sub and not _NUMBER_IN_CLAUSE_RE.match(folded, m.end):
+        if not p.sub and not _NUMBER_IN_CLAUSE_RE.match(folded, m.end) and not _in_title(folded, m):
             continue  # `2019年公司业绩进入稳健增长周期，增持。`: a year told about, no figure in its sentence
         return Period(p.year, p.sub or "FY")
     return None
 
 
 _NUMBER_IN_CLAUSE_RE = re.compile(r"[^。；;！？\n]*?[0-9]")
+_TITLE_WORD_RE = re.compile(r"报告|研究|点评|研报|综述|展望|年鉴|白皮书")
+_TITLE_CHARS = 60
+
+
+def _in_title(folded: str, m: PeriodMention) -> bool:
+    """A year in the document's title line (`2024年光伏行业年度研究报告`) dates the document even with no
+    figure beside it: the years its body names before it are then actuals, not forecasts."""
+    end = folded.find("\n")
+    if end < 0 or end > _TITLE_CHARS or m.end > end:
+        return False
+    return _TITLE_WORD_RE.search(folded, 0, end) is not None
 
 
 def _from_report_word(

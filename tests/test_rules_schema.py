@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
 import subprocess
 import sys
@@ -154,3 +155,54 @@ def test_json_dump_writes_a_non_finite_number_as_null(tmp_path: Path) -> None:
     assert rules.rules[2].value == float("inf")
     assert rules.model_dump(mode="json")["rules"][2]["value"] is None
     assert rules.source == str(path)
+
+
+# --- the parsed file, kept in the cache folder ----------------------------------------------------------
+
+
+def _load_in_child(path: Path | None, cache: Path) -> list[str]:
+    """The rules loaded in a fresh interpreter using `cache`: their hash and the YAML modules imported."""
+    code = (
+        "import sys, json; from lmscreen.rules import load_rules, rules_hash; "
+        f"r = load_rules({str(path) if path else None!r}); "
+        "print(json.dumps([rules_hash(r), sorted(m for m in sys.modules if m.split('.')[0] == 'yaml')]))"
+    )
+    env = {**os.environ, "LMSCREEN_CACHE": str(cache)}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    return json.loads(done.stdout)
+
+
+def test_a_file_parsed_before_loads_from_the_cache_without_yaml(tmp_path: Path) -> None:
+    first_hash, first_yaml = _load_in_child(None, tmp_path / "cache")
+    assert first_yaml  # parsed: PyYAML was needed
+    assert len(list((tmp_path / "cache" / "rules").glob("*.json"))) == 1
+    again_hash, again_yaml = _load_in_child(None, tmp_path / "cache")
+    assert again_yaml == [] and again_hash == first_hash == rules_hash(load_rules(None))
+
+
+def test_a_changed_file_is_parsed_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LMSCREEN_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / "custom.yaml"
+    data = default_data()
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    assert load_rules(path).rules[2].value == 5
+    data["rules"][2]["value"] = 7
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    assert load_rules(path).rules[2].value == 7
+
+
+def test_broken_or_inexact_files_are_not_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LMSCREEN_CACHE", str(tmp_path / "cache"))
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("version: 1\nrules: [\n", encoding="utf-8")
+    for _ in range(2):  # the same message the second time: nothing was kept
+        with pytest.raises(Exception, match="invalid YAML"):
+            load_rules(broken)
+    dated = tmp_path / "dated.yaml"  # a date is not JSON: parsed each time, never kept
+    data = default_data()
+    data["raw_columns"]["pe_ttm"] = "pe_raw"
+    dated.write_text(yaml.safe_dump(data, allow_unicode=True) + "note: 2024-06-30\n", encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(Exception, match="note"):
+            load_rules(dated)
+    assert not list((tmp_path / "cache").rglob("*.json"))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -322,6 +323,41 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def _parsed(text: str, shown: str) -> Any:
+    """The YAML of a rules file, parsed once per content: the data of a file read before comes from
+    lmscreen's cache folder as JSON (keyed by the text's SHA-256), so a nightly run neither imports PyYAML
+    nor runs its pure-Python parser (together a tenth of a small run's start-up). Only data that JSON
+    holds exactly is kept (no dates, no NaN, only text keys); a cache that cannot be read or written only
+    costs the parse."""
+    from lmscreen.home import cache
+
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    kept = cache() / "rules" / f"{digest}.json"
+    try:
+        return json.loads(kept.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    import yaml  # here: only a file not parsed before needs it
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+        problem = getattr(exc, "problem", None) or exc
+        raise InputError(f"{where}invalid YAML: {_one_line(problem)}", file=shown) from None
+    try:
+        encoded = json.dumps(data, ensure_ascii=False, allow_nan=False)
+        if json.loads(encoded) == data:
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            partial = kept.with_name(f".{digest}.{os.getpid()}.tmp")
+            partial.write_text(encoded, encoding="utf-8")
+            os.replace(partial, kept)
+    except (TypeError, ValueError, OSError):
+        pass
+    return data
+
+
 def load_rules(path: str | Path | None = None) -> RuleSet:
     """Read a rules file (None: the shipped default); any problem is an InputError naming file and key."""
     file = DEFAULT_RULES_PATH if path is None else Path(path)
@@ -332,15 +368,7 @@ def load_rules(path: str | Path | None = None) -> RuleSet:
         raise InputError("rules file not found", file=shown) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read rules file: {_one_line(exc)}", file=shown) from None
-    import yaml  # here: a run's other steps never need it
-
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
-        problem = getattr(exc, "problem", None) or exc
-        raise InputError(f"{where}invalid YAML: {_one_line(problem)}", file=shown) from None
+    data = _parsed(text, shown)
     if not isinstance(data, dict):
         raise InputError("a rules file must be a YAML mapping (version, levels, rules, score)", file=shown)
     try:

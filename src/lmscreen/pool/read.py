@@ -356,7 +356,9 @@ def _chunks(
     read_bytes = read_rows = 0
     end = source.length - layout.footer_bytes
     position = 0  # offset in the converted stream of buf[0]
-    buf = b""
+    # A bytearray, appended to and cut from the front in place: with bytes, each 1 MiB block appended and
+    # each chunk cut off copied the whole buffer again (~0.2 s of CPU over a 76 MB pool).
+    buf = bytearray()
     row = first_row
     yielded = False
     try:
@@ -370,11 +372,12 @@ def _chunks(
                 buf += block
             if position < layout.body_start:  # drop the title and header lines
                 drop = min(len(buf), layout.body_start - position)
-                buf, position = buf[drop:], position + drop
+                del buf[:drop]
+                position += drop
                 if position < layout.body_start:
                     continue
             if position + len(buf) > end:  # the footer is never part of a chunk
-                buf = buf[: max(0, end - position)]
+                del buf[max(0, end - position) :]
                 done = True
             while len(buf) >= chunk_bytes or (done and buf):
                 cut = _cut(buf, chunk_bytes, source.quotes) if len(buf) > chunk_bytes else 0
@@ -382,7 +385,9 @@ def _chunks(
                     if not done:
                         break
                     cut = len(buf)  # the last piece, whatever its end
-                piece, buf = buf[:cut], buf[cut:]
+                with memoryview(buf) as view:
+                    piece = bytes(view[:cut])
+                del buf[:cut]
                 position += cut
                 table = _parse_chunk(piece, layout, row, source.encoding)
                 row += table.frame.height
@@ -398,7 +403,7 @@ def _chunks(
         fh.close()
 
 
-def _cut(buf: bytes, limit: int, quotes: bool) -> int:
+def _cut(buf: bytes | bytearray, limit: int, quotes: bool) -> int:
     """Bytes of `buf` up to a line end outside quotes: the last one at or before `limit`, else the first
     one after it (a long line or quoted cell); 0 when `buf` holds none yet.
 

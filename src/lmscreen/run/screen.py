@@ -26,7 +26,6 @@ from lmscreen import __version__
 from lmscreen.errors import InputError
 from lmscreen.pool.freshness import freshness_for, is_active, mark_stale, stale_counts
 from lmscreen.pool.notes import input_notes
-from lmscreen.run import checkpoint as ckpt_mod
 from lmscreen.run import outdir
 from lmscreen.run.judged import Judged
 from lmscreen.run.merge import merge, without_llm
@@ -105,7 +104,9 @@ def _screen(opts: ScreenOptions, engine: Engine | None) -> RunSummary:
     mark = is_active(fresh, ["roe_period"] if _has_period(reader.match) else [])
 
     if opts.fresh:
-        ckpt_mod.remove(opts.out)
+        from lmscreen.run import checkpoint  # here: it brings the engine protocol, which --no-llm never uses
+
+        checkpoint.remove(opts.out)
 
     has_text_column = "report_text" in reader.match.fields
     llm_info: dict[str, Any] = {"enabled": not opts.no_llm}

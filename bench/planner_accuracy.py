@@ -88,6 +88,17 @@ FORMAT_ALIASES: dict[tuple[str, str], tuple[str, str]] = {
         "(noonghunna/club-3090#1007): the nvidia/Qwen3.6-27B-NVFP4 layout",
     ),
 }
+# Rows whose notes or source name the exact checkpoint the model cell leaves generic, and where that is said.
+CHECKPOINTS: dict[str, tuple[str, str]] = {
+    "recipes-810-qwen38-27b-nvfp4-2x5090-tp2": (
+        "Inferact/Qwen3.8-27B-NVFP4",
+        "the row logs 'NVFP4 (Inferact)': Inferact/Qwen3.8-27B-NVFP4 (W4A4, gated-delta layers bf16)",
+    ),
+    "recipes-831-qwen38-27b-nvfp4-rtxpro6000": (
+        "Inferact/Qwen3.8-27B-NVFP4",
+        "the recipe's nvfp4 variant is Inferact/Qwen3.8-27B-NVFP4 (vllm-project/recipes Qwen3.8-27B.yaml)",
+    ),
+}
 # Cells whose logged value is known to be wrong, with the evidence (the CSV notes say so).
 UTIL_OVERRIDES = {"llmd-gpt-oss-120b-tp1": (0.95, "table says 0.90; the logged parts only add up at 0.95")}
 # Runs whose log shows the CUDA-graph estimate was not taken out of the pool although the release does so.
@@ -227,7 +238,11 @@ def evaluate(row: dict[str, str], which: str = "calibration") -> RowResult:
     version = _version(row, res)
     res.weights_logged = _number(row.get("weights_gib_per_gpu"))
     try:
-        spec, note = resolve_spec(row["model"], row["weights_format"])
+        if row["id"] in CHECKPOINTS:
+            target, note = CHECKPOINTS[row["id"]]
+            spec = spec_for(target)
+        else:
+            spec, note = resolve_spec(row["model"], row["weights_format"])
     except InputError as exc:
         res.skipped = str(exc)
         return res

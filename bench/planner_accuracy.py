@@ -45,7 +45,11 @@ ROOT = Path(__file__).resolve().parents[1]
 RESEARCH_CSV = ROOT / "tests" / "data" / "research" / "vllm-measurements-calibration.csv"
 PUBLIC_CSV = ROOT / "bench" / "data" / "vllm-logs-public.csv"
 HELDOUT_CSV = ROOT / "bench" / "data" / "vllm-logs-heldout.csv"
-HELDOUT_CSVS = [HELDOUT_CSV, ROOT / "bench" / "data" / "vllm-logs-heldout-3.csv"]
+HELDOUT_CSVS = [
+    HELDOUT_CSV,
+    ROOT / "bench" / "data" / "vllm-logs-heldout-3.csv",
+    ROOT / "bench" / "data" / "vllm-logs-heldout-4.csv",
+]
 GIB = 1 << 30
 KV_TARGET = 0.03
 """Calibration: median relative error of available KV memory."""
@@ -290,6 +294,9 @@ def evaluate(row: dict[str, str], which: str = "calibration") -> RowResult:
     if row["id"] in CUDAGRAPH_OFF:
         graphs = False
         res.notes.append(CUDAGRAPH_OFF[row["id"]])
+    elif re.search(r"(?<!without )--enforce-eager", row.get("notes", "")):
+        graphs = False  # eager: no graphs are captured, so none is estimated out of the pool
+        res.notes.append("--enforce-eager: no CUDA-graph memory")
     p = plan(
         spec,
         card,

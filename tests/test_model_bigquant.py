@@ -182,3 +182,39 @@ def test_modelopt_mixed_layout_reads_counts_and_per_module_lists():
     }
     assert modelopt_mixed_layout(per_module, 1) == (True, False)
     assert modelopt_mixed_layout({"quant_algo": "NVFP4"}, 32) == (False, False)
+
+
+def test_catalog_fp8_405b_named_bare_loads_metas_layout() -> None:
+    """The catalog's Llama-3.1-405B-Instruct-FP8 follows Meta's FP8 loader (llama-models
+    quantization/loader.py: only the MLPs of layers 1..124 are FP8): named as a user types it, it plans
+    vllm#6746's 57.75 GiB per GPU."""
+    from lmscreen.model.catalog import spec_for
+
+    spec = spec_for("meta-llama/Meta-Llama-3.1-405B-Instruct-FP8")
+    per_gpu = weights(spec, tp=8).per_gpu_bytes / GIB
+    assert abs(per_gpu - 57.752) / 57.752 < 0.03
+    every_linear_fp8 = weights(spec.model_copy(update={"unquantized_params": None}), tp=8).per_gpu_bytes / GIB
+    assert per_gpu - every_linear_fp8 > 8  # attention in bf16 is what the log shows
+
+
+def test_nvfp4_export_that_keeps_gated_delta_layers_bf16() -> None:
+    """Inferact/Qwen3.8-27B-NVFP4 lists its 48 gated-delta layers' conv1d and in_proj_{a,b,qkv,z} in `ignore`
+    (model.language_model.* names): those stay bf16, so TP2 holds 12.02 GiB per GPU (recipes#810), not the
+    ~9.8 a 4-bit-everywhere reading gives."""
+    from lmscreen.model.catalog import spec_for
+
+    spec = spec_for("Inferact/Qwen3.8-27B-NVFP4")
+    kept = unquantized_params(spec, patterns(_inferact_quant()))
+    assert kept == spec.unquantized_params
+    la = spec.linear_attention
+    assert la is not None and la.num_layers == 48
+    names = [n for n, _ in linear_modules(spec)]
+    assert sum(".linear_attn.in_proj_qkv" in n for n in names) == 48
+    assert sum(".self_attn.q_proj" in n for n in names) == 16
+    per_gpu = weights(spec, tp=2).per_gpu_bytes / GIB
+    assert abs(per_gpu - 12.02) / 12.02 < 0.05
+
+
+def _inferact_quant() -> dict:
+    path = Path(__file__).parents[1] / "catalog" / "models" / "Inferact--Qwen3.8-27B-NVFP4" / "config.json"
+    return json.loads(path.read_text(encoding="utf-8"))["quantization_config"]

@@ -262,12 +262,15 @@ def spec_from_config(config: dict[str, Any], name: str) -> ModelSpec:
             spec.fp8_params = attention_linear_params(spec, cfg) or None
         spec.lm_head_quantized = lm_head
     if quant and quant not in ("mxfp4",):  # mxfp4 sizes experts only: the rest is bf16 already
-        from lmscreen.model.arch.unquantized import patterns, unquantized_params
+        from lmscreen.model.arch.unquantized import kept_modules, patterns
 
         q = config.get("quantization_config") or (config.get("text_config") or {}).get("quantization_config")
-        kept = unquantized_params(spec, patterns(q))
+        modules = kept_modules(spec, patterns(q))
+        kept = sum(n for _, n in modules)
         if kept:
             spec.unquantized_params = kept
+            if spec.fp8_params:  # a mixed export counts every projection FP8, not the ones kept 16 bit
+                spec.fp8_params = max(spec.fp8_params - kept, 0) or None
     spec.sources = {
         k: "config"
         for k, v in spec.model_dump(exclude={"name", "sources", "notes"}).items()

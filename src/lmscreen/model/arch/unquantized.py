@@ -7,6 +7,13 @@ puts 17 % too few bytes on each GPU (vllm-project/vllm#6746 logs 57.75 GiB per G
 lays out the per-layer linear modules a config implies, matches the patterns against them the way the
 loaders do (a name, a dotted prefix, a glob or a regex) and counts what stays 16 bit. Embeddings and lm_head
 are left out of the count: the weight model keeps them 16 bit already.
+
+Hybrid checkpoints (Qwen3.5/3.6/3.8 gated delta net) name their recurrent layers `linear_attn.in_proj_qkv`,
+`in_proj_z`, `in_proj_a`, `in_proj_b`, `conv1d` and `out_proj`, and often keep them 16 bit: the NVFP4 export
+Inferact/Qwen3.8-27B-NVFP4 lists all 48 layers' `conv1d` and `in_proj_{a,b,qkv,z}` in `ignore`, which is why
+it is 26.4 GB where a 4-bit-everywhere reading gives 20; so those layers get their own modules, and only
+the full-attention layers get q/k/v/o. Multimodal exports prefix the text layers with `model.language_model.`
+(Qwen3_5ForConditionalGeneration); a pattern is matched with and without that part.
 """
 
 from __future__ import annotations
@@ -41,9 +48,12 @@ def linear_modules(spec: ModelSpec) -> list[tuple[str, int]]:
     kv = spec.num_kv_heads or heads
     hd = spec.head_dim or (h // heads if heads else 0)
     out: list[tuple[str, int]] = []
+    linear = linear_layer_indices(spec)
     for i in range(layers):
         p = f"model.layers.{i}"
-        if spec.mla is None and heads:
+        if i in linear:
+            out += _linear_attention_modules(spec, p)
+        elif spec.mla is None and heads:
             out += [
                 (f"{p}.self_attn.q_proj", h * heads * hd),
                 (f"{p}.self_attn.k_proj", h * kv * hd),
@@ -64,6 +74,36 @@ def linear_modules(spec: ModelSpec) -> list[tuple[str, int]]:
                 (f"{p}.mlp.down_proj", inter * h),
             ]
     return out
+
+
+def linear_layer_indices(spec: ModelSpec) -> set[int]:
+    """Indices of the recurrent (linear-attention) layers: every `interval`-th layer is full attention when
+    the full layers divide the stack evenly (`full_attention_interval: 4` in Qwen3.5), else the last ones."""
+    la, layers = spec.linear_attention, spec.num_layers or 0
+    if la is None or not layers or la.num_layers <= 0:
+        return set()
+    full = layers - la.num_layers
+    if full > 0 and layers % full == 0:
+        interval = layers // full
+        return {i for i in range(layers) if (i + 1) % interval}
+    return set(range(min(la.num_layers, layers)))
+
+
+def _linear_attention_modules(spec: ModelSpec, prefix: str) -> list[tuple[str, int]]:
+    """A gated-delta-net layer's linear modules (Qwen3-Next / Qwen3.5 naming) and their parameters."""
+    la, h = spec.linear_attention, spec.hidden_size or 0
+    assert la is not None
+    qk = la.num_key_heads * la.key_head_dim
+    v = la.num_value_heads * la.value_head_dim
+    a = f"{prefix}.linear_attn"
+    return [
+        (f"{a}.in_proj_qkv", h * (2 * qk + v)),
+        (f"{a}.in_proj_z", h * v),
+        (f"{a}.in_proj_b", h * la.num_value_heads),
+        (f"{a}.in_proj_a", h * la.num_value_heads),
+        (f"{a}.conv1d", (2 * qk + v) * la.conv_kernel),
+        (f"{a}.out_proj", v * h),
+    ]
 
 
 def _matcher(module_patterns: list[str]):
@@ -95,8 +135,14 @@ def _matcher(module_patterns: list[str]):
 
 def unquantized_params(spec: ModelSpec, module_patterns: list[str]) -> int:
     """Parameters of the linear modules the patterns keep 16 bit (embeddings and lm_head not counted)."""
+    return sum(params for _, params in kept_modules(spec, module_patterns))
+
+
+def kept_modules(spec: ModelSpec, module_patterns: list[str]) -> list[tuple[str, int]]:
+    """(name, parameters) of the linear modules the patterns keep 16 bit (embeddings and lm_head excluded)."""
     wanted = [p for p in module_patterns if not _EMBEDDINGS.search(p.removeprefix("re:"))]
+    wanted += [p.replace("language_model.", "") for p in wanted if "language_model." in p]
     if not wanted:
-        return 0
+        return []
     matches = _matcher(wanted)
-    return sum(params for name, params in linear_modules(spec) if matches(name))
+    return [(name, params) for name, params in linear_modules(spec) if matches(name)]

@@ -53,6 +53,25 @@ Start-up checks that changed:
 
 Default utilization: 0.90 through 0.20 (llm-d's 0.11 runs log "0.9 (default)"; dennislee22 0.10 runs),
 0.92 in the 0.33 argument parser (research engine-flags). Where in 0.21–0.33 it moved is not logged.
+
+Known gaps, left unmodelled rather than patched with a constant per row:
+
+- Workstation/consumer Blackwell (sm120) at vLLM's 8192 / 1024 defaults keeps 13–15 GiB outside weights and
+  KV for Qwen3.8-27B (recipes#831 on an RTX PRO 6000: 939 / 1011 / 556 state blocks for FP8 / NVFP4 / BF16),
+  where these terms give 7.2 and the same model class on an H100 logs ~6 (recipes#551, Qwen3.6-27B-FP8, 0.95:
+  856 blocks). Read in vLLM's gpu_model_runner.py (profile_run, profile_cudagraph_memory): the profile keeps
+  the dummy encoder outputs in the encoder cache while the text dummy run and the sampler run (so the encoder
+  term adds rather than maxes, but at an image budget of 16,384 tokens × 5,120 × 2 B that is 0.16 GiB), and
+  from 0.21 the CUDA-graph estimate is the first capture of each mode plus the second capture's size × the
+  remaining graphs (FULL and PIECEWISE, up to 67 each at 1024 sequences), which is measured, not derivable
+  from the config. Which of these grows on sm120 is not shown by any log found; recipes#854 adds
+  `--skip-mm-profiling` to every SM120 profile, which points at the multimodal profile.
+- gpt-oss-120b on 0.11 with the default max-model-len (vllm#27508: 1.71 GiB at 0.95, −2.28 at 0.90) keeps
+  ~9.15 GiB besides the weights where llm-d's 16,000-token runs of the same release keep 7.5; both logs of
+  #27508 agree with each other at 1024 and 8192 batched tokens, so the extra sits in the sampler-sized part,
+  not the forward pass. vLLM falls back to PyTorch top-k/top-p (a full sort: values, int64 indices and a
+  scatter copy) when FlashInfer is missing, which would add about two fp32 copies of the 1024 × 201,088
+  logits; the #27508 log does not say which sampler ran.
 """
 
 from __future__ import annotations

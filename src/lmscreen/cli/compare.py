@@ -73,7 +73,7 @@ def register(app: click.Group) -> None:
             api_key=api_key, concurrency=concurrency, lang=lang, fresh=fresh, progress=not quiet,
         )  # fmt: skip
         summary = run_compare(opts)
-        for notice in summary.notices:
+        for notice in _console_notices(summary.notices):
             print(f"note: {notice}", file=sys.stderr)
         print(
             f"compared {summary.companies} companies and {summary.reports} industry reports "
@@ -81,3 +81,21 @@ def register(app: click.Group) -> None:
             f"outputs in {out}",
             file=sys.stderr,
         )
+
+
+_UNPLACED = ": no industry for "
+_LISTED = 3
+
+
+def _console_notices(notices: list[str]) -> list[str]:
+    """A folder of many companies' filings with a short industries file would print one line per
+    unplaced document; past a few they are one line (compare.json keeps every one)."""
+    unplaced = [n.split(_UNPLACED, 1)[0] for n in notices if _UNPLACED in n]
+    if len(unplaced) <= _LISTED:
+        return notices
+    rest = [n for n in notices if _UNPLACED not in n]
+    shown = ", ".join(unplaced[:_LISTED])
+    return rest + [
+        f"{len(unplaced)} documents have no industry (not in the pool or --industries): {shown} and "
+        f"{len(unplaced) - _LISTED} more, all listed in compare.json"
+    ]

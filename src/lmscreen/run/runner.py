@@ -219,7 +219,7 @@ def _ask(
 
     sent = failed = 0
     t0 = time.perf_counter()
-    with RowProgress(len(pending), enabled=progress, label=f"LLM {engine.name}") as bar:
+    with RowProgress(len(pending), enabled=progress, label=f"{task.name} · {engine.name}") as bar:
         for answer in engine.run(requests()):
             k, extra = inflight.pop(answer.key)
             if extra:

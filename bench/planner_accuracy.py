@@ -418,7 +418,7 @@ def _pct(v: float | None) -> str:
 def print_table(title: str, results: list[RowResult]) -> None:
     print(title)
     head = (
-        f"{'row':<40} {'vLLM':<10} {'weights':>7} {'plan':>6} {'avail':>7} {'plan':>7} {'err':>6} "
+        f"{'row':<40} {'vLLM':<11} {'weights':>7} {'plan':>6} {'avail':>7} {'plan':>7} {'err':>6} "
         f"{'tokens':>9} {'plan':>9} {'start':>5} {'fits':>5}"
     )
     print(head)
@@ -427,7 +427,7 @@ def print_table(title: str, results: list[RowResult]) -> None:
         if r.skipped:
             continue
         print(
-            f"{r.id[:40]:<40} {(r.release or '-')[:10]:<10} {_fmt(r.weights_logged, '.2f'):>7} "
+            f"{r.id[:40]:<40} {(r.release or '-')[:11]:<11} {_fmt(r.weights_logged, '.2f'):>7} "
             f"{_fmt(r.weights_planned, '.2f'):>6} {_fmt(r.avail_logged, '.2f'):>7} "
             f"{_fmt(r.avail_planned, '.2f'):>7} "
             f"{_pct(r.avail_error):>6} {_fmt(r.tokens_logged, ','):>9} {_fmt(r.tokens_planned, ','):>9} "
@@ -465,7 +465,7 @@ def print_summary(name: str, summary: dict, releases: dict[str, dict]) -> None:
     print("  per vLLM release range:")
     for span, r in releases.items():
         print(
-            f"    {span:<10} {r['planned']:>2} rows  KV median error "
+            f"    {span:<11} {r['planned']:>2} rows  KV median error "
             f"{_pct(r['available_kv_median_rel_error']):>6} "
             f"({r['available_kv_rows']} rows)  verdicts {r['verdicts_right']}/{r['verdicts']}"
         )

@@ -152,6 +152,24 @@ def test_gemma_4_e2b_named_bare_decodes_and_plans() -> None:
     assert weights(estimate).per_gpu_gib == pytest.approx(real, rel=0.05)
 
 
+def test_vision_language_names_estimate_from_a_vision_sibling() -> None:
+    """A VL name outside the catalog takes its layout and vision tower from a vision sibling, and a llava
+    release from the language model it names. Logged (bench/data/vllm-logs-heldout-5.csv): a Qwen2-VL-7B
+    fine-tune loads 15.53 GiB bf16 on vLLM 0.13 (its text-only Qwen2-7B sibling gives 14.19);
+    llava-v1.6-mistral-7b-hf loads 14.08 GiB fp16 on 0.10.2 with Mistral's 32 × 8 KV heads (a Qwen-7B
+    layout, the former plain fallback, plans twice the tokens per GiB)."""
+    qwen2_vl = spec_from_name("Qwen/Qwen2-VL-7B-Instruct")
+    assert "Qwen2.5-VL-7B" in qwen2_vl.sources["num_layers"] and qwen2_vl.is_vision
+    assert weights(qwen2_vl).per_gpu_gib == pytest.approx(15.532, rel=0.05)
+    llava = spec_from_name("llava-hf/llava-v1.6-mistral-7b-hf")
+    assert "Mistral-7B" in llava.sources["num_layers"]
+    assert weights(llava).per_gpu_gib == pytest.approx(14.0786, rel=0.05)
+    assert (llava.num_layers, llava.num_kv_heads) == (32, 8)
+    # a text name keeps its text sibling
+    text = spec_from_name("Qwen/Qwen2-7B-Instruct", exclude=frozenset({"Qwen/Qwen2-7B-Instruct"}))
+    assert not text.is_vision
+
+
 def test_kimi_linear_at_120000_tokens_fits_two_24_gb_cards() -> None:
     """vllm-project/vllm#28228: cyankiwi/Kimi-Linear-48B-A3B-Instruct-AWQ-4bit, TP2 on two RTX 3090 at 0.95,
     --max-model-len 120000: started with 2.30 GiB per card. MLA latents on 7 layers, KDA state on 20."""

@@ -78,6 +78,14 @@ Known gaps, left unmodelled rather than patched with a constant per row:
   not the forward pass. vLLM falls back to PyTorch top-k/top-p (a full sort: values, int64 indices and a
   scatter copy) when FlashInfer is missing, which would add about two fp32 copies of the 1024 × 201,088
   logits; the #27508 log does not say which sampler ran.
+- The multimodal encoder's profile is taken per vision parameter (VISION_PROFILE_GIB_PER_B, one log), but
+  vLLM profiles the encoder on dummy items of the maximum feature size within the encoder-cache budget
+  ("Encoder cache will be initialized with a budget of N tokens, and profiled with K items"), and keeps
+  their outputs while the text dummy run and the sampler run. The budget is the larger of
+  max_num_batched_tokens and one item's maximum tokens, which the processor config sets (Qwen3-VL-30B at
+  0.11: one video of 153,600 tokens, whose cached outputs alone are ~2.3 GiB with the deepstack levels;
+  Qwen2-VL-7B at 0.13 with one 4096-token image keeps only ~1.2 GiB in all where the per-parameter term
+  gives 2.3). The catalog holds no processor limits, so neither is modelled.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from lmscreen.model.arch.estimate import spec_from_name
 from lmscreen.model.catalog import spec_for
 from lmscreen.model.hardware import gpu
 from lmscreen.model.memory import plan
-from lmscreen.model.memory.releases import NEWEST_VERSION, RELEASES, release_for
+from lmscreen.model.memory.releases import LAST_PATCH, NEWEST_VERSION, RELEASES, release_for
 from lmscreen.model.memory.weights import pp_partition, weights
 from lmscreen.model.names import decode
 from lmscreen.model.resolve import resolve
@@ -32,13 +32,19 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_release_ranges_cover_0_10_to_the_newest_without_gaps() -> None:
     spans = [(r.first, r.last) for r in RELEASES]
-    assert spans[0][0] == (0, 10) and f"{spans[-1][1][0]}.{spans[-1][1][1]}" == NEWEST_VERSION
+    assert spans[0][0] == (0, 10, 0) and f"{spans[-1][1][0]}.{spans[-1][1][1]}" == NEWEST_VERSION
     for (_, last), (first, _) in zip(spans, spans[1:], strict=False):
-        assert first == (last[0], last[1] + 1)
+        # the next range starts at the next patch, or at the next minor after an open-ended one
+        assert first in ((last[0], last[1], last[2] + 1), (last[0], last[1] + 1, 0))
+        assert (first == (last[0], last[1] + 1, 0)) == (last[2] == LAST_PATCH)
     assert all(r.sources for r in RELEASES)
     assert (
-        release_for("0.11.2").span == "0.11" and release_for("0.15.2rc1.dev93+g11a4c9d30").span == "0.14–0.15"
+        release_for("0.11.2").span == "0.10.2–0.11"
+        and release_for("0.15.2rc1.dev93+g11a4c9d30").span == "0.14–0.15"
     )
+    # 0.10.2 keeps 0.11's profile, 0.10.1 its own (both logged; memory.releases)
+    assert release_for("0.10.2") is release_for("0.11") is not release_for("0.10.1.1")
+    assert release_for("0.10").span == "0.10–0.10.1"
     assert release_for(None) is release_for(NEWEST_VERSION)
     with pytest.raises(InputError, match="V1 engine from 0.10"):
         release_for("0.8.5")
@@ -62,7 +68,7 @@ def test_vllm_version_changes_the_plan_and_says_so() -> None:
     assert old.available_kv_gib == pytest.approx(4.45, rel=0.03)
     assert abs(new.available_kv_gib - old.available_kv_gib) > 0.3
     assert old.vllm_version == "0.11.0" and new.vllm_version == NEWEST_VERSION
-    assert "release range 0.11" in old.engine_version_modelled
+    assert "release range 0.10.2–0.11" in old.engine_version_modelled
     assert any(n.startswith(f"modelled on vLLM {NEWEST_VERSION}") for n in new.notes)
     graphs_old = next(c for c in old.breakdown if c.name.startswith("CUDA graphs"))
     graphs_new = next(c for c in new.breakdown if c.name.startswith("CUDA graphs"))
@@ -75,7 +81,7 @@ def test_vllm_version_changes_the_plan_and_says_so() -> None:
 def test_cli_fit_names_the_release_and_takes_vllm_version() -> None:
     out = _cli("fit", "Qwen/Qwen3-32B", "--gpu", "H100", "--context", "16000", "--vllm-version", "0.11")
     assert out.returncode == 0, out.stderr
-    assert "planned for vLLM 0.11 (release range 0.11" in out.stdout
+    assert "planned for vLLM 0.11 (release range 0.10.2–0.11" in out.stdout
     data = json.loads(_cli("fit", "Qwen/Qwen3-32B", "--gpu", "H100", "--json").stdout)
     assert data["vllm_version"] == NEWEST_VERSION and data["engine_version_modelled"].startswith("vLLM")
     bad = _cli("fit", "Qwen/Qwen3-32B", "--gpu", "H100", "--vllm-version", "0.6")
@@ -146,6 +152,24 @@ def test_gemma_4_e2b_named_bare_decodes_and_plans() -> None:
     assert weights(estimate).per_gpu_gib == pytest.approx(real, rel=0.05)
 
 
+def test_vision_language_names_estimate_from_a_vision_sibling() -> None:
+    """A VL name outside the catalog takes its layout and vision tower from a vision sibling, and a llava
+    release from the language model it names. Logged (bench/data/vllm-logs-heldout-5.csv): a Qwen2-VL-7B
+    fine-tune loads 15.53 GiB bf16 on vLLM 0.13 (its text-only Qwen2-7B sibling gives 14.19);
+    llava-v1.6-mistral-7b-hf loads 14.08 GiB fp16 on 0.10.2 with Mistral's 32 × 8 KV heads (a Qwen-7B
+    layout, the former plain fallback, plans twice the tokens per GiB)."""
+    qwen2_vl = spec_from_name("Qwen/Qwen2-VL-7B-Instruct")
+    assert "Qwen2.5-VL-7B" in qwen2_vl.sources["num_layers"] and qwen2_vl.is_vision
+    assert weights(qwen2_vl).per_gpu_gib == pytest.approx(15.532, rel=0.05)
+    llava = spec_from_name("llava-hf/llava-v1.6-mistral-7b-hf")
+    assert "Mistral-7B" in llava.sources["num_layers"]
+    assert weights(llava).per_gpu_gib == pytest.approx(14.0786, rel=0.05)
+    assert (llava.num_layers, llava.num_kv_heads) == (32, 8)
+    # a text name keeps its text sibling
+    text = spec_from_name("Qwen/Qwen2-7B-Instruct", exclude=frozenset({"Qwen/Qwen2-7B-Instruct"}))
+    assert not text.is_vision
+
+
 def test_kimi_linear_at_120000_tokens_fits_two_24_gb_cards() -> None:
     """vllm-project/vllm#28228: cyankiwi/Kimi-Linear-48B-A3B-Instruct-AWQ-4bit, TP2 on two RTX 3090 at 0.95,
     --max-model-len 120000: started with 2.30 GiB per card. MLA latents on 7 layers, KDA state on 20."""
@@ -204,14 +228,16 @@ def test_an_mtp_draft_head_is_sized_and_named_but_not_planned() -> None:
 
 def test_expert_parallel_keeps_whole_experts_in_the_fused_moe_workspace():
     """Qwen3-235B-A22B at TP8 with --enable-expert-parallel: each rank runs whole experts, so the profiled
-    fused-MoE caches are 8× the TP-sharded ones and the pool is smaller (L40S log: 1.4 GiB activation)."""
+    fused-MoE caches are 8× the TP-sharded ones and the pool is smaller (L40S log: 1.4 GiB activation).
+    Planned with 0.10.1's small sampler peak, where the forward pass sets the peak; from 0.10.2 the sampler's
+    1024-row peak is larger than either."""
     from lmscreen.model.catalog import spec_for
     from lmscreen.model.hardware import gpu
     from lmscreen.model.memory import plan
 
     spec = spec_for("Qwen/Qwen3-235B-A22B").model_copy(update={"quantization": "fp8"})
     card = gpu("L40S")
-    args = dict(gpus=8, tp=8, context=32768, gpu_memory_utilization=0.9, engine="vllm", vllm_version="0.10.2")
+    args = dict(gpus=8, tp=8, context=32768, gpu_memory_utilization=0.9, engine="vllm", vllm_version="0.10.1")
     tp_only = plan(spec, card, 44.42, **args, table=False)
     with_ep = plan(spec, card, 44.42, **args, expert_parallel=True, table=False)
     assert with_ep.available_kv_gib < tp_only.available_kv_gib - 0.4
@@ -222,7 +248,7 @@ def test_fit_and_launch_cli_enable_expert_parallel() -> None:
     """`model fit --enable-expert-parallel`: a MoE model at TP4 keeps whole experts per rank (a larger
     profiled fused-MoE workspace, so less KV) and the plan says so; a dense model gets the same plan and a
     note that the flag is ignored; `model launch` puts vLLM's flag in the command."""
-    base = ["--gpu", "L40S", "--gpus", "4", "--context", "32768", "--vllm-version", "0.10.2", "--json"]
+    base = ["--gpu", "L40S", "--gpus", "4", "--context", "32768", "--vllm-version", "0.10.1", "--json"]
 
     def fit(model: str, *extra: str) -> dict:
         out = _cli("fit", model, *base, *extra)

@@ -48,6 +48,25 @@ _PLAIN = ("llama", "qwen2", "qwen3", "mistral", "qwen3_moe", "mixtral")
 """model_types with a plain layout (full attention on every layer, GQA): default for unknown families."""
 
 
+_VISION_NAME = re.compile(r"(?i)(?:^|[-_/])(?:vl|llava|vision)(?=$|[-_.\d])")
+"""Names that carry a vision tower: `Qwen2-VL-7B`, `llava-v1.6-mistral-7b`, `Llama-3.2-11B-Vision`."""
+
+
+def _family_key(family: str) -> str:
+    """A catalog family without its version and a `-vl` suffix: `qwen2.5-vl` and `qwen2` are both `qwen`."""
+    return re.sub(r"[-\d.]+$", "", re.sub(r"(?i)-vl$", "", family)).lower()
+
+
+def _named_family(name: str, keys: set[str]) -> str | None:
+    """A catalog family named inside a name whose own family the catalog lacks: a llava release names the
+    language model it is built on (`llava-v1.6-mistral-7b-hf` → mistral, `llava-v1.6-vicuna-7b` → none)."""
+    for token in re.split(r"[-_/.]", name.lower()):
+        key = re.sub(r"[\d.]+$", "", token)
+        if key in keys:
+            return key
+    return None
+
+
 def _moe(entry: CatalogEntry) -> bool:
     return entry.active_params_b < entry.total_params_b * 0.9
 
@@ -77,9 +96,14 @@ def _template(
         pool = [e for e in entries if model_type and e.config.get("model_type") == model_type]
         pool = pool or siblings
     elif family:
-        pool = [e for e in entries if re.sub(r"[-\d.]+$", "", e.family.lower()) == family.lower()]
+        keys = {_family_key(e.family) for e in entries}
+        wanted = family.lower() if family.lower() in keys else _named_family(name, keys)
+        pool = [e for e in entries if wanted and _family_key(e.family) == wanted]
     if not pool:  # a family the catalog lacks: the nearest-size plain (Llama-style) layout
         pool = [e for e in entries if e.config.get("model_type") in _PLAIN] or list(entries)
+    if _VISION_NAME.search(name.split("/")[-1]):
+        # a vision-language name takes its layout (and its vision tower) from a vision sibling
+        pool = [e for e in pool if "vision_config" in e.config] or pool
     return min(pool, key=distance) if pool else None
 
 

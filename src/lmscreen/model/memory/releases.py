@@ -27,11 +27,17 @@ The activation peak is modelled as the largest of three profiled peaks, plus a c
 Fitted, release range by release range (overhead.py has the arithmetic; bench/planner_accuracy.py reruns it
 and prints the error per range):
 
-- 0.10: copies 1.5, constant 0; non-torch 0.32 GiB at TP1, 0.45 with TP/PP —
+- 0.10.0–0.10.1: copies 1.5, constant 0; non-torch 0.32 GiB at TP1, 0.45 with TP/PP —
   dennislee22/vLLM-benchmarking logs (0.10.1.1, A100 80GB, Qwen2-7B-Instruct TP1/TP2/TP4).
-- 0.11: copies 8.85 (3.38 for checkpoints with a vision tower), constant 0.43;
+- 0.10.2–0.11: copies 8.85 (3.38 for checkpoints with a vision tower), constant 0.43;
   non-torch 0.13 / 0.55 — llm-d H100 table (0.11.0, 1024 seqs: Llama-3.1-8B 4.76, Qwen3-0.6B 5.56,
-  Qwen3-32B 5.64, gpt-oss 7.38 GiB; Mistral-Small-3.2 2.12 GiB).
+  Qwen3-32B 5.64, gpt-oss 7.38 GiB; Mistral-Small-3.2 2.12 GiB). The boundary is a patch release: both
+  logged 0.10.2 start-ups keep what 0.11 keeps, not what 0.10.1.1 keeps — Qwen3-Next-80B-A3B on two H200
+  at the 1024-sequence default (LegalAI-DataPipeline log: 44.59 GiB of KV, 51.08 with 0.10.1's sampler,
+  46.29 with 0.11's) and Qwen3-235B-A22B-2507-FP8 TP8+EP on L40S (10.65 logged, 11.30 / 10.21). Both rows
+  had been scored blind before this boundary was moved (bench/planner_accuracy.py keeps those scores);
+  which 0.10.2 change grew the profiled sampler is not read in vLLM's source here (the repository snapshot
+  was too large to fetch at the tags), so the range is set by the logs alone.
 - 0.12–0.20: copies 4.96, constant 0.15; non-torch 0.13 / 0.55 —
   myoceane.fr A100 log (0.19.0, gpt-oss-20b at 0.65: 13.72 GiB weights, 36.56 GiB KV). No logged start-up
   pins where between 0.11 and 0.19 the profile changed; 0.12 is the assumed boundary.
@@ -72,6 +78,14 @@ Known gaps, left unmodelled rather than patched with a constant per row:
   not the forward pass. vLLM falls back to PyTorch top-k/top-p (a full sort: values, int64 indices and a
   scatter copy) when FlashInfer is missing, which would add about two fp32 copies of the 1024 × 201,088
   logits; the #27508 log does not say which sampler ran.
+- The multimodal encoder's profile is taken per vision parameter (VISION_PROFILE_GIB_PER_B, one log), but
+  vLLM profiles the encoder on dummy items of the maximum feature size within the encoder-cache budget
+  ("Encoder cache will be initialized with a budget of N tokens, and profiled with K items"), and keeps
+  their outputs while the text dummy run and the sampler run. The budget is the larger of
+  max_num_batched_tokens and one item's maximum tokens, which the processor config sets (Qwen3-VL-30B at
+  0.11: one video of 153,600 tokens, whose cached outputs alone are ~2.3 GiB with the deepstack levels;
+  Qwen2-VL-7B at 0.13 with one 4096-token image keeps only ~1.2 GiB in all where the per-parameter term
+  gives 2.3). The catalog holds no processor limits, so neither is modelled.
 """
 
 from __future__ import annotations
@@ -81,14 +95,18 @@ from dataclasses import dataclass
 
 from lmscreen.errors import InputError
 
+LAST_PATCH = 99
+"""Stands for "every patch release" in a range's upper bound."""
+
 
 @dataclass(frozen=True)
 class VllmRelease:
     """One range of vLLM releases that share the memory accounting."""
 
     label: str
-    first: tuple[int, int]
-    last: tuple[int, int]
+    first: tuple[int, int, int]
+    last: tuple[int, int, int]
+    """(major, minor, patch) bounds, both included; LAST_PATCH stands for every patch of the minor release."""
     default_utilization: float
     sampler_copies: float
     """fp32 copies of (rows × vocab) at the peak, rows = min(max_num_seqs, max_num_batched_tokens): the
@@ -116,7 +134,11 @@ class VllmRelease:
     @property
     def span(self) -> str:
         a, b = self.first, self.last
-        return f"{a[0]}.{a[1]}" if a == b else f"{a[0]}.{a[1]}–{b[0]}.{b[1]}"
+        start = f"{a[0]}.{a[1]}" + (f".{a[2]}" if a[2] else "")
+        end = f"{b[0]}.{b[1]}" + (f".{b[2]}" if b[2] != LAST_PATCH else "")
+        if a[:2] == b[:2] and a[2] == 0 and b[2] == LAST_PATCH:
+            return start
+        return start if start == end else f"{start}–{end}"
 
     def describe(self, version: str) -> str:
         return f"vLLM {version} (release range {self.span}: {self.label})"
@@ -139,8 +161,8 @@ activation" for Qwen3.8-27B-FP8 at TP2 (0.46 B vision parameters) less the 0.15 
 RELEASES: tuple[VllmRelease, ...] = (
     VllmRelease(
         label="small sampler peak over max_num_seqs rows",
-        first=(0, 10),
-        last=(0, 10),
+        first=(0, 10, 0),
+        last=(0, 10, 1),
         default_utilization=0.90,
         sampler_copies=1.5,
         sampler_copies_multimodal=None,
@@ -156,8 +178,8 @@ RELEASES: tuple[VllmRelease, ...] = (
     ),
     VllmRelease(
         label="sampler peak ~9 fp32 copies over max_num_seqs rows",
-        first=(0, 11),
-        last=(0, 11),
+        first=(0, 10, 2),
+        last=(0, 11, LAST_PATCH),
         default_utilization=0.90,
         sampler_copies=8.85,
         sampler_copies_multimodal=3.38,
@@ -169,12 +191,17 @@ RELEASES: tuple[VllmRelease, ...] = (
         pp_check_whole_model=False,
         mamba_seq_check=False,
         tokens_per_group=True,
-        sources=(LLMD, "https://github.com/vllm-project/vllm/issues/28228 (Kimi-Linear, 0.11.x)"),
+        sources=(
+            LLMD,
+            "https://github.com/vllm-project/vllm/issues/28228 (Kimi-Linear, 0.11.x)",
+            "LegalAI-DataPipeline vLLM start-up log (0.10.2, Qwen3-Next-80B-A3B, 2×H200)",
+            "bench/data/vllm-logs-heldout.csv l40s-qwen3-235b-2507-fp8-tp8-ep (0.10.2, 8×L40S)",
+        ),
     ),
     VllmRelease(
         label="logits peak over the batched tokens, CUDA graphs outside the pool",
-        first=(0, 12),
-        last=(0, 13),
+        first=(0, 12, 0),
+        last=(0, 13, LAST_PATCH),
         default_utilization=0.90,
         sampler_copies=4.96,
         sampler_copies_multimodal=None,
@@ -190,8 +217,8 @@ RELEASES: tuple[VllmRelease, ...] = (
     ),
     VllmRelease(
         label="PP start-up check counts the whole model's KV (vllm#29431)",
-        first=(0, 14),
-        last=(0, 15),
+        first=(0, 14, 0),
+        last=(0, 15, LAST_PATCH),
         default_utilization=0.90,
         sampler_copies=4.96,
         sampler_copies_multimodal=None,
@@ -211,8 +238,8 @@ RELEASES: tuple[VllmRelease, ...] = (
     ),
     VllmRelease(
         label="PP check per stage again, CUDA graphs outside the pool",
-        first=(0, 16),
-        last=(0, 20),
+        first=(0, 16, 0),
+        last=(0, 20, LAST_PATCH),
         default_utilization=0.90,
         sampler_copies=4.96,
         sampler_copies_multimodal=None,
@@ -228,8 +255,8 @@ RELEASES: tuple[VllmRelease, ...] = (
     ),
     VllmRelease(
         label="CUDA-graph memory profiled and taken out of the pool",
-        first=(0, 21),
-        last=(0, 33),
+        first=(0, 21, 0),
+        last=(0, 33, LAST_PATCH),
         default_utilization=0.92,
         sampler_copies=6.16,
         sampler_copies_multimodal=None,
@@ -251,17 +278,19 @@ RELEASES: tuple[VllmRelease, ...] = (
 )
 NEWEST = RELEASES[-1]
 NEWEST_VERSION = f"{NEWEST.last[0]}.{NEWEST.last[1]}"
+"""The newest release modelled, as major.minor (every patch of it)."""
 OLDEST = RELEASES[0]
 
 
-def parse_version(version: str | None) -> tuple[int, int]:
-    """(major, minor) of a vLLM version; None, a dev build or a dated "2026-08 build" note is the newest."""
+def parse_version(version: str | None) -> tuple[int, int, int]:
+    """(major, minor, patch) of a vLLM version, patch 0 where none is given ("0.11" is 0.11.0; "0.15.2rc1"
+    is 0.15.2); None, a dev build or a dated "2026-08 build" note is the newest."""
     if not version:
         return NEWEST.last
     text = str(version).strip().lower().lstrip("v")
-    match = re.search(r"(\d+)\.(\d+)", text)
+    match = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", text)
     if match and not re.search(r"^0\.1\.dev", text):
-        return int(match.group(1)), int(match.group(2))
+        return int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)
     return NEWEST.last
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -76,6 +77,22 @@ def keyed_llama_server() -> Iterator[object]:
 
     with LlamaServer(LLAMA_ALIAS, api_key=KEYED_API_KEY, n_ctx=4096) as srv:
         yield srv
+
+
+@pytest.fixture(scope="session")
+def embedded_example_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`lmscreen screen examples/pool.csv --reports examples/reports --limit 3` on the bundled model
+    (embedded engine), made once: the reference the OpenAI-engine and Ray tests compare their runs with.
+    Read only: a test that reruns or changes a run makes its own."""
+    from inproc import run_lmscreen
+
+    root = Path(__file__).resolve().parents[1]
+    out = tmp_path_factory.mktemp("embedded-example")
+    args = ["screen", str(root / "examples" / "pool.csv"), "--reports", str(root / "examples" / "reports")]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    done = run_lmscreen([*args, "--out", str(out), "--limit", "3", "--quiet"], env=env, cwd=root)
+    assert done.returncode == 0, done.stderr
+    return out
 
 
 @pytest.fixture(scope="session")

@@ -12,8 +12,9 @@
 #
 #   scripts/stress_suite.sh 0
 #
-# RUNS = 0 is the idle measurement: no busy loop, one run, its wall time and the 15 slowest tests (the
-# suite's budget on an idle 2-core machine is 4 minutes).
+# RUNS = 0 is the idle measurement: no busy loop, one run, its wall time, the 15 slowest tests and the 15
+# test files that cost the most (setup + call + teardown of their tests; the suite's budget on an idle
+# 2-core machine is 4 minutes).
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -54,7 +55,7 @@ idle=0
 if [[ "$runs" == "0" ]]; then
     idle=1
     runs=1
-    set -- --durations=15 "$@"
+    set -- --durations=0 "$@"
 fi
 
 # The busy loop runs in its own session (setsid), so one kill of its process group ends all its workers.
@@ -108,7 +109,13 @@ for ((i = 1; i <= runs; i++)); do
     printf 'run %d: %s in %dm%02ds (pytest exit %d; load at start %s): %s\n    log %s\n' \
         "$i" "$verdict" $((wall / 60)) $((wall % 60)) "$rc" "$load_before" "${summary:-no summary line}" "$log"
     if [[ $idle -eq 1 ]]; then
-        sed -n '/slowest 15 durations/,/^$/p' "$log" | sed 's/^/    /'
+        durations="$(sed -n '/slowest durations/,/^$/p' "$log" | grep -E '^[0-9.]+s (setup|call|teardown) ')"
+        echo "    slowest 15 tests:"
+        head -n 15 <<<"$durations" | sed 's/^/      /'
+        echo "    costliest 15 files (seconds):"
+        awk '{ sub(/s$/, "", $1); split($3, id, "::"); total[id[1]] += $1 }
+             END { for (f in total) printf "%8.1f %s\n", total[f], f }' <<<"$durations" |
+            sort -rn | head -n 15 | sed 's/^/    /'
     fi
 done
 exit "$failed"

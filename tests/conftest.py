@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -76,6 +77,53 @@ def keyed_llama_server() -> Iterator[object]:
 
     with LlamaServer(LLAMA_ALIAS, api_key=KEYED_API_KEY, n_ctx=4096) as srv:
         yield srv
+
+
+EXAMPLE_ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE_ARGS = [
+    str(EXAMPLE_ROOT / "examples" / "pool.csv"),
+    "--reports",
+    str(EXAMPLE_ROOT / "examples" / "reports"),
+]
+
+
+@pytest.fixture(scope="session")
+def example_full_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`lmscreen screen examples/pool.csv --reports examples/reports` on the bundled model (embedded
+    engine, every default): the one full end-to-end run, made once for the session. test_screen_e2e.py
+    checks it (and its rerun); other tests copy its checkpoint, never change its files."""
+    from inproc import run_lmscreen
+
+    out = tmp_path_factory.mktemp("full")
+    done = run_lmscreen(["screen", *EXAMPLE_ARGS, "--out", str(out), "--quiet"])
+    assert done.returncode == 0, f"exit {done.returncode}\nstdout:{done.stdout}\nstderr:{done.stderr}"
+    return out
+
+
+@pytest.fixture(scope="session")
+def embedded_example_run(tmp_path_factory: pytest.TempPathFactory, example_full_run: Path) -> Path:
+    """The same command with `--limit 3`: the embedded engine's rows that the OpenAI-engine and Ray tests
+    compare their runs with. It starts from the full run's checkpoint, so its three answers are resumed
+    (the runner's resume gives the rows a fresh run gives: test_screen_e2e's rerun and SIGKILL tests)
+    and no model is loaded again. Read only."""
+    import json
+    import sqlite3
+
+    from inproc import run_lmscreen
+
+    out = tmp_path_factory.mktemp("embedded-example")
+    with (
+        sqlite3.connect(example_full_run / "checkpoint.sqlite") as src,
+        sqlite3.connect(out / "checkpoint.sqlite") as dst,
+    ):
+        src.backup(dst)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    args = ["screen", *EXAMPLE_ARGS, "--out", str(out), "--limit", "3", "--quiet"]
+    done = run_lmscreen(args, env=env, cwd=EXAMPLE_ROOT)
+    assert done.returncode == 0, done.stderr
+    llm = json.loads((out / "run.json").read_text(encoding="utf-8"))["llm"]
+    assert llm["sent"] == 0 and llm["resumed"] == llm["rows_with_report"] == 3, llm
+    return out
 
 
 @pytest.fixture(scope="session")

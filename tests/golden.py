@@ -19,11 +19,10 @@ import argparse
 import gzip
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 from chat_server import ChatServerProcess, serve
+from inproc import run_lmscreen
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).resolve().parent / "data" / "golden"
@@ -123,9 +122,8 @@ class AnsweringServer(ChatServerProcess):
 
 
 def screen(*args: str) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "lmscreen", "screen", *args, "--quiet"], capture_output=True, text=True
-    )
+    """`lmscreen screen ARGS --quiet` in this process (tests/inproc.py): the same entry point as a child."""
+    proc = run_lmscreen(["screen", *args, "--quiet"])
     if proc.returncode != 0:
         raise AssertionError(f"screen exit {proc.returncode}\n{proc.stderr}")
 

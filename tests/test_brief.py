@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from brief_server import SERVED_MODEL, BriefServer
+from inproc import run_lmscreen
 from lmscreen.task.brief.numbers import matches, spoken_numbers
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,9 +30,7 @@ DISCLAIMER_EN = "Compiled from public financial reports; not investment advice."
 
 
 def brief(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "lmscreen", "brief", *args, "--quiet"], capture_output=True, text=True
-    )
+    proc = run_lmscreen(["brief", *args, "--quiet"])  # in this process, fd 1 and 2 captured (tests/inproc.py)
     if check and proc.returncode != 0:
         raise AssertionError(f"brief exit {proc.returncode}\n{proc.stderr}")
     return proc

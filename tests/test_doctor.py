@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 
 import pytest
 
 from faultproxy import FaultProxy
+from inproc import run_lmscreen
 from lmscreen.doctor import Status, run_doctor
 from servers import KEYED_API_KEY, LLAMA_ALIAS, LlamaServer, free_port
 
@@ -21,14 +21,13 @@ SLOW_OK = 900.0
 
 
 def lmscreen(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """The real CLI in a subprocess: exit code, stdout and stderr exactly as a user sees them."""
+    """The real CLI entry point (in this process, fd 1 and 2 captured: tests/inproc.py): exit code, stdout
+    and stderr as a user sees them."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
     clean.update(env or {})
     if args and args[0] == "doctor" and "--timeout" not in args:
         args = (*args, "--timeout", str(SLOW_OK))
-    return subprocess.run(
-        [sys.executable, "-m", "lmscreen", *args], capture_output=True, text=True, env=clean, timeout=1200
-    )
+    return run_lmscreen(args, env=clean)
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from inproc import run_lmscreen
 from lmscreen.periods import full_year_due, latest_due
 from lmscreen.pool.freshness import Freshness, freshness_for, mark_stale
 from lmscreen.pool.trading import days_between, is_trading_day
@@ -46,7 +47,7 @@ def _screen(pool: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
     # --jsonl: a rules-only run writes results.jsonl (which holds stale_as_of) only when asked.
     cmd = [sys.executable, "-m", "lmscreen", "screen", str(pool), "--no-llm", "--jsonl", "--out", str(out)]
     cmd += extra
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    proc = run_lmscreen(cmd[3:])  # in this process, fd 1 and 2 captured (tests/inproc.py)
     assert proc.returncode == 0, proc.stderr
     return proc
 

@@ -7,11 +7,11 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from inproc import run_lmscreen
 from lmscreen.model.arch.estimate import estimated_fields, is_estimated
 from lmscreen.model.catalog import lookup
 from lmscreen.model.catalog.models import releases
@@ -26,13 +26,7 @@ ABSENT = "example-org/Qwen2.5-Finetune-14B-Instruct"
 
 
 def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "lmscreen", "model", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, **(env or {})},
-    )
+    return run_lmscreen(["model", *args], env={**os.environ, **(env or {})})
 
 
 def _hf_cache(tmp_path: Path, model_id: str, config: Path) -> Path:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from inproc import run_lmscreen
 from lmscreen.errors import InputError
 from lmscreen.model.arch import inspect, spec_from_config
 from lmscreen.model.catalog import spec_for
@@ -335,9 +336,7 @@ def test_truncated_files_raise_input_error(tmp_path: Path) -> None:
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "lmscreen", "model", *args], capture_output=True, text=True, timeout=600
-    )
+    return run_lmscreen(["model", *args])  # in this process, fd 1 and 2 captured (tests/inproc.py)
 
 
 def test_cli_bad_files_exit_2_with_one_line(tmp_path: Path) -> None:

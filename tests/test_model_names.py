@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import pytest
 
+from inproc import run_lmscreen
 from lmscreen.errors import InputError
 from lmscreen.model.names import decode
 
@@ -166,9 +166,7 @@ def test_section4_models_decode(hf_id: str, total: float, active: float) -> None
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "lmscreen", "model", *args], capture_output=True, text=True, timeout=600
-    )
+    return run_lmscreen(["model", *args])  # in this process, fd 1 and 2 captured (tests/inproc.py)
 
 
 def test_cli_decode_json_and_table() -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 
+from inproc import run_lmscreen
 from lmscreen.errors import InputError
 from lmscreen.model.catalog import all_models, lookup, spec_for
 from lmscreen.model.catalog.models import Score
@@ -107,13 +107,7 @@ def test_decode_speed_follows_bandwidth_and_active_bytes() -> None:
 
 def _cli(*args: str, columns: int = 80) -> subprocess.CompletedProcess:
     env = {**os.environ, "COLUMNS": str(columns)}
-    return subprocess.run(
-        [sys.executable, "-m", "lmscreen", "model", "recommend", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=env,
-    )
+    return run_lmscreen(["model", "recommend", *args], env=env)
 
 
 def test_recommend_cli_json_is_one_object() -> None:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import pytest
 
+from inproc import run_lmscreen
 from lmscreen.errors import InputError
 from lmscreen.model.arch.estimate import spec_from_name
 from lmscreen.model.catalog import spec_for
@@ -25,9 +25,7 @@ GIB = 1 << 30
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "lmscreen", "model", *args], capture_output=True, text=True, timeout=600
-    )
+    return run_lmscreen(["model", *args])  # in this process, fd 1 and 2 captured (tests/inproc.py)
 
 
 def test_release_ranges_cover_0_10_to_the_newest_without_gaps() -> None:

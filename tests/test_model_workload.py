@@ -4,11 +4,10 @@ prefill from FLOPs, decode from bandwidth; an MoE serves many more rows than a d
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+from inproc import run_lmscreen
 from lmscreen.errors import InputError
 from lmscreen.model.catalog import spec_for
 from lmscreen.model.hardware import gpu
@@ -81,16 +80,16 @@ def test_recommend_screen_times_every_vllm_row_within_the_budget() -> None:
 
 
 def test_fit_workload_cli() -> None:
-    base = [sys.executable, "-m", "lmscreen", "model", "fit", "Qwen/Qwen3-8B", "--gpu", "H100"]
+    base = ["model", "fit", "Qwen/Qwen3-8B", "--gpu", "H100"]
     job = ["--workload", "screen", "--rows", "5500", "--prompt-tokens", "2000", "--output-tokens", "300"]
-    js = subprocess.run([*base, *job, "--json"], capture_output=True, text=True, timeout=600)
+    js = run_lmscreen([*base, *job, "--json"])  # in this process, fd 1 and 2 captured (tests/inproc.py)
     assert js.returncode == 0, js.stderr
     work = json.loads(js.stdout)["workload"]
     assert work["rows"] == 5500 and work["rows_per_hour"] > 0
     assert work["hours"] == pytest.approx(5500 / work["rows_per_hour"], rel=1e-2)
-    text = subprocess.run([*base, *job], capture_output=True, text=True, timeout=600)
+    text = run_lmscreen([*base, *job])
     assert "rows/hour" in text.stdout and "h for 5,500 rows" in text.stdout
-    missing = subprocess.run([*base, "--workload", "screen"], capture_output=True, text=True, timeout=600)
+    missing = run_lmscreen([*base, "--workload", "screen"])
     assert missing.returncode == 2 and "--rows" in missing.stderr
 
 

@@ -9,13 +9,13 @@ import email
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("apprise")
 
+from inproc import run_lmscreen  # noqa: E402
 from lmscreen.notify.deliver import Policy, deliver  # noqa: E402
 from lmscreen.notify.message import build  # noqa: E402
 from receivers import smtp_server, webhook  # noqa: E402
@@ -26,9 +26,7 @@ POOL = ROOT / "examples" / "pool.csv"
 
 def run_cli(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, LMSCREEN_HOME=str(home))
-    return subprocess.run(
-        [sys.executable, "-m", "lmscreen", *args], capture_output=True, text=True, env=env, timeout=300
-    )
+    return run_lmscreen(args, env=env)  # in this process, fd 1 and 2 captured (tests/inproc.py)
 
 
 def _config(home: Path, *urls: str, retries: int = 3) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from faultproxy import Answer, FaultProxy
+from inproc import run_lmscreen, strip_lmscreen
 from servers import LLAMA_ALIAS, LlamaServer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,8 +40,8 @@ def clean_env() -> dict[str, str]:
 
 
 def screen(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    command = screen_command(out, *extra)
-    return subprocess.run(command, capture_output=True, text=True, env=clean_env(), timeout=3600, cwd=ROOT)
+    """The command in this process (tests/inproc.py); the kill test starts its first run as a child."""
+    return run_lmscreen(strip_lmscreen(screen_command(out, *extra)), env=clean_env(), cwd=ROOT)
 
 
 def results(out: Path) -> list[dict[str, str]]:
@@ -70,11 +71,9 @@ def server(llama_server: LlamaServer) -> LlamaServer:
 
 
 @pytest.fixture(scope="module")
-def embedded_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("embedded")
-    done = screen(out)
-    assert done.returncode == 0, done.stderr
-    return out
+def embedded_run(embedded_example_run: Path) -> Path:
+    """The same rows on the embedded engine (conftest.py: one run for the session)."""
+    return embedded_example_run
 
 
 def test_openai_engine_matches_embedded_in_structure_and_verdicts(

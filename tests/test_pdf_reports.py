@@ -10,7 +10,6 @@ what a correct model answers (the model is not what is tested here: the PDF text
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import threading
 from collections.abc import Iterator
@@ -26,6 +25,7 @@ from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen import canvas
 from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Table, TableStyle
 
+from inproc import run_lmscreen
 from lmscreen.filings.pdf import FilingUnreadable, extract_pdf
 
 FONT = "STSong-Light"
@@ -179,7 +179,7 @@ def test_screen_reports_the_figure_with_its_page(tmp_path: Path, scripted_server
     out = tmp_path / "out"
     command = [sys.executable, "-m", "lmscreen", "screen", str(pool), "--reports", str(reports)]
     command += ["--out", str(out), "--engine", "openai", "--base-url", scripted_server, "--model", "scripted"]
-    proc = subprocess.run([*command, "--quiet"], capture_output=True, text=True, timeout=600)
+    proc = run_lmscreen([*command[3:], "--quiet"])  # in this process, fd 1 and 2 captured (tests/inproc.py)
     assert proc.returncode == 0, proc.stderr
     rows = [json.loads(line) for line in (out / "results.jsonl").read_text("utf-8").splitlines()]
     moutai, bank = rows

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import polars as pl
 import pytest
 
+from inproc import run_lmscreen
 from lmscreen.errors import InputError
 from lmscreen.pool import Pool, RowError, load_pool
 from lmscreen.pool.columns import FIELD_ALIASES
@@ -395,7 +395,7 @@ def test_a_1e308_row_is_a_row_error_and_the_run_goes_on(tmp_path: Path) -> None:
     )
     out = tmp_path / "out"
     cmd = [sys.executable, "-m", "lmscreen", "screen", str(pool), "--no-llm", "--out", str(out)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    proc = run_lmscreen(cmd[3:])  # in this process, fd 1 and 2 captured (tests/inproc.py)
     assert proc.returncode == 0, proc.stderr
     assert "internal error" not in proc.stderr
     errors = pl.read_csv(out / "errors.csv", infer_schema_length=0)

@@ -74,10 +74,9 @@ def results(out: Path) -> pl.DataFrame:
 
 
 @pytest.fixture(scope="module")
-def embedded_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("embedded")
-    screen(options(out, "embedded"))
-    return out
+def embedded_run(embedded_example_run: Path) -> Path:
+    """The same rows on the embedded engine (conftest.py: one run for the session)."""
+    return embedded_example_run
 
 
 def test_ray_gives_the_same_rows_as_embedded(cluster: str, embedded_run: Path, tmp_path: Path) -> None:

@@ -12,6 +12,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from inproc import run_lmscreen
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "pool.csv"
 
@@ -19,14 +21,11 @@ EXAMPLE = ROOT / "examples" / "pool.csv"
 def lmscreen(
     *args: str, env: dict[str, str], check: bool = True, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "lmscreen", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=env,
-        cwd=cwd,
-    )
+    if args == ("--help",):  # the group's help names the database as the process found it at start
+        cmd = [sys.executable, "-m", "lmscreen", *args]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env, cwd=cwd)
+    else:
+        proc = run_lmscreen(args, env=env, cwd=cwd)  # in this process, fd 1 and 2 captured (tests/inproc.py)
     if check and proc.returncode != 0:
         raise AssertionError(f"exit {proc.returncode}\nstdout:{proc.stdout}\nstderr:{proc.stderr}")
     return proc

@@ -16,6 +16,7 @@ import polars as pl
 import pytest
 import yaml
 
+from inproc import run_lmscreen
 from lmscreen.errors import InputError
 from lmscreen.rules.evaluate import OUTPUT_COLUMNS, RULES_FIRED_LIST_DTYPE, evaluate
 from lmscreen.rules.reference import evaluate_row
@@ -458,7 +459,7 @@ def screen(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     pool = tmp_path / "pool.csv"
     pool.write_text(POOL_CSV, encoding="utf-8")
     command = [sys.executable, "-m", "lmscreen", "screen", str(pool), "--no-llm", "--quiet", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    return run_lmscreen(command[3:])  # in this process, fd 1 and 2 captured (tests/inproc.py)
 
 
 def risk_levels(out: Path) -> dict[str, str]:

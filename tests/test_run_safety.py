@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from faultproxy import FaultProxy
+from inproc import run_lmscreen, strip_lmscreen
 from lmscreen.outputs.atomic import write_with
 from lmscreen.run.outdir import LOCK_NAME
 from servers import FAKE_MODEL, FakeServerProcess
@@ -43,9 +44,8 @@ def screen_argv(out: Path, base_url: str | None, *extra: str) -> list[str]:
 
 
 def screen(out: Path, base_url: str | None, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        screen_argv(out, base_url, *extra), capture_output=True, text=True, env=clean_env(), timeout=600
-    )
+    """The run in this process (tests/inproc.py): these tests are about its files, exit code and message."""
+    return run_lmscreen(strip_lmscreen(screen_argv(out, base_url, *extra)), env=clean_env())
 
 
 def one_line(proc: subprocess.CompletedProcess[str]) -> str:
@@ -156,7 +156,13 @@ def test_checkpoint_from_another_version_is_refused(fake: FakeServerProcess, fin
     _assert_refused_with_fresh_hint(finished, fake.base_url, "lmscreen 0.0.1")
 
 
-def test_checkpoint_locked_by_another_process_is_refused(fake: FakeServerProcess, finished: Path) -> None:
+def test_checkpoint_locked_by_another_process_is_refused(
+    fake: FakeServerProcess, finished: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lmscreen.run import checkpoint
+
+    monkeypatch.setattr(checkpoint, "LOCK_WAIT_S", 0.5)  # sqlite's busy wait: a lock held for good is
+    # refused after it however long it lasts (10 s in a real run); the test need not sit through it
     holder = subprocess.Popen(
         [
             sys.executable,
@@ -268,9 +274,7 @@ def test_threads_flag_is_recorded_and_kept_out_of_the_checkpoint_key(tmp_path: P
         str(out),
     ]
     base += ["--limit", "1", "--quiet"]
-    first = subprocess.run(
-        [*base, "--threads", "1"], capture_output=True, text=True, env=clean_env(), timeout=900
-    )
+    first = run_lmscreen(strip_lmscreen([*base, "--threads", "1"]), env=clean_env())
     assert first.returncode == 0, first.stderr
     run = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert run["llm"]["engine"]["n_threads"] == 1 and run["options"]["threads"] == 1
@@ -278,9 +282,7 @@ def test_threads_flag_is_recorded_and_kept_out_of_the_checkpoint_key(tmp_path: P
     # take every core of the machine, so two runs with --threads 1 still spun against each other.
     assert run["llm"]["engine"]["n_threads_batch"] == 1
     assert run["llm"]["sent"] == 1
-    again = subprocess.run(
-        [*base, "--threads", "2"], capture_output=True, text=True, env=clean_env(), timeout=900
-    )
+    again = run_lmscreen(strip_lmscreen([*base, "--threads", "2"]), env=clean_env())
     assert again.returncode == 0, again.stderr
     rerun = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert rerun["options"]["threads"] == 2

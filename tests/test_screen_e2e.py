@@ -15,15 +15,16 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from inproc import run_lmscreen
+
 ROOT = Path(__file__).resolve().parents[1]
 POOL = ROOT / "examples" / "pool.csv"
 REPORTS = ROOT / "examples" / "reports"
 
 
 def lmscreen(*args: str, check: bool = True, **kw) -> subprocess.CompletedProcess:
-    proc = subprocess.run(
-        [sys.executable, "-m", "lmscreen", *args], capture_output=True, text=True, timeout=3600, **kw
-    )
+    """The CLI's entry point in this process (tests/inproc.py); the SIGKILL test starts a child."""
+    proc = run_lmscreen(args, **kw)
     if check and proc.returncode != 0:
         raise AssertionError(f"exit {proc.returncode}\nstdout:{proc.stdout}\nstderr:{proc.stderr}")
     return proc
@@ -38,10 +39,9 @@ def stable_rows(out: Path) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def full_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("full")
-    lmscreen("screen", str(POOL), "--reports", str(REPORTS), "--out", str(out), "--quiet")
-    return out
+def full_run(example_full_run: Path) -> Path:
+    """`screen POOL --reports REPORTS --out OUT --quiet`, made once for the session (conftest.py)."""
+    return example_full_run
 
 
 def test_example_pool_writes_every_output(full_run: Path) -> None:
@@ -135,9 +135,10 @@ def test_rerun_resumes_without_calling_the_llm(full_run: Path) -> None:
 
 
 def test_sigkill_halfway_then_rerun_gives_the_uninterrupted_rows(full_run: Path, tmp_path: Path) -> None:
-    """A run that already holds most answers (the uninterrupted run's checkpoint less its last four) is
+    """A run that already holds most answers (the uninterrupted run's checkpoint less its last two) is
     killed after one more is committed; the rerun must give exactly the uninterrupted rows, each answer
-    stored once. Starting from a partial checkpoint keeps the model's work to the rows left to answer."""
+    stored once. Starting from a partial checkpoint keeps the model's work to the rows left to answer:
+    one before the kill, one after it."""
     out = tmp_path / "killed"
     out.mkdir()
     seeded = out / "checkpoint.sqlite"
@@ -146,9 +147,9 @@ def test_sigkill_halfway_then_rerun_gives_the_uninterrupted_rows(full_run: Path,
     with sqlite3.connect(seeded) as con:
         total = con.execute("SELECT count(*) FROM llm_results").fetchone()[0]
         con.execute(
-            "DELETE FROM llm_results WHERE row IN (SELECT row FROM llm_results ORDER BY row DESC LIMIT 4)"
+            "DELETE FROM llm_results WHERE row IN (SELECT row FROM llm_results ORDER BY row DESC LIMIT 2)"
         )
-    kept = total - 4
+    kept = total - 2
     cmd = [
         sys.executable,
         "-m",

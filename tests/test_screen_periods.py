@@ -10,6 +10,8 @@ from pathlib import Path
 
 import polars as pl
 
+from inproc import run_lmscreen
+
 # akshare stock_yjbb_em(date="20250630") columns, plus a 市盈率-动态 column as stock_zh_a_spot_em gives it.
 HALF_YEAR = (
     "股票代码,股票简称,每股收益,净资产收益率,所处行业,报告期,市盈率-动态\n"
@@ -21,7 +23,7 @@ HALF_YEAR = (
 
 def screen(pool: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
     cmd = [sys.executable, "-m", "lmscreen", "screen", str(pool), "--no-llm", "--out", str(out), *extra]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    proc = run_lmscreen(cmd[3:])  # in this process, fd 1 and 2 captured (tests/inproc.py)
     assert proc.returncode == 0, proc.stderr
     return proc
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from faultproxy import FaultProxy
+from inproc import run_lmscreen
 from servers import FAKE_MODEL, FakeServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,8 +42,7 @@ def run_cli(args: list[str], home: Path, env_key: bool) -> subprocess.CompletedP
     env["LMSCREEN_HOME"] = str(home)
     if env_key:
         env["OPENAI_API_KEY"] = KEY
-    argv = [sys.executable, "-m", "lmscreen", *args]
-    return subprocess.run(argv, capture_output=True, env=env, timeout=600)
+    return run_lmscreen(args, env=env, text=False)  # in this process, fd 1 and 2 captured (tests/inproc.py)
 
 
 def leaks(root: Path) -> list[str]:

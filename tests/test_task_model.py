@@ -19,6 +19,7 @@ from freeform_question import (  # the bench's old question
     row_schema,
 )
 from lmscreen.engines.llama_cpu import safe_model_params
+from lmscreen.engines.threads import choose_threads
 from lmscreen.task import COLUMN_FOR_FIELD
 from lmscreen.task.schema import Extraction
 
@@ -64,7 +65,11 @@ def test_row_schema_compiles_into_a_llama_cpp_grammar() -> None:
 
 def test_grammar_holds_the_bundled_weak_model_to_the_schema() -> None:
     with safe_model_params():
-        llm = llama_cpp.Llama(model_path=str(model_path()), n_ctx=2048, seed=0, verbose=False)
+        # threads as lmscreen picks them (the cores idle now): llama-cpp-python's own default is half the
+        # cores for generation, one on two cores; the answer does not depend on the count
+        llm = llama_cpp.Llama(
+            model_path=str(model_path()), n_ctx=2048, seed=0, n_threads=choose_threads(), verbose=False
+        )
     try:
         limit = len(llm.tokenize(longest_completion(CODE).encode("utf-8"), add_bos=False))
         out = llm.create_chat_completion(

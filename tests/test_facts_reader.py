@@ -460,3 +460,72 @@ def test_two_reports_announced_and_only_the_later_ones_figures_printed() -> None
     # with the year's figures printed too, the document stays the annual report's
     both = text.replace("其中，", "2024年实现营业收入35.20亿元，归母净利润3.30亿元；")
     assert (read_facts(both).period.year, read_facts(both).period.sub) == (2024, "FY")
+
+
+def test_labels_joined_by_a_comma_then_as_many_amounts_pair_by_position() -> None:
+    # `实现营业收入、归母净利润、扣非…47.98亿元、11.28亿元、11.09亿元`: no 分别 before the amounts, no slash
+    text = (
+        "公司发布2024年业绩快报，2024年实现营业收入、归母净利润、扣非后归母净利润47.98亿元、11.28亿元、"
+        "11.09亿元，分别同比增长29.19%、39.83%、43.03%。第四季度单季度，公司实现营业收入、归母净利润"
+        "12.12亿元、2.08亿元。"
+    )
+    sheet = read_facts(text)
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(47.98e8) and got["net_profit"] == pytest.approx(11.28e8)
+    q4 = facts(sheet, "revenue", period="2024Q4", basis="actual")
+    assert [f.value for f in q4] == [pytest.approx(12.12e8)]
+    # a label of another figure in the run (`拨备前净利润`) takes its number and is not a profit of ours
+    bank = "某银行2024年上半年实现营业收入、拨备前净利润、归母净利润199.8亿、130.2亿、78.4亿。"
+    assert screening(bank)["net_profit"] == pytest.approx(78.4e8)
+    assert screening(bank)["revenue"] == pytest.approx(199.8e8)
+
+
+def test_a_number_after_a_label_run_it_cannot_be_paired_with_is_no_fact() -> None:
+    # one amount after two labels: which one it is, nothing says (a nearest-label reading would be a guess)
+    text = "公司发布2024年业绩快报，实现营业收入、归母净利润47.98亿元，同比增长12%。"
+    got = screening(text)
+    assert got["revenue"] is None and got["net_profit"] is None
+    # an amount and a rate do not make a list of two amounts either
+    mixed = "公司发布2024年业绩快报，实现营业收入、归母净利润47.98亿元、12.5%。"
+    assert screening(mixed)["net_profit"] is None and screening(mixed)["revenue"] is None
+
+
+def test_nine_months_written_with_a_year_character_and_a_tilde() -> None:
+    text = (
+        "公司发布公告：2024年Q1~Q3实现营收21亿元，同比增长29.88%；归母净利润6.32亿元。"
+        "公司2024Q3实现营收7.28亿元。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "Q1-Q3")
+    assert screening(text)["revenue"] == pytest.approx(21e8)
+    q3 = facts(sheet, "revenue", period="2024Q3", basis="actual")
+    assert [f.value for f in q3] == [pytest.approx(7.28e8)]
+
+
+def test_the_company_named_after_a_circumstance_is_the_margins_subject() -> None:
+    # `低单价下公司毛利率承压，Q1-Q3毛利率3.0%`: `低单价下` is why, not whose
+    text = "公司发布2024年三季报。低单价下公司毛利率承压，2024年前三季度毛利率3.0%，去年同期为12.0%。"
+    assert screening(text)["gross_margin"] == pytest.approx(3.0)
+    # a subsidiary's margin stays the subsidiary's
+    sub = "公司发布2024年三季报。前三季度实现营业收入50.1亿元。其控股子公司毛利率承压，前三季度毛利率3.0%。"
+    assert screening(sub)["gross_margin"] is None
+
+
+def test_a_report_the_figures_are_as_of_is_not_the_documents_period() -> None:
+    # `截至2024年半年报，拥有待开发面积…` in a note on the year's express report
+    text = (
+        "事件：2025年1月，公司实现签约金额335.91亿元。截至2024年半年报，拥有待开发面积8950万平方米。"
+        "公司业绩表现靓丽。根据业绩快报，公司预计实现营业总收入1936.3亿元，同比增长32.31%；"
+        "归母净利润188.0亿元。2024年加权平均净资产收益率16.44%。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period is None or sheet.period.sub != "H1"
+    got = screening(text)
+    # an express report's 预计 figures are its (unaudited) actuals
+    assert got["revenue"] == pytest.approx(1936.3e8) and got["net_profit"] == pytest.approx(188.0e8)
+    assert got["roe"] == pytest.approx(16.44)
+    # without the express report the same words are a forecast
+    plain = "公司发布2024年年报，实现营业收入100.5亿元。公司预计实现营业总收入1936.3亿元。"
+    assert [f.basis for f in facts(read_facts(plain), "revenue") if f.value == pytest.approx(1936.3e8)] == [
+        "forecast"
+    ]

@@ -46,6 +46,9 @@ _EXPECTATION_RE = re.compile(
     r"(?:符合|超|低于|高于|好于|不及|超出|略超|大超|略低于|略高于)(?:市场|我们的?|此前的?)?(?:一致)?预期"
 )
 """`业绩符合预期`, `净利润增速高于我们预期`: a comparison with expectations, not a forecast."""
+_EXPRESS_ESTIMATE_RE = re.compile(r"业绩快报(?:显示|披露)?[，,：:]?\s?(?:公司|本公司)?\s?预计")
+"""`根据业绩快报，公司预计实现营业总收入1936.3亿元`: an express report's unaudited figures, printed with 预计,
+are the period's actuals, not a forecast."""
 _FORECAST_EXTRA_RE = re.compile(r"计划|目标|规划|力争|指引|预告区间|将实现|可望|料将|有望|预估")
 _THRESHOLD_BEFORE_RE = re.compile(
     r"(?:低于|高于|超过|超出|不低于|不高于|不超过|不少于|不足|少于|多于|大于|小于|至少|最多|最高|最低|突破|逾|超|破"
@@ -129,6 +132,9 @@ _COMPANY_METRICS = frozenset(
 )
 _COMPANY_LABEL_RE = re.compile(r"综合|整体|合并|公司|集团|归属于|归母|营业总收入")
 _COMPANY_RE = re.compile(r"公司|集团|本行|我行|该行|全行|本集团|上市公司")
+_CIRCUMSTANCE_COMPANY_RE = re.compile(r"(?:^|[^\u4e00-\u9fff]|下)(?:本公司|该公司|公司|本集团|本行|该行)\s?$")
+"""`低单价下公司毛利率承压`: the company named right before the label, after a circumstance (`…下`) or
+nothing, is the clause's subject (the circumstance is no segment); `子公司毛利率` is not matched."""
 _TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{1,10}?(?:品类|业务|板块|分部|系列|子公司|分公司|事业部|产品线?)")
 _ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
 _PUNCT_RE = re.compile(r"[、，,：:；;（）()“”\"'《》\[\]【】—\-·/\\\s]+")
@@ -188,6 +194,8 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         return "company", None, False
     if raw.lstrip().startswith("占"):
         return "company", None, False  # `占公司总营收的41.7%`: a share of the whole names no one's figure
+    if _CIRCUMSTANCE_COMPANY_RE.search(raw):
+        return "company", None, True
     named = bool(_COMPANY_RE.search(raw)) or any(alias in raw for alias in reading.aliases)
     text = raw
     for p in reversed(reading.periods_in(lo, label.start)):
@@ -424,6 +432,14 @@ def read_prose(reading: Reading) -> tuple[list[Fact], list[Fact]]:
     return facts, loose
 
 
+def _last_of_label_run(reading: Reading, label: Label, sent_lo: int) -> bool:
+    """Whether the label ends a run of labels joined by 、 (`营业收入、归母净利润`): the number after such a
+    run belongs to one of them by position, which task/lists.py pairs when the numbers are a run as long;
+    the nearest label is a guess."""
+    earlier = reading.labels_in(sent_lo, label.start)
+    return bool(earlier) and reading.folded[earlier[-1].end : label.start].strip() == "、"
+
+
 def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> Fact | None:
     folded = reading.folded
     pos = mention.folded_start
@@ -432,6 +448,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         return _pe_after(reading, mention)
     if label.metric == "other":
         return None
+    if _last_of_label_run(reading, label, sent_lo):
+        return None  # `营业收入、归母净利润47.98亿元`: which label the number is, only a list can say
     metric = label.metric
     gap = folded[label.end : pos]
     if len(gap) > _LOOSE_GAP or ENUM_RE.search(gap):
@@ -473,6 +491,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     # forecasts: the sentence before the number (a `；` ends a forecast's reach)
     basis = "actual"
     before = _EXPECTATION_RE.sub(lambda m: " " * len(m.group(0)), folded[sent_lo:pos])
+    before = _EXPRESS_ESTIMATE_RE.sub(lambda m: " " * len(m.group(0)), before)
     if FORECAST_RE.search(before) or _FORECAST_EXTRA_RE.search(before):
         basis = "forecast"
     elif (

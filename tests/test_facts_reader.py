@@ -529,3 +529,31 @@ def test_a_report_the_figures_are_as_of_is_not_the_documents_period() -> None:
     assert [f.basis for f in facts(read_facts(plain), "revenue") if f.value == pytest.approx(1936.3e8)] == [
         "forecast"
     ]
+
+
+def test_a_forecasts_midpoint_is_no_actual() -> None:
+    # a 业绩预告's range and its midpoint (`全年净利润中值6.75亿元`): an estimate, not the year's figure
+    text = (
+        "公司发布2024年全年业绩预告：公司2024年实现净利润65,000万元-70,000万元，同比增长49.13%-60.60%。"
+        "公司2024年继续实现快速增长，全年净利润中值6.75亿元，据此测算公司第四季度利润中值为2亿元。"
+    )
+    sheet = read_facts(text)
+    assert screening(text)["net_profit"] is None
+    assert {f.basis for f in facts(sheet, "net_profit") if f.value == pytest.approx(6.75e8)} == {"forecast"}
+
+
+def test_a_pe_for_next_year_is_no_ttm_pe() -> None:
+    text = "公司发布2024年三季报。预计2024-2026年EPS分别为2.41、3.45和4.67元。目前市值对应明年PE仅为29x。"
+    assert screening(text)["pe_ttm"] is None
+    # a plain PE with no year beside it stays the PE the report quotes
+    assert screening("公司发布2024年三季报。目前公司PE仅为29倍。")["pe_ttm"] == pytest.approx(29.0)
+
+
+def test_accumulated_figures_are_the_companys() -> None:
+    # `前三季度累积实现营收386.24亿元`: 累积 (like 累计) says how, not whose
+    text = (
+        "公司公布2024三季报，前三季度累积实现营收386.24亿元，同比增76.58%；累积实现归属上市公司股东净利润"
+        "22.59亿元，同比增325.83%。其中第三季度实现营收145.05亿元。"
+    )
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(386.24e8) and got["net_profit"] == pytest.approx(22.59e8)

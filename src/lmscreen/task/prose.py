@@ -46,6 +46,10 @@ _EXPECTATION_RE = re.compile(
     r"(?:符合|超|低于|高于|好于|不及|超出|略超|大超|略低于|略高于)(?:市场|我们的?|此前的?)?(?:一致)?预期"
 )
 """`业绩符合预期`, `净利润增速高于我们预期`: a comparison with expectations, not a forecast."""
+_RELATIVE_YEAR_RE = re.compile(r"明年|后年|今年|当年|来年|下一年|未来")
+"""A year named by where it lies (`对应明年PE`): a plain PE beside it is a forecast's or a static one."""
+_MIDPOINT_RE = re.compile(r"中值|中枢|中位值")
+"""`全年净利润中值6.75亿元`: the midpoint of a forecast's range, an estimate, not the period's figure."""
 _EXPRESS_ESTIMATE_RE = re.compile(r"业绩快报(?:显示|披露)?[，,：:]?\s?(?:公司|本公司)?\s?预计")
 """`根据业绩快报，公司预计实现营业总收入1936.3亿元`: an express report's unaudited figures, printed with 预计,
 are the period's actuals, not a forecast."""
@@ -94,7 +98,7 @@ _SEGMENT_WORD_RE = re.compile(r"业务|板块|分部|子公司|分公司|事业�
 _INDUSTRY_RE = re.compile(r"行业|市场|全国|全球|全行业|同行|industry|market", re.IGNORECASE)
 _FILLER_RE = re.compile(
     r"本公司|该公司|上市公司|公司|本集团|集团|本行|该行|我行|我们|报告期内|报告期|期内|本期|当期|全年|年度|其中|实现|完成"
-    r"|取得|录得|累计|合计|共计|整体|总计|总体|综合|同比|单季度?|单季|季度|分季度看|分季度|今年|前三季度|上半年|下半年"
+    r"|取得|录得|累计|累积|合计|共计|整体|总计|总体|综合|同比|单季度?|单季|季度|分季度看|分季度|今年|前三季度|上半年|下半年"
     r"|宣布|宣告|公告|公告称|表示|称|据|报道|介绍|归属"
     r"|年初至报告期末|发布|公布|披露|报告|快报|年报|季报|半年报|中报|业绩|点评|事件|简评|摘要|显示|数据|最新|经营|主营"
     r"|受益于|得益于|主要|此外|另外|同时|首次|再次|继续|持续|稳步|大幅|小幅|分别|各|均|都|也|已|将|仍|再|又|并"
@@ -492,7 +496,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     basis = "actual"
     before = _EXPECTATION_RE.sub(lambda m: " " * len(m.group(0)), folded[sent_lo:pos])
     before = _EXPRESS_ESTIMATE_RE.sub(lambda m: " " * len(m.group(0)), before)
-    if FORECAST_RE.search(before) or _FORECAST_EXTRA_RE.search(before):
+    if FORECAST_RE.search(before) or _FORECAST_EXTRA_RE.search(before) or _MIDPOINT_RE.search(gap):
         basis = "forecast"
     elif (
         PRIOR_RE.search(lead)
@@ -631,8 +635,12 @@ def _pe(
     ]
     if basis == "forecast" or metric == "pe_forward":
         metric, basis = "pe_forward", "forecast"
-    elif metric == "pe_ttm" and label.rank > 0 and not _TTM_RE.search(label.text + gap) and years:
-        return None  # `2025年PE 18倍`: a forecast or a static PE, whatever year the report is for
+    elif metric == "pe_ttm" and label.rank > 0 and not _TTM_RE.search(label.text + gap):
+        if years:
+            return None  # `2025年PE 18倍`: a forecast or a static PE, whatever year the report is for
+        clause = reading.folded[reading.start_of(label.start, CLAUSE_BREAKS, 40) : label.start]
+        if _RELATIVE_YEAR_RE.search(clause + gap):
+            return None  # `目前市值对应明年PE仅为29x`: a year named by where it lies, not by its number
     period = Period(None, "TTM") if metric == "pe_ttm" else None
     return Fact(
         metric=metric,

@@ -557,3 +557,20 @@ def test_accumulated_figures_are_the_companys() -> None:
     )
     got = screening(text)
     assert got["revenue"] == pytest.approx(386.24e8) and got["net_profit"] == pytest.approx(22.59e8)
+
+
+def test_a_companys_profit_in_plain_yuan_too_small_to_be_one_is_kept_as_none() -> None:
+    # `归母净利润9072.87元` beside `营业收入38,919.32万`: a 万 dropped in print; keep none rather than 9072.87
+    text = (
+        "公司发布2024年年报，实现营业收入38,919.32万，同比减少15.27%，实现归母净利润9072.87元，"
+        "同比下降20.72%。"
+    )
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(389193200.0) and got["net_profit"] is None
+    # a table in plain 元 keeps its figures
+    table = (
+        "某股份有限公司2024年年度报告\n单位：元\n项目 | 2024年 | 2023年\n"
+        "营业收入 | 389,193,200.00 | 459,332,100.00\n"
+        "归属于上市公司股东的净利润 | 90,728,700.00 | 114,430,000.00\n"
+    )
+    assert screening(table)["net_profit"] == pytest.approx(90728700.0)

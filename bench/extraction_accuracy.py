@@ -406,6 +406,7 @@ def real_sections(only: tuple[str, ...] = ()) -> None:
         "heldout-7": "held out until its first scoring (bench/data/real/heldout-round7.txt), read since",
         "heldout-8": "held out until its first scoring (bench/data/real/heldout-round8.txt), read since",
         "heldout-9": "held out until its first scoring (bench/data/real/heldout-round9.txt), read since",
+        "heldout-10": "held out until its first scoring (bench/data/real/heldout-round10.txt), read since",
     }
     for which in only or real_texts.SETS:
         chosen = [c for c in cases if c.set == which]

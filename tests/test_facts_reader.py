@@ -574,3 +574,17 @@ def test_a_companys_profit_in_plain_yuan_too_small_to_be_one_is_kept_as_none() -
         "归属于上市公司股东的净利润 | 90,728,700.00 | 114,430,000.00\n"
     )
     assert screening(table)["net_profit"] == pytest.approx(90728700.0)
+
+
+def test_one_metric_named_twice_before_a_list_pairs_with_no_label() -> None:
+    # `毛利率方面：A和B的毛利率分别为59.36%/41.24%`: the segments' margins, not two of the company's
+    text = (
+        "公司发布2024年年报，实现营收7.34亿元。毛利率方面：环境监测系统和运营服务的毛利率分别为59.36%/41.24%，"
+        "分别同比减少1.01/3.32pct，公司的综合毛利率为51.75%，同比减少2.58pct。"
+    )
+    sheet = read_facts(text)
+    assert screening(text)["gross_margin"] == pytest.approx(51.75)
+    assert [f.value for f in facts(sheet, "gross_margin")] == [pytest.approx(51.75)]
+    # two metrics before one list still pair one to one
+    pair = "公司发布2024年年报。2024年公司毛利率、净利率分别为25.8%和9.5%。"
+    assert screening(pair)["gross_margin"] == pytest.approx(25.8)

@@ -192,11 +192,15 @@ def _pair(
     periods = [p for p in reading.periods_in(lo, enum_start) if p.kind not in ("date",)]
     span = [p for p in periods if p.kind == "range"]
     slots: list[tuple[Label, Period | None]] = []
-    if len(labels) == len(shared):
+    ours = [lab.metric for lab in labels if lab.metric != "other"]
+    distinct = len(set(ours)) == len(ours)
+    if len(labels) == len(shared) and distinct:
         when = periods[-1] if periods else period_for(reading, lo, enum_start, reading.stop_start(lo))
         period = _period(reading, when, basis)
         slots = [(lab, period) for lab in labels]
     elif labels and len({lab.metric for lab in labels}) == 1:
+        # one metric named once or more (`毛利率方面：A和B的毛利率分别为59.36%/41.24%`): the numbers are
+        # the periods' it lists, else whose they are the labels cannot say
         label = labels[-1]
         if span and len(span[-1].years) == len(shared):
             kind = "E" if basis == "forecast" else "FY"

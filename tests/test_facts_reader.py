@@ -588,3 +588,19 @@ def test_one_metric_named_twice_before_a_list_pairs_with_no_label() -> None:
     # two metrics before one list still pair one to one
     pair = "公司发布2024年年报。2024年公司毛利率、净利率分别为25.8%和9.5%。"
     assert screening(pair)["gross_margin"] == pytest.approx(25.8)
+
+
+def test_a_numbered_items_heading_names_whose_figures_follow() -> None:
+    # `2）d’zzit（DZ）：2019年实现营收8.13亿元`: the brand's revenue, not a second figure of the company's
+    text = (
+        "公司公布2024年年报，2024年全年实现营业总收入23.78亿元(+13.23%)，实现归母净利润6.24亿元。"
+        "分品牌来看：1）DAZZLE（DA）：2024年主品牌DAZZLE实现营收13.72亿元（+11.36%）。"
+        "2）d’zzit（DZ）：2024年实现营收8.13亿元（+18.82%），占比34.26%。"
+    )
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(23.78e8)
+    brand = [f for f in facts(read_facts(text), "revenue") if f.value == pytest.approx(8.13e8)]
+    assert {f.scope for f in brand} == {"segment"}
+    # a heading about the report's own figures (`1）业绩：`) names no segment
+    own = "公司公布2024年年报。1）业绩：2024年实现营收8.13亿元，归母净利润1.2亿元。"
+    assert screening(own)["revenue"] == pytest.approx(8.13e8)

@@ -224,6 +224,17 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     return "segment", rest, True
 
 
+_HEADING_RE = re.compile(
+    r"^(?:[0-9]{1,2}|[一二三四五六七八九十])\s?[)）、.．]\s?(?P<name>[^，,。；;：:]{1,24}?)\s?[(（]?[A-Za-z]{0,6}[)）]?\s?[：:]$"
+)
+"""A numbered item's heading before its figures (`2）d’zzit（DZ）：`, `1）线上渠道：`)."""
+_ASPECT_RE = re.compile(
+    r"公司|集团|本行|整体|合计|总体|全年|年度|季度|单季|上半年|下半年|前三季度|业绩|财务|经营|盈利|利润|收入|营收|费用"
+    r"|现金|毛利|事件|点评|概况|回顾|总结|要点|观点|估值|风险|投资|评级|预测|展望|核心|主要|报告|数据"
+)
+"""Words a heading about the report's own figures uses (`1）业绩：`, `2）盈利能力：`): no segment's name."""
+
+
 def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     """Whose a figure is when its own clause does not say: the segment its sentence is about.
 
@@ -235,6 +246,11 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     while lo < pos and folded[lo] in " \t":
         lo += 1
     own = reading.start_of(pos, SUBJECT_BREAKS, 60)
+    heading = _HEADING_RE.match(folded[lo:own].strip())
+    if heading is not None and not reading.labels_in(lo, own):
+        name = heading.group("name").strip()
+        if not _ASPECT_RE.search(name):
+            return "segment", name  # `2）d’zzit（DZ）：2019年实现营收8.13亿元`: the heading names whose
     if _BREAKDOWN_RE.search(folded, lo, own):
         return "segment", _BREAKDOWN_RE.search(folded, lo, own).group(0)  # type: ignore[union-attr]
     first = folded[lo : reading.end_of(lo, CLAUSE_BREAKS, 40)]

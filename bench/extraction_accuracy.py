@@ -403,6 +403,12 @@ def real_sections(only: tuple[str, ...] = ()) -> None:
         "heldout-4": "held out until its first scoring (bench/data/real/heldout-round4.txt), read since",
         "heldout-5": "held out until its first scoring (bench/data/real/heldout-round5.txt), read since",
         "heldout-6": "held out until its first scoring (bench/data/real/heldout-round6.txt), read since",
+        "heldout-7": "held out until its first scoring (bench/data/real/heldout-round7.txt), read since",
+        "heldout-8": "held out until its first scoring (bench/data/real/heldout-round8.txt), read since",
+        "heldout-9": "held out until its first scoring (bench/data/real/heldout-round9.txt), read since",
+        "heldout-10": "held out until its first scoring (bench/data/real/heldout-round10.txt), read since",
+        "heldout-11": "held out until its first scoring (bench/data/real/heldout-round11.txt), read since",
+        "heldout-12": "held out until its first scoring (bench/data/real/heldout-round12.txt), read since",
     }
     for which in only or real_texts.SETS:
         chosen = [c for c in cases if c.set == which]

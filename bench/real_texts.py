@@ -80,7 +80,7 @@ class Report:
     pages: list[str] = field(default_factory=list)
 
 
-SETS = ("seen", "heldout-1", "heldout-2", "heldout-3", "heldout-4", "heldout-5", "heldout-6")
+SETS = ("seen",) + tuple(f"heldout-{n}" for n in range(1, 13))
 
 
 def load(

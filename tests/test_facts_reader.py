@@ -460,3 +460,147 @@ def test_two_reports_announced_and_only_the_later_ones_figures_printed() -> None
     # with the year's figures printed too, the document stays the annual report's
     both = text.replace("其中，", "2024年实现营业收入35.20亿元，归母净利润3.30亿元；")
     assert (read_facts(both).period.year, read_facts(both).period.sub) == (2024, "FY")
+
+
+def test_labels_joined_by_a_comma_then_as_many_amounts_pair_by_position() -> None:
+    # `实现营业收入、归母净利润、扣非…47.98亿元、11.28亿元、11.09亿元`: no 分别 before the amounts, no slash
+    text = (
+        "公司发布2024年业绩快报，2024年实现营业收入、归母净利润、扣非后归母净利润47.98亿元、11.28亿元、"
+        "11.09亿元，分别同比增长29.19%、39.83%、43.03%。第四季度单季度，公司实现营业收入、归母净利润"
+        "12.12亿元、2.08亿元。"
+    )
+    sheet = read_facts(text)
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(47.98e8) and got["net_profit"] == pytest.approx(11.28e8)
+    q4 = facts(sheet, "revenue", period="2024Q4", basis="actual")
+    assert [f.value for f in q4] == [pytest.approx(12.12e8)]
+    # a label of another figure in the run (`拨备前净利润`) takes its number and is not a profit of ours
+    bank = "某银行2024年上半年实现营业收入、拨备前净利润、归母净利润199.8亿、130.2亿、78.4亿。"
+    assert screening(bank)["net_profit"] == pytest.approx(78.4e8)
+    assert screening(bank)["revenue"] == pytest.approx(199.8e8)
+
+
+def test_a_number_after_a_label_run_it_cannot_be_paired_with_is_no_fact() -> None:
+    # one amount after two labels: which one it is, nothing says (a nearest-label reading would be a guess)
+    text = "公司发布2024年业绩快报，实现营业收入、归母净利润47.98亿元，同比增长12%。"
+    got = screening(text)
+    assert got["revenue"] is None and got["net_profit"] is None
+    # an amount and a rate do not make a list of two amounts either
+    mixed = "公司发布2024年业绩快报，实现营业收入、归母净利润47.98亿元、12.5%。"
+    assert screening(mixed)["net_profit"] is None and screening(mixed)["revenue"] is None
+
+
+def test_nine_months_written_with_a_year_character_and_a_tilde() -> None:
+    text = (
+        "公司发布公告：2024年Q1~Q3实现营收21亿元，同比增长29.88%；归母净利润6.32亿元。"
+        "公司2024Q3实现营收7.28亿元。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "Q1-Q3")
+    assert screening(text)["revenue"] == pytest.approx(21e8)
+    q3 = facts(sheet, "revenue", period="2024Q3", basis="actual")
+    assert [f.value for f in q3] == [pytest.approx(7.28e8)]
+
+
+def test_the_company_named_after_a_circumstance_is_the_margins_subject() -> None:
+    # `低单价下公司毛利率承压，Q1-Q3毛利率3.0%`: `低单价下` is why, not whose
+    text = "公司发布2024年三季报。低单价下公司毛利率承压，2024年前三季度毛利率3.0%，去年同期为12.0%。"
+    assert screening(text)["gross_margin"] == pytest.approx(3.0)
+    # a subsidiary's margin stays the subsidiary's
+    sub = "公司发布2024年三季报。前三季度实现营业收入50.1亿元。其控股子公司毛利率承压，前三季度毛利率3.0%。"
+    assert screening(sub)["gross_margin"] is None
+
+
+def test_a_report_the_figures_are_as_of_is_not_the_documents_period() -> None:
+    # `截至2024年半年报，拥有待开发面积…` in a note on the year's express report
+    text = (
+        "事件：2025年1月，公司实现签约金额335.91亿元。截至2024年半年报，拥有待开发面积8950万平方米。"
+        "公司业绩表现靓丽。根据业绩快报，公司预计实现营业总收入1936.3亿元，同比增长32.31%；"
+        "归母净利润188.0亿元。2024年加权平均净资产收益率16.44%。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period is None or sheet.period.sub != "H1"
+    got = screening(text)
+    # an express report's 预计 figures are its (unaudited) actuals
+    assert got["revenue"] == pytest.approx(1936.3e8) and got["net_profit"] == pytest.approx(188.0e8)
+    assert got["roe"] == pytest.approx(16.44)
+    # without the express report the same words are a forecast
+    plain = "公司发布2024年年报，实现营业收入100.5亿元。公司预计实现营业总收入1936.3亿元。"
+    assert [f.basis for f in facts(read_facts(plain), "revenue") if f.value == pytest.approx(1936.3e8)] == [
+        "forecast"
+    ]
+
+
+def test_a_forecasts_midpoint_is_no_actual() -> None:
+    # a 业绩预告's range and its midpoint (`全年净利润中值6.75亿元`): an estimate, not the year's figure
+    text = (
+        "公司发布2024年全年业绩预告：公司2024年实现净利润65,000万元-70,000万元，同比增长49.13%-60.60%。"
+        "公司2024年继续实现快速增长，全年净利润中值6.75亿元，据此测算公司第四季度利润中值为2亿元。"
+    )
+    sheet = read_facts(text)
+    assert screening(text)["net_profit"] is None
+    assert {f.basis for f in facts(sheet, "net_profit") if f.value == pytest.approx(6.75e8)} == {"forecast"}
+
+
+def test_a_pe_for_next_year_is_no_ttm_pe() -> None:
+    text = "公司发布2024年三季报。预计2024-2026年EPS分别为2.41、3.45和4.67元。目前市值对应明年PE仅为29x。"
+    assert screening(text)["pe_ttm"] is None
+    # a plain PE with no year beside it stays the PE the report quotes
+    assert screening("公司发布2024年三季报。目前公司PE仅为29倍。")["pe_ttm"] == pytest.approx(29.0)
+
+
+def test_accumulated_figures_are_the_companys() -> None:
+    # `前三季度累积实现营收386.24亿元`: 累积 (like 累计) says how, not whose
+    text = (
+        "公司公布2024三季报，前三季度累积实现营收386.24亿元，同比增76.58%；累积实现归属上市公司股东净利润"
+        "22.59亿元，同比增325.83%。其中第三季度实现营收145.05亿元。"
+    )
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(386.24e8) and got["net_profit"] == pytest.approx(22.59e8)
+
+
+def test_a_companys_profit_in_plain_yuan_too_small_to_be_one_is_kept_as_none() -> None:
+    # `归母净利润9072.87元` beside `营业收入38,919.32万`: a 万 dropped in print; keep none rather than 9072.87
+    text = (
+        "公司发布2024年年报，实现营业收入38,919.32万，同比减少15.27%，实现归母净利润9072.87元，"
+        "同比下降20.72%。"
+    )
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(389193200.0) and got["net_profit"] is None
+    # a table in plain 元 keeps its figures
+    table = (
+        "某股份有限公司2024年年度报告\n单位：元\n项目 | 2024年 | 2023年\n"
+        "营业收入 | 389,193,200.00 | 459,332,100.00\n"
+        "归属于上市公司股东的净利润 | 90,728,700.00 | 114,430,000.00\n"
+    )
+    assert screening(table)["net_profit"] == pytest.approx(90728700.0)
+
+
+def test_one_metric_named_twice_before_a_list_pairs_with_no_label() -> None:
+    # `毛利率方面：A和B的毛利率分别为59.36%/41.24%`: the segments' margins, not two of the company's
+    text = (
+        "公司发布2024年年报，实现营收7.34亿元。毛利率方面：环境监测系统和运营服务的毛利率分别为59.36%/41.24%，"
+        "分别同比减少1.01/3.32pct，公司的综合毛利率为51.75%，同比减少2.58pct。"
+    )
+    sheet = read_facts(text)
+    assert screening(text)["gross_margin"] == pytest.approx(51.75)
+    assert [f.value for f in facts(sheet, "gross_margin")] == [pytest.approx(51.75)]
+    # two metrics before one list still pair one to one
+    pair = "公司发布2024年年报。2024年公司毛利率、净利率分别为25.8%和9.5%。"
+    assert screening(pair)["gross_margin"] == pytest.approx(25.8)
+
+
+def test_a_numbered_items_heading_names_whose_figures_follow() -> None:
+    # `2）d’zzit（DZ）：2019年实现营收8.13亿元`: the brand's revenue, not a second figure of the company's
+    text = (
+        "公司公布2024年年报，2024年全年实现营业总收入23.78亿元(+13.23%)，实现归母净利润6.24亿元。"
+        "分品牌来看：1）DAZZLE（DA）：2024年主品牌DAZZLE实现营收13.72亿元（+11.36%）。"
+        "2）d’zzit（DZ）：2024年实现营收8.13亿元（+18.82%），占比34.26%。"
+    )
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(23.78e8)
+    brand = [f for f in facts(read_facts(text), "revenue") if f.value == pytest.approx(8.13e8)]
+    assert {f.scope for f in brand} == {"segment"}
+    # a heading about the report's own figures (`1）业绩：`) names no segment
+    own = "公司公布2024年年报。1）业绩：2024年实现营收8.13亿元，归母净利润1.2亿元。"
+    assert screening(own)["revenue"] == pytest.approx(8.13e8)

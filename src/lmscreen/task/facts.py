@@ -97,9 +97,8 @@ class FactSheet:
         """Each screening field's fact, conflict, or loose readings."""
         out: dict[str, Screened] = {}
         for name in SCREEN_FIELDS:
-            pool = [f for f in self.facts if f.metric == name and self.main(f) and f.source != "derived"]
-            if not pool:
-                pool = [f for f in self.facts if f.metric == name and self.main(f)]
+            kept = [f for f in self.facts if f.metric == name and self.main(f) and _plausible(f)]
+            pool = [f for f in kept if f.source != "derived"] or kept
             if not pool:
                 loose = tuple(f for f in self.readings if f.metric == name and self.main(f))
                 out[name] = Screened(name, readings=loose)
@@ -143,6 +142,19 @@ class FactSheet:
 
     def to_json(self) -> list[dict]:
         return [f.to_json(self.text) for f in self.facts]
+
+
+_LEAST_YUAN = 1e5
+"""A company's revenue or profit printed in plain 元 below this is taken for a dropped 万
+(`营业收入38,919.32万，归母净利润9072.87元`): no listed company's year is that small, and a wrong figure is
+worse than none."""
+
+
+def _plausible(fact: Fact) -> bool:
+    """Whether a screening fact's value can be what it says (see `_LEAST_YUAN`)."""
+    if fact.metric not in ("revenue", "net_profit") or fact.unit != "元" or fact.value == 0:
+        return True
+    return abs(fact.value) >= _LEAST_YUAN
 
 
 def _same_exact(a: Period, b: Period | None) -> bool:

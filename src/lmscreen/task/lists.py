@@ -141,11 +141,28 @@ def read_lists(reading: Reading) -> list[Fact]:
         if len(numbers) != len(joined):
             continue
         between = folded[numbers[0].folded_start : numbers[-1].folded_start]
-        if not re.search(r"[/\\]", between) and not re.search(r"[/\\]", folded[label.end : joined[-1].start]):
-            continue  # `营收、归母净利润1.2亿、2.3亿` without a slash is prose, read clause by clause
+        slashed = re.search(r"[/\\]", between) or re.search(r"[/\\]", folded[label.end : joined[-1].start])
+        if not slashed and not _enumerated_amounts(reading, joined, numbers, hi):
+            continue  # `营收、归母净利润1.2亿、增长12%` is prose, read clause by clause
         lo = reading.start_of(label.start, SENTENCE_BREAKS, 90)
         facts.extend(_pair(reading, joined, numbers, lo, label.start, growth=False, seen=seen))
     return facts
+
+
+def _enumerated_amounts(reading: Reading, labels: list[Label], numbers: list[Mention], hi: int) -> bool:
+    """`实现营业收入、归母净利润、扣非归母净利润47.98亿元、11.28亿元、11.09亿元`: labels joined by 、 and then
+    as many amounts joined by 、, each an amount with its own unit (or one shared at the end), the run
+    closing its clause. Why so strict: without a slash or 分别 the pairing rests on the two runs alone, so
+    any doubt (a rate among the numbers, a number left over, a label between) leaves it to the prose."""
+    folded = reading.folded
+    if any(folded[a.end : b.start].strip() != "、" for a, b in zip(labels, labels[1:], strict=False)):
+        return False
+    shared = _shared_unit(numbers)
+    if shared is None or any(m.kind != "money" for m in shared):
+        return False
+    last = numbers[-1]
+    rest = folded[last.folded_start + len(last.printed) : hi + 1].lstrip()
+    return not rest or rest[0] in "，,；;。\n" or rest.startswith("分别")
 
 
 def _pair(
@@ -175,11 +192,15 @@ def _pair(
     periods = [p for p in reading.periods_in(lo, enum_start) if p.kind not in ("date",)]
     span = [p for p in periods if p.kind == "range"]
     slots: list[tuple[Label, Period | None]] = []
-    if len(labels) == len(shared):
+    ours = [lab.metric for lab in labels if lab.metric != "other"]
+    distinct = len(set(ours)) == len(ours)
+    if len(labels) == len(shared) and distinct:
         when = periods[-1] if periods else period_for(reading, lo, enum_start, reading.stop_start(lo))
         period = _period(reading, when, basis)
         slots = [(lab, period) for lab in labels]
     elif labels and len({lab.metric for lab in labels}) == 1:
+        # one metric named once or more (`毛利率方面：A和B的毛利率分别为59.36%/41.24%`): the numbers are
+        # the periods' it lists, else whose they are the labels cannot say
         label = labels[-1]
         if span and len(span[-1].years) == len(shared):
             kind = "E" if basis == "forecast" else "FY"

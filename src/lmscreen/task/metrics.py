@@ -80,7 +80,7 @@ _LABELS: list[tuple[str, str, int]] = [
         "profit attributable to shareholders", "profit attributable to owners",
         "profit attributable to equity holders", "net income attributable",
     ), "net_profit", 0),  # fmt: skip
-    (r"少数股东损益|归属于少数股东的?(?:净利润|损益)|营运利润|营业利润|利润总额|税前利润|毛利(?![率])|核心净利润"
+    (r"拨备前(?:净)?利润|少数股东损益|归属于少数股东的?(?:净利润|损益)|营运利润|营业利润|利润总额|税前利润|毛利(?![率])|核心净利润"
      r"|经调整(?:后)?(?:的)?净利润|调整后(?:的)?净利润",
      "other", 0),
     (r"净利润|净亏损|净亏(?!损)|净利(?![率润])|" + _w("net profit", "net income", "net loss"),

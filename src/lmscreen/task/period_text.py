@@ -45,7 +45,7 @@ _PATTERNS = [
     ("h_c", rf"(?<![A-Za-z])H(?P<hc_n>[12])\s?(?P<hc_y>{_Y4})(?![0-9])"),
     (
         "nine",
-        rf"(?<![0-9.])(?:(?P<n_y>{_Y})\s?)?Q1\s?[-~～至到]\s?Q?3(?![0-9])|(?<![0-9])1\s?[-~～至]\s?3\s?季度"
+        rf"(?<![0-9.])(?:(?P<n_y>{_Y})\s?年?\s?)?Q1\s?[-~～至到]\s?Q?3(?![0-9])|(?<![0-9])1\s?[-~～至]\s?3\s?季度"
         rf"|(?<![0-9.])1\s?[-~～至]\s?3Q\s?(?P<n_y2>{_Y})(?![0-9])",
     ),
     ("q_a", rf"(?<![0-9A-Za-z])(?P<qa_n>[1-4])Q\s?(?P<qa_y>{_Y})(?![0-9])"),
@@ -286,6 +286,7 @@ _REPORT_RE = re.compile(
 )
 _REPORT_SUB = dict(_REPORT_WORDS)
 _HEAD_CHARS = 400
+_AS_OF_REPORT_RE = re.compile(r"(?:截至|截止|截止到|截至到)\s?$")
 _PUBLISHED_RE = re.compile(
     r"(?:发布|公布|披露)(?:了|的)?\s?(?:20[0-9]{2}\s?年?\s?(?:度)?\s?)?(?:第?[一二三四]季度|上半年|半年度|前三季度)?"
     r"\s?(?:年度报告|年报|半年度报告|半年报|中期报告|中报|一季报|三季报|季度报告|第一季度报告|第三季度报告)"
@@ -416,6 +417,9 @@ def _first_dated(
             continue
         if _forecast_before(folded, m.start, forecast):
             continue
+        as_of = _AS_OF_REPORT_RE.search(folded, max(0, m.start - 6), m.start)
+        if as_of and "报" in folded[m.start : m.end + 2]:
+            continue  # `截至2018年半年报，拥有…`: the report a figure is as of, not the document
         if not p.sub and not _NUMBER_IN_CLAUSE_RE.match(folded, m.end) and not _in_title(folded, m):
             continue  # `2019年公司业绩进入稳健增长周期，增持。`: a year told about, no figure in its sentence
         return Period(p.year, p.sub or "FY")
@@ -447,6 +451,8 @@ def _from_report_word(
     for rm in _REPORT_RE.finditer(head):
         if _forecast_before(folded, offset + rm.start(), forecast):
             continue
+        if _AS_OF_REPORT_RE.search(folded, max(0, offset + rm.start() - 6), offset + rm.start()):
+            continue  # `截至2018年半年报，拥有待开发面积…`: a report the figures are as of, not the title
         if head.startswith("预告", rm.end()) or head.startswith("预增", rm.end()):
             continue  # `发布21年一季报预告`: a forecast of that period, not the document's own
         word = rm.group("word")

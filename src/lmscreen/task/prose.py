@@ -46,6 +46,13 @@ _EXPECTATION_RE = re.compile(
     r"(?:符合|超|低于|高于|好于|不及|超出|略超|大超|略低于|略高于)(?:市场|我们的?|此前的?)?(?:一致)?预期"
 )
 """`业绩符合预期`, `净利润增速高于我们预期`: a comparison with expectations, not a forecast."""
+_RELATIVE_YEAR_RE = re.compile(r"明年|后年|今年|当年|来年|下一年|未来")
+"""A year named by where it lies (`对应明年PE`): a plain PE beside it is a forecast's or a static one."""
+_MIDPOINT_RE = re.compile(r"中值|中枢|中位值")
+"""`全年净利润中值6.75亿元`: the midpoint of a forecast's range, an estimate, not the period's figure."""
+_EXPRESS_ESTIMATE_RE = re.compile(r"业绩快报(?:显示|披露)?[，,：:]?\s?(?:公司|本公司)?\s?预计")
+"""`根据业绩快报，公司预计实现营业总收入1936.3亿元`: an express report's unaudited figures, printed with 预计,
+are the period's actuals, not a forecast."""
 _FORECAST_EXTRA_RE = re.compile(r"计划|目标|规划|力争|指引|预告区间|将实现|可望|料将|有望|预估")
 _THRESHOLD_BEFORE_RE = re.compile(
     r"(?:低于|高于|超过|超出|不低于|不高于|不超过|不少于|不足|少于|多于|大于|小于|至少|最多|最高|最低|突破|逾|超|破"
@@ -91,7 +98,7 @@ _SEGMENT_WORD_RE = re.compile(r"业务|板块|分部|子公司|分公司|事业�
 _INDUSTRY_RE = re.compile(r"行业|市场|全国|全球|全行业|同行|industry|market", re.IGNORECASE)
 _FILLER_RE = re.compile(
     r"本公司|该公司|上市公司|公司|本集团|集团|本行|该行|我行|我们|报告期内|报告期|期内|本期|当期|全年|年度|其中|实现|完成"
-    r"|取得|录得|累计|合计|共计|整体|总计|总体|综合|同比|单季度?|单季|季度|分季度看|分季度|今年|前三季度|上半年|下半年"
+    r"|取得|录得|累计|累积|合计|共计|整体|总计|总体|综合|同比|单季度?|单季|季度|分季度看|分季度|今年|前三季度|上半年|下半年"
     r"|宣布|宣告|公告|公告称|表示|称|据|报道|介绍|归属"
     r"|年初至报告期末|发布|公布|披露|报告|快报|年报|季报|半年报|中报|业绩|点评|事件|简评|摘要|显示|数据|最新|经营|主营"
     r"|受益于|得益于|主要|此外|另外|同时|首次|再次|继续|持续|稳步|大幅|小幅|分别|各|均|都|也|已|将|仍|再|又|并"
@@ -129,6 +136,9 @@ _COMPANY_METRICS = frozenset(
 )
 _COMPANY_LABEL_RE = re.compile(r"综合|整体|合并|公司|集团|归属于|归母|营业总收入")
 _COMPANY_RE = re.compile(r"公司|集团|本行|我行|该行|全行|本集团|上市公司")
+_CIRCUMSTANCE_COMPANY_RE = re.compile(r"(?:^|[^\u4e00-\u9fff]|下)(?:本公司|该公司|公司|本集团|本行|该行)\s?$")
+"""`低单价下公司毛利率承压`: the company named right before the label, after a circumstance (`…下`) or
+nothing, is the clause's subject (the circumstance is no segment); `子公司毛利率` is not matched."""
 _TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{1,10}?(?:品类|业务|板块|分部|系列|子公司|分公司|事业部|产品线?)")
 _ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
 _PUNCT_RE = re.compile(r"[、，,：:；;（）()“”\"'《》\[\]【】—\-·/\\\s]+")
@@ -188,6 +198,8 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         return "company", None, False
     if raw.lstrip().startswith("占"):
         return "company", None, False  # `占公司总营收的41.7%`: a share of the whole names no one's figure
+    if _CIRCUMSTANCE_COMPANY_RE.search(raw):
+        return "company", None, True
     named = bool(_COMPANY_RE.search(raw)) or any(alias in raw for alias in reading.aliases)
     text = raw
     for p in reversed(reading.periods_in(lo, label.start)):
@@ -212,6 +224,17 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     return "segment", rest, True
 
 
+_HEADING_RE = re.compile(
+    r"^(?:[0-9]{1,2}|[一二三四五六七八九十])\s?[)）、.．]\s?(?P<name>[^，,。；;：:]{1,24}?)\s?[(（]?[A-Za-z]{0,6}[)）]?\s?[：:]$"
+)
+"""A numbered item's heading before its figures (`2）d’zzit（DZ）：`, `1）线上渠道：`)."""
+_ASPECT_RE = re.compile(
+    r"公司|集团|本行|整体|合计|总体|全年|年度|季度|单季|上半年|下半年|前三季度|业绩|财务|经营|盈利|利润|收入|营收|费用"
+    r"|现金|毛利|事件|点评|概况|回顾|总结|要点|观点|估值|风险|投资|评级|预测|展望|核心|主要|报告|数据"
+)
+"""Words a heading about the report's own figures uses (`1）业绩：`, `2）盈利能力：`): no segment's name."""
+
+
 def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     """Whose a figure is when its own clause does not say: the segment its sentence is about.
 
@@ -223,6 +246,11 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     while lo < pos and folded[lo] in " \t":
         lo += 1
     own = reading.start_of(pos, SUBJECT_BREAKS, 60)
+    heading = _HEADING_RE.match(folded[lo:own].strip())
+    if heading is not None and not reading.labels_in(lo, own):
+        name = heading.group("name").strip()
+        if not _ASPECT_RE.search(name):
+            return "segment", name  # `2）d’zzit（DZ）：2019年实现营收8.13亿元`: the heading names whose
     if _BREAKDOWN_RE.search(folded, lo, own):
         return "segment", _BREAKDOWN_RE.search(folded, lo, own).group(0)  # type: ignore[union-attr]
     first = folded[lo : reading.end_of(lo, CLAUSE_BREAKS, 40)]
@@ -424,6 +452,14 @@ def read_prose(reading: Reading) -> tuple[list[Fact], list[Fact]]:
     return facts, loose
 
 
+def _last_of_label_run(reading: Reading, label: Label, sent_lo: int) -> bool:
+    """Whether the label ends a run of labels joined by 、 (`营业收入、归母净利润`): the number after such a
+    run belongs to one of them by position, which task/lists.py pairs when the numbers are a run as long;
+    the nearest label is a guess."""
+    earlier = reading.labels_in(sent_lo, label.start)
+    return bool(earlier) and reading.folded[earlier[-1].end : label.start].strip() == "、"
+
+
 def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> Fact | None:
     folded = reading.folded
     pos = mention.folded_start
@@ -432,6 +468,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         return _pe_after(reading, mention)
     if label.metric == "other":
         return None
+    if _last_of_label_run(reading, label, sent_lo):
+        return None  # `营业收入、归母净利润47.98亿元`: which label the number is, only a list can say
     metric = label.metric
     gap = folded[label.end : pos]
     if len(gap) > _LOOSE_GAP or ENUM_RE.search(gap):
@@ -473,7 +511,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     # forecasts: the sentence before the number (a `；` ends a forecast's reach)
     basis = "actual"
     before = _EXPECTATION_RE.sub(lambda m: " " * len(m.group(0)), folded[sent_lo:pos])
-    if FORECAST_RE.search(before) or _FORECAST_EXTRA_RE.search(before):
+    before = _EXPRESS_ESTIMATE_RE.sub(lambda m: " " * len(m.group(0)), before)
+    if FORECAST_RE.search(before) or _FORECAST_EXTRA_RE.search(before) or _MIDPOINT_RE.search(gap):
         basis = "forecast"
     elif (
         PRIOR_RE.search(lead)
@@ -612,8 +651,12 @@ def _pe(
     ]
     if basis == "forecast" or metric == "pe_forward":
         metric, basis = "pe_forward", "forecast"
-    elif metric == "pe_ttm" and label.rank > 0 and not _TTM_RE.search(label.text + gap) and years:
-        return None  # `2025年PE 18倍`: a forecast or a static PE, whatever year the report is for
+    elif metric == "pe_ttm" and label.rank > 0 and not _TTM_RE.search(label.text + gap):
+        if years:
+            return None  # `2025年PE 18倍`: a forecast or a static PE, whatever year the report is for
+        clause = reading.folded[reading.start_of(label.start, CLAUSE_BREAKS, 40) : label.start]
+        if _RELATIVE_YEAR_RE.search(clause + gap):
+            return None  # `目前市值对应明年PE仅为29x`: a year named by where it lies, not by its number
     period = Period(None, "TTM") if metric == "pe_ttm" else None
     return Fact(
         metric=metric,

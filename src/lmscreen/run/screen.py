@@ -24,6 +24,7 @@ import polars as pl
 
 from lmscreen import __version__
 from lmscreen.errors import InputError
+from lmscreen.outputs.atomic import folder_sync_once
 from lmscreen.pool.freshness import freshness_for, is_active, mark_stale, stale_counts
 from lmscreen.pool.notes import input_notes
 from lmscreen.run import outdir
@@ -71,7 +72,9 @@ def screen(opts: ScreenOptions, engine: Engine | None = None) -> RunSummary:
     # polars' in-memory engine for every collect() of the run: the chunks are already small, and the
     # default (streaming) engine's executor buffers cost a million-row run with filings ~15 MiB more peak
     # memory for no speed (measured side by side, bench/reliability.py --only memory).
-    with outdir.hold(opts.out), pl.Config(engine_affinity="in-memory"):
+    # The outputs (results.*, errors.csv, run.json, the reports, facts.jsonl) are the run's only atomic
+    # writes: each is fsynced before its rename, and OUT's folder once at the end, not after every file.
+    with outdir.hold(opts.out), pl.Config(engine_affinity="in-memory"), folder_sync_once():
         outdir.probe_writable(opts.out)
         remove_stale(opts.out)
         return _screen(opts, engine)

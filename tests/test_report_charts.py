@@ -349,3 +349,26 @@ def test_scatter_skips_building_tooltips_and_writes_the_same_svg(
     with_tooltips = charts.scatter_chart(data, marks, lang)
     assert with_tooltips.svg == quick.svg and with_tooltips.note == quick.note
     assert quick.svg.count("<circle") >= 1_000 and "<desc" not in quick.svg
+
+
+def test_charts_drawn_ahead_give_the_same_report_bytes(run: Path, tmp_path: Path) -> None:
+    """screen draws the charts while the history insert runs and hands them to write_report (`drawn`):
+    the page must be byte for byte the one write_report draws itself from the same aggregates."""
+    from lmscreen.report.chart_data import chart_totals
+    from lmscreen.report.html import draw_charts
+    from lmscreen.report.run_view import load_run
+
+    view = load_run(run)
+    assert view.charts is not None and view.rules is not None
+    totals = chart_totals(view.rules)
+    for part in pl.read_csv(run / "results.csv", infer_schema_length=None).iter_slices(5_000):
+        totals.add(part)
+    data = totals.result(view.total_rows)
+    pages = []
+    for name, drawn in (("itself", None), ("ahead", draw_charts(data, view.rules, "zh"))):
+        copy = tmp_path / name
+        shutil.copytree(run, copy)
+        write_report(copy, charts=data, drawn=drawn)
+        pages.append((copy / "report.html").read_bytes())
+    assert pages[0] == pages[1]
+    assert b'id="chart-scatter"' in pages[0]

@@ -318,3 +318,57 @@ def test_a_run_larger_than_the_table_shows_its_first_rows_in_both_reports(run: P
     listed = [line.split(" | ")[0].removeprefix("| ") for line in md.splitlines() if line.startswith("| 6")]
     assert listed == [r["code"] for r in high[:MAX_HIGH_ROWS]]
     assert f"… {len(high) - MAX_HIGH_ROWS} more in results.csv" in md
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_scatter_skips_building_tooltips_and_writes_the_same_svg(
+    lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scatter's dots are drawn without pygal's per-dot tooltip nodes (its filter drops them): the SVG
+    must be byte for byte what pygal writes when it builds them and the filter removes them."""
+    from lmscreen.report import charts
+
+    n = 6_000
+    frame = pl.DataFrame(
+        {
+            "risk_level": [["高", "中", "低", "未知"][i % 4] for i in range(n)],
+            "score": [i % 100 for i in range(n)],
+            "industry": [INDUSTRIES[i % 5] for i in range(n)],
+            "pe_ttm": [float(i % 300) - 20 for i in range(n)],
+            "roe": [float(i % 53) - 10.5 for i in range(n)],
+        }
+    )
+    marks = [Threshold("pe_ttm", 50.0, "pe_gt_50"), Threshold("roe", 5.0, "roe_lt_5")]
+    data = chart_data(frame, n, marks)
+    quick = charts.scatter_chart(data, marks, lang)
+    import pygal
+
+    assert charts._fast(pygal.XY, tooltips=False)._tooltip_data is charts._no_tooltip_data
+    fast = charts._fast
+    monkeypatch.setattr(charts, "_fast", lambda cls, tooltips=True: fast(cls, True))
+    with_tooltips = charts.scatter_chart(data, marks, lang)
+    assert with_tooltips.svg == quick.svg and with_tooltips.note == quick.note
+    assert quick.svg.count("<circle") >= 1_000 and "<desc" not in quick.svg
+
+
+def test_charts_drawn_ahead_give_the_same_report_bytes(run: Path, tmp_path: Path) -> None:
+    """screen draws the charts while the history insert runs and hands them to write_report (`drawn`):
+    the page must be byte for byte the one write_report draws itself from the same aggregates."""
+    from lmscreen.report.chart_data import chart_totals
+    from lmscreen.report.html import draw_charts
+    from lmscreen.report.run_view import load_run
+
+    view = load_run(run)
+    assert view.charts is not None and view.rules is not None
+    totals = chart_totals(view.rules)
+    for part in pl.read_csv(run / "results.csv", infer_schema_length=None).iter_slices(5_000):
+        totals.add(part)
+    data = totals.result(view.total_rows)
+    pages = []
+    for name, drawn in (("itself", None), ("ahead", draw_charts(data, view.rules, "zh"))):
+        copy = tmp_path / name
+        shutil.copytree(run, copy)
+        write_report(copy, charts=data, drawn=drawn)
+        pages.append((copy / "report.html").read_bytes())
+    assert pages[0] == pages[1]
+    assert b'id="chart-scatter"' in pages[0]

@@ -40,6 +40,8 @@ from lmscreen.rules.ruleset import COMPARISON_OPS, Rule, RuleSet
 if TYPE_CHECKING:
     import polars as pl
 
+    from lmscreen.report.charts import Chart
+
 FIGURE_ORDER = ("revenue", "net_profit", "gross_margin", "roe", "pe_ttm")
 MAX_CHANGES_SHOWN = 500
 """Entries per change list (changed / added / dropped) in report.html; `lmscreen diff` lists them all."""
@@ -470,6 +472,14 @@ def report_charts(view: RunView, lang: str) -> dict[str, Any]:
     return all_charts(view.charts, thresholds(view.rules), lang)
 
 
+def draw_charts(data: ChartData, rules: RuleSet | None, lang: str) -> dict[str, Chart]:
+    """The four charts of a run under `rules` from its aggregates: what `report_charts` draws for the run's
+    view (whose rules are these, as run.json records them), drawn before the view exists."""
+    from lmscreen.report.charts import all_charts
+
+    return all_charts(data, thresholds(rules), lang)
+
+
 class _QuietCache(FileSystemBytecodeCache):
     """Jinja's compiled templates in lmscreen's cache folder, keyed by the template's text: compiling
     report.html's template was a tenth of a small run's report. A folder that cannot be read or written
@@ -527,12 +537,15 @@ def render_html(view: RunView, lang: str = "zh") -> str:
     return "".join(html_pieces(view, lang))
 
 
-def html_pieces(view: RunView, lang: str = "zh") -> Iterator[str]:
-    """report.html as the template's pieces, for writing out without the whole page as one string."""
+def html_pieces(view: RunView, lang: str = "zh", drawn: dict[str, Chart] | None = None) -> Iterator[str]:
+    """report.html as the template's pieces, for writing out without the whole page as one string.
+
+    `drawn`: the four charts already drawn from the view's aggregates (`report_charts`), by a caller that
+    drew them while it waited on something else."""
     if lang not in labels.LANGS:
         raise InputError(f"--lang: {lang!r} is not one of {', '.join(labels.LANGS)}")
     data_json, details_packed = payload(view, lang)
-    charts = report_charts(view, lang)
+    charts = drawn if drawn is not None else report_charts(view, lang)
     script = _asset("report.js")
     csp = page_csp(script)
     template = _environment().get_template("report.html.j2")
@@ -559,12 +572,17 @@ def html_pieces(view: RunView, lang: str = "zh") -> Iterator[str]:
 
 
 def write_report(
-    out_dir: Path, lang: str = "zh", verdicts: pl.DataFrame | None = None, charts: ChartData | None = None
+    out_dir: Path,
+    lang: str = "zh",
+    verdicts: pl.DataFrame | None = None,
+    charts: ChartData | None = None,
+    drawn: dict[str, Chart] | None = None,
 ) -> Path:
     """Write report.html and report.md of a finished run; returns the html path.
 
     `charts`: the runner's ChartTotals result, so a streamed run's rows are not read back for the charts;
-    `verdicts`: a whole frame of the run's verdicts a caller still holds. See load_run."""
+    `drawn`: those charts already drawn (`draw_charts(charts, rules, lang)`); `verdicts`: a whole frame of
+    the run's verdicts a caller still holds. See load_run."""
     from lmscreen.report.markdown import render_markdown
 
     # The report builds dozens of objects per row it walks (the parsed record, its table row and detail):
@@ -575,7 +593,7 @@ def write_report(
     try:
         view = load_run(out_dir, verdicts, charts)
         path = out_dir / "report.html"
-        write_pieces(path, html_pieces(view, lang))
+        write_pieces(path, html_pieces(view, lang, drawn))
         write_text(out_dir / "report.md", render_markdown(view, lang))
     finally:
         if collecting:

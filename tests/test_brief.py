@@ -426,10 +426,14 @@ def test_the_real_bundled_model_writes_only_checked_scripts(tmp_path: Path, lang
 
     out = tmp_path / "out"
     model = str(bundled_gguf())
-    args = ("--reports", str(EXAMPLE_REPORTS), "--out", str(out), "--model", model, "--limit", "2")
+    # In English the 135M model writes to max_tokens every time (a minute a company on 2 cores): one
+    # company shows the same check as two.
+    codes = ["600519.SH", "000001.SZ"] if lang == "zh" else ["600519.SH"]
+    limit = str(len(codes))
+    args = ("--reports", str(EXAMPLE_REPORTS), "--out", str(out), "--model", model, "--limit", limit)
     brief(str(EXAMPLE_POOL), *args, "--lang", lang)
     rows = [r for r in lines(out / "briefs.jsonl") if r["text"]]
-    assert [r["code"] for r in rows] == ["600519.SH", "000001.SZ"]
+    assert [r["code"] for r in rows] == codes
     for r in rows:
         assert_traced(r, filing_of(r["code"]), lang)
         if r["source"] == "template":

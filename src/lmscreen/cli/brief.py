@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from lmscreen.cli.engine_options import engine_options
 from lmscreen.errors import InputError
 
 _PATH = click.Path(path_type=Path)
@@ -25,11 +26,7 @@ def register(app: click.Group) -> None:
     )
     @click.option("--out", type=_PATH, default=Path("out"), help="Output folder (resumes a run found there).")
     @click.option("--rules", type=_PATH, help="Rules YAML replacing the default rules.")
-    @click.option("--engine", default="embedded", help="embedded | openai | vllm | ray")
-    @click.option("--model", help="GGUF path (embedded) or served model name.")
-    @click.option("--base-url", envvar="OPENAI_BASE_URL", show_envvar=True)
-    @click.option("--api-key", envvar="OPENAI_API_KEY", show_default=False, show_envvar=True)
-    @click.option("--concurrency", type=click.IntRange(min=1), default=4, help="Requests in flight (openai).")
+    @engine_options()
     @click.option(
         "--lang",
         type=click.Choice(["zh", "en"]),

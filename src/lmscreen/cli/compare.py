@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from lmscreen.cli.engine_options import ENGINE_HELP, engine_options
+
 _PATH = click.Path(path_type=Path)
 
 
@@ -27,15 +29,7 @@ def register(app: click.Group) -> None:
     @click.option(
         "--out", type=_PATH, default=Path("out-compare"), help="Output folder (resumes a run found there)."
     )
-    @click.option(
-        "--engine",
-        default="embedded",
-        help="embedded | openai | vllm | ray (a served model may write the comparison).",
-    )
-    @click.option("--model", help="GGUF path (embedded) or served model name.")
-    @click.option("--base-url", envvar="OPENAI_BASE_URL", show_envvar=True)
-    @click.option("--api-key", envvar="OPENAI_API_KEY", show_default=False, show_envvar=True)
-    @click.option("--concurrency", type=click.IntRange(min=1), default=4)
+    @engine_options(f"{ENGINE_HELP} (a served model may write the comparison).")
     @click.option("--lang", default="zh", help="zh | en")
     @click.option("--fresh", is_flag=True, help="Forget stored answers and start over.")
     @click.option("--quiet", is_flag=True, help="No progress bar.")

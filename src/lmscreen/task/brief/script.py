@@ -11,7 +11,7 @@ gets lines about the pool's own fields, said as such.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from lmscreen.task.brief.highlights import Highlight, Highlights, Num
@@ -159,18 +159,24 @@ def _hook(hl: Highlights, report: str) -> list[Part]:
     return head + [tail]
 
 
+def risk_reasons(rules_fired: Iterable[str], words: dict[str, str]) -> list[str]:
+    """The reasons to say for the rules that fired, in `words`' language: one per field (roe_lt_5 and
+    roe_lt_15 both fire on a low ROE), each said once."""
+    topics: dict[str, str] = {}
+    for rule in rules_fired:
+        if rule in words:
+            topics.setdefault(rule.split("_")[0], words[rule])
+    return list(dict.fromkeys(topics.values()))
+
+
 def _risk(hl: Highlights) -> list[Part]:
     level = hl.risk_level
     if level is None:
         return []
-    topics: dict[str, str] = {}  # one reason per field: roe_lt_5 and roe_lt_15 both fire on a low ROE
-    for rule in hl.rules_fired:
-        if rule in _RULE_WORDS:
-            topics.setdefault(rule.split("_")[0], _RULE_WORDS[rule])
-    reasons = list(topics.values())
+    reasons = risk_reasons(hl.rules_fired, _RULE_WORDS)
     if not reasons:
         return [f"按筛选规则，风险等级为{_LEVEL_WORDS.get(level, level)}，没有触发风险提示。"]
-    why = "、".join(dict.fromkeys(reasons))
+    why = "、".join(reasons)
     caution = "，需要谨慎看待" if level == "高" else ""
     return [f"需要留意的是，按筛选规则风险等级为{_LEVEL_WORDS.get(level, level)}，原因是{why}{caution}。"]
 

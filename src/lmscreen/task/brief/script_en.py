@@ -13,7 +13,7 @@ import math
 import re
 
 from lmscreen.task.brief.highlights import Highlight, Highlights, Num
-from lmscreen.task.brief.script import Part, Script, _render, fit
+from lmscreen.task.brief.script import Part, Script, _render, fit, risk_reasons
 
 DISCLAIMER_EN = "Compiled from public financial reports; not investment advice."
 WORDS_PER_SECOND = 2.5
@@ -199,15 +199,12 @@ def _risk(hl: Highlights) -> list[Part]:
     level = hl.risk_level
     if level is None:
         return []
-    topics: dict[str, str] = {}  # one reason per field: roe_lt_5 and roe_lt_15 both fire on a low ROE
-    for rule in hl.rules_fired:
-        if rule in _RULE_WORDS:
-            topics.setdefault(rule.split("_")[0], _RULE_WORDS[rule])
+    reasons = risk_reasons(hl.rules_fired, _RULE_WORDS)
     said = LEVEL_WORDS.get(level, level)
-    if not topics:
+    if not reasons:
         return [f"Under the screening rules the risk level is {said}, with no risk flags raised."]
     caution = ", so treat it with care" if level == "高" else ""
-    why = _and(list(dict.fromkeys(topics.values())))
+    why = _and(reasons)
     return [
         f"One thing to watch: under the screening rules the risk level is {said}, because of {why}{caution}."
     ]

@@ -15,6 +15,7 @@ entry; no fsync: an entry lost or cut short by a power failure is only a miss. E
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -33,9 +34,19 @@ def cache_dir() -> Path:
 
 
 def file_sha256(path: Path) -> str:
-    """SHA-256 of the file's bytes, streamed (a large PDF is never held whole)."""
+    """SHA-256 of the file's bytes, streamed (a large PDF is never held whole).
+
+    One run asks for the same file's hash more than once (the PDF text cache, then the facts cache that
+    `compare` reads), so a hash is kept for the process while the file's size, mtime and inode stay what
+    they were, as git trusts its index: an edited file gets a new stat and is hashed again."""
+    st = os.stat(path)
+    return _sha256(str(Path(path).resolve()), st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+@functools.lru_cache(maxsize=4096)
+def _sha256(path: str, size: int, mtime_ns: int, inode: int) -> str:
     h = hashlib.sha256()
-    with path.open("rb") as fh:
+    with open(path, "rb") as fh:
         while data := fh.read(_READ_BYTES):
             h.update(data)
     return h.hexdigest()

@@ -155,9 +155,7 @@ def remember_sheet(path: Path, names: tuple[str, ...], sheet: FactSheet) -> None
     name = entry_name(sha256, names)
     if disk.entry_path(name).exists():
         return
-    label = sheet.period.label() if sheet.period is not None else None
-    points = DocPoints(sha256, label, _title(sheet.text), [_point(f, sheet.text) for f in sheet.facts])
-    disk.store(name, points.to_json())
+    disk.store(name, _points(sha256, sheet).to_json())
 
 
 def _read(path: Path, names: tuple[str, ...], sha256: str) -> DocPoints:
@@ -168,8 +166,13 @@ def _read(path: Path, names: tuple[str, ...], sha256: str) -> DocPoints:
         sheet = read_facts(text, page_at=pdf.page_at if pdf is not None else None, names=names)
     finally:
         filing.release()
+    return _points(sha256, sheet)
+
+
+def _points(sha256: str, sheet: FactSheet) -> DocPoints:
+    """A sheet as the cache keeps it: its period, title and every fact as a point."""
     label = sheet.period.label() if sheet.period is not None else None
-    return DocPoints(sha256, label, _title(text), [_point(f, text) for f in sheet.facts])
+    return DocPoints(sha256, label, _title(sheet.text), [_point(f, sheet.text) for f in sheet.facts])
 
 
 def file_digest(path: Path) -> str:

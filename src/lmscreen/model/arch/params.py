@@ -140,7 +140,8 @@ def count_params(spec: ModelSpec, cfg: dict[str, Any]) -> tuple[int, int, int] |
     attention += _linear_attention_params(spec) * linear_layers
     moe_flags = _moe_layer_flags(spec, cfg)
     moe_layers = sum(moe_flags)
-    dense_mlp = 3 * h * (spec.intermediate_size or 0) * (n - moe_layers)
+    dense_layers = n if spec.dense_mlp_with_experts else n - moe_layers  # Gemma 4: MLP beside the experts
+    dense_mlp = 3 * h * (spec.intermediate_size or 0) * dense_layers
     if cfg.get("use_double_wide_mlp") and spec.kv_shared_layers:
         dense_mlp += 3 * h * (spec.intermediate_size or 0) * spec.kv_shared_layers  # KV-shared layers: 2× MLP
     expert, router, shared = _expert_params(spec, cfg)

@@ -5,7 +5,7 @@ Two sets of logged start-ups, each row citing its source:
 - calibration: ../shared/research/vllm-measurements-calibration.csv (copied to tests/data/research/) and
   bench/data/vllm-logs-public.csv (llm-d's H100 table and the start-ups gathered for issue 25). The release
   constants of lmscreen.model.memory.releases were fitted on these.
-- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv and -5.csv, start-ups the constants were
+- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv, -5.csv and -6.csv, start-ups the constants were
   *not* fitted on; their numbers are reported as they come out. Each file's rows were recorded with their
   sources before the planner was run on them, and the first scoring of each is kept here, because only that
   one is blind (a held-out row looked at while changing the planner no longer tests it):
@@ -30,6 +30,12 @@ Two sets of logged start-ups, each row citing its source:
   (3.49 planned, 4.28 logged: memory.releases' per-parameter encoder term, fitted on Qwen3.8-27B, is too
   large for a 4096-token, one-image run) and the gemma-4 NVFP4 weights. The DGX Spark row stays
   unplanned (GB10's unified memory is not a catalog GPU).
+  vllm-logs-heldout-6.csv (10 start-ups from public files, committed in fc7e170 before this script saw
+  them; after the Gemma 4 dense-MLP fix of arch.params): 20 of 21 checks (95.2%: weights 5/6, KV within
+  10% 6/6, verdicts 9/9), over vLLM 0.20 to 0.29 and a 2026-08 build, TP 1 / 2 / 3 / 4, an L4, an L40S, an
+  RTX 4090 and RTX PRO 6000s (sm120), three failures among them. Its miss: RedHatAI/Qwen3.6-35B-A3B-NVFP4's
+  weights through Marlin (20.20 planned, 21.86 logged, 7.6%). Its largest KV errors, within 10%: gemma-4
+  26B-A4B FP8 on the L40S (13.57 / 12.75, 6.4%) and Qwen3-235B-2507-FP8 at TP4 (29.29 / 27.85, 5.2%).
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it
@@ -71,6 +77,7 @@ HELDOUT_CSVS = [
     ROOT / "bench" / "data" / "vllm-logs-heldout-3.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-4.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-5.csv",
+    ROOT / "bench" / "data" / "vllm-logs-heldout-6.csv",
 ]
 GIB = 1 << 30
 KV_TARGET = 0.03

@@ -74,6 +74,12 @@ def _linear_attention_params(spec: ModelSpec) -> int:
     )
 
 
+def linear_attention_params(spec: ModelSpec) -> int:
+    """Parameters of every gated-delta-net (linear-attention) layer's projections, conv and gates."""
+    la = spec.linear_attention
+    return _linear_attention_params(spec) * la.num_layers if la else 0
+
+
 def _expert_params(spec: ModelSpec, cfg: dict[str, Any]) -> tuple[int, int, int]:
     """(one routed expert, router, shared experts) parameter counts for one MoE layer."""
     h = spec.hidden_size or 0

@@ -9,7 +9,9 @@ than vLLM found (club-3090#1087; vllm-project/recipes#810 logs 14.28 GiB weights
 The count follows the tensors of the towers the checkpoints hold (Qwen2.5/3-VL, Qwen3.5, SigLIP in Gemma 3,
 Pixtral, Llama 4): per block q/k/v/o with biases, an MLP (gated when the activation is SiLU), two norms; a
 patch embedding; learned position embeddings; and the merger that maps `spatial_merge_size²` patches to the
-text hidden size (plus one per DeepStack layer). A config missing depth or widths gives 0: nothing is guessed.
+text hidden size (plus one per DeepStack layer). Kimi's MoonViT names them `vt_num_hidden_layers`,
+`vt_hidden_size`, `vt_intermediate_size` and `merge_kernel_size`. A config missing depth or widths gives 0:
+nothing is guessed.
 """
 
 from __future__ import annotations
@@ -29,9 +31,9 @@ def vision_params(vision: Any, text_hidden: int | None = None) -> int:
     """Parameters of the vision encoder described by `vision` (a vision_config dict); 0 when unknown."""
     if not isinstance(vision, dict):
         return 0
-    depth = _int(vision, "depth", "num_hidden_layers")
-    h = _int(vision, "hidden_size", "embed_dim")
-    inter = _int(vision, "intermediate_size")
+    depth = _int(vision, "depth", "num_hidden_layers", "vt_num_hidden_layers")
+    h = _int(vision, "hidden_size", "embed_dim", "vt_hidden_size")
+    inter = _int(vision, "intermediate_size", "vt_intermediate_size")
     if not (depth and h and inter):
         return 0
     gated = str(vision.get("hidden_act") or "").lower() in ("silu", "swiglu")
@@ -45,8 +47,11 @@ def vision_params(vision: Any, text_hidden: int | None = None) -> int:
     image = _int(vision, "image_size")
     if not positions and image:
         positions = (image // patch) ** 2
-    merge = _int(vision, "spatial_merge_size") or 1
-    out = _int(vision, "out_hidden_size", "projection_dim") or text_hidden or h
+    kernel = vision.get("merge_kernel_size")
+    merge = _int(vision, "spatial_merge_size") or (
+        int(kernel[0]) if isinstance(kernel, list) and kernel else 1
+    )
+    out = _int(vision, "out_hidden_size", "projection_dim", "text_hidden_size") or text_hidden or h
     merged = h * merge * merge
     merger = merged * merged + merged + merged * out + out + 2 * h
     deepstack = len(vision.get("deepstack_visual_indexes") or [])

@@ -568,3 +568,18 @@ def test_nvfp4_of_a_hybrid_model_without_its_layer_list_keeps_the_gated_delta_la
     dense = qwen25_7b("nvfp4")
     emb = 2 * 152064 * 3584
     assert weights(dense).total_bytes == round((7_620_000_000 - emb) * 4.5 / 8 + emb * 2)
+
+
+def test_per_layer_embeddings_stay_16_bit_in_a_quantized_e_series_checkpoint() -> None:
+    """Gemma 4 E2B's per-layer embedding tables (2.35 of its 4.65 B parameters) are embeddings: a W4A16
+    export quantizes the linear layers only, so at least 2.79 B parameters stay 16 bit (5.2 GiB); sizing them
+    4-bit put the QAT release at 2.8 GiB where vLLM loads 8.0 with its towers (heldout-7's T4 log)."""
+    from lmscreen.model.catalog import spec_for
+
+    e2b = spec_for("google/gemma-4-E2B")
+    w4 = weights(e2b.model_copy(update={"quantization": "gptq"}))
+    assert w4.total_bytes >= 2.79e9 * 2
+    assert 5.5 < w4.per_gpu_gib < 8.02
+    dense = weights(qwen25_7b("gptq"))  # no per-layer tables: only the token embedding stays 16 bit
+    emb = 2 * 152064 * 3584
+    assert dense.total_bytes == round((7_620_000_000 - emb) * (4 + 20 / 128) / 8 + emb * 2)

@@ -307,3 +307,15 @@ def test_fp8_through_marlin_on_ampere_loads_more_than_native_fp8() -> None:
     blackwell = plan(spec, gpu("RTX 5090"), **args).weights_gib
     assert ampere / blackwell == pytest.approx(14.68 / 14.28, rel=1e-3)
     assert abs(ampere - 14.68) / 14.68 < 0.05 and abs(blackwell - 14.28) / 14.28 < 0.05
+
+
+def test_a_llava_name_carries_its_clip_tower() -> None:
+    """llava-v1.6-mistral-7b-hf is Mistral-7B plus the CLIP ViT-L/14-336 tower and its projector (0.32 B):
+    vLLM loads 14.08 GiB for it (0.10.2 and 0.11 logs, bench/data/vllm-logs-heldout-5.csv / -7.csv), where
+    the language model alone is 13.5; the estimate is a vision checkpoint, not a text one."""
+    from lmscreen.model.memory.weights import weights
+
+    spec = spec_from_name("llava-hf/llava-v1.6-mistral-7b-hf")
+    assert spec.is_vision and 0.30e9 < spec.vision_params < 0.34e9
+    assert weights(spec).per_gpu_gib == pytest.approx(14.08, rel=0.02)
+    assert not spec_from_name("acme/Mistral-7B-Chat-Remix").vision_params  # a text name: no tower

@@ -52,6 +52,10 @@ _VISION_NAME = re.compile(r"(?i)(?:^|[-_/])(?:vl|llava|vision)(?=$|[-_.\d])")
 """Names that carry a vision tower: `Qwen2-VL-7B`, `llava-v1.6-mistral-7b`, `Llama-3.2-11B-Vision`."""
 
 
+_LLAVA_NAME = re.compile(r"(?i)(?:^|[-_/])llava(?:-v?1\.[56]|-next)?(?=$|[-_.])(?!.*onevision)")
+"""LLaVA-1.5 / LLaVA-NeXT names (`llava-v1.6-mistral-7b-hf`, `llava-1.5-13b-hf`); OneVision uses SigLIP."""
+
+
 def _family_key(family: str) -> str:
     """A catalog family without its version and a `-vl` suffix: `qwen2.5-vl` and `qwen2` are both `qwen`."""
     return re.sub(r"[-\d.]+$", "", re.sub(r"(?i)-vl$", "", family)).lower()
@@ -236,6 +240,15 @@ def spec_from_name(name: str, *, exclude: frozenset[str] = frozenset()) -> Model
     else:
         spec.quantization = None
         spec.quantization_bits = None
+    if _LLAVA_NAME.search(name.split("/")[-1]) and not spec.vision_params:
+        # a llava release is its language model plus the CLIP ViT-L/14-336 tower (arch.vision)
+        from lmscreen.model.arch.vision import llava_tower_params
+
+        tower = llava_tower_params(spec.hidden_size)
+        spec.vision_params = tower
+        spec.total_params = (spec.total_params or 0) + tower
+        spec.is_vision = True
+        spec.sources["vision_params"] = "estimate: the CLIP ViT-L/14-336 tower of every LLaVA-1.5/1.6 release"
     same_release = _release_sibling(name, size_b)
     if same_release is not None and same_release.max_context:
         spec.max_position_embeddings = same_release.max_context

@@ -56,3 +56,28 @@ def vision_params(vision: Any, text_hidden: int | None = None) -> int:
     merger = merged * merged + merged + merged * out + out + 2 * h
     deepstack = len(vision.get("deepstack_visual_indexes") or [])
     return depth * block + embed + positions * h + merger * (1 + deepstack) + 2 * h
+
+
+LLAVA_CLIP_TOWER: dict[str, Any] = {
+    "model_type": "clip_vision_model",
+    "hidden_size": 1024,
+    "intermediate_size": 4096,
+    "num_hidden_layers": 24,
+    "num_attention_heads": 16,
+    "patch_size": 14,
+    "image_size": 336,
+    "hidden_act": "quick_gelu",
+}
+"""The vision tower every LLaVA-1.5 / LLaVA-NeXT (v1.6) release carries: CLIP ViT-L/14 at 336 px (the
+`vision_config` of llava-hf/llava-1.5-7b-hf and llava-hf/llava-v1.6-mistral-7b-hf), 0.30 B parameters with
+the two-layer projector to the language model's width. A llava name sized from its language model
+(arch.estimate) adds it: vLLM loads 14.08 GiB for llava-v1.6-mistral-7b-hf where Mistral-7B alone is 13.5."""
+
+
+def llava_tower_params(text_hidden: int | None) -> int:
+    """Parameters of the LLaVA CLIP tower and its projector into a `text_hidden`-wide language model."""
+    tower = vision_params(LLAVA_CLIP_TOWER, text_hidden)
+    h = LLAVA_CLIP_TOWER["hidden_size"]
+    out = text_hidden or h
+    # vision_params counts a one-matrix merger; LLaVA's projector is linear(h→out), GELU, linear(out→out)
+    return tower - (h * h + h + h * out + out + 2 * h) + (h * out + out + out * out + out)

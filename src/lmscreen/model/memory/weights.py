@@ -161,14 +161,27 @@ class Weights:
 
 
 def embedding_params(spec: ModelSpec) -> tuple[int, int]:
-    """(input embedding, separate lm_head) parameters; the lm_head is 0 when tied to the embedding."""
+    """(input embeddings, separate lm_head) parameters; the lm_head is 0 when tied to the embedding.
+
+    The input side includes Gemma 3n/4's per-layer embedding tables (PLE, `embedding_params` beyond the
+    token embedding): they are embeddings, kept 16 bit by every quantized export and by vLLM, and they are
+    most of an E2B/E4B checkpoint (2.35 of gemma-4-E2B's 4.65 B parameters)."""
     if spec.vocab_size and spec.hidden_size:
         one = spec.vocab_size * spec.hidden_size
         out = 0 if spec.tie_word_embeddings else one
-        return one, out
+        ple = max((spec.embedding_params or 0) - one - out, 0) if _has_ple(spec) else 0
+        return one + ple, out
     if spec.embedding_params:
         return spec.embedding_params, 0
     return 0, 0
+
+
+def _has_ple(spec: ModelSpec) -> bool:
+    """Gemma 3n/4 E-series: an `embedding_params` well beyond the token embedding means per-layer tables."""
+    if not (spec.embedding_params and spec.vocab_size and spec.hidden_size):
+        return False
+    tokens = spec.vocab_size * spec.hidden_size * (1 if spec.tie_word_embeddings else 2)
+    return spec.embedding_params > 1.5 * tokens and (spec.model_type or "").startswith("gemma")
 
 
 def expert_width(spec: ModelSpec) -> int | None:

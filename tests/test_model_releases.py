@@ -319,3 +319,17 @@ def test_a_llava_name_carries_its_clip_tower() -> None:
     assert spec.is_vision and 0.30e9 < spec.vision_params < 0.34e9
     assert weights(spec).per_gpu_gib == pytest.approx(14.08, rel=0.02)
     assert not spec_from_name("acme/Mistral-7B-Chat-Remix").vision_params  # a text name: no tower
+
+
+def test_a_far_scaled_name_estimate_keeps_the_size_the_name_states() -> None:
+    """Scaling Qwen3.5-27B's layout ×0.03 by the cube-root rule kept 1.43 B parameters (3.4 GiB) for
+    Qwen3.5-0.8B: the embedding share grows as a model shrinks. The estimate is rescaled until it holds the
+    name's 0.8 B, ties its embeddings as Qwen's catalog models of that size do (Qwen3-0.6B, Qwen2.5-0.5B),
+    and takes its layout from Qwen's own release, not from NVIDIA's NVFP4 re-export of the 27B."""
+    small = spec_from_name("Qwen/Qwen3.5-0.8B")
+    assert small.tie_word_embeddings
+    assert small.total_params == pytest.approx(0.8e9, rel=0.15)
+    assert "nvidia/" not in small.sources["num_layers"]
+    assert small.linear_attention is not None  # still the hybrid gated-delta layout of its family
+    same_size = spec_from_name("Qwen/Qwen2-7B-Instruct")  # a same-size template is not rescaled
+    assert same_size.total_params == pytest.approx(7.62e9, rel=0.01)

@@ -295,7 +295,8 @@ def estimate_total_bytes(
         return nbytes, how
     own = quant == normalize_quantization(spec.quantization)
     kept = spec.unquantized_params or 0 if own else 0
-    generic_hybrid = not own or not spec.unquantized_params
+    read = spec.sources.get("quantization") in ("config", "catalog", "safetensors", "gguf")
+    generic_hybrid = not (own and read)  # the format was applied (a name, a flag), not read with its layers
     if quant == "nvfp4" and generic_hybrid and spec.linear_attention and not spec.fp8_params:
         # an NVFP4 release whose layer list is not at hand keeps its gated-delta layers 16 bit, as the
         # exporters of these models do (NVFP4_HYBRID_KEPT)

@@ -79,7 +79,13 @@ Known gaps, left unmodelled rather than patched with a constant per row:
   from 0.21 the CUDA-graph estimate is the first capture of each mode plus the second capture's size × the
   remaining graphs (FULL and PIECEWISE, up to 67 each at 1024 sequences), which is measured, not derivable
   from the config. Which of these grows on sm120 is not shown by any log found; recipes#854 adds
-  `--skip-mm-profiling` to every SM120 profile, which points at the multimodal profile.
+  `--skip-mm-profiling` to every SM120 profile, which points at the multimodal profile. A later log narrows
+  it to the context, not the card: the same model in bf16 on an RTX PRO 6000 at 0.29.0 with
+  `--max-model-len 8192` keeps 652 / 635 state blocks at 256 / 1,024 sequences, which these terms reproduce
+  within 2% (bench/data/vllm-logs-heldout-6.csv), so the 6–9 GiB the recipe runs keep beyond the plan come
+  with their default 262,144-token context. vLLM sizes the multimodal dummy (a video of as many frames as
+  the sequence length allows, up to the processor's limit) from max_model_len, and encodes it in the
+  profile; the catalog holds no processor limits (frames, pixels), so that peak is not modelled.
 - gpt-oss-120b on 0.11 with the default max-model-len (vllm#27508: 1.71 GiB at 0.95, −2.28 at 0.90) keeps
   ~9.15 GiB besides the weights where llm-d's 16,000-token runs of the same release keep 7.5; both logs of
   #27508 agree with each other at 1024 and 8192 batched tokens, so the extra sits in the sampler-sized part,

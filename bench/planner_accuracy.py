@@ -43,7 +43,11 @@ Two sets of logged start-ups, each row citing its source:
   stage leaves), the gemma-4-E2B-it QAT w4a16 release on a T4 (2.81 / 8.02 GiB of weights: the name missed the
   catalog entry, so the per-layer embeddings were sized 4-bit; KV 11.21 / 4.66), Qwen3.5-0.8B named bare (3.37
   / 1.72 GiB: the name estimate scaled a 27B layout ×0.03) and llava-v1.6-mistral-7b on an RTX 5080 (-1.16 /
-  -1.81 and -2.76 / -3.15: the llava estimate carries no vision tower, 0.58 GiB).
+  -1.81 and -2.76 / -3.15: the llava estimate carries no vision tower, 0.58 GiB). Looked at since (no longer
+  blind): heldout-6 21 of 21 (the RedHatAI NVFP4 weights 21.65 / 21.86), heldout-7 10 of 14 (llava's tower,
+  Model Runner V2's sampler, the name rescale); still missed there: the PP2 pool (first stage keeps ~1 GiB
+  unplanned), the gemma-4-E2B QAT weights and pool (its vision/audio towers are not in the catalog config) and
+  Qwen3.5-0.8B's weights (a vision tower the name does not imply).
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

@@ -322,3 +322,22 @@ def test_pretrained_checkpoints_are_marked_base_and_never_recommended() -> None:
     offered |= {r.model for r in recommend(gpu=gpu("H100"), task="text")}
     marked = {m.id for m in all_models() if "base" in m.tasks}
     assert offered and not offered & marked
+
+
+def test_another_exporters_quantized_release_resolves_to_the_base_model() -> None:
+    """A quantized checkpoint in the catalog is one exporter's layout: NVIDIA's ModelOpt NVFP4 of
+    Qwen3.6-35B-A3B keeps attention FP8, RedHatAI's llm-compressor release keeps the gated-delta layers 16
+    bit. RedHatAI's name resolves to the base model, NVIDIA's (and a bare short name) to NVIDIA's entry, and
+    a publisher's own quantized release still to its own entry."""
+    assert lookup("RedHatAI/Qwen3.6-35B-A3B-NVFP4").id == "Qwen/Qwen3.6-35B-A3B"
+    assert lookup("nvidia/Qwen3.6-35B-A3B-NVFP4").id == "nvidia/Qwen3.6-35B-A3B-NVFP4"
+    assert lookup("Qwen3.6-35B-A3B-NVFP4").id == "nvidia/Qwen3.6-35B-A3B-NVFP4"
+    assert lookup("RedHatAI/gemma-4-26B-A4B-it-NVFP4").id == "google/gemma-4-26B-A4B"
+    assert lookup("Inferact/Qwen3.8-27B-NVFP4").id == "Inferact/Qwen3.8-27B-NVFP4"
+
+
+def test_qat_and_compressed_tensors_tags_do_not_hide_the_architecture() -> None:
+    """google/gemma-4-E2B-it-qat-w4a16-ct is a quantization-aware-trained W4A16 export of gemma-4-E2B: the
+    `-qat` and `-ct` tags name the training and the format, not another layout."""
+    assert lookup("google/gemma-4-E2B-it-qat-w4a16-ct").id == "google/gemma-4-E2B"
+    assert lookup("google/gemma-3-27b-it-qat-q4_0-gguf").id == "google/gemma-3-27b-it"

@@ -604,3 +604,20 @@ def test_a_numbered_items_heading_names_whose_figures_follow() -> None:
     # a heading about the report's own figures (`1）业绩：`) names no segment
     own = "公司公布2024年年报。1）业绩：2024年实现营收8.13亿元，归母净利润1.2亿元。"
     assert screening(own)["revenue"] == pytest.approx(8.13e8)
+
+
+def test_a_repeat_of_a_segments_figure_is_that_segments() -> None:
+    # `物业管理业务实现营收51.50亿元` … later `全年实现营业收入51.50亿元` in that business's paragraph: one
+    # figure printed twice, the first printing says whose it is; the company's stays the company's
+    opening = "公司发布2024年年度报告。报告期内，公司实现营业收入60.78亿元，同比下降8.68%。"
+    segment = "分业务来看，物业管理业务实现营收51.50亿元，同比增长32.8%，占营收的84.72%。"
+    paragraph = (
+        "报告期内，公司物业管理业务在管项目1198个，管理面积约1.53亿平方米，"
+        "全年实现营业收入51.50亿元，同比增长32.8%。"
+    )
+    got = read_facts(opening + segment + paragraph).screening()["revenue"]
+    assert got.fact is not None and got.fact.value == pytest.approx(60.78e8)
+    # without the segment's own printing nothing says whose the second figure is: still a conflict
+    alone = read_facts(opening + paragraph).screening()["revenue"]
+    assert alone.fact is None
+    assert sorted(f.value for f in alone.conflict) == [pytest.approx(51.50e8), pytest.approx(60.78e8)]

@@ -621,3 +621,22 @@ def test_a_repeat_of_a_segments_figure_is_that_segments() -> None:
     alone = read_facts(opening + paragraph).screening()["revenue"]
     assert alone.fact is None
     assert sorted(f.value for f in alone.conflict) == [pytest.approx(51.50e8), pytest.approx(60.78e8)]
+
+
+def test_a_clause_opening_with_a_bare_same_period_is_the_period_just_named() -> None:
+    # `其中Q3同比降11.2%至9.3亿。同期公司毛利率2.1%，同比下降19.7pcts`: this year's third quarter, not a prior
+    text = (
+        "2024年1-9月公司实现营业收入32.8亿元，同比下降1.4%。公司1-9月营业成本同比增长2.9%至29.8亿，"
+        "其中Q3同比降11.2%至9.3亿。同期公司毛利率2.1%，同比下降19.7pcts。"
+    )
+    sheet = read_facts(text)
+    margin = facts(sheet, "gross_margin")
+    assert [(f.value, f.basis, f.period_label) for f in margin] == [(pytest.approx(2.1), "actual", "2024Q3")]
+    # after the nine months the same words are the nine months' margin, the document's own
+    nine = "2024年1-9月公司实现营业收入32.8亿元，同比下降1.4%。同期公司毛利率9.1%，同比下降3.2pcts。"
+    assert screening(nine)["gross_margin"] == pytest.approx(9.1)
+    # `上年同期` and a 同期 with no change after it are still the prior period's
+    prior = "2024年1-9月公司实现营业收入32.8亿元。上年同期公司毛利率9.1%，同比下降3.2pcts。"
+    assert screening(prior)["gross_margin"] is None
+    bare = "2024年1-9月公司实现营业收入32.8亿元，毛利率12.3%。同期公司毛利率9.1%。"
+    assert screening(bare)["gross_margin"] == pytest.approx(12.3)

@@ -117,6 +117,10 @@ _FROM_TO_RE = re.compile(r"(?:由|从)\s?$")
 _TO_AFTER_RE = re.compile(
     r"^\s?(?:同比)?(?:增|降|提升|上升|下降|减少|增加|下滑|回升|扩大|收窄|提高|降低)?(?:至|到)"
 )
+_SAME_PERIOD_LEAD_RE = re.compile(r"^\s?同期(?:内)?(?=[\u4e00-\u9fff])")
+"""`同期公司毛利率2.1%，同比下降19.7pcts`: a clause opening with a bare 同期 (no 上年/去年/较 before it) is
+the period the text was just on, and the year-on-year change after the figure says it is this period's."""
+_CHANGE_AFTER_RE = re.compile(r"^[，,（(]?\s?(?:同比|较上年|较去年|比上年|比去年|yoy)", re.IGNORECASE)
 _BREAKDOWN_RE = re.compile(r"分(?:渠道|产品|业务|地区|区域|板块|品类|行业|模式|市场|事业部)(?:来)?看")
 """`分渠道来看，…`: the sentence breaks the company's figures down; the figures in it are a segment's."""
 _BUSINESS_RE = re.compile(
@@ -510,6 +514,10 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         return None
     # forecasts: the sentence before the number (a `；` ends a forecast's reach)
     basis = "actual"
+    after = folded[pos + len(mention.printed) : pos + len(mention.printed) + 8]
+    same_as_before = bool(_SAME_PERIOD_LEAD_RE.match(lead) and _CHANGE_AFTER_RE.match(after))
+    if same_as_before:
+        lead = lead.replace("同期", "  ", 1)  # the period just named, this year's: no prior figure
     before = _EXPECTATION_RE.sub(lambda m: " " * len(m.group(0)), folded[sent_lo:pos])
     before = _EXPRESS_ESTIMATE_RE.sub(lambda m: " " * len(m.group(0)), before)
     if FORECAST_RE.search(before) or _FORECAST_EXTRA_RE.search(before) or _MIDPOINT_RE.search(gap):
@@ -553,6 +561,9 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         segment = "主营业务"  # the main business's margin: the company's, ranked below a plain 毛利率
     stop_lo = reading.stop_start(pos)
     when = period_for(reading, sent_lo, pos, stop_lo)
+    if when is None and same_as_before and stop_lo > 0:
+        # `…其中Q3同比降11.2%至9.3亿。同期公司毛利率2.1%`: the last period the sentence before names
+        when = period_for(reading, stop_lo, stop_lo, reading.stop_start(stop_lo - 1))
     if metric in PE_METRICS:
         return _pe(reading, label, mention, gap, lead, basis, scope, segment)
     got = resolved_period(reading, when, basis)

@@ -640,3 +640,24 @@ def test_a_clause_opening_with_a_bare_same_period_is_the_period_just_named() -> 
     assert screening(prior)["gross_margin"] is None
     bare = "2024年1-9月公司实现营业收入32.8亿元，毛利率12.3%。同期公司毛利率9.1%。"
     assert screening(bare)["gross_margin"] == pytest.approx(12.3)
+
+
+def test_a_clause_without_the_single_quarter_mark_after_marked_ones_is_the_reports() -> None:
+    # the quarter's figures mark themselves 单季度 clause by clause; `负债率…，毛利率26.8%` does not:
+    # it is the report's own
+    text = (
+        "某光学2024三季报显示，公司主营收入15.74亿元，同比上升72.91%；归母净利润2.26亿元，同比上升190.16%；"
+        "其中2024年第三季度，公司单季度主营收入5.79亿元，同比上升48.12%；单季度归母净利润8781.52万元，"
+        "同比上升170.41%；单季度扣非净利润8608.07万元，同比上升184.43%；负债率49.42%，毛利率26.8%。"
+    )
+    sheet = read_facts(text)
+    assert [f.period_label for f in facts(sheet, "gross_margin")] == ["2024Q1-Q3"]
+    assert screening(text)["gross_margin"] == pytest.approx(26.8)
+    assert [f.period_label for f in facts(sheet, "net_profit", basis="actual")] == ["2024Q1-Q3", "2024Q3"]
+    # one marked clause: the clauses after it are still the quarter's
+    once = (
+        "公司发布2024年半年报，上半年实现营收75.95亿元，归母净利润22.69亿元。"
+        "其中Q2单季度实现营收33.95亿元；归母净利润10.93亿元，毛利率41.15%。"
+    )
+    assert [f.period_label for f in facts(read_facts(once), "gross_margin")] == ["2024Q2"]
+    assert screening(once)["net_profit"] == pytest.approx(22.69e8)

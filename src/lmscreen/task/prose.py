@@ -400,7 +400,30 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
         and not _COMPARED_END_RE.search(folded[max(sentence_lo, p.start - 4) : p.start])
         and not folded.startswith("同期", p.end)
     ]
+    if earlier and _quarter_marked_clause_by_clause(folded, earlier, sentence_lo, pos):
+        return None
     return earlier[-1] if earlier else None
+
+
+_ALONE_WORDS = ("单季度", "单季")
+
+
+def _quarter_marked_clause_by_clause(folded: str, earlier: list[PeriodMention], lo: int, pos: int) -> bool:
+    """`其中第三季度，公司单季度主营收入5.79亿元；单季度归母净利润0.88亿元；单季度扣非净利润0.86亿元；负债率
+    49.42%，毛利率26.8%`: when the quarter's figures mark themselves 单季度 clause by clause (two or more
+    `；` clauses), a clause without the mark is no longer the quarter's but the report's own."""
+    last = earlier[-1]
+    if folded[last.start : last.end] not in _ALONE_WORDS:
+        return False
+    cut = max(folded.rfind(ch, lo, pos) for ch in "；;")
+    if cut < 0 or any(w in folded[cut:pos] for w in _ALONE_WORDS):
+        return False
+    marked = {
+        max(folded.rfind(ch, lo, p.start) for ch in "；;")
+        for p in earlier
+        if folded[p.start : p.end] in _ALONE_WORDS
+    }
+    return len(marked) >= 2
 
 
 def resolved_period(

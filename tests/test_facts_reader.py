@@ -661,3 +661,21 @@ def test_a_clause_without_the_single_quarter_mark_after_marked_ones_is_the_repor
     )
     assert [f.period_label for f in facts(read_facts(once), "gross_margin")] == ["2024Q2"]
     assert screening(once)["net_profit"] == pytest.approx(22.69e8)
+
+
+def test_a_change_list_reaching_levels_reads_the_levels() -> None:
+    # `毛利率、净利率较2023年分别提升1.59/0.57个百分点至-0.11%/-4.23%`: the levels after 至, of this year
+    text = (
+        "某航空2024年营收同比上升16.49%至117.67亿，录得归母净利润亏损4.98亿；"
+        "毛利率、净利率较2023年分别提升1.59/0.57个百分点至-0.11%/-4.23%（较2019年下滑14.13/10.28个百分点）。"
+    )
+    sheet = read_facts(text)
+    got = [(f.metric, f.value, f.period_label, f.basis) for f in sheet.facts if f.metric.endswith("margin")]
+    assert got == [
+        ("gross_margin", pytest.approx(-0.11), "FY2024", "actual"),
+        ("net_margin", pytest.approx(-4.23), "FY2024", "actual"),
+    ]
+    assert screening(text)["gross_margin"] == pytest.approx(-0.11)
+    # the changes alone (no 至) are no levels
+    changes = "某航空2024年营收117.67亿；毛利率、净利率分别提升1.59/0.57个百分点。"
+    assert screening(changes)["gross_margin"] is None

@@ -679,3 +679,19 @@ def test_a_change_list_reaching_levels_reads_the_levels() -> None:
     # the changes alone (no 至) are no levels
     changes = "某航空2024年营收117.67亿；毛利率、净利率分别提升1.59/0.57个百分点。"
     assert screening(changes)["gross_margin"] is None
+
+
+def test_a_margin_after_a_named_products_selling_price_is_that_products() -> None:
+    # `实现了石膏板单位售价上升且单位销售成本下降，毛利率提升至37.26%`: the board's margin, not the company's
+    text = (
+        "公司公布了2024年年度报告。2024年，实现营业收入210.86亿元，归母净利润35.10亿元。"
+        "公司强化渠道管理，实现了石膏板单位售价上升且单位销售成本下降，毛利率提升至37.26%，较上年增加1.36pct。"
+    )
+    margin = facts(read_facts(text), "gross_margin")
+    assert [(f.scope, f.segment) for f in margin] == [("segment", "石膏板")]
+    assert screening(text)["gross_margin"] is None
+    # the whole's price (`产品售价`) or an input's (`原材料价格`) names no product: the company's margin
+    whole = "公司公布了2024年年度报告，实现营业收入210.86亿元。公司产品售价上升，毛利率提升至37.26%。"
+    assert screening(whole)["gross_margin"] == pytest.approx(37.26)
+    bought = "公司公布了2024年年度报告，实现营业收入210.86亿元。受原材料价格上涨影响，毛利率下降至37.26%。"
+    assert screening(bought)["gross_margin"] == pytest.approx(37.26)

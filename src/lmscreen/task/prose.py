@@ -165,10 +165,31 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         if e_explicit:
             return e_scope, e_segment
     if label.metric == "gross_margin":
-        income = _business_income(reading, stop_lo, label.start)
+        income = _business_income(reading, stop_lo, label.start) or _product_price(
+            reading, stop_lo, label.start
+        )
         if income is not None:
             return "segment", income
     return _topic(reading, label.start)
+
+
+_PRODUCT_PRICE_RE = re.compile(r"([\u4e00-\u9fff]{1,6}?)(?:单位售价|销售均价|出厂价|吨均价|吨价|售价)")
+_NOT_A_PRODUCT_RE = re.compile(r"公司|产品|整体|综合|平均|主要|各类|其")
+_LEAD_VERB_RE = re.compile(r"^(?:实现了?|带动|推动|受益于?|由于|得益于|随着|叠加)")
+
+
+def _product_price(reading: Reading, lo: int, pos: int) -> str | None:
+    """`实现了石膏板单位售价上升且单位销售成本下降，毛利率提升至37.26%`: a margin no one is named for,
+    after a named product's selling price in its sentence, is that product's (the price of one product
+    moves its own margin; `产品售价`, `公司售价` name the whole, and input prices such as `原材料价格` are
+    no product's)."""
+    found = list(_PRODUCT_PRICE_RE.finditer(reading.folded, lo, pos))
+    if not found:
+        return None
+    name = _LEAD_VERB_RE.sub("", found[-1].group(1))
+    if len(name) < 2 or _NOT_A_PRODUCT_RE.search(found[-1].group(1)):
+        return None
+    return name
 
 
 _INCOME_WORD_RE = re.compile(r"([\u4e00-\u9fff]{1,6}收入)\s?(?:为|达到?|约|了)?\s?-?[0-9]")

@@ -14,6 +14,7 @@ import pytest
 
 from lmscreen.task import process_choice
 from lmscreen.task.facts import FactSheet, read_facts
+from lmscreen.task.periods import Period
 
 
 def screening(text: str, name: str = "") -> dict[str, float | None]:
@@ -695,3 +696,16 @@ def test_a_margin_after_a_named_products_selling_price_is_that_products() -> Non
     assert screening(whole)["gross_margin"] == pytest.approx(37.26)
     bought = "公司公布了2024年年度报告，实现营业收入210.86亿元。受原材料价格上涨影响，毛利率下降至37.26%。"
     assert screening(bought)["gross_margin"] == pytest.approx(37.26)
+
+
+def test_one_report_word_for_a_year_and_the_next_first_quarter() -> None:
+    # `发布2021全年及2022Q1业绩快报`: the document is the year's, the quarter its second report
+    text = (
+        "事件：2025/4/21，公司发布2024全年及2025Q1业绩快报，2024年实现营业收入183.14亿元，同增40.61%，"
+        "归母净利润15.56亿元；2025Q1实现营业收入35.06亿元，归母净利润1.11亿元。2024年，公司毛利率41.43%。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period == Period(2024, "FY")
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(183.14e8) and got["net_profit"] == pytest.approx(15.56e8)
+    assert got["gross_margin"] == pytest.approx(41.43)

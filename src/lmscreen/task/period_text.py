@@ -285,6 +285,11 @@ _REPORT_RE = re.compile(
     + r"|业绩快报|业绩预告|报告摘要)"
 )
 _REPORT_SUB = dict(_REPORT_WORDS)
+_TWO_PERIODS_BEFORE_RE = re.compile(
+    r"(?P<y1>20[0-9]{2}|[0-9]{2})\s?年?\s?(?:全年|年度)?\s?(?:及|和|与|以及|、)\s?(?P<y2>20[0-9]{2}|[0-9]{2})\s?年?\s?"
+    r"(?:Q1|一季度|第一季度|1季度)\s?$"
+)
+"""`2021全年及2022Q1` right before a report word: a year and the next year's first quarter."""
 _HEAD_CHARS = 400
 _AS_OF_REPORT_RE = re.compile(r"(?:截至|截止|截止到|截至到)\s?$")
 _PUBLISHED_RE = re.compile(
@@ -467,6 +472,12 @@ def _from_report_word(
                 if inner not in ("", "FY") and (sub is None or sub == "FY"):
                     # `2024年第三季度业绩快报`: the report's period is the cumulative one it ends
                     sub = "Q1-Q3" if inner == "Q3" else inner
+        both = None if when else _TWO_PERIODS_BEFORE_RE.search(head, max(0, rm.start() - 30), rm.start())
+        if both is not None and _year(both.group("y2")) == (_year(both.group("y1")) or 0) + 1:
+            # `发布2021全年及2022Q1业绩快报`: one report word for a year and the next first quarter; the year
+            # is the document's (the quarter is the second report's)
+            year = _year(both.group("y1"))
+            sub = sub or "FY"
         if sub is None and year is None:
             continue  # `业绩快报` alone says nothing of the period
         if (

@@ -709,3 +709,14 @@ def test_one_report_word_for_a_year_and_the_next_first_quarter() -> None:
     got = screening(text)
     assert got["revenue"] == pytest.approx(183.14e8) and got["net_profit"] == pytest.approx(15.56e8)
     assert got["gross_margin"] == pytest.approx(41.43)
+
+
+def test_an_analysts_own_computation_is_no_reported_figure() -> None:
+    # `考虑还原…运输成本…，我们计算2021年综合毛利率同升3.94pct至29.96%`: a restated margin, an estimate
+    lead = "公司发布2024年年度报告，实现营收19.9亿元，归母净利润2.4亿元。"
+    restated = lead + "考虑还原运输成本会计记账方式变更，我们计算2024年综合毛利率同升3.94pct至29.96%。"
+    margin = facts(read_facts(restated), "gross_margin")
+    assert [f.basis for f in margin] == ["forecast"]
+    assert screening(restated)["gross_margin"] is None
+    reported = lead + "2024年综合毛利率同升3.94pct至29.96%。"
+    assert screening(reported)["gross_margin"] == pytest.approx(29.96)

@@ -53,7 +53,11 @@ _MIDPOINT_RE = re.compile(r"中值|中枢|中位值")
 _EXPRESS_ESTIMATE_RE = re.compile(r"业绩快报(?:显示|披露)?[，,：:]?\s?(?:公司|本公司)?\s?预计")
 """`根据业绩快报，公司预计实现营业总收入1936.3亿元`: an express report's unaudited figures, printed with 预计,
 are the period's actuals, not a forecast."""
-_FORECAST_EXTRA_RE = re.compile(r"计划|目标|规划|力争|指引|预告区间|将实现|可望|料将|有望|预估")
+_FORECAST_EXTRA_RE = re.compile(
+    r"计划|目标|规划|力争|指引|预告区间|将实现|可望|料将|有望|预估|我们(?:计算|推算|估算)|经(?:我们)?(?:计算|推算)"
+)
+"""Beyond FORECAST_RE: plans and targets, and an analyst's own computation (`考虑还原运输成本…，我们计算2021年
+综合毛利率…至29.96%`: a restated figure, not the one the report prints)."""
 _THRESHOLD_BEFORE_RE = re.compile(
     r"(?:低于|高于|超过|超出|不低于|不高于|不超过|不少于|不足|少于|多于|大于|小于|至少|最多|最高|最低|突破|逾|超|破"
     r"|达不到|未达到|以上的|门槛|标准为|不得|须|应当"

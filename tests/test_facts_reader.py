@@ -720,3 +720,18 @@ def test_an_analysts_own_computation_is_no_reported_figure() -> None:
     assert screening(restated)["gross_margin"] is None
     reported = lead + "2024年综合毛利率同升3.94pct至29.96%。"
     assert screening(reported)["gross_margin"] == pytest.approx(29.96)
+
+
+def test_a_clause_opening_on_gongsi_names_no_subsidiary() -> None:
+    # `公司披露…` makes 公司 a name the text uses; `公司通过发挥规模采购优势…，全年毛利率达到32.0%` is still
+    # the company's own margin, not a subsidiary `公司通过发挥规模`'s
+    text = (
+        "事件：公司披露2024年年报。2024年公司实现营收59.9亿元，归母净利9.3亿元。"
+        "2024年原材料价格持续走高，公司通过发挥规模采购优势、锁价策略以及提价方式应对，全年毛利率达到32.0%，"
+        "同比+0.1pct。"
+    )
+    assert screening(text, "洽洽食品")["gross_margin"] == pytest.approx(32.0)
+    # the short name extended into another name is still a subsidiary's
+    brand = "晨光文具发布2024年年报，实现营业收入233亿元。晨光科力普保持高速增长，实现营业收入36.6亿元。"
+    kept = facts(read_facts(brand, names=("晨光文具",)), "revenue", value=pytest.approx(36.6e8))
+    assert [f.scope for f in kept] == ["segment"] and kept[0].segment.startswith("晨光科力普")

@@ -309,12 +309,17 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
 _COMPANY_SUFFIX_RE = re.compile(r"^(?:股份|公司|集团|控股|有限|本部|母公司|的)")
 
 
+_GENERIC_NAMES = frozenset({"公司", "本公司", "该公司", "集团", "本集团", "本行", "该行"})
+"""Words a text calls the company by (`公司披露…` makes 公司 an alias), never a short name that a
+subsidiary's extends: `公司通过发挥规模采购优势…，全年毛利率达到32.0%` is the company's own margin."""
+
+
 def _named_subsidiary(reading: Reading, clause: str) -> str | None:
     """`晨光科力普保持高速增长，实现营业收入36.6亿元`: a clause opening on the company's short name extended
     into another name (not its full name, not 公司/股份/集团) is about a subsidiary or brand of it."""
     if len(reading.aliases) < 2:
         return None
-    full = [a for a in reading.aliases if clause.startswith(a)]
+    full = [a for a in reading.aliases if clause.startswith(a) and a not in _GENERIC_NAMES]
     longest = max(full, key=len) if full else ""
     if not longest or longest == max(reading.aliases, key=len):
         return None

@@ -735,3 +735,24 @@ def test_a_clause_opening_on_gongsi_names_no_subsidiary() -> None:
     brand = "晨光文具发布2024年年报，实现营业收入233亿元。晨光科力普保持高速增长，实现营业收入36.6亿元。"
     kept = facts(read_facts(brand, names=("晨光文具",)), "revenue", value=pytest.approx(36.6e8))
     assert [f.scope for f in kept] == ["segment"] and kept[0].segment.startswith("晨光科力普")
+
+
+def test_a_year_written_21fy_before_a_margin_is_a_period_not_a_business() -> None:
+    # `　　21FY毛利率同比-2.7pct至27.2%`: after a paragraph's blanks the ASCII before the label is a period
+    text = (
+        "公司发布2024年年报，24年营收69.4亿（同比+0.3%），归母净利6.4亿。　　　　"
+        "24FY毛利率同比-2.7pct至27.2%，系促销力度较23年增强。"
+    )
+    margin = facts(read_facts(text), "gross_margin")
+    assert [(f.scope, f.period_label) for f in margin] == [("company", "FY2024")]
+    assert screening(text)["gross_margin"] == pytest.approx(27.2)
+    # a business's English name before the label is still the business's
+    dram = "公司发布2024年年报，24年营收69.4亿，归母净利6.4亿。　　　　DRAM毛利率同比-2.7pct至27.2%。"
+    assert screening(dram)["gross_margin"] is None
+
+
+def test_a_two_paragraph_note_is_no_table_header() -> None:
+    # `…营收69.4亿。　　毛利率为27.2%。`: split at its blanks the line looks like a header row, but no row
+    # follows: its figures are the prose's
+    got = screening("公司发布2024年年报，营收69.4亿，归母净利6.4亿。　　毛利率为27.2%，同比提升。")
+    assert got["revenue"] == pytest.approx(69.4e8) and got["gross_margin"] == pytest.approx(27.2)

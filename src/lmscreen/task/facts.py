@@ -236,6 +236,8 @@ def read_facts(
     reading = Reading.of(text, scanned, tuple(n for n in names if n))
     tables = read_tables(scanned.folded.text, layout.rows, _to_folded(scanned.folded))
     for table in tables:
+        if not table.rows:
+            continue  # a header alone (`…。　　毛利率为27.2%。` split at its blanks) holds no row
         for start, end in table.spans:
             line = reading.line_start(start)
             while line <= end:

@@ -38,7 +38,7 @@ _PATTERNS = [
         "range",
         rf"(?<![0-9.])(?P<r_a>{_Y4})\s?[-~至到/、]\s?(?P<r_b>{_Y4}|[0-9]{{2}})\s?年?(?P<r_e>[EF])?(?![0-9])",
     ),
-    ("fy", rf"FY\s?(?P<fy_y>{_Y})(?![0-9])"),
+    ("fy", rf"FY\s?(?P<fy_y>{_Y})(?![0-9])|(?<![0-9.A-Za-z])(?P<fy_y2>{_Y})\s?FY(?![A-Za-z0-9])"),
     ("est", rf"(?<![0-9.])(?P<e_y>{_Y4})\s?年?\s?[EF](?![A-Za-z])"),
     ("h_a", rf"(?<![0-9A-Za-z])(?P<ha_n>[12])H\s?(?P<ha_y>{_Y})(?![0-9])"),
     ("h_b", rf"(?<![0-9.])(?P<hb_y>{_Y})\s?H(?P<hb_n>[12])(?![0-9])"),
@@ -145,7 +145,7 @@ def _read(m: re.Match[str]) -> PeriodMention:
     if kind == "nine":
         return PeriodMention(s, e, Period(_year(g("n_y") or g("n_y2")), "Q1-Q3"), "period")
     if kind == "fy":
-        return PeriodMention(s, e, Period(_year(g("fy_y")), "FY"), "period")
+        return PeriodMention(s, e, Period(_year(g("fy_y") or g("fy_y2")), "FY"), "period")
     if kind == "est":
         return PeriodMention(s, e, Period(_year(g("e_y")), "E"), "forecast")
     for name, n, y, letter in (

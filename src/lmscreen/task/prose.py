@@ -688,6 +688,7 @@ def _segment_margin(folded: str, start: int) -> bool:
         return word is not None and word.group(1).lower() not in {
             "the", "its", "overall", "blended", "consolidated", "group", "company", "total", "and", "a",
             "with", "while", "of", "whose", "as", "our", "to", "in",
+            "fy", "ytd", "ttm", "ltm",  # a period (`21FY毛利率`), not a business
         }  # fmt: skip
     return SEGMENT_MARGIN_PREFIX_OK.search(before) is None
 

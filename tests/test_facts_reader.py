@@ -756,3 +756,17 @@ def test_a_two_paragraph_note_is_no_table_header() -> None:
     # follows: its figures are the prose's
     got = screening("公司发布2024年年报，营收69.4亿，归母净利6.4亿。　　毛利率为27.2%，同比提升。")
     assert got["revenue"] == pytest.approx(69.4e8) and got["gross_margin"] == pytest.approx(27.2)
+
+
+def test_total_income_and_the_companys_sales_income_are_its_revenue() -> None:
+    # `总收入7.13亿元`, `公司实现销售收入364.52 亿元`: the whole's revenue in other words
+    total = "豆神教育披露2024年半年报：总收入7.13亿元(-21%)，归母净利润-9472万元。"
+    assert screening(total, "豆神教育")["revenue"] == pytest.approx(7.13e8)
+    sales = "公司发布 2024 年半年度报告，报告期内， 公司实现销售收入364.52 亿元，较上年同期增长 70.01%。"
+    assert screening(sales)["revenue"] == pytest.approx(364.52e8)
+    # a part's 销售收入 names its subject, or follows a segment's own clause: never the company's
+    parts = (
+        "公司发布2024年半年报。意大利Newchem公司销售收入3.13亿元，同比持平。"
+        "2024年公司实现组件对外销售6282.36MW，同比大幅提升87.53%；实现销售收入111.59亿，同比提升60.91%。"
+    )
+    assert [f for f in facts(read_facts(parts), "revenue") if f.scope == "company"] == []

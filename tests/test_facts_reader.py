@@ -770,3 +770,14 @@ def test_total_income_and_the_companys_sales_income_are_its_revenue() -> None:
         "2024年公司实现组件对外销售6282.36MW，同比大幅提升87.53%；实现销售收入111.59亿，同比提升60.91%。"
     )
     assert [f for f in facts(read_facts(parts), "revenue") if f.scope == "company"] == []
+
+
+def test_a_banks_net_operating_income_is_its_revenue() -> None:
+    # `营业净收入13.18亿元`: what a bank reports as its revenue (net of interest expense); 利息净收入 is not
+    text = (
+        "百信银行发布2024年上半年业绩报告，报告显示，百信银行上半年总资产679.32亿元；实现净利润1.04亿元；"
+        "其中营业净收入13.18亿元，同比增长64.0%，拨备前利润8.88亿元。"
+    )
+    assert screening(text, "百信银行")["revenue"] == pytest.approx(13.18e8)
+    interest = "某银行发布2024年上半年业绩报告，实现净利润1.04亿元，利息净收入10.2亿元。"
+    assert screening(interest)["revenue"] is None

@@ -84,8 +84,8 @@ _PE_NAMED_AFTER_RE = re.compile(
     r"-?[0-9][0-9.,]*\s?[xX×倍]\s?(?:[^\s,;，；。]{1,8}\s)?(?:P/?E|PE|市盈率)(?![A-Za-z])"
 )
 _EXCLUDED = {
-    "revenue": r"利息净收入|净收入|手续费|佣金|投资收益|其他收入|营业外收入|收入占比|占营业收入|占比|比重|占$"
-    r"|海外收入|境外收入"
+    "revenue": r"利息净收入|(?<!营业)净收入|手续费|佣金|投资收益|其他收入|营业外收入|收入占比|占营业收入"
+    r"|占比|比重|占$|海外收入|境外收入"
     r"|保险服务收入|预收|interest income|net interest|fee income|non-interest|net operating income",
     "net_profit": r"非经常性|经调整|调整后|营运利润|营业利润|利润总额|毛利|少数股东|非控股|税前|核心净利润"
     r"|每股"

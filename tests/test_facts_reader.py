@@ -781,3 +781,16 @@ def test_a_banks_net_operating_income_is_its_revenue() -> None:
     assert screening(text, "百信银行")["revenue"] == pytest.approx(13.18e8)
     interest = "某银行发布2024年上半年业绩报告，实现净利润1.04亿元，利息净收入10.2亿元。"
     assert screening(interest)["revenue"] is None
+
+
+def test_a_rates_change_in_percent_then_its_level_is_no_range() -> None:
+    # `综合毛利率同比提高0.59%至36.53%`: the change (printed in %) and the level it reached
+    text = (
+        "公司发布2024年三季报：24Q1-Q3实现营收39.67亿（-3.29%）。公司24Q1-Q3综合毛利率同比提高0.59%至36.53%。"
+    )
+    assert screening(text)["gross_margin"] == pytest.approx(36.53)
+    # a growth range stays a range, and so does a margin range with no change before it
+    growth = "公司发布2024年三季报：预计归母净利润同比增长40%至60%。"
+    assert [f for f in read_facts(growth).facts if f.metric == "net_profit"] == []
+    span = "公司发布2024年三季报：24Q1-Q3实现营收39.67亿。公司24Q1-Q3毛利率为30%至35%。"
+    assert screening(span)["gross_margin"] is None

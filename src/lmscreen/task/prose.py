@@ -390,6 +390,23 @@ def _in_range(reading: Reading, index: int) -> bool:
     return False
 
 
+_RATE_LEVELS = ("gross_margin", "net_margin", "roe", "roe_deducted")
+_CHANGE_TO_RE = re.compile(r"(?:提高|提升|增加|上升|下降|减少|下滑|降低|回升|回落|收窄|扩大)\s?$")
+
+
+def _rate_change_to_level(reading: Reading, index: int, metric: str) -> bool:
+    """`综合毛利率同比提高0.59%至36.53%`: a rate's change, then 至 the level it reached (the change printed
+    in % as in points), not a range of two rates: a range of margins after a change word is no reading.
+    Only for a rate's level; `同比增长40%至60%` stays a range of growth rates."""
+    mentions = reading.scanned.mentions
+    if metric not in _RATE_LEVELS or index == 0:
+        return False
+    before, mention = mentions[index - 1], mentions[index]
+    between = reading.text[before.end : mention.start].strip()
+    lead = reading.folded[max(0, before.folded_start - 6) : before.folded_start]
+    return between in ("至", "到") and bool(_CHANGE_TO_RE.search(lead))
+
+
 _CHANGE_NOTE_RE = re.compile(r"\s?(?:pct|pp|ppt|bps?|个百分点)", re.IGNORECASE)
 
 
@@ -544,7 +561,9 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
             growth = True
         else:
             return None
-    if _threshold(folded, mention, gap) or _in_range(reading, index):
+    if _threshold(folded, mention, gap) or (
+        _in_range(reading, index) and not _rate_change_to_level(reading, index, metric)
+    ):
         return None
     if _in_number_run(reading, index):
         return None  # `PE为8.8/8.1/7.4倍`: several numbers for one label, a list no reader could pair
@@ -626,7 +645,11 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     if mention.kind == "none" and (len(gap) > _BARE_GAP or re.search(r"[0-9]", gap)):
         return None
     limit = _LABEL_GAP_ASCII if gap.isascii() else _LABEL_GAP
-    first = _first_after(reading, index, label, metric, growth) or bool(_FROM_LEVEL_RE.search(gap))
+    first = (
+        _first_after(reading, index, label, metric, growth)
+        or bool(_FROM_LEVEL_RE.search(gap))
+        or _rate_change_to_level(reading, index, metric)
+    )
     strict = first and len(gap) <= limit
     if label.text == "收入" and not any(
         lab.metric == "net_profit"

@@ -794,3 +794,17 @@ def test_a_rates_change_in_percent_then_its_level_is_no_range() -> None:
     assert [f for f in read_facts(growth).facts if f.metric == "net_profit"] == []
     span = "公司发布2024年三季报：24Q1-Q3实现营收39.67亿。公司24Q1-Q3毛利率为30%至35%。"
     assert screening(span)["gross_margin"] is None
+
+
+def test_a_figure_after_a_clause_removing_something_is_adjusted() -> None:
+    # `剔除股权激励费用后，归母净利润应为3.04亿元`: the writer's adjusted profit, not a second reported one
+    text = (
+        "公司发布2024年报和2025年一季报，24年实现营收26.78亿元，同比+68.53%；归母净利润2.80亿元，同比+7.4%；"
+        "剔除股权激励费用后，归母净利润应为3.04亿元，同比+16.61%。"
+    )
+    got = read_facts(text).screening()["net_profit"]
+    assert got.fact is not None and got.fact.value == pytest.approx(2.80e8) and not got.conflict
+    assert not [f for f in facts(read_facts(text), "net_profit") if f.value == pytest.approx(3.04e8)]
+    # a clause that only qualifies (`受益于提价，`) adjusts nothing
+    plain = "公司发布2024年报，24年实现营收26.78亿元；受益于提价，归母净利润2.80亿元。"
+    assert screening(plain)["net_profit"] == pytest.approx(2.80e8)

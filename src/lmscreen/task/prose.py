@@ -390,6 +390,10 @@ def _in_range(reading: Reading, index: int) -> bool:
     return False
 
 
+_ADJUSTED_BEFORE_RE = re.compile(
+    r"(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20}(?:后|影响|因素)[，,]\s?$"
+)
+"""The clause right before a label that removes something (`剔除股权激励费用后，`): the figure is adjusted."""
 _RATE_LEVELS = ("gross_margin", "net_margin", "roe", "roe_deducted")
 _CHANGE_TO_RE = re.compile(r"(?:提高|提升|增加|上升|下降|减少|下滑|降低|回升|回落|收窄|扩大)\s?$")
 
@@ -571,6 +575,10 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     lead = folded[lead_lo : label.start]
     if ENUM_RE.search(lead):
         return None  # `A、B、C分别实现毛利率6.7%、3.8%…`: a list's numbers, read as a list or not at all
+    if metric in ("revenue", "net_profit") and _ADJUSTED_BEFORE_RE.search(
+        folded, max(sent_lo, lead_lo - 30), lead_lo
+    ):
+        return None  # `剔除股权激励费用后，归母净利润应为3.04亿元`: adjusted by the writer
     family = "pe" if metric in PE_METRICS else metric
     excluded = _EXCLUDED_RE.get(family)
     # a figure named by its own label: another figure's words further back are that figure's (`ROAA

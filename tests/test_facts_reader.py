@@ -808,3 +808,19 @@ def test_a_figure_after_a_clause_removing_something_is_adjusted() -> None:
     # a clause that only qualifies (`受益于提价，`) adjusts nothing
     plain = "公司发布2024年报，24年实现营收26.78亿元；受益于提价，归母净利润2.80亿元。"
     assert screening(plain)["net_profit"] == pytest.approx(2.80e8)
+
+
+def test_a_quarter_the_opening_looks_ahead_to_is_not_the_documents_period() -> None:
+    # `…；Q4大客户指引总体平稳，…。中期业绩符合预期…上半年公司营收32.44亿元`: no year anywhere; Q4 is guided
+    text = (
+        "本报告导读：　　业绩符合预期，数通100G稳健，400G持续上量；毛利率保持稳健；Q4大客户指引总体平稳，"
+        "800G产品开始送样。 　　中期业绩符合预期，毛利率保持稳健。上半年公司营收32.44亿元，同比增长59.43%；"
+        "归母净利润3.65亿元，同比增长76.13%。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period is not None and sheet.period.sub == "H1"
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(32.44e8) and got["net_profit"] == pytest.approx(3.65e8)
+    # a quarter named in the opening without guidance is still the note's
+    own = "Q3业绩符合预期。公司营收12.3亿元，归母净利润1.2亿元。"
+    assert read_facts(own).period is not None and read_facts(own).period.sub in ("Q3", "Q1-Q3")

@@ -285,6 +285,8 @@ _REPORT_RE = re.compile(
     + r"|业绩快报|业绩预告|报告摘要)"
 )
 _REPORT_SUB = dict(_REPORT_WORDS)
+_GUIDANCE_AFTER_RE = re.compile(r"[^，,。；;\d]{0,6}?(?:指引|展望|预计|目标|有望)")
+"""A part named and then guided or expected (`Q4大客户指引`, `Q4有望`): a period ahead, not the document's."""
 _TWO_PERIODS_BEFORE_RE = re.compile(
     r"(?P<y1>20[0-9]{2}|[0-9]{2})\s?年?\s?(?:全年|年度)?\s?(?:及|和|与|以及|、)\s?(?P<y2>20[0-9]{2}|[0-9]{2})\s?年?\s?"
     r"(?:Q1|一季度|第一季度|1季度)\s?$"
@@ -375,6 +377,8 @@ def _main_period(
         if p is not None and p.year is None and p.sub not in ("", LAST_QUARTER, "FY"):
             if "单" in folded[m.start : m.end + 2]:
                 continue  # `Q3单季度…`: a quarter alone, beside the cumulative figures the note is about
+            if _GUIDANCE_AFTER_RE.match(folded, m.end):
+                continue  # `Q4大客户指引总体平稳`: a quarter the note looks ahead to, not its own
             if not _forecast_before(folded, m.start, forecast):
                 year = _year_of_same_part(folded, periods, p.sub, forecast, today)
                 return Period(year or _latest_actual_year(folded, periods, forecast, today), p.sub)
@@ -401,7 +405,7 @@ def _main_period(
             break
         p = m.period
         if p is not None and p.year is None and p.sub not in ("", LAST_QUARTER):
-            if _forecast_before(folded, m.start, forecast):
+            if _forecast_before(folded, m.start, forecast) or _GUIDANCE_AFTER_RE.match(folded, m.end):
                 continue
             return Period(_latest_actual_year(folded, periods, forecast, today), p.sub)
     return None

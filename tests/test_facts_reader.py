@@ -824,3 +824,20 @@ def test_a_quarter_the_opening_looks_ahead_to_is_not_the_documents_period() -> N
     # a quarter named in the opening without guidance is still the note's
     own = "Q3业绩符合预期。公司营收12.3亿元，归母净利润1.2亿元。"
     assert read_facts(own).period is not None and read_facts(own).period.sub in ("Q3", "Q1-Q3")
+
+
+def test_a_slash_list_of_changes_reaching_levels_and_an_adjusted_list() -> None:
+    # `毛利率/净利率同降7.15/3.62pct至34.80%/20.61%`: the levels after 至
+    text = (
+        "公司发布2024年年报，营收41.91亿元，归母净利润8.24亿元。"
+        "2024年公司毛利率/净利率同降7.15/3.62pct至34.80%/20.61%。"
+    )
+    sheet = read_facts(text)
+    got = {f.metric: f.value for f in sheet.facts if f.metric.endswith("margin")}
+    assert got == {"gross_margin": pytest.approx(34.80), "net_margin": pytest.approx(20.61)}
+    # `若剔除…减值影响，则2024年公司归母净利/扣非后归母净利分别为1.1/1.0亿元`: the writer's adjusted figures
+    adjusted = (
+        "公司公布2024年年报。2024年公司收入9.0亿元，归母净利-17.5亿元。"
+        "若剔除六间房及花房科技减值影响，则2024年公司归母净利/扣非后归母净利分别为1.1/1.0亿元。"
+    )
+    assert screening(adjusted)["net_profit"] == pytest.approx(-17.5e8)

@@ -19,7 +19,14 @@ from lmscreen.task.fact import TIER_TEXT, Fact
 from lmscreen.task.metrics import GROWTH_METRICS, METRICS, PE_METRICS, Label
 from lmscreen.task.period_text import PeriodMention, resolve
 from lmscreen.task.periods import Period
-from lmscreen.task.prose import _COMPARED_END_RE, ENUM_RE, _subject, _unit_kind_ok, period_for
+from lmscreen.task.prose import (
+    _ADJUSTED_BEFORE_RE,
+    _COMPARED_END_RE,
+    ENUM_RE,
+    _subject,
+    _unit_kind_ok,
+    period_for,
+)
 from lmscreen.task.units import Mention, printed_unit
 from lmscreen.task.vocabulary import CHANGE_RE, FORECAST_RE, PRIOR_RE
 
@@ -31,6 +38,10 @@ _CHANGE_AFTER_RE = re.compile(
     r"^(?:同比|较上年同期|较上年|比上年同期|比上年)?\s?(?:增长|增加|上升|提升|下降|减少|下滑|增|降|变动)"
 )
 _NUMBER_KINDS = ("money", "percent", "times", "none")
+_SLASH_CHANGE_RE = re.compile(
+    r"\s?(?:同比|较上年同期|较上年|比上年同期|比上年|同)?\s?"
+    r"(?:增长|增加|上升|提升|提高|下降|减少|下滑|降低|增|降|升|变动)\s?(?=[+\-]?[0-9])"
+)
 _LEVELS_AFTER_CHANGES_RE = re.compile(
     r"[+\-]?[0-9][0-9.]*(?:\s?[/、,，]\s?[+\-]?[0-9][0-9.]*)+\s?(?:个百分点|百分点|个pcts?|pcts?|pp|%)?\s?(?:至|到)"
 )
@@ -148,7 +159,14 @@ def read_lists(reading: Reading) -> list[Fact]:
         if len(joined) < 2:
             continue
         hi = reading.end_of(joined[-1].end, CLAUSE_BREAKS, 40)
-        numbers = _number_run(reading, joined[-1].end, hi)
+        level = False
+        chg = _SLASH_CHANGE_RE.match(folded, joined[-1].end, hi)
+        if chg is not None and (to := _LEVELS_AFTER_CHANGES_RE.match(folded, chg.end(), hi)) is not None:
+            # `毛利率/净利率同降7.15/3.62pct至34.80%/20.61%`: the levels after 至 are the labels' figures
+            numbers = _number_run(reading, to.end(), hi)
+            level = True
+        else:
+            numbers = _number_run(reading, joined[-1].end, hi)
         if len(numbers) != len(joined):
             continue
         between = folded[numbers[0].folded_start : numbers[-1].folded_start]
@@ -156,7 +174,7 @@ def read_lists(reading: Reading) -> list[Fact]:
         if not slashed and not _enumerated_amounts(reading, joined, numbers, hi):
             continue  # `营收、归母净利润1.2亿、增长12%` is prose, read clause by clause
         lo = reading.start_of(label.start, SENTENCE_BREAKS, 90)
-        facts.extend(_pair(reading, joined, numbers, lo, label.start, growth=False, seen=seen))
+        facts.extend(_pair(reading, joined, numbers, lo, label.start, growth=False, seen=seen, level=level))
     return facts
 
 
@@ -192,6 +210,11 @@ def _pair(
     shared = _shared_unit(numbers)
     if shared is None:
         return []
+    if labels:
+        clause_lo = reading.start_of(labels[0].start, CLAUSE_BREAKS, 40)
+        sentence_lo = reading.start_of(labels[0].start, SENTENCE_BREAKS, 90)
+        if _ADJUSTED_BEFORE_RE.search(folded, max(sentence_lo, clause_lo - 30), clause_lo):
+            return []  # `若剔除…减值影响，则2020年公司归母净利/扣非后归母净利分别为1.1/1.0亿`: adjusted
     clause = folded[lo : shared[-1].folded_start]
     basis = "forecast" if FORECAST_RE.search(clause) else "actual"
     if PRIOR_RE.search(folded[lo:enum_start]) and basis == "actual":

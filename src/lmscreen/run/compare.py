@@ -31,7 +31,7 @@ from lmscreen.run.options import ScreenOptions
 from lmscreen.run.runner import EngineSource, run_items
 from lmscreen.task.compare.aggregate import Comparison, Placed
 from lmscreen.task.compare.aggregate import compare as aggregate
-from lmscreen.task.compare.document import DocPoints
+from lmscreen.task.points import DocPoints
 from lmscreen.task.compare.metrics import DEFAULT, MetricSpec, metric_spec
 from lmscreen.task.compare.spans import Span, parse_span
 from lmscreen.task.compare.task import DocItem, DocumentTask, Narrative, NarrativeTask

@@ -30,12 +30,38 @@ RAY_MODULES = {"test_ray_engine"}
 BROWSER_FIXTURE = "browser"
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test by what it needs: `-m "not model and not server and not ray"` is the quick loop.
+PIN_ENV = "LMSCREEN_TEST_PIN"
+MAX_WORKERS = 4
 
-    Not run in parallel (pytest-xdist): llama.cpp's threads busy-wait between steps, so a llama.cpp test
-    beside any other busy process on two cores slows several times over (measured: the suite under
-    `-n 2` was no faster, and the OpenAI-screen test took 10x its solo time)."""
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` (pyproject's addopts): one worker per usable core, at most MAX_WORKERS; none on one core."""
+    cores = len(os.sched_getaffinity(0))
+    return min(cores, MAX_WORKERS) if cores >= 2 else 0
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A parallel worker keeps to its own share of the cores (its children inherit it).
+
+    Why: llama.cpp's threads busy-wait between steps, so a two-thread model run beside another busy process
+    on two cores slows several times over (measured before the workers were pinned: the suite under `-n 2`
+    was no faster, and the OpenAI-screen test took 10x its solo time). Pinned, each worker's model runs
+    see one usable core, choose one thread (engines/threads.py) and never spin against the other worker.
+    Files go to workers whole (`--dist loadfile`), so a module's fixtures (a Ray cluster) start once.
+    `LMSCREEN_TEST_PIN=0` leaves the workers unpinned."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0") or 0)
+    if not worker.startswith("gw") or count < 2 or os.environ.get(PIN_ENV, "1") == "0":
+        return
+    cores = sorted(os.sched_getaffinity(0))
+    index = int(worker[2:]) % count
+    share = {core for i, core in enumerate(cores) if i % count == index}
+    if share:
+        os.sched_setaffinity(0, share)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test by what it needs: `-m "not model and not server and not ray"` is the quick loop."""
     for item in items:
         module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
         if module in MODEL_MODULES:

@@ -84,7 +84,7 @@ from lmscreen.model.memory import VllmBlocks, plan
 from lmscreen.model.memory.kv import kv_layout
 from lmscreen.model.memory.overhead import vllm_batch_defaults
 from lmscreen.model.memory.releases import release_for
-from lmscreen.model.memory.weights import weights
+from lmscreen.model.memory.weights import normalize_quantization, weights
 from lmscreen.model.spec import ModelSpec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -229,6 +229,27 @@ def _first_int(text: str | None) -> int | None:
     return int(match.group(1)) if match else None
 
 
+_LOGGED_FORMATS = ("nvfp4", "mxfp4", "awq", "gptq", "fp8")
+_WEIGHT_ONLY = ("gptq", "awq", "int8", "w8a8", "nvfp4")
+
+
+def logged_quantization(weights_format: str, model: str = "") -> str | None:
+    """The weight format a log cell or checkpoint name states, in the planner's own names.
+
+    A named format wins (nvfp4, mxfp4, awq, gptq, fp8); otherwise every word goes through the planner's
+    normalizer (memory.weights.normalize_quantization), so the spellings vLLM and llm-compressor print
+    (`w4a16`, `int4`, `w8a16`, `autoround`) mean what `model fit` takes them to mean; then bf16/fp16.
+    """
+    fmt = (weights_format or "").lower()
+    quant = next((q for q in _LOGGED_FORMATS if q in fmt or q in model.lower()), None)
+    if quant is None:
+        words = re.findall(r"[a-z0-9]+", f"{fmt} {model.lower()}")
+        quant = next((q for w in words if (q := normalize_quantization(w)) in _WEIGHT_ONLY), None)
+    if quant is None and ("bf16" in fmt or "fp16" in fmt):
+        quant = "bf16"
+    return quant
+
+
 def resolve_spec(model: str, weights_format: str) -> tuple[ModelSpec, str | None]:
     """Catalog spec for a logged model name, with the logged weight format applied."""
     note = None
@@ -248,12 +269,7 @@ def resolve_spec(model: str, weights_format: str) -> tuple[ModelSpec, str | None
         # entry: the nearest catalog sibling's layout scaled to the size in the name (arch.estimate)
         spec = spec_from_name(name)
         note = f"estimated from the name: {next(iter(spec.sources.values()), 'estimate')}"
-    fmt = weights_format.lower()
-    quant = next(
-        (q for q in ("nvfp4", "mxfp4", "awq", "gptq", "fp8") if q in fmt or q in model.lower()), None
-    )
-    if quant is None and ("bf16" in fmt or "fp16" in fmt):
-        quant = "bf16"
+    quant = logged_quantization(weights_format, model)
     if quant and quant != (spec.quantization or "bf16"):
         spec = spec.model_copy(update={"quantization": None if quant == "bf16" else quant})
     return spec, note

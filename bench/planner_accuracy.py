@@ -5,11 +5,11 @@ Two sets of logged start-ups, each row citing its source:
 - calibration: ../shared/research/vllm-measurements-calibration.csv (copied to tests/data/research/) and
   bench/data/vllm-logs-public.csv (llm-d's H100 table and the start-ups gathered for issue 25). The release
   constants of lmscreen.model.memory.releases were fitted on these.
-- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv, -5.csv, -6.csv, -7.csv and -8.csv, start-ups the
-  constants were *not* fitted on; their numbers are reported as they come out. Each file's rows were recorded
-  with their sources before the planner was run on them, and the first scoring of each is kept here, because
-  only that one is blind (a held-out row looked at while changing the planner no longer tests it):
-  vllm-logs-heldout.csv 15 of 16 checks (93.8%); vllm-logs-heldout-3.csv (10 start-ups, issue 25's fourth
+- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv, -5.csv, -6.csv, -7.csv, -8.csv and -9.csv,
+  start-ups the constants were *not* fitted on; their numbers are reported as they come out. Each file's rows
+  were recorded with their sources before the planner was run on them, and the first scoring of each is kept
+  here, because only that one is blind (a held-out row looked at while changing the planner no longer tests
+  it): vllm-logs-heldout.csv 15 of 16 checks (93.8%); vllm-logs-heldout-3.csv (10 start-ups, issue 25's fourth
   pass) 9 of 14 (64.3%: weights 2/3, KV 0/2, verdicts 7/9); vllm-logs-heldout-4.csv (9 start-ups, the fifth
   pass, committed in 2c47261 before this script saw them) 10 of 14 (71.4%: weights 2/2, KV within 10% 0/3,
   verdicts 8/9). Its misses: the KV pool of Qwen3-Next-80B on two H200 (0.10.2, 51.08 planned / 44.59 logged)
@@ -55,6 +55,11 @@ Two sets of logged start-ups, each row citing its source:
   started: a 'w4a16' weight format was not read as 4-bit), Qwen3-VL-30B-A3B bf16 on an H100 NVL (0.13,
   23.57 / 19.40 GiB of KV, 21.5%: one image of a 16,384-token encoder budget profiled, the pool planned
   4 GiB too large). Qwen2.5-72B at TP4 on four L40S (0.19) came out at 7.9% (4.71 / 5.11).
+  vllm-logs-heldout-9.csv (1 start-up from a public file, committed in 0609b5e before this script saw it,
+  after the w4a16 format read, the H100 NVL visible memory and the Qwen3.5-0.8B catalog entry): 2 of 3 checks
+  (weights 0/1, KV within 10% 1/1, verdicts 1/1). Its miss: ibm-granite/granite-3.3-2b-instruct named bare
+  (no granite entry in the catalog: the name estimate scales Qwen3-1.7B to the '2b' of the name, 3.74 GiB of
+  weights where 4.74 load; the model has 2.5 B parameters). Its pool on a 44.39 GiB card came out at 2.0%.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it
@@ -99,6 +104,7 @@ HELDOUT_CSVS = [
     ROOT / "bench" / "data" / "vllm-logs-heldout-6.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-7.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-8.csv",
+    ROOT / "bench" / "data" / "vllm-logs-heldout-9.csv",
 ]
 GIB = 1 << 30
 KV_TARGET = 0.03

@@ -5,7 +5,7 @@ Two sets of logged start-ups, each row citing its source:
 - calibration: ../shared/research/vllm-measurements-calibration.csv (copied to tests/data/research/) and
   bench/data/vllm-logs-public.csv (llm-d's H100 table and the start-ups gathered for issue 25). The release
   constants of lmscreen.model.memory.releases were fitted on these.
-- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv, -5.csv, -6.csv, -7.csv, -8.csv and -9.csv,
+- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv, -5.csv, -6.csv to -10.csv,
   start-ups the constants were *not* fitted on; their numbers are reported as they come out. Each file's rows
   were recorded with their sources before the planner was run on them, and the first scoring of each is kept
   here, because only that one is blind (a held-out row looked at while changing the planner no longer tests
@@ -60,6 +60,11 @@ Two sets of logged start-ups, each row citing its source:
   (weights 0/1, KV within 10% 1/1, verdicts 1/1). Its miss: ibm-granite/granite-3.3-2b-instruct named bare
   (no granite entry in the catalog: the name estimate scales Qwen3-1.7B to the '2b' of the name, 3.74 GiB of
   weights where 4.74 load; the model has 2.5 B parameters). Its pool on a 44.39 GiB card came out at 2.0%.
+  vllm-logs-heldout-10.csv (4 start-ups from public files, committed in 73a4b3b before this script saw them):
+  7 of 8 checks (87.5%: weights 3/3, KV within 10% 1/2, verdicts 3/3), over vLLM 0.10.2, 0.29 and 0.31, an
+  A100, an L4 and four H100s (TP4 with an MTP draft). Its miss: Qwen/Qwen3.5-4B named bare on the L4 (0.29:
+  11.92 planned / 9.10 logged, 31%; the name estimate scaled the 27B hybrid layout by 0.15 and planned
+  981,315 tokens where 267,842 fit). Llama-3.1-8B at 0.31's defaults came out at 1.3%.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it
@@ -105,6 +110,7 @@ HELDOUT_CSVS = [
     ROOT / "bench" / "data" / "vllm-logs-heldout-7.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-8.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-9.csv",
+    ROOT / "bench" / "data" / "vllm-logs-heldout-10.csv",
 ]
 GIB = 1 << 30
 KV_TARGET = 0.03

@@ -12,6 +12,7 @@ import pytest
 from lmscreen.errors import InputError
 from lmscreen.model.catalog import all_models, lookup, spec_for
 from lmscreen.model.hardware import all_gpus, gpu
+from lmscreen.model.memory import plan
 
 
 def test_catalog_size_sources_and_unique_names() -> None:
@@ -352,6 +353,18 @@ def test_qwen35_small_release_carries_its_vision_tower() -> None:
     assert 0.09e9 < (spec.vision_params or 0) < 0.11e9
     assert spec.num_layers == 24 and spec.vocab_size == 248320
     assert lookup("Qwen/Qwen3.5-0.8B-Instruct").id == "Qwen/Qwen3.5-0.8B"
+
+
+def test_qwen35_4b_is_planned_from_its_own_layout_not_the_27b_scaled() -> None:
+    """Named bare before it had an entry, Qwen3.5-4B was the 27B hybrid layout scaled by 0.15: on an L4 at
+    vLLM 0.29 that planned 981,315 tokens where a start-up logged 267,842. Its config.json (24 gated-delta +
+    8 full-attention layers, 4 KV heads of 256, a 24-layer 1024-wide ViT) gives its own layout."""
+    spec = spec_for("Qwen/Qwen3.5-4B")
+    assert spec.num_layers == 32 and spec.is_vision
+    assert 0.30e9 < (spec.vision_params or 0) < 0.36e9
+    card = gpu("L4")
+    p = plan(spec, card, 22.03, context=32768, engine="vllm", vllm_version="0.29.0", table=False)
+    assert 200_000 < p.kv_cache_tokens < 330_000
 
 
 def test_h100_nvl_plans_on_what_nvidia_smi_shows() -> None:

@@ -12,6 +12,7 @@ import pytest
 from lmscreen.errors import InputError
 from lmscreen.model.catalog import all_models, lookup, spec_for
 from lmscreen.model.hardware import all_gpus, gpu
+from lmscreen.model.memory import plan
 
 
 def test_catalog_size_sources_and_unique_names() -> None:
@@ -341,3 +342,31 @@ def test_qat_and_compressed_tensors_tags_do_not_hide_the_architecture() -> None:
     `-qat` and `-ct` tags name the training and the format, not another layout."""
     assert lookup("google/gemma-4-E2B-it-qat-w4a16-ct").id == "google/gemma-4-E2B"
     assert lookup("google/gemma-3-27b-it-qat-q4_0-gguf").id == "google/gemma-3-27b-it"
+
+
+def test_qwen35_small_release_carries_its_vision_tower() -> None:
+    """Qwen3.5-0.8B's name says nothing of images, but its config.json is Qwen3_5ForConditionalGeneration
+    with a 12-layer, 768-wide ViT that vLLM loads with the language model; the name estimate (a 27B layout
+    scaled by 0.03) planned 1.46 GiB of weights where a vLLM 0.23 start-up logged 1.72."""
+    spec = spec_for("Qwen/Qwen3.5-0.8B")
+    assert spec.is_vision
+    assert 0.09e9 < (spec.vision_params or 0) < 0.11e9
+    assert spec.num_layers == 24 and spec.vocab_size == 248320
+    assert lookup("Qwen/Qwen3.5-0.8B-Instruct").id == "Qwen/Qwen3.5-0.8B"
+
+
+def test_qwen35_4b_is_planned_from_its_own_layout_not_the_27b_scaled() -> None:
+    """Named bare before it had an entry, Qwen3.5-4B was the 27B hybrid layout scaled by 0.15: on an L4 at
+    vLLM 0.29 that planned 981,315 tokens where a start-up logged 267,842. Its config.json (24 gated-delta +
+    8 full-attention layers, 4 KV heads of 256, a 24-layer 1024-wide ViT) gives its own layout."""
+    spec = spec_for("Qwen/Qwen3.5-4B")
+    assert spec.num_layers == 32 and spec.is_vision
+    assert 0.30e9 < (spec.vision_params or 0) < 0.36e9
+    card = gpu("L4")
+    p = plan(spec, card, 22.03, context=32768, engine="vllm", vllm_version="0.29.0", table=False)
+    assert 200_000 < p.kv_cache_tokens < 330_000
+
+
+def test_h100_nvl_plans_on_what_nvidia_smi_shows() -> None:
+    card = gpu("H100 NVL")
+    assert card.visible_gib == 93.58 and card.memory_gib == 94

@@ -74,7 +74,21 @@ def _named_family(name: str, keys: set[str]) -> str | None:
     return None
 
 
+_EXPERT_KEYS = ("num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts")
+
+
 def _moe(entry: CatalogEntry) -> bool:
+    """Whether a catalog model routes tokens to experts, read from its config where it says so.
+
+    The ratio of active to total parameters alone misreads small dense models with a large vocabulary or a
+    vision tower: Qwen3.5-0.8B counts 0.75 of its 0.85 B as active (embeddings and ViT are not), which made it
+    "MoE" and sent a bare Qwen3.5-4B to the 27B's layout instead of its nearest dense sibling.
+    """
+    from lmscreen.model.arch.config import text_part
+
+    cfg = text_part(entry.config or {})
+    if cfg.get("num_hidden_layers") or cfg.get("hidden_size"):  # a config that describes the layers
+        return any(int(cfg.get(key) or 0) > 1 for key in _EXPERT_KEYS)
     return entry.active_params_b < entry.total_params_b * 0.9
 
 

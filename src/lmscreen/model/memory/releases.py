@@ -99,7 +99,17 @@ Known gaps, left unmodelled rather than patched with a constant per row:
   max_num_batched_tokens and one item's maximum tokens, which the processor config sets (Qwen3-VL-30B at
   0.11: one video of 153,600 tokens, whose cached outputs alone are ~2.3 GiB with the deepstack levels;
   Qwen2-VL-7B at 0.13 with one 4096-token image keeps only ~1.2 GiB in all where the per-parameter term
-  gives 2.3). The catalog holds no processor limits, so neither is modelled.
+  gives 2.3). The catalog holds no processor limits, so neither is modelled. A 0.13 start-up of a
+  Qwen3-VL-30B-A3B checkpoint on an H100 NVL (bench/data/vllm-logs-heldout-8.csv: one image of a 16,384-token
+  budget) keeps 6.5 GiB besides weights and KV where these terms give 3.2; its cached outputs are ~0.25 GiB
+  (16,384 tokens x 2,048 x 2 B x 4 deepstack levels), so the rest is the encoder's own peak, not modelled.
+- Pipeline parallel on Model Runner V2 (Qwen3-32B PP2 at 0.27.1, bench/data/vllm-logs-heldout-7.csv): each
+  stage keeps 3.03 GiB besides weights and KV (the same tutorial's TP2 run: 1.66), where these terms give
+  2.07. Read in vllm/v1/worker/gpu/model_runner.py (profile_run): the encoder is profiled on the first rank
+  only, the dummy sampler runs on the last rank only, non-first ranks hold a max_num_batched_tokens
+  IntermediateTensors buffer (0.16 GiB here), and `profile_cudagraph_memory` returns 0; none of these adds
+  ~1 GiB to both stages, so the term is not modelled. After start-up nvidia-smi shows 40,701 / 43,667 MiB
+  on the two stages (TP2: 45,171 each).
 """
 
 from __future__ import annotations

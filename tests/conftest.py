@@ -9,6 +9,12 @@ from pathlib import Path
 
 import pytest
 
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+"""Bytecode is cached during the tests even where the environment says not to (PYTHONDONTWRITEBYTECODE, as
+on the shared dev machines): otherwise every `lmscreen` child, server and worker the suite starts compiles
+the package from source again, and each worker rewrites every test module's asserts again."""
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 """bench/ on the path: the extraction bench's own copy of the old free-form question is tested here too."""
 

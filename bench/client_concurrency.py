@@ -26,9 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from fixed_server import FAKE_MODEL  # noqa: E402
 from lmscreen.engines.openai_engine import OpenAIEngine  # noqa: E402
 from lmscreen.engines.protocol import LLMRequest  # noqa: E402
-from servers import FAKE_MODEL, FakeServerProcess  # noqa: E402
+from servers import FakeServerProcess  # noqa: E402
 
 LATENCY = 0.1
 SCHEMA = {

@@ -72,12 +72,12 @@ async def _connection(
         writer.close()
 
 
-def serve(answer: Answer, model: str, usage: tuple[int, int] = (100, 20)) -> None:
+def serve(answer: Answer, model: str, usage: tuple[int, int] = (100, 20), *, backlog: int = 100) -> None:
     """Serve on a free loopback port until killed; the first line on stdout is `PORT n`."""
 
     async def main() -> None:
         server = await asyncio.start_server(
-            lambda r, w: _connection(r, w, answer, model, usage), "127.0.0.1", 0
+            lambda r, w: _connection(r, w, answer, model, usage), "127.0.0.1", 0, backlog=backlog
         )
         print(f"PORT {server.sockets[0].getsockname()[1]}", flush=True)
         async with server:
@@ -86,20 +86,36 @@ def serve(answer: Answer, model: str, usage: tuple[int, int] = (100, 20)) -> Non
     asyncio.run(main())
 
 
+def _die_with_parent() -> None:
+    """Runs in the child before exec: a server started by a test session that is itself killed (a timeout,
+    ^C, a SIGKILLed helper) gets SIGTERM instead of living on as an orphan eating the shared cores."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def popen_kwargs() -> dict[str, Any]:
+    """Own session (so a kill takes the whole server down like a crash) and death with the parent."""
+    return {"start_new_session": True, "preexec_fn": _die_with_parent if sys.platform == "linux" else None}
+
+
 class ChatServerProcess:
-    """`python SCRIPT ARGS...` (a script that calls `serve`) as a context manager: `base_url` inside."""
+    """`python SCRIPT ARGS...` (a script that calls `serve`) as a context manager: `base_url` and `port`
+    inside."""
 
     def __init__(self, script: Path, *args: str) -> None:
         self.command = [sys.executable, str(script), *args]
+        self.port = 0
 
     def __enter__(self) -> ChatServerProcess:
-        self.proc = subprocess.Popen(self.command, stdout=subprocess.PIPE, text=True, start_new_session=True)
+        self.proc = subprocess.Popen(self.command, stdout=subprocess.PIPE, text=True, **popen_kwargs())
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if not line.startswith("PORT "):
             self.__exit__(None, None, None)
             raise RuntimeError(f"{self.command[1]} did not start: {line!r}")
-        self.base_url = f"http://127.0.0.1:{int(line.split()[1])}/v1"
+        self.port = int(line.split()[1])
+        self.base_url = f"http://127.0.0.1:{self.port}/v1"
         return self
 
     def __exit__(

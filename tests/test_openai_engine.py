@@ -17,6 +17,7 @@ import jsonschema
 import pytest
 
 from faultproxy import FaultProxy
+from fixed_server import FAKE_MODEL
 from lmscreen.engines import plugin
 from lmscreen.engines.openai_endpoint import ServerKind
 from lmscreen.engines.openai_engine import OpenAIEngine, estimate_tokens, strip_think
@@ -24,7 +25,6 @@ from lmscreen.engines.protocol import Engine, LLMRequest, LLMResult
 from lmscreen.engines.structured import Mechanism
 from lmscreen.errors import InputError
 from servers import (
-    FAKE_MODEL,
     KEYED_API_KEY,
     LLAMA_ALIAS,
     FakeServerProcess,

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from faultproxy import FaultProxy
+from fixed_server import FAKE_MODEL
 from inproc import run_lmscreen
-from servers import FAKE_MODEL, FakeServerProcess
+from servers import FakeServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 POOL = ROOT / "examples" / "pool.csv"

@@ -71,6 +71,11 @@ Two sets of logged start-ups, each row citing its source:
   Looked at since (no longer blind): heldout-10 8 of 8 with Qwen/Qwen3.5-4B in the catalog from its
   config.json (9.66 / 9.10 GiB, 284,464 / 267,842 tokens); the small Qwen3.5 releases load 0.14 (0.8B) to
   ~0.3 GiB (4B) more than their parameter bytes, not accounted for.
+  After 0.12–0.15 took 0.11's sort-based sampler and dropped the per-parameter encoder term there
+  (memory.releases, vllm-project/vllm#32558 / #33538; looked at, not blind): held out 103 of 115 (KV 23/28),
+  the 0.12–0.13 KV median 15.0% → 6.0%; heldout-5 14 of 14, heldout-8 10 of 11 (its Qwen3-Next W4A16 pool
+  at 9.95%, inside 10% only because its weights are planned 12% low); calibration unchanged at 0.6% and 33
+  of 33, its one 0.14–0.15 pool (GLM-4.7 PP8) 2.3% → 3.3%.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

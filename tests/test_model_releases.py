@@ -16,7 +16,15 @@ from lmscreen.model.arch.estimate import spec_from_name
 from lmscreen.model.catalog import spec_for
 from lmscreen.model.hardware import gpu
 from lmscreen.model.memory import plan
-from lmscreen.model.memory.releases import LAST_PATCH, NEWEST_VERSION, RELEASES, release_for
+from lmscreen.model.memory.releases import (
+    LAST_PATCH,
+    NEWEST_VERSION,
+    RELEASES,
+    SORT_CONSTANT_GIB,
+    SORT_SAMPLER_COPIES,
+    TRITON_SAMPLER_FROM,
+    release_for,
+)
 from lmscreen.model.memory.weights import pp_partition, weights
 from lmscreen.model.names import decode
 from lmscreen.model.resolve import resolve
@@ -359,3 +367,29 @@ def test_a_far_scaled_name_estimate_keeps_the_size_the_name_states() -> None:
     assert small.linear_attention is not None  # still the hybrid gated-delta layout of its family
     same_size = spec_from_name("Qwen/Qwen2-7B-Instruct")  # a same-size template is not rescaled
     assert same_size.total_params == pytest.approx(7.62e9, rel=0.01)
+
+
+def test_0_12_to_0_15_profile_the_sort_based_sampler_of_0_11() -> None:
+    """Through 0.15 V1's dummy sampler filters top-k / top-p by a full-vocabulary sort (~9 fp32 copies of the
+    logits, vllm-project/vllm#32558); the Triton kernel of #33538 replaces it from 0.16 (memory.releases).
+    Logged on vLLM 0.13.0 (bench/data/vllm-logs-heldout-8.csv): a Qwen3-VL-30B-A3B on an H100 NVL at the
+    1,024-sequence default and 8,192 tokens keeps 19.40 GiB of KV; the smaller sampler planned 23.20."""
+    spec = spec_for("Qwen/Qwen3-VL-30B-A3B-Instruct")
+    args = {"context": 8192, "gpu_memory_utilization": 0.9, "table": False}
+    card = gpu("H100 NVL")
+    at = {v: plan(spec, card, vllm_version=v, **args) for v in ("0.11.0", "0.13.0", "0.15.1", "0.16.0")}
+    assert release_for("0.16").first == TRITON_SAMPLER_FROM
+    assert release_for("0.13").sampler_copies == release_for("0.15").sampler_copies == SORT_SAMPLER_COPIES
+    assert release_for("0.16").sampler_copies < SORT_SAMPLER_COPIES / 1.5
+    sort_peak = SORT_SAMPLER_COPIES * 1024 * (spec.vocab_size or 0) * 4 / GIB
+    assert _activation(at["0.13.0"]) == pytest.approx(sort_peak + SORT_CONSTANT_GIB, abs=0.01)
+    assert _activation(at["0.15.1"]) == pytest.approx(_activation(at["0.13.0"]), abs=0.01)
+    assert _activation(at["0.16.0"]) < _activation(at["0.13.0"]) - 2.0
+    assert at["0.13.0"].weights_gib == pytest.approx(58.23, rel=0.02)
+    assert at["0.13.0"].available_kv_gib == pytest.approx(19.40, rel=0.08)
+    # with few sequences the sampler is small, and before 0.16 no per-parameter encoder term takes its place:
+    # Qwen2-VL-7B on an RTX 3090 at 256 sequences profiles 1.39 GiB in all on 0.13.0 (heldout-5.csv)
+    vl = spec_from_name("Qwen/Qwen2-VL-7B-Instruct")
+    small = plan(vl, gpu("RTX 3090"), context=4096, vllm_version="0.13.0", table=False)
+    later = plan(vl, gpu("RTX 3090"), context=4096, vllm_version="0.16.0", table=False)
+    assert vl.vision_params and _activation(small) < 1.9 < _activation(later)

@@ -5,15 +5,15 @@ the CUDA-graph estimate it now profiles (memory.releases holds which release doe
 pieces, per GPU:
 
 - activation peak (Model Runner V1) = the largest of the profiled logits, the profiled forward pass and (from
-  0.12, with a vision tower) the encoder's profile, plus a constant (on V2, memory.releases: the encoder term
+  0.16, with a vision tower) the encoder's profile, plus a constant (on V2, memory.releases: the encoder term
   plus the larger of the other two, with a top-k-free sampler of ~1 copy): `max(copies × rows × vocab × 4 B, f
   × max_num_batched_tokens × MLP width per rank × 2 B, k × vision params) + constant`, rows being the profile
-  batch's requests, min(max_num_seqs, max_num_batched_tokens), copies 1.5 / 8.85 / 4.96 / 6.16 by release
-  range, f 1.6 for dense MLPs and 3.3 for fused MoE, k 3.13 GiB per billion (memory.releases). The logits term
-  is what makes Qwen models (vocab 151,936) heavier than Llama (128,256) at equal size and gpt-oss (201,088)
-  heavier still on llm-d's H100 runs; the forward term is what makes Kimi-Linear at `--max-num-batched-tokens
-  64000` leave only 2.30 GiB on two RTX 3090 (vllm-project/vllm#28228). Under pipeline parallelism only the
-  last stage computes logits.
+  batch's requests, min(max_num_seqs, max_num_batched_tokens), copies 1.5 / 8.85 (0.10.2–0.15, the sort) /
+  4.96 / 6.16 by release range, f 1.6 for dense MLPs and 3.3 for fused MoE, k 3.13 GiB per billion
+  (memory.releases). The logits term is what makes Qwen models (vocab 151,936) heavier than Llama (128,256) at
+  equal size and gpt-oss (201,088) heavier still on llm-d's H100 runs; the forward term is what makes
+  Kimi-Linear at `--max-num-batched-tokens 64000` leave only 2.30 GiB on two RTX 3090
+  (vllm-project/vllm#28228). Under pipeline parallelism only the last stage computes logits.
 - non-torch (CUDA context, NCCL): per release range, 0.32 / 0.45 GiB (TP1 / TP or PP > 1) on 0.10
   (dennislee22 TP1–TP4), 0.13 / 0.55 on 0.11–0.20 (llm-d TP1 and TP2), 0.13 at any TP from 0.21, where the
   logs print it apart (vllm-project/vllm#50722, TP4).

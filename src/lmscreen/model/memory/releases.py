@@ -19,7 +19,7 @@ The activation peak is modelled as the largest of three profiled peaks, plus a c
   and 8,192 tokens keep ~2 GiB besides weights and KV, not the 6 GiB a token-wide logits peak would take);
 - the forward pass of `max_num_batched_tokens` tokens: `f × tokens × MLP width per rank × 2 B`, f 1.6 for
   dense MLPs and 3.3 for fused MoE (top-k experts) (overhead.py);
-- from 0.12, for checkpoints with a vision tower, the encoder's profile (one image of the maximum feature
+- from 0.16, for checkpoints with a vision tower, the encoder's profile (one image of the maximum feature
   size): `vision_profile_gib_per_b × vision parameters` (3.13 GiB per billion: club-3090#1087 logs 1.59 GiB
   of peak activation for Qwen3.8-27B at TP2); what keeps a few-sequence multimodal run from profiling
   almost nothing.
@@ -38,9 +38,18 @@ and prints the error per range):
   had been scored blind before this boundary was moved (bench/planner_accuracy.py keeps those scores);
   which 0.10.2 change grew the profiled sampler is not read in vLLM's source here (the repository snapshot
   was too large to fetch at the tags), so the range is set by the logs alone.
-- 0.12–0.20: copies 4.96, constant 0.15; non-torch 0.13 / 0.55 —
-  myoceane.fr A100 log (0.19.0, gpt-oss-20b at 0.65: 13.72 GiB weights, 36.56 GiB KV). No logged start-up
-  pins where between 0.11 and 0.19 the profile changed; 0.12 is the assumed boundary.
+- 0.12–0.15: 0.11's sampler (SORT_SAMPLER_COPIES, SORT_CONSTANT_GIB) and no per-parameter encoder term:
+  V1's dummy sampler still filters top-k / top-p by PyTorch's full-vocabulary sort, whose size
+  vllm-project/vllm#32558 measures (1.25 GB for 256 × 131,072 fp32 logits, ~9.3 copies). The 0.13.0 logs
+  agree: a Qwen3-VL-30B-A3B on an H100 NVL at 1,024 sequences keeps 6.5 GiB besides weights and KV (the
+  sort-size sampler gives 5.6, the 4.96-copy one 3.0), and Qwen2-VL-7B on an RTX 3090 at 256 sequences
+  profiles 1.39 GiB in all, below the per-parameter encoder term alone (2.1 GiB, fitted on a 2026-08
+  build): that term is not applied before 0.16. Both logs were held out and looked at for this change.
+- 0.16–0.20: copies 4.96, constant 0.15; non-torch 0.13 / 0.55 —
+  myoceane.fr A100 log (0.19.0, gpt-oss-20b at 0.65: 13.72 GiB weights, 36.56 GiB KV). The sort is replaced
+  by the Triton top-k / top-p kernel of vllm-project/vllm#33538 (0.38 GB where the sort takes 1.25 in
+  #32558's measurement), opened 2026-02-02 after 0.15's branch; 0.16 (TRITON_SAMPLER_FROM) is the first
+  release after it, not a logged boundary.
 - 0.21–0.33: copies 6.16, constant 0.15, non-torch 0.13 at any TP, and the
   CUDA-graph estimate is subtracted from the pool ("CUDA graph memory profiling is enabled (default since
   v0.21.0)" in 0.2x start-up logs; `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS` "Enabled by default as of
@@ -101,8 +110,9 @@ Known gaps, left unmodelled rather than patched with a constant per row:
   Qwen2-VL-7B at 0.13 with one 4096-token image keeps only ~1.2 GiB in all where the per-parameter term
   gives 2.3). The catalog holds no processor limits, so neither is modelled. A 0.13 start-up of a
   Qwen3-VL-30B-A3B checkpoint on an H100 NVL (bench/data/vllm-logs-heldout-8.csv: one image of a 16,384-token
-  budget) keeps 6.5 GiB besides weights and KV where these terms give 3.2; its cached outputs are ~0.25 GiB
-  (16,384 tokens x 2,048 x 2 B x 4 deepstack levels), so the rest is the encoder's own peak, not modelled.
+  budget) keeps 6.5 GiB besides weights and KV where these terms give 5.7 (the sort-size sampler of
+  0.12–0.15); its cached outputs, ~0.25 GiB (16,384 tokens x 2,048 x 2 B x 4 deepstack levels), stay alive
+  through the sampler run and would add, but need the processor's token limit, so they are not modelled.
 - Pipeline parallel on Model Runner V2 (Qwen3-32B PP2 at 0.27.1, bench/data/vllm-logs-heldout-7.csv): each
   stage keeps 3.03 GiB besides weights and KV (the same tutorial's TP2 run: 1.66), where these terms give
   2.07. Read in vllm/v1/worker/gpu/model_runner.py (profile_run): the encoder is profiled on the first rank
@@ -182,6 +192,23 @@ VISION_PROFILE_GIB_PER_B = (1.59 - 0.15) / 0.4607
 """GiB of profiled encoder peak per billion vision-tower parameters: club-3090#1087 logs "1.59 GiB for peak
 activation" for Qwen3.8-27B-FP8 at TP2 (0.46 B vision parameters) less the 0.15 GiB constant."""
 
+SORT_SAMPLER_COPIES = 8.85
+"""fp32 copies of (rows × vocab) V1's profile keeps while its dummy sampler applies top-k / top-p (set to
+vocab − 1 and 0.9 for every dummy request) by PyTorch's full-vocabulary sort: the sorted values, their int64
+indices, the mask and scatter copies, softmax and the exponential draw. Fitted with the 0.43 GiB constant
+(SORT_CONSTANT_GIB) on llm-d's 0.11.0 H100 table; the sort's own size is measured in vllm-project/vllm#32558
+(njhill, 2026-01-18: 1.25 GB for 256 × 131,072 fp32 logits, ~9.3 copies; its Triton kernel 0.38 GB)."""
+SORT_CONSTANT_GIB = 0.43
+"""The constant fitted with SORT_SAMPLER_COPIES (llm-d, 0.11.0)."""
+TRITON_SAMPLER_FROM = (0, 16, 0)
+"""First release taken to filter top-k / top-p with the Triton kernel of vllm-project/vllm#33538 (opened
+2026-02-02, after 0.15's branch: 0.15.2rc1 is of 2026-02-08) instead of the sort, which
+`apply_top_k_top_p_pytorch` keeps only for batches under 8 rows (vllm-project/vllm#48913). The 0.19.0 log
+(myoceane.fr) profiles 4.96 copies; the 0.13.0 logs (bench/data/vllm-logs-heldout-5.csv, -8.csv: Qwen2-VL-7B
+at 256 sequences, a Qwen3-VL-30B-A3B at 1,024) keep the sort's. Which release first shipped it is not
+logged; 0.16 is the first after the PR opened."""
+
+
 RELEASES: tuple[VllmRelease, ...] = (
     VllmRelease(
         label="small sampler peak over max_num_seqs rows",
@@ -205,10 +232,10 @@ RELEASES: tuple[VllmRelease, ...] = (
         first=(0, 10, 2),
         last=(0, 11, LAST_PATCH),
         default_utilization=0.90,
-        sampler_copies=8.85,
+        sampler_copies=SORT_SAMPLER_COPIES,
         sampler_copies_multimodal=3.38,
         vision_profile_gib_per_b=None,
-        activation_constant_gib=0.43,
+        activation_constant_gib=SORT_CONSTANT_GIB,
         non_torch_tp1_gib=0.13,
         non_torch_tp_gib=0.55,
         cudagraph_in_pool=False,
@@ -223,31 +250,35 @@ RELEASES: tuple[VllmRelease, ...] = (
         ),
     ),
     VllmRelease(
-        label="logits peak over the batched tokens, CUDA graphs outside the pool",
+        label="sort-based top-k/top-p sampler peak, CUDA graphs outside the pool",
         first=(0, 12, 0),
         last=(0, 13, LAST_PATCH),
         default_utilization=0.90,
-        sampler_copies=4.96,
+        sampler_copies=SORT_SAMPLER_COPIES,
         sampler_copies_multimodal=None,
-        vision_profile_gib_per_b=VISION_PROFILE_GIB_PER_B,
-        activation_constant_gib=0.15,
+        vision_profile_gib_per_b=None,
+        activation_constant_gib=SORT_CONSTANT_GIB,
         non_torch_tp1_gib=0.13,
         non_torch_tp_gib=0.55,
         cudagraph_in_pool=False,
         pp_check_whole_model=False,
         mamba_seq_check=False,
         tokens_per_group=True,
-        sources=(MYOCEANE,),
+        sources=(
+            "https://github.com/vllm-project/vllm/pull/32558 (the sort's memory; Triton kernel: #33538)",
+            "bench/data/vllm-logs-heldout-5.csv zhuoyuan-qwen2vl-7b-* (0.13.0, RTX 3090)",
+            "bench/data/vllm-logs-heldout-8.csv h100nvl-qwen3-vl-30b-a3b-bf16-0.13 (0.13.0)",
+        ),
     ),
     VllmRelease(
         label="PP start-up check counts the whole model's KV (vllm#29431)",
         first=(0, 14, 0),
         last=(0, 15, LAST_PATCH),
         default_utilization=0.90,
-        sampler_copies=4.96,
+        sampler_copies=SORT_SAMPLER_COPIES,
         sampler_copies_multimodal=None,
-        vision_profile_gib_per_b=VISION_PROFILE_GIB_PER_B,
-        activation_constant_gib=0.15,
+        vision_profile_gib_per_b=None,
+        activation_constant_gib=SORT_CONSTANT_GIB,
         non_torch_tp1_gib=0.13,
         non_torch_tp_gib=0.55,
         cudagraph_in_pool=False,
@@ -261,7 +292,7 @@ RELEASES: tuple[VllmRelease, ...] = (
         ),
     ),
     VllmRelease(
-        label="PP check per stage again, CUDA graphs outside the pool",
+        label="Triton top-k/top-p sampler (vllm#33538), PP check per stage again",
         first=(0, 16, 0),
         last=(0, 20, LAST_PATCH),
         default_utilization=0.90,
@@ -275,7 +306,11 @@ RELEASES: tuple[VllmRelease, ...] = (
         pp_check_whole_model=False,
         mamba_seq_check=False,
         tokens_per_group=True,
-        sources=(MYOCEANE, "https://github.com/vllm-project/vllm/pull/33698"),
+        sources=(
+            MYOCEANE,
+            "https://github.com/vllm-project/vllm/pull/33698",
+            "https://github.com/vllm-project/vllm/pull/33538 (Triton top-k/top-p kernels)",
+        ),
     ),
     VllmRelease(
         label="CUDA-graph memory profiled and taken out of the pool",

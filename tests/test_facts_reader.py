@@ -841,3 +841,24 @@ def test_a_slash_list_of_changes_reaching_levels_and_an_adjusted_list() -> None:
         "若剔除六间房及花房科技减值影响，则2024年公司归母净利/扣非后归母净利分别为1.1/1.0亿元。"
     )
     assert screening(adjusted)["net_profit"] == pytest.approx(-17.5e8)
+
+
+def test_a_margin_moving_from_the_prior_level_or_against_a_base_period_to_its_own() -> None:
+    # `综合毛利率由上年同期的53.56%下降到32.28%`: where it came from is the prior period's, named by a word
+    text = (
+        "公司披露2024年一季报，一季度实现营业收入15亿元，归母净利润3.52亿元。一季度公司水泥销售价格较上年同期"
+        "下降了33.65%，使得公司综合毛利率由上年同期的53.56%下降到32.28%，下降了21.28个百分点。"
+    )
+    sheet = read_facts(text)
+    margins = {(f.period.sub, f.basis, f.scope): f.value for f in facts(sheet, "gross_margin")}
+    assert margins == {("Q1", "prior", "company"): 53.56, ("Q1", "actual", "company"): 32.28}
+    assert screening(text)["gross_margin"] == pytest.approx(32.28)
+    # `整体毛利率较2023年全年下滑8.8pct至20.4%`: the year compared against is not the level's period
+    base = (
+        "公司公布2024年一季报，一季度实现营业收入622.6亿元，归母净利润12.9亿元。"
+        "期内整体毛利率较2023年全年下滑8.8pct至20.4%。"
+    )
+    assert screening(base)["gross_margin"] == pytest.approx(20.4)
+    # a period after 较 with the figure right after it is still that period's own figure
+    prior = "公司发布2024年年报，营业收入12亿元，归母净利润1.5亿元，毛利率31.2%，较2023年的28.1%有所提升。"
+    assert screening(prior)["gross_margin"] == pytest.approx(31.2)

@@ -111,12 +111,14 @@ _FILLER_RE = re.compile(
     r"|的|了|为|达|是|在|于|共|总|全|和|及|与|新|看|来看|方面|情况|来|中|末|初|年|月|日|期|度"
 )
 _YEAR_OF = r"(?:20[0-9]{2}\s?年(?:度|末)?的?\s?)?"
+_FROM_OF = r"(?:(?:20[0-9]{2}\s?年(?:度|末|全年)?|上年同期|去年同期|上年|去年|上期)的?\s?)?"
 _FROM_LEVEL_RE = re.compile(
-    r"(?:由|从)\s?" + _YEAR_OF + r"-?[0-9][0-9.,]*\s?[%亿万元倍]*\s?(?:同比)?"
+    r"(?:由|从)\s?" + _FROM_OF + r"-?[0-9][0-9.,]*\s?[%亿万元倍]*\s?(?:同比)?"
     r"(?:增|降|提升|上升|下降|减少|增加|下滑|回升|扩大|收窄|提高|降低)?(?:至|到)\s?" + _YEAR_OF + "$"
 )
 """`由16.32%增至20.87%`: the level after 至 is the label's own, whatever came before it; so in
-`由2022年的22.1%降至2023年的15.6%` (each level with its year)."""
+`由2022年的22.1%降至2023年的15.6%` (each level with its year) and `由上年同期的53.56%下降到32.28%` (where it
+came from named by the prior period's word)."""
 _FROM_TO_RE = re.compile(r"(?:由|从)\s?$")
 _TO_AFTER_RE = re.compile(
     r"^\s?(?:同比)?(?:增|降|提升|上升|下降|减少|增加|下滑|回升|扩大|收窄|提高|降低)?(?:至|到)"
@@ -144,9 +146,13 @@ _COMPANY_METRICS = frozenset(
 )
 _COMPANY_LABEL_RE = re.compile(r"综合|整体|合并|公司|集团|归属于|归母|营业总收入")
 _COMPANY_RE = re.compile(r"公司|集团|本行|我行|该行|全行|本集团|上市公司")
-_CIRCUMSTANCE_COMPANY_RE = re.compile(r"(?:^|[^\u4e00-\u9fff]|下)(?:本公司|该公司|公司|本集团|本行|该行)\s?$")
-"""`低单价下公司毛利率承压`: the company named right before the label, after a circumstance (`…下`) or
-nothing, is the clause's subject (the circumstance is no segment); `子公司毛利率` is not matched."""
+_CIRCUMSTANCE_COMPANY_RE = re.compile(
+    r"(?:^|[^\u4e00-\u9fff]|下|使得?|致使|促使|导致|带动|推动|拉动)(?:本公司|该公司|公司|本集团|本行|该行)"
+    r"(?:综合|整体)?\s?$"
+)
+"""`低单价下公司毛利率承压`, `…，使得公司综合毛利率由…`: the company named right before the label, after a
+circumstance (`…下`), a cause's verb (`使得`) or nothing, is the clause's subject (the circumstance or the
+verb is no segment); `子公司毛利率` is not matched."""
 _TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{1,10}?(?:品类|业务|板块|分部|系列|子公司|分公司|事业部|产品线?)")
 _ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
 _PUNCT_RE = re.compile(r"[、，,：:；;（）()“”\"'《》\[\]【】—\-·/\\\s]+")
@@ -440,10 +446,14 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
     """The period a number at `pos` is for: the last the clause [lo, pos) names, else the last an earlier
     clause of its sentence names (`其中，2020年第二季度…；实现归母净利2.12亿元`), a comparison's period
     (`较2019年同期`) aside."""
-    named = [p for p in reading.periods_in(lo, pos) if p.kind != "date"]
+    folded = reading.folded
+    named = [
+        p
+        for p in reading.periods_in(lo, pos)
+        if p.kind != "date" and not _compared_base(folded, max(lo, p.start - 4), p.start, p.end, pos)
+    ]
     if named:
         return named[-1]
-    folded = reading.folded
     earlier = [
         p
         for p in reading.periods_in(sentence_lo, lo)
@@ -454,6 +464,17 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
     if earlier and _quarter_marked_clause_by_clause(folded, earlier, sentence_lo, pos):
         return None
     return earlier[-1] if earlier else None
+
+
+def _compared_base(folded: str, lead_lo: int, start: int, end: int, pos: int) -> bool:
+    """`整体毛利率较2020年全年下滑8.8pct至20.4%`: a period right after a comparison word, with a change and 至
+    between it and the number, is what the level moved from, not the level's own period."""
+    between = folded[end:pos]
+    return bool(
+        _COMPARED_END_RE.search(folded[lead_lo:start])
+        and level_after_change(between)
+        and CHANGE_RE.search(between)
+    )
 
 
 _ALONE_WORDS = ("单季度", "单季")

@@ -862,3 +862,26 @@ def test_a_margin_moving_from_the_prior_level_or_against_a_base_period_to_its_ow
     # a period after 较 with the figure right after it is still that period's own figure
     prior = "公司发布2024年年报，营业收入12亿元，归母净利润1.5亿元，毛利率31.2%，较2023年的28.1%有所提升。"
     assert screening(prior)["gross_margin"] == pytest.approx(31.2)
+
+
+def test_a_restated_margin_or_a_products_margin_is_not_the_companys() -> None:
+    head = "公司发布2024年年报，全年实现营业收入12.5亿元，同比增长10%；归母净利润1.8亿元，同比增长12%。"
+    # the writer's restatements: something removed or put back, another basis, marked adjusted
+    for restated in (
+        "剔除运费影响，公司毛利率为33.0%。",
+        "还原运费后，毛利率为36.0%。",
+        "按可比口径计算，公司毛利率为29.4%。",
+        "同口径下公司毛利率为34.0%。",
+        "公司毛利率调整后为41.2%。",
+        "2024年公司毛利率为41.2%（调整后）。",
+    ):
+        assert screening(head + restated)["gross_margin"] is None, restated
+    # beside the reported margin, the restated one neither wins nor makes a conflict
+    both = head + "公司毛利率为35.2%，如剔除新收入准则影响，毛利率为38.1%。"
+    assert screening(both)["gross_margin"] == pytest.approx(35.2)
+    assert screening(head + "公司经调整净利润为2.3亿元。")["net_profit"] == pytest.approx(1.8e8)
+    # a product's own income, named after a word for the main business, makes the margin after it its own
+    product = head + "其中，主营产品酱油收入8.2亿元，毛利率41.2%。"
+    assert screening(product)["gross_margin"] is None
+    # the reported margin stays the company's
+    assert screening(head + "公司毛利率为35.2%。")["gross_margin"] == pytest.approx(35.2)

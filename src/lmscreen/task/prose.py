@@ -213,7 +213,7 @@ def _business_income(reading: Reading, lo: int, pos: int) -> str | None:
     if not found:
         return None
     m = found[-1]
-    if _WHOLE_INCOME_RE.search(m.group(1)) or any(
+    if _WHOLE_INCOME_RE.search(m.group(1)[-4:]) or any(
         lab.metric == "revenue" for lab in reading.labels_in(m.start(1), m.end(1))
     ):
         return None
@@ -400,6 +400,16 @@ _ADJUSTED_BEFORE_RE = re.compile(
     r"(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20}(?:后|影响|因素)[，,]\s?$"
 )
 """The clause right before a label that removes something (`剔除股权激励费用后，`): the figure is adjusted."""
+_ADJUSTABLE = frozenset({"revenue", "net_profit", "gross_margin", "net_margin", "roe"})
+"""Figures a writer restates after removing something; a 扣非 profit after `剔除该影响，` is still the
+reported deducted profit (the removal is its own)."""
+_ADJUSTED_LEAD_RE = re.compile(
+    r"(?:(?:可比|同|备考|模拟(?:合并)?|调整后(?:的)?)口径|经调整|调整后的?)(?:计算|来看|看|下)?[，,]?[^，,；;。]{0,8}$"
+)
+"""Right before the label, a basis other than the reported one (`按可比口径计算，公司毛利率`, `同口径下公司…`,
+`经调整净利润`): the writer's restated figure."""
+_ADJUSTED_AFTER_RE = re.compile(r"\s?[%％]?\s?(?:[（(]\s?调整后|[（(]\s?经调整|[（(]\s?备考)")
+_ADJUSTED_GAP_RE = re.compile(r"调整后|经调整|还原后|剔除[^，,；;。]{0,12}后")
 _RATE_LEVELS = ("gross_margin", "net_margin", "roe", "roe_deducted")
 _CHANGE_TO_RE = re.compile(r"(?:提高|提升|增加|上升|下降|减少|下滑|降低|回升|回落|收窄|扩大)\s?$")
 
@@ -596,10 +606,13 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     lead = folded[lead_lo : label.start]
     if ENUM_RE.search(lead):
         return None  # `A、B、C分别实现毛利率6.7%、3.8%…`: a list's numbers, read as a list or not at all
-    if metric in ("revenue", "net_profit") and _ADJUSTED_BEFORE_RE.search(
-        folded, max(sent_lo, lead_lo - 30), lead_lo
+    if (
+        (metric in _ADJUSTABLE and _ADJUSTED_BEFORE_RE.search(folded, max(sent_lo, lead_lo - 30), lead_lo))
+        or _ADJUSTED_LEAD_RE.search(folded, max(sent_lo, lead_lo - 30), label.start)
+        or _ADJUSTED_GAP_RE.search(gap)
+        or _ADJUSTED_AFTER_RE.match(folded, pos + len(mention.printed))
     ):
-        return None  # `剔除股权激励费用后，归母净利润应为3.04亿元`: adjusted by the writer
+        return None  # `剔除股权激励费用后，归母净利润应为3.04亿元`, `毛利率调整后为…`: adjusted by the writer
     family = "pe" if metric in PE_METRICS else metric
     excluded = _EXCLUDED_RE.get(family)
     # a figure named by its own label: another figure's words further back are that figure's (`ROAA

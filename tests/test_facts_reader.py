@@ -885,3 +885,19 @@ def test_a_restated_margin_or_a_products_margin_is_not_the_companys() -> None:
     assert screening(product)["gross_margin"] is None
     # the reported margin stays the company's
     assert screening(head + "公司毛利率为35.2%。")["gross_margin"] == pytest.approx(35.2)
+
+
+def test_a_bare_income_of_the_company_and_a_cause_before_a_margin() -> None:
+    # `2020 年公司收入 19.27 亿元`: a bare 收入 whose clause is the company and its year is the revenue,
+    # even when the profit comes sentences later
+    text = (
+        "公司发布 2024 年年报。 2024 年公司收入 19.27 亿元，同比增长31.20%。其中预调鸡尾酒收入17.12亿元，"
+        "同比增长33.82%。 2024 年公司归母净利润 5.36亿元，同比增长 78.31%。"
+    )
+    assert screening(text)["revenue"] == pytest.approx(19.27e8)
+    # a part's bare 收入 stays the part's
+    part = "公司发布2024年年报。其中预调鸡尾酒收入17.12亿元，同比增长33.82%。"
+    assert screening(part)["revenue"] is None
+    # `新准则影响毛利率降1.95PCT至66.20%`: what moved the margin is no segment
+    cause = "公司发布2024年年报，营业收入17.45亿元，归母净利润4.64亿元。新准则影响毛利率降1.95PCT至66.20%。"
+    assert screening(cause)["gross_margin"] == pytest.approx(66.20)

@@ -256,8 +256,14 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         return "company", None, named
     if _INDUSTRY_RE.search(rest):
         return "industry", rest, True
+    if _CAUSE_END_RE.search(rest):
+        return "company", None, False  # `新准则影响毛利率降1.95PCT至66.20%`: a cause, no one's name
     return "segment", rest, True
 
+
+_CAUSE_END_RE = re.compile(r"影响下?$")
+"""A clause naming what moved the figure (`新准则影响`, `受疫情影响`) right before the label names no
+segment: the figure is whoever the sentence is about."""
 
 _HEADING_RE = re.compile(
     r"^(?:[0-9]{1,2}|[一二三四五六七八九十])\s?[)）、.．]\s?(?P<name>[^，,。；;：:]{1,24}?)\s?[(（]?[A-Za-z]{0,6}[)）]?\s?[：:]$"
@@ -400,6 +406,11 @@ _ADJUSTED_BEFORE_RE = re.compile(
     r"(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20}(?:后|影响|因素)[，,]\s?$"
 )
 """The clause right before a label that removes something (`剔除股权激励费用后，`): the figure is adjusted."""
+_COMPANY_INCOME_LEAD_RE = re.compile(
+    r"(?:^|[，,；;。\s])\s?(?:(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?|报告期内|全年|上半年|前三季度)?\s?(?:本公司|公司|集团)\s?$"
+)
+"""`2020 年公司收入 19.27 亿元`: a bare 收入 whose clause is the company and at most its period is the
+company's revenue, as 公司…销售收入 is (a part's 收入 names the part: `海外收入`, `其中预调鸡尾酒收入`)."""
 _ADJUSTABLE = frozenset({"revenue", "net_profit", "gross_margin", "net_margin", "roe"})
 """Figures a writer restates after removing something; a 扣非 profit after `剔除该影响，` is still the
 reported deducted profit (the removal is its own)."""
@@ -693,9 +704,13 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         or _rate_change_to_level(reading, index, metric)
     )
     strict = first and len(gap) <= limit
-    if label.text == "收入" and not any(
-        lab.metric == "net_profit"
-        for lab in reading.labels_in(reading.stop_start(label.start), reading.end_of(pos, STOPS, 200))
+    if (
+        label.text == "收入"
+        and not _COMPANY_INCOME_LEAD_RE.search(lead)
+        and not any(
+            lab.metric == "net_profit"
+            for lab in reading.labels_in(reading.stop_start(label.start), reading.end_of(pos, STOPS, 200))
+        )
     ):
         return (
             None  # a bare 收入 is the revenue only beside the company's profit (`收入687亿元，归母净利润…`)

@@ -901,3 +901,20 @@ def test_a_bare_income_of_the_company_and_a_cause_before_a_margin() -> None:
     # `新准则影响毛利率降1.95PCT至66.20%`: what moved the margin is no segment
     cause = "公司发布2024年年报，营业收入17.45亿元，归母净利润4.64亿元。新准则影响毛利率降1.95PCT至66.20%。"
     assert screening(cause)["gross_margin"] == pytest.approx(66.20)
+
+
+def test_an_annual_note_with_the_next_first_quarter_gives_its_margin_when_the_year_has_none() -> None:
+    text = (
+        "公司发布2024年报，实现营收51.11亿元，归母净利润9.79亿元。公司同时发布2025年一季报，实现营收12.55亿元，"
+        "归母净利润2.72亿元。风电铸件毛利率同比提升约5.2个百分点，达到30.9%。2025Q1的综合毛利率28.83%。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period == Period(2024, "FY")
+    margin = sheet.screening()["gross_margin"].fact
+    assert margin is not None and margin.value == pytest.approx(28.83) and margin.period == Period(2025, "Q1")
+    # a year's own margin wins over the quarter's
+    both = text.replace("风电铸件毛利率", "公司综合毛利率")
+    assert screening(both)["gross_margin"] == pytest.approx(30.9)
+    # without the quarter's report announced, a quarter's margin is no figure of the annual note
+    plain = text.replace("公司同时发布2025年一季报，", "")
+    assert screening(plain)["gross_margin"] is None

@@ -918,3 +918,29 @@ def test_an_annual_note_with_the_next_first_quarter_gives_its_margin_when_the_ye
     # without the quarter's report announced, a quarter's margin is no figure of the annual note
     plain = text.replace("公司同时发布2025年一季报，", "")
     assert screening(plain)["gross_margin"] is None
+
+
+def test_a_third_quarter_note_printing_only_the_quarter_and_a_sentence_about_a_region() -> None:
+    # `九号公司发布3季报：3Q22公司实现营业收入28.1亿元`: the quarter's figures alone, the quarter's note
+    text = (
+        "九号公司发布3季报：3Q24公司实现营业收入28.1亿元，同比+13.2%，环比-3.2%；归母净利润1.4亿元，同比+2.8%。"
+        "3Q24公司毛利率为25.5%，环比-0.9ppt。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period == Period(2024, "Q3")
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(28.1e8) and got["gross_margin"] == pytest.approx(25.5)
+    # with the nine months printed, the note stays the nine months' (its Q3 figures are a part)
+    both = (
+        "公司发布2024年三季报，前三季度实现营业收入80.3亿元，归母净利润4.1亿元；其中Q3实现营业收入28.1亿元。"
+    )
+    assert read_facts(both).period == Period(2024, "Q1-Q3")
+    assert screening(both)["revenue"] == pytest.approx(80.3e8)
+    # `北美洲由于疫情反复，收入增长较为缓慢，上半年实现收入1.52亿元`: a sentence about a region is its own
+    region = (
+        "公司披露2024年半年度报告。报告显示，上半年公司实现营业收入2.62亿元，同比增长15.99%，实现净利润4648.59万元。"
+        "北美洲由于疫情反复，收入增长较为缓慢，上半年实现收入1.52亿元，同比增长5.19%。"
+    )
+    assert screening(region)["revenue"] == pytest.approx(2.62e8)
+    north = [f for f in facts(read_facts(region), "revenue") if f.value == pytest.approx(1.52e8)]
+    assert [f.scope for f in north] == ["segment"]

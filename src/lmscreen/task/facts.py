@@ -283,7 +283,7 @@ def read_facts(
     if pages is not None:
         facts = [_paged(f, pages) for f in facts]
         loose = [_paged(f, pages) for f in loose]
-    period = _second_report_period(reading.folded, reading.main, facts)
+    period = _quarter_only(reading.main, facts, _second_report_period(reading.folded, reading.main, facts))
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases)
 
 
@@ -313,6 +313,25 @@ def _second_report_period(folded: str, main: Period | None, facts: list[Fact]) -
         )  # fmt: skip
 
     return later if printed(later) and not printed(main) else main
+
+
+def _printed(facts: list[Fact], p: Period) -> bool:
+    """Whether the company's actual revenue or profit is printed for exactly `p`."""
+    return any(
+        f.metric in ("revenue", "net_profit") and f.scope == "company" and f.basis == "actual"
+        and f.period is not None and f.period.year == p.year and f.period.sub == p.sub
+        for f in facts
+    )  # fmt: skip
+
+
+def _quarter_only(main: Period | None, facts: list[Fact], period: Period | None) -> Period | None:
+    """`九号公司发布3季报：3Q22公司实现营业收入28.1亿元…`: a third-quarter report's note that prints the
+    company's revenue or profit for the third quarter alone and never for the nine months is about the
+    quarter; its own figures are the document's."""
+    if main is None or period != main or main.sub != "Q1-Q3" or main.year is None:
+        return period
+    quarter = Period(main.year, "Q3")
+    return quarter if _printed(facts, quarter) and not _printed(facts, main) else period
 
 
 def _paged(fact: Fact, page_at: Callable[[int], int | None]) -> Fact:

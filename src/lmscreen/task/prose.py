@@ -154,6 +154,12 @@ _CIRCUMSTANCE_COMPANY_RE = re.compile(
 circumstance (`…下`), a cause's verb (`使得`) or nothing, is the clause's subject (the circumstance or the
 verb is no segment); `子公司毛利率` is not matched."""
 _TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{1,10}?(?:品类|业务|板块|分部|系列|子公司|分公司|事业部|产品线?)")
+_REGION_TOPIC_RE = re.compile(
+    r"^(?:北美洲|南美洲|大洋洲|欧洲|亚洲|非洲|亚太|拉美|北美|欧美|海外|境外|国外|国内|境内|内销|外销|出口"
+    r"|华东|华南|华北|华中|西南|西北|东北)(?:地区|市场|区域|业务)?(?![\u4e00-\u9fff]{0,2}(?:和|及|与|、))"
+)
+"""A sentence opening on a region or market (`北美洲由于疫情反复，…，上半年实现收入1.52亿元`): the figures
+of a sentence about one region are that region's."""
 _ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
 _PUNCT_RE = re.compile(r"[、，,：:；;（）()“”\"'《》\[\]【】—\-·/\\\s]+")
 
@@ -295,6 +301,9 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     if _BREAKDOWN_RE.search(folded, lo, own):
         return "segment", _BREAKDOWN_RE.search(folded, lo, own).group(0)  # type: ignore[union-attr]
     first = folded[lo : reading.end_of(lo, CLAUSE_BREAKS, 40)]
+    region = _REGION_TOPIC_RE.match(first)
+    if region is not None and not reading.labels_in(lo, lo + len(first)):
+        return "segment", region.group(0)
     if lo + len(first) <= own:
         m = _TOPIC_RE.match(first)
         if m is not None and not re.search(r"公司|集团|本行|整体|合计", m.group(0)):

@@ -944,3 +944,16 @@ def test_a_third_quarter_note_printing_only_the_quarter_and_a_sentence_about_a_r
     assert screening(region)["revenue"] == pytest.approx(2.62e8)
     north = [f for f in facts(read_facts(region), "revenue") if f.value == pytest.approx(1.52e8)]
     assert [f.scope for f in north] == ["segment"]
+
+
+def test_a_slash_list_of_four_labels_with_percent_changes_reaching_four_levels() -> None:
+    # `22年营收/营业利润/归母净利润/扣非净利润YOY+10.2%/-15.2%/-17.8%/-14.9%至16.12/2.17/1.87/1.79亿元`
+    text = (
+        "公司公布2024年年报，24年营收/营业利润/归母净利润/扣非净利润YOY+10.2%/-15.2%/-17.8%/-14.9%至"
+        "16.12/2.17/1.87/1.79亿元。单Q4营收/营业利润/归母净利润/扣非净利润YOY+27.2%/+30.3%/+12%/+17%至"
+        "4.83/0.7/0.61/0.59亿元。"
+    )
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(16.12e8) and got["net_profit"] == pytest.approx(1.87e8)
+    q4 = [f for f in facts(read_facts(text), "revenue") if f.period == Period(2024, "Q4")]
+    assert [f.value for f in q4] == [pytest.approx(4.83e8)]

@@ -418,6 +418,7 @@ def real_sections(only: tuple[str, ...] = ()) -> None:
         "heldout-19": "held out until its first scoring (bench/data/real/heldout-round19.txt), read since",
         "heldout-20": "held out until its first scoring (bench/data/real/heldout-round20.txt), read since",
         "heldout-21": "held out until its first scoring (bench/data/real/heldout-round21.txt), read since",
+        "heldout-22": "held out until its first scoring (bench/data/real/heldout-round22.txt), read since",
     }
     for which in only or real_texts.SETS:
         chosen = [c for c in cases if c.set == which]

@@ -957,3 +957,21 @@ def test_a_slash_list_of_four_labels_with_percent_changes_reaching_four_levels()
     assert got["revenue"] == pytest.approx(16.12e8) and got["net_profit"] == pytest.approx(1.87e8)
     q4 = [f for f in facts(read_facts(text), "revenue") if f.period == Period(2024, "Q4")]
     assert [f.value for f in q4] == [pytest.approx(4.83e8)]
+
+
+def test_a_nine_months_written_1_3q_and_a_list_with_bracketed_changes() -> None:
+    # `公司发布三季报，1-3Q 实现营收 173 亿元…；Q3 实现营收 51 亿元`: 1-3Q without a year is the nine months
+    text = (
+        "事件：公司发布三季报，1-3Q 实现营收 173 亿元、同增 66%，归母净利润 49 亿元、同增 95%；"
+        "Q3 实现营收 51 亿元、同增 48%，归母净利润 13 亿元、同增 53 %。"
+    )
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(173e8) and got["net_profit"] == pytest.approx(49e8)
+    # `整体毛利率和净利率分别是42.29%（-2.04pctYoY）和16.30%（-5.21pctYoY）`: the brackets are asides
+    listed = (
+        "公司公布2024年年报，实现营收831.66亿元，归母净利润128.37亿元。2024年公司整体毛利率和净利率分别是"
+        "42.29%（-2.04pctYoY）和16.30%（-5.21pctYoY）。"
+    )
+    sheet = read_facts(listed)
+    got = {f.metric: f.value for f in sheet.facts if f.metric.endswith("margin")}
+    assert got == {"gross_margin": pytest.approx(42.29), "net_margin": pytest.approx(16.30)}

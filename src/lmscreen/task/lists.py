@@ -49,15 +49,30 @@ _LEVELS_AFTER_CHANGES_RE = re.compile(
 """`1.59/0.57个百分点至`: a run of changes, then 至: the numbers after it are the levels reached."""
 
 
+_ASIDE_RE = re.compile(r"\s?[（(][^（()）]{1,24}[）)]")
+"""A bracketed aside right after a listed number (`（-2.04pctYoY）`, `（+5%）`)."""
+
+
 def _number_run(reading: Reading, start: int, hi: int) -> list[Mention]:
     """Consecutive numbers from `start` joined only by list separators, ending before `hi`."""
     folded = reading.folded
     run: list[Mention] = []
+    aside_end = -1
     for m in reading.mentions_in(start, hi):
+        if m.folded_start < aside_end:
+            continue  # `42.29%（-2.04pctYoY）和16.30%`: a change in brackets after a number is not listed
+        if run:
+            end = run[-1].folded_start + len(run[-1].printed)
+            between = folded[end : m.folded_start]
+            aside = _ASIDE_RE.match(folded, end, hi)
+            if aside is not None:
+                aside_end = aside.end()
+                if m.folded_start < aside_end:
+                    continue
+                between = folded[aside_end : m.folded_start]
         if m.kind not in _NUMBER_KINDS:
             break
         if run:
-            between = folded[run[-1].folded_start + len(run[-1].printed) : m.folded_start]
             if not _SEP_RE.match(between):
                 break
         elif len(folded[start : m.folded_start].strip(" 为是达到约:：+")) > 0:

@@ -975,3 +975,17 @@ def test_a_nine_months_written_1_3q_and_a_list_with_bracketed_changes() -> None:
     sheet = read_facts(listed)
     got = {f.metric: f.value for f in sheet.facts if f.metric.endswith("margin")}
     assert got == {"gross_margin": pytest.approx(42.29), "net_margin": pytest.approx(16.30)}
+
+
+def test_a_rate_right_after_a_quarters_sentence_is_the_quarters() -> None:
+    # `2021Q4归母净利润同比增29.37%，净利率13.70%，同比增2.24pct。毛利率为30.02%`: the writer goes on about Q4
+    text = (
+        "公司发布2024年年度报告，全年实现营收69.43亿元，归母净利润6.41亿元。　　提价增厚毛利空间。"
+        "2024Q4归母净利润同比增29.37%，净利率13.70%，同比增2.24pct。毛利率为30.02%，调整至去年口径后约同增1pct。"
+    )
+    sheet = read_facts(text)
+    assert [f.period for f in facts(sheet, "gross_margin")] == [Period(2024, "Q4")]
+    assert screening(text)["gross_margin"] is None
+    # after a paragraph break, the rate is the document's again
+    fresh = text.replace("。毛利率为30.02%", "。　　毛利率为30.02%")
+    assert screening(fresh)["gross_margin"] == pytest.approx(30.02)

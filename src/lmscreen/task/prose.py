@@ -698,6 +698,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     if when is None and same_as_before and stop_lo > 0:
         # `…其中Q3同比降11.2%至9.3亿。同期公司毛利率2.1%`: the last period the sentence before names
         when = period_for(reading, stop_lo, stop_lo, reading.stop_start(stop_lo - 1))
+    if when is None and metric in _RATE_LEVELS and stop_lo > 0:
+        when = _previous_sentence_quarter(reading, stop_lo, label.start)
     if metric in PE_METRICS:
         return _pe(reading, label, mention, gap, lead, basis, scope, segment)
     got = resolved_period(reading, when, basis)
@@ -741,6 +743,35 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         approx=_approx(folded, mention, gap),
         mention=mention,
     )
+
+
+_OPENING_FILLER_RE = re.compile(r"^(?:公司|本公司|其|整体|综合|销售|单季)?$")
+
+
+def _previous_sentence_quarter(reading: Reading, stop_lo: int, label_start: int) -> PeriodMention | None:
+    """`2021Q4归母净利润同比增29.37%，净利率13.70%。毛利率为30.02%，…`: a rate opening a sentence that names
+    no period, right after a sentence that opens on a quarter alone in the same paragraph, is that
+    quarter's (the writer goes on about the quarter); kept as the year's it would be a wrong figure."""
+    folded = reading.folded
+    if not _OPENING_FILLER_RE.match(folded[stop_lo:label_start].strip()):
+        return None
+    if re.search(r"\s{2,}|\n", folded[max(0, stop_lo - 1) : label_start]):
+        return None  # a paragraph break: the sentence starts afresh
+    prev_lo = reading.stop_start(stop_lo - 1)
+    named = [p for p in reading.periods_in(prev_lo, stop_lo) if p.kind != "date"]
+    if not named:
+        return None
+    first = named[0]
+    main = reading.main
+    if (
+        first.period is None
+        or first.period.sub not in ("Q1", "Q2", "Q3", "Q4")
+        or main is None
+        or main.sub in ("Q1", "Q2", "Q3", "Q4")
+        or folded[prev_lo : first.start].strip()
+    ):
+        return None
+    return first
 
 
 def _growth_gap(reading: Reading, label: Label, mention: Mention, gap: str) -> bool:

@@ -989,3 +989,10 @@ def test_a_rate_right_after_a_quarters_sentence_is_the_quarters() -> None:
     # after a paragraph break, the rate is the document's again
     fresh = text.replace("。毛利率为30.02%", "。　　毛利率为30.02%")
     assert screening(fresh)["gross_margin"] == pytest.approx(30.02)
+    # `2022Q1，…营收…至8.1亿元…。另外，毛利率同比-1.07pct至75.49%`: 另外 goes on about the quarter
+    besides = (
+        "公司发布2024年年度报告。报告期内，公司营收25.2亿元，毛利率为76.69%。"
+        "2025Q1，公司营收同比+30.16%至8.1亿元。另外，毛利率同比-1.07pct至75.49%。"
+    )
+    got = {f.value: f.period for f in facts(read_facts(besides), "gross_margin")}
+    assert got == {76.69: Period(2024, "FY"), 75.49: Period(2025, "Q1")}

@@ -745,7 +745,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     )
 
 
-_OPENING_FILLER_RE = re.compile(r"^(?:公司|本公司|其|整体|综合|销售|单季)?$")
+_OPENING_FILLER_RE = re.compile(r"^(?:(?:另外|此外|同时)[，,]?\s?)?(?:公司|本公司|其|整体|综合|销售|单季)?$")
 
 
 def _previous_sentence_quarter(reading: Reading, stop_lo: int, label_start: int) -> PeriodMention | None:

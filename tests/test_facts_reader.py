@@ -996,3 +996,22 @@ def test_a_rate_right_after_a_quarters_sentence_is_the_quarters() -> None:
     )
     got = {f.value: f.period for f in facts(read_facts(besides), "gross_margin")}
     assert got == {76.69: Period(2024, "FY"), 75.49: Period(2025, "Q1")}
+
+
+def test_a_business_overall_margin_a_main_business_item_and_a_held_approximate_level() -> None:
+    head = "公司发布2024年年报，实现营业收入56.48亿元，归母净利润2.48亿元。"
+    # `公司数据中心业务实现收入28.18亿元，…，整体毛利率为30.89%`: the business's overall margin
+    business = head + "公司数据中心业务实现收入28.18亿元，同比下滑7.55%，整体毛利率为30.89%。"
+    assert screening(business)["gross_margin"] is None
+    assert screening(head + "公司整体毛利率为30.89%。")["gross_margin"] == pytest.approx(30.89)
+    # `1）主业垃圾焚烧产能集中释放，…，实现营业收入同比+38.99%，毛利率为54.25%`: the main business's
+    item = (
+        head
+        + "1）主业垃圾焚烧产能集中释放，全年新投产装机容量13.0万千瓦，"
+        + "实现营业收入同比+38.99%，毛利率为54.25%。"
+    )
+    assert screening(item)["gross_margin"] is None
+    # `毛利率稳定在3%左右`: an approximate level held over time is no figure of the period
+    held = head + "报告期间，公司毛利率稳定在3%左右，毛利额增长81.7%至3.67亿元。"
+    assert screening(held)["gross_margin"] is None
+    assert screening(head + "报告期间，公司毛利率约为3.1%。")["gross_margin"] == pytest.approx(3.1)

@@ -160,6 +160,11 @@ _REGION_TOPIC_RE = re.compile(
 )
 """A sentence opening on a region or market (`北美洲由于疫情反复，…，上半年实现收入1.52亿元`): the figures
 of a sentence about one region are that region's."""
+_MAIN_BUSINESS_TOPIC_RE = re.compile(
+    r"^(?:[0-9一二三四五六七八九十]{1,2}\s?[)）、.．]\s?)?主业(?!务)[\u4e00-\u9fff]{2,6}?(?=产能|业务|板块|收入|营收|销量|实现)"
+)
+"""`1）主业垃圾焚烧产能集中释放，…，实现营业收入同比+38.99%，毛利率为54.25%`: a sentence opening on the main
+business by name is that business's, not the whole company's."""
 _ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
 _PUNCT_RE = re.compile(r"[、，,：:；;（）()“”\"'《》\[\]【】—\-·/\\\s]+")
 
@@ -173,9 +178,17 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     scope, segment, explicit = _own_subject(reading, label)
     if explicit or label.text.isascii():
         return scope, segment
+    stop_lo = reading.stop_start(label.start, 160)
+    if label.text.startswith("整体") and label.metric not in _COMPANY_METRICS:
+        # `公司数据中心业务实现收入28.18亿元，…，整体毛利率为30.89%`: the business's overall margin
+        for earlier in reversed(reading.labels_in(stop_lo, label.start)):
+            e_scope, e_segment, e_explicit = _own_subject(reading, earlier)
+            if e_explicit:
+                if e_scope == "segment" and _SEGMENT_WORD_RE.search(e_segment or ""):
+                    return e_scope, e_segment
+                break
     if label.metric in _COMPANY_METRICS or _COMPANY_LABEL_RE.match(label.text):
         return "company", None  # `…业务毛利率23.87%，综合毛利率24.44%，加权平均净资产收益率…`: the company's
-    stop_lo = reading.stop_start(label.start, 160)
     for earlier in reversed(reading.labels_in(stop_lo, label.start)):
         e_scope, e_segment, e_explicit = _own_subject(reading, earlier)
         if e_explicit:
@@ -301,7 +314,7 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     if _BREAKDOWN_RE.search(folded, lo, own):
         return "segment", _BREAKDOWN_RE.search(folded, lo, own).group(0)  # type: ignore[union-attr]
     first = folded[lo : reading.end_of(lo, CLAUSE_BREAKS, 40)]
-    region = _REGION_TOPIC_RE.match(first)
+    region = _REGION_TOPIC_RE.match(first) or _MAIN_BUSINESS_TOPIC_RE.match(first)
     if region is not None and not reading.labels_in(lo, lo + len(first)):
         return "segment", region.group(0)
     if lo + len(first) <= own:
@@ -431,6 +444,7 @@ _ADJUSTED_LEAD_RE = re.compile(
 _ADJUSTED_AFTER_RE = re.compile(r"\s?[%％]?\s?(?:[（(]\s?调整后|[（(]\s?经调整|[（(]\s?备考)")
 _ADJUSTED_GAP_RE = re.compile(r"调整后|经调整|还原后|剔除[^，,；;。]{0,12}后")
 _RATE_LEVELS = ("gross_margin", "net_margin", "roe", "roe_deducted")
+_HELD_LEVEL_RE = re.compile(r"(?:稳定|维持|保持|徘徊|稳)在\s?(?:约)?\s?$")
 _CHANGE_TO_RE = re.compile(r"(?:提高|提升|增加|上升|下降|减少|下滑|降低|回升|回落|收窄|扩大)\s?$")
 
 
@@ -616,6 +630,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
             growth = True
         else:
             return None
+    if metric in _RATE_LEVELS and _HELD_LEVEL_RE.search(gap) and _approx(folded, mention, gap):
+        return None  # `毛利率稳定在3%左右`: an approximate level held over time, no period's figure
     if _threshold(folded, mention, gap) or (
         _in_range(reading, index) and not _rate_change_to_level(reading, index, metric)
     ):

@@ -1015,3 +1015,16 @@ def test_a_business_overall_margin_a_main_business_item_and_a_held_approximate_l
     held = head + "报告期间，公司毛利率稳定在3%左右，毛利额增长81.7%至3.67亿元。"
     assert screening(held)["gross_margin"] is None
     assert screening(head + "报告期间，公司毛利率约为3.1%。")["gross_margin"] == pytest.approx(3.1)
+
+
+def test_a_bare_single_quarter_after_a_named_quarter_is_that_quarter() -> None:
+    # `2025年第一季度，公司实现营业收入45.68亿元，…，单季度毛利率回升至29.48%`: the quarter just named
+    text = (
+        "事件：公司发布2024年年报和2025年一季报。2024年公司实现营业收入241.37亿元，归母净利润15.83亿元。"
+        "2025年第一季度，公司实现营业收入45.68亿元，实现归母净利润4.11亿元，单季度毛利率回升至29.48%。"
+    )
+    sheet = read_facts(text)
+    assert [f.period for f in facts(sheet, "gross_margin")] == [Period(2025, "Q1")]
+    # alone, 单季度 in an annual note is still its last quarter
+    alone = "公司发布2024年年报，全年实现营业收入241.37亿元。单季度毛利率仅为13.18%。"
+    assert [f.period for f in facts(read_facts(alone), "gross_margin")] == [Period(2024, "Q4")]

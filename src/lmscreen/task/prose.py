@@ -25,7 +25,7 @@ from dataclasses import replace
 from lmscreen.task.context import CLAUSE_BREAKS, STOPS, SUBJECT_BREAKS, Reading
 from lmscreen.task.fact import TIER_CONTEXT, TIER_TEXT, Fact
 from lmscreen.task.metrics import GROWTH_METRICS, METRICS, PE_METRICS, Label
-from lmscreen.task.period_text import PeriodMention, previous, resolve
+from lmscreen.task.period_text import LAST_QUARTER, PeriodMention, previous, resolve
 from lmscreen.task.periods import Period
 from lmscreen.task.units import Mention, printed_unit
 from lmscreen.task.vocabulary import (
@@ -497,7 +497,17 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
         if p.kind != "date" and not _compared_base(folded, max(lo, p.start - 4), p.start, p.end, pos)
     ]
     if named:
-        return named[-1]
+        last = named[-1]
+        if last.period is not None and last.period.sub == LAST_QUARTER:
+            # `2022年第一季度，公司实现营业收入45.68亿元，…，单季度毛利率回升至29.48%`: that quarter's own
+            quarters = [
+                p
+                for p in reading.periods_in(sentence_lo, last.start)
+                if p.period is not None and p.period.sub in ("Q1", "Q2", "Q3", "Q4")
+            ]
+            if quarters:
+                return quarters[-1]
+        return last
     earlier = [
         p
         for p in reading.periods_in(sentence_lo, lo)

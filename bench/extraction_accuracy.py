@@ -413,6 +413,14 @@ def real_sections(only: tuple[str, ...] = ()) -> None:
         "heldout-14": "held out until its first scoring (bench/data/real/heldout-round14.txt), read since",
         "heldout-15": "held out until its first scoring (bench/data/real/heldout-round15.txt), read since",
         "heldout-16": "held out until its first scoring (bench/data/real/heldout-round16.txt), read since",
+        "heldout-17": "held out until its first scoring (bench/data/real/heldout-round17.txt), read since",
+        "heldout-18": "held out until its first scoring (bench/data/real/heldout-round18.txt), read since",
+        "heldout-19": "held out until its first scoring (bench/data/real/heldout-round19.txt), read since",
+        "heldout-20": "held out until its first scoring (bench/data/real/heldout-round20.txt), read since",
+        "heldout-21": "held out until its first scoring (bench/data/real/heldout-round21.txt), read since",
+        "heldout-22": "held out until its first scoring (bench/data/real/heldout-round22.txt), read since",
+        "heldout-23": "held out until its first scoring (bench/data/real/heldout-round23.txt), read since",
+        "heldout-24": "held out until its first scoring (bench/data/real/heldout-round24.txt), read since",
     }
     for which in only or real_texts.SETS:
         chosen = [c for c in cases if c.set == which]

@@ -841,3 +841,190 @@ def test_a_slash_list_of_changes_reaching_levels_and_an_adjusted_list() -> None:
         "若剔除六间房及花房科技减值影响，则2024年公司归母净利/扣非后归母净利分别为1.1/1.0亿元。"
     )
     assert screening(adjusted)["net_profit"] == pytest.approx(-17.5e8)
+
+
+def test_a_margin_moving_from_the_prior_level_or_against_a_base_period_to_its_own() -> None:
+    # `综合毛利率由上年同期的53.56%下降到32.28%`: where it came from is the prior period's, named by a word
+    text = (
+        "公司披露2024年一季报，一季度实现营业收入15亿元，归母净利润3.52亿元。一季度公司水泥销售价格较上年同期"
+        "下降了33.65%，使得公司综合毛利率由上年同期的53.56%下降到32.28%，下降了21.28个百分点。"
+    )
+    sheet = read_facts(text)
+    margins = {(f.period.sub, f.basis, f.scope): f.value for f in facts(sheet, "gross_margin")}
+    assert margins == {("Q1", "prior", "company"): 53.56, ("Q1", "actual", "company"): 32.28}
+    assert screening(text)["gross_margin"] == pytest.approx(32.28)
+    # `整体毛利率较2023年全年下滑8.8pct至20.4%`: the year compared against is not the level's period
+    base = (
+        "公司公布2024年一季报，一季度实现营业收入622.6亿元，归母净利润12.9亿元。"
+        "期内整体毛利率较2023年全年下滑8.8pct至20.4%。"
+    )
+    assert screening(base)["gross_margin"] == pytest.approx(20.4)
+    # a period after 较 with the figure right after it is still that period's own figure
+    prior = "公司发布2024年年报，营业收入12亿元，归母净利润1.5亿元，毛利率31.2%，较2023年的28.1%有所提升。"
+    assert screening(prior)["gross_margin"] == pytest.approx(31.2)
+
+
+def test_a_restated_margin_or_a_products_margin_is_not_the_companys() -> None:
+    head = "公司发布2024年年报，全年实现营业收入12.5亿元，同比增长10%；归母净利润1.8亿元，同比增长12%。"
+    # the writer's restatements: something removed or put back, another basis, marked adjusted
+    for restated in (
+        "剔除运费影响，公司毛利率为33.0%。",
+        "还原运费后，毛利率为36.0%。",
+        "按可比口径计算，公司毛利率为29.4%。",
+        "同口径下公司毛利率为34.0%。",
+        "公司毛利率调整后为41.2%。",
+        "2024年公司毛利率为41.2%（调整后）。",
+    ):
+        assert screening(head + restated)["gross_margin"] is None, restated
+    # beside the reported margin, the restated one neither wins nor makes a conflict
+    both = head + "公司毛利率为35.2%，如剔除新收入准则影响，毛利率为38.1%。"
+    assert screening(both)["gross_margin"] == pytest.approx(35.2)
+    assert screening(head + "公司经调整净利润为2.3亿元。")["net_profit"] == pytest.approx(1.8e8)
+    # a product's own income, named after a word for the main business, makes the margin after it its own
+    product = head + "其中，主营产品酱油收入8.2亿元，毛利率41.2%。"
+    assert screening(product)["gross_margin"] is None
+    # the reported margin stays the company's
+    assert screening(head + "公司毛利率为35.2%。")["gross_margin"] == pytest.approx(35.2)
+
+
+def test_a_bare_income_of_the_company_and_a_cause_before_a_margin() -> None:
+    # `2020 年公司收入 19.27 亿元`: a bare 收入 whose clause is the company and its year is the revenue,
+    # even when the profit comes sentences later
+    text = (
+        "公司发布 2024 年年报。 2024 年公司收入 19.27 亿元，同比增长31.20%。其中预调鸡尾酒收入17.12亿元，"
+        "同比增长33.82%。 2024 年公司归母净利润 5.36亿元，同比增长 78.31%。"
+    )
+    assert screening(text)["revenue"] == pytest.approx(19.27e8)
+    # a part's bare 收入 stays the part's
+    part = "公司发布2024年年报。其中预调鸡尾酒收入17.12亿元，同比增长33.82%。"
+    assert screening(part)["revenue"] is None
+    # `新准则影响毛利率降1.95PCT至66.20%`: what moved the margin is no segment
+    cause = "公司发布2024年年报，营业收入17.45亿元，归母净利润4.64亿元。新准则影响毛利率降1.95PCT至66.20%。"
+    assert screening(cause)["gross_margin"] == pytest.approx(66.20)
+
+
+def test_an_annual_note_with_the_next_first_quarter_gives_its_margin_when_the_year_has_none() -> None:
+    text = (
+        "公司发布2024年报，实现营收51.11亿元，归母净利润9.79亿元。公司同时发布2025年一季报，实现营收12.55亿元，"
+        "归母净利润2.72亿元。风电铸件毛利率同比提升约5.2个百分点，达到30.9%。2025Q1的综合毛利率28.83%。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period == Period(2024, "FY")
+    margin = sheet.screening()["gross_margin"].fact
+    assert margin is not None and margin.value == pytest.approx(28.83) and margin.period == Period(2025, "Q1")
+    # a year's own margin wins over the quarter's
+    both = text.replace("风电铸件毛利率", "公司综合毛利率")
+    assert screening(both)["gross_margin"] == pytest.approx(30.9)
+    # without the quarter's report announced, a quarter's margin is no figure of the annual note
+    plain = text.replace("公司同时发布2025年一季报，", "")
+    assert screening(plain)["gross_margin"] is None
+
+
+def test_a_third_quarter_note_printing_only_the_quarter_and_a_sentence_about_a_region() -> None:
+    # `九号公司发布3季报：3Q22公司实现营业收入28.1亿元`: the quarter's figures alone, the quarter's note
+    text = (
+        "九号公司发布3季报：3Q24公司实现营业收入28.1亿元，同比+13.2%，环比-3.2%；归母净利润1.4亿元，同比+2.8%。"
+        "3Q24公司毛利率为25.5%，环比-0.9ppt。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period == Period(2024, "Q3")
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(28.1e8) and got["gross_margin"] == pytest.approx(25.5)
+    # with the nine months printed, the note stays the nine months' (its Q3 figures are a part)
+    both = (
+        "公司发布2024年三季报，前三季度实现营业收入80.3亿元，归母净利润4.1亿元；其中Q3实现营业收入28.1亿元。"
+    )
+    assert read_facts(both).period == Period(2024, "Q1-Q3")
+    assert screening(both)["revenue"] == pytest.approx(80.3e8)
+    # `北美洲由于疫情反复，收入增长较为缓慢，上半年实现收入1.52亿元`: a sentence about a region is its own
+    region = (
+        "公司披露2024年半年度报告。报告显示，上半年公司实现营业收入2.62亿元，同比增长15.99%，实现净利润4648.59万元。"
+        "北美洲由于疫情反复，收入增长较为缓慢，上半年实现收入1.52亿元，同比增长5.19%。"
+    )
+    assert screening(region)["revenue"] == pytest.approx(2.62e8)
+    north = [f for f in facts(read_facts(region), "revenue") if f.value == pytest.approx(1.52e8)]
+    assert [f.scope for f in north] == ["segment"]
+
+
+def test_a_slash_list_of_four_labels_with_percent_changes_reaching_four_levels() -> None:
+    # `22年营收/营业利润/归母净利润/扣非净利润YOY+10.2%/-15.2%/-17.8%/-14.9%至16.12/2.17/1.87/1.79亿元`
+    text = (
+        "公司公布2024年年报，24年营收/营业利润/归母净利润/扣非净利润YOY+10.2%/-15.2%/-17.8%/-14.9%至"
+        "16.12/2.17/1.87/1.79亿元。单Q4营收/营业利润/归母净利润/扣非净利润YOY+27.2%/+30.3%/+12%/+17%至"
+        "4.83/0.7/0.61/0.59亿元。"
+    )
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(16.12e8) and got["net_profit"] == pytest.approx(1.87e8)
+    q4 = [f for f in facts(read_facts(text), "revenue") if f.period == Period(2024, "Q4")]
+    assert [f.value for f in q4] == [pytest.approx(4.83e8)]
+
+
+def test_a_nine_months_written_1_3q_and_a_list_with_bracketed_changes() -> None:
+    # `公司发布三季报，1-3Q 实现营收 173 亿元…；Q3 实现营收 51 亿元`: 1-3Q without a year is the nine months
+    text = (
+        "事件：公司发布三季报，1-3Q 实现营收 173 亿元、同增 66%，归母净利润 49 亿元、同增 95%；"
+        "Q3 实现营收 51 亿元、同增 48%，归母净利润 13 亿元、同增 53 %。"
+    )
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(173e8) and got["net_profit"] == pytest.approx(49e8)
+    # `整体毛利率和净利率分别是42.29%（-2.04pctYoY）和16.30%（-5.21pctYoY）`: the brackets are asides
+    listed = (
+        "公司公布2024年年报，实现营收831.66亿元，归母净利润128.37亿元。2024年公司整体毛利率和净利率分别是"
+        "42.29%（-2.04pctYoY）和16.30%（-5.21pctYoY）。"
+    )
+    sheet = read_facts(listed)
+    got = {f.metric: f.value for f in sheet.facts if f.metric.endswith("margin")}
+    assert got == {"gross_margin": pytest.approx(42.29), "net_margin": pytest.approx(16.30)}
+
+
+def test_a_rate_right_after_a_quarters_sentence_is_the_quarters() -> None:
+    # `2021Q4归母净利润同比增29.37%，净利率13.70%，同比增2.24pct。毛利率为30.02%`: the writer goes on about Q4
+    text = (
+        "公司发布2024年年度报告，全年实现营收69.43亿元，归母净利润6.41亿元。　　提价增厚毛利空间。"
+        "2024Q4归母净利润同比增29.37%，净利率13.70%，同比增2.24pct。毛利率为30.02%，调整至去年口径后约同增1pct。"
+    )
+    sheet = read_facts(text)
+    assert [f.period for f in facts(sheet, "gross_margin")] == [Period(2024, "Q4")]
+    assert screening(text)["gross_margin"] is None
+    # after a paragraph break, the rate is the document's again
+    fresh = text.replace("。毛利率为30.02%", "。　　毛利率为30.02%")
+    assert screening(fresh)["gross_margin"] == pytest.approx(30.02)
+    # `2022Q1，…营收…至8.1亿元…。另外，毛利率同比-1.07pct至75.49%`: 另外 goes on about the quarter
+    besides = (
+        "公司发布2024年年度报告。报告期内，公司营收25.2亿元，毛利率为76.69%。"
+        "2025Q1，公司营收同比+30.16%至8.1亿元。另外，毛利率同比-1.07pct至75.49%。"
+    )
+    got = {f.value: f.period for f in facts(read_facts(besides), "gross_margin")}
+    assert got == {76.69: Period(2024, "FY"), 75.49: Period(2025, "Q1")}
+
+
+def test_a_business_overall_margin_a_main_business_item_and_a_held_approximate_level() -> None:
+    head = "公司发布2024年年报，实现营业收入56.48亿元，归母净利润2.48亿元。"
+    # `公司数据中心业务实现收入28.18亿元，…，整体毛利率为30.89%`: the business's overall margin
+    business = head + "公司数据中心业务实现收入28.18亿元，同比下滑7.55%，整体毛利率为30.89%。"
+    assert screening(business)["gross_margin"] is None
+    assert screening(head + "公司整体毛利率为30.89%。")["gross_margin"] == pytest.approx(30.89)
+    # `1）主业垃圾焚烧产能集中释放，…，实现营业收入同比+38.99%，毛利率为54.25%`: the main business's
+    item = (
+        head
+        + "1）主业垃圾焚烧产能集中释放，全年新投产装机容量13.0万千瓦，"
+        + "实现营业收入同比+38.99%，毛利率为54.25%。"
+    )
+    assert screening(item)["gross_margin"] is None
+    # `毛利率稳定在3%左右`: an approximate level held over time is no figure of the period
+    held = head + "报告期间，公司毛利率稳定在3%左右，毛利额增长81.7%至3.67亿元。"
+    assert screening(held)["gross_margin"] is None
+    assert screening(head + "报告期间，公司毛利率约为3.1%。")["gross_margin"] == pytest.approx(3.1)
+
+
+def test_a_bare_single_quarter_after_a_named_quarter_is_that_quarter() -> None:
+    # `2025年第一季度，公司实现营业收入45.68亿元，…，单季度毛利率回升至29.48%`: the quarter just named
+    text = (
+        "事件：公司发布2024年年报和2025年一季报。2024年公司实现营业收入241.37亿元，归母净利润15.83亿元。"
+        "2025年第一季度，公司实现营业收入45.68亿元，实现归母净利润4.11亿元，单季度毛利率回升至29.48%。"
+    )
+    sheet = read_facts(text)
+    assert [f.period for f in facts(sheet, "gross_margin")] == [Period(2025, "Q1")]
+    # alone, 单季度 in an annual note is still its last quarter
+    alone = "公司发布2024年年报，全年实现营业收入241.37亿元。单季度毛利率仅为13.18%。"
+    assert [f.period for f in facts(read_facts(alone), "gross_margin")] == [Period(2024, "Q4")]

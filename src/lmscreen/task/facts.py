@@ -98,6 +98,8 @@ class FactSheet:
         out: dict[str, Screened] = {}
         for name in SCREEN_FIELDS:
             kept = [f for f in self.facts if f.metric == name and self.main(f) and _plausible(f)]
+            if not kept and name == "gross_margin":
+                kept = self._next_first_quarter(name)
             pool = [f for f in kept if f.source != "derived"] or kept
             if not pool:
                 loose = tuple(f for f in self.readings if f.metric == name and self.main(f))
@@ -119,6 +121,25 @@ class FactSheet:
                         distinct.append(f)
                 out[name] = Screened(name, conflict=tuple(distinct))
         return out
+
+    def _next_first_quarter(self, name: str) -> list[Fact]:
+        """`公司发布2020年报…公司同时发布2021年一季报…2021Q1的综合毛利率28.83%`: a note on an annual report
+        that also announces the next first quarter's report and prints no margin of the year but the
+        quarter's own company margin: that quarter is the text's latest own period, so its margin stands
+        for the field (its fact keeps the quarter, so results say which period it is). Only with the
+        quarter's report announced; a Q1 margin quoted in a plain annual review is no document figure."""
+        main = self.period
+        if main is None or main.sub != "FY" or main.year is None:
+            return []
+        if not _ALSO_Q1_RE.search(self.text):
+            return []
+        return [
+            f
+            for f in self.facts
+            if f.metric == name and f.scope == "company" and f.basis == "actual" and f.source != "derived"
+            and f.period is not None and f.period.year == main.year + 1 and f.period.sub == "Q1"
+            and _plausible(f)
+        ]  # fmt: skip
 
     def _without_segment_echoes(self, top: list[Fact]) -> list[Fact]:
         """Disagreeing company facts, less those that repeat a figure the text gave a named segment
@@ -166,6 +187,9 @@ class FactSheet:
     def to_json(self) -> list[dict]:
         return [f.to_json(self.text) for f in self.facts]
 
+
+_ALSO_Q1_RE = re.compile(r"(?:发布|公布|披露|公告)[^。]{0,30}(?:一季报|一季度报告|第一季度报告)")
+"""A first quarter's report announced (`公司同时发布2021年一季报`, `披露2020年年报、2021年一季报`)."""
 
 _LEAST_YUAN = 1e5
 """A company's revenue or profit printed in plain 元 below this is taken for a dropped 万
@@ -259,7 +283,7 @@ def read_facts(
     if pages is not None:
         facts = [_paged(f, pages) for f in facts]
         loose = [_paged(f, pages) for f in loose]
-    period = _second_report_period(reading.folded, reading.main, facts)
+    period = _quarter_only(reading.main, facts, _second_report_period(reading.folded, reading.main, facts))
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases)
 
 
@@ -289,6 +313,25 @@ def _second_report_period(folded: str, main: Period | None, facts: list[Fact]) -
         )  # fmt: skip
 
     return later if printed(later) and not printed(main) else main
+
+
+def _printed(facts: list[Fact], p: Period) -> bool:
+    """Whether the company's actual revenue or profit is printed for exactly `p`."""
+    return any(
+        f.metric in ("revenue", "net_profit") and f.scope == "company" and f.basis == "actual"
+        and f.period is not None and f.period.year == p.year and f.period.sub == p.sub
+        for f in facts
+    )  # fmt: skip
+
+
+def _quarter_only(main: Period | None, facts: list[Fact], period: Period | None) -> Period | None:
+    """`九号公司发布3季报：3Q22公司实现营业收入28.1亿元…`: a third-quarter report's note that prints the
+    company's revenue or profit for the third quarter alone and never for the nine months is about the
+    quarter; its own figures are the document's."""
+    if main is None or period != main or main.sub != "Q1-Q3" or main.year is None:
+        return period
+    quarter = Period(main.year, "Q3")
+    return quarter if _printed(facts, quarter) and not _printed(facts, main) else period
 
 
 def _paged(fact: Fact, page_at: Callable[[int], int | None]) -> Fact:

@@ -39,24 +39,40 @@ _CHANGE_AFTER_RE = re.compile(
 )
 _NUMBER_KINDS = ("money", "percent", "times", "none")
 _SLASH_CHANGE_RE = re.compile(
-    r"\s?(?:同比|较上年同期|较上年|比上年同期|比上年|同)?\s?"
-    r"(?:增长|增加|上升|提升|提高|下降|减少|下滑|降低|增|降|升|变动)\s?(?=[+\-]?[0-9])"
+    r"\s?(?:(?:同比|较上年同期|较上年|比上年同期|比上年|同)?\s?"
+    r"(?:增长|增加|上升|提升|提高|下降|减少|下滑|降低|增|降|升|变动)|yoy|yoy\s?(?:变动|变化))\s?(?=[+\-]?[0-9])",
+    re.IGNORECASE,
 )
 _LEVELS_AFTER_CHANGES_RE = re.compile(
-    r"[+\-]?[0-9][0-9.]*(?:\s?[/、,，]\s?[+\-]?[0-9][0-9.]*)+\s?(?:个百分点|百分点|个pcts?|pcts?|pp|%)?\s?(?:至|到)"
+    r"[+\-]?[0-9][0-9.]*%?(?:\s?[/、,，]\s?[+\-]?[0-9][0-9.]*%?)+\s?(?:个百分点|百分点|个pcts?|pcts?|pp|%)?\s?(?:至|到)"
 )
 """`1.59/0.57个百分点至`: a run of changes, then 至: the numbers after it are the levels reached."""
+
+
+_ASIDE_RE = re.compile(r"\s?[（(][^（()）]{1,24}[）)]")
+"""A bracketed aside right after a listed number (`（-2.04pctYoY）`, `（+5%）`)."""
 
 
 def _number_run(reading: Reading, start: int, hi: int) -> list[Mention]:
     """Consecutive numbers from `start` joined only by list separators, ending before `hi`."""
     folded = reading.folded
     run: list[Mention] = []
+    aside_end = -1
     for m in reading.mentions_in(start, hi):
+        if m.folded_start < aside_end:
+            continue  # `42.29%（-2.04pctYoY）和16.30%`: a change in brackets after a number is not listed
+        if run:
+            end = run[-1].folded_start + len(run[-1].printed)
+            between = folded[end : m.folded_start]
+            aside = _ASIDE_RE.match(folded, end, hi)
+            if aside is not None:
+                aside_end = aside.end()
+                if m.folded_start < aside_end:
+                    continue
+                between = folded[aside_end : m.folded_start]
         if m.kind not in _NUMBER_KINDS:
             break
         if run:
-            between = folded[run[-1].folded_start + len(run[-1].printed) : m.folded_start]
             if not _SEP_RE.match(between):
                 break
         elif len(folded[start : m.folded_start].strip(" 为是达到约:：+")) > 0:
@@ -160,9 +176,12 @@ def read_lists(reading: Reading) -> list[Fact]:
             continue
         hi = reading.end_of(joined[-1].end, CLAUSE_BREAKS, 40)
         level = False
-        chg = _SLASH_CHANGE_RE.match(folded, joined[-1].end, hi)
-        if chg is not None and (to := _LEVELS_AFTER_CHANGES_RE.match(folded, chg.end(), hi)) is not None:
-            # `毛利率/净利率同降7.15/3.62pct至34.80%/20.61%`: the levels after 至 are the labels' figures
+        far = reading.end_of(joined[-1].end, CLAUSE_BREAKS, 40 + 12 * len(joined))
+        chg = _SLASH_CHANGE_RE.match(folded, joined[-1].end, far)
+        if chg is not None and (to := _LEVELS_AFTER_CHANGES_RE.match(folded, chg.end(), far)) is not None:
+            # `毛利率/净利率同降7.15/3.62pct至34.80%/20.61%`, `营收/…/扣非净利润YOY+10.2%/…至16.12/…亿元`:
+            # the levels after 至 are the labels' figures (a run of changes reaches past 40 characters)
+            hi = far
             numbers = _number_run(reading, to.end(), hi)
             level = True
         else:

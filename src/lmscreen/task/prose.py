@@ -25,7 +25,7 @@ from dataclasses import replace
 from lmscreen.task.context import CLAUSE_BREAKS, STOPS, SUBJECT_BREAKS, Reading
 from lmscreen.task.fact import TIER_CONTEXT, TIER_TEXT, Fact
 from lmscreen.task.metrics import GROWTH_METRICS, METRICS, PE_METRICS, Label
-from lmscreen.task.period_text import PeriodMention, previous, resolve
+from lmscreen.task.period_text import LAST_QUARTER, PeriodMention, previous, resolve
 from lmscreen.task.periods import Period
 from lmscreen.task.units import Mention, printed_unit
 from lmscreen.task.vocabulary import (
@@ -111,12 +111,14 @@ _FILLER_RE = re.compile(
     r"|的|了|为|达|是|在|于|共|总|全|和|及|与|新|看|来看|方面|情况|来|中|末|初|年|月|日|期|度"
 )
 _YEAR_OF = r"(?:20[0-9]{2}\s?年(?:度|末)?的?\s?)?"
+_FROM_OF = r"(?:(?:20[0-9]{2}\s?年(?:度|末|全年)?|上年同期|去年同期|上年|去年|上期)的?\s?)?"
 _FROM_LEVEL_RE = re.compile(
-    r"(?:由|从)\s?" + _YEAR_OF + r"-?[0-9][0-9.,]*\s?[%亿万元倍]*\s?(?:同比)?"
+    r"(?:由|从)\s?" + _FROM_OF + r"-?[0-9][0-9.,]*\s?[%亿万元倍]*\s?(?:同比)?"
     r"(?:增|降|提升|上升|下降|减少|增加|下滑|回升|扩大|收窄|提高|降低)?(?:至|到)\s?" + _YEAR_OF + "$"
 )
 """`由16.32%增至20.87%`: the level after 至 is the label's own, whatever came before it; so in
-`由2022年的22.1%降至2023年的15.6%` (each level with its year)."""
+`由2022年的22.1%降至2023年的15.6%` (each level with its year) and `由上年同期的53.56%下降到32.28%` (where it
+came from named by the prior period's word)."""
 _FROM_TO_RE = re.compile(r"(?:由|从)\s?$")
 _TO_AFTER_RE = re.compile(
     r"^\s?(?:同比)?(?:增|降|提升|上升|下降|减少|增加|下滑|回升|扩大|收窄|提高|降低)?(?:至|到)"
@@ -144,10 +146,25 @@ _COMPANY_METRICS = frozenset(
 )
 _COMPANY_LABEL_RE = re.compile(r"综合|整体|合并|公司|集团|归属于|归母|营业总收入")
 _COMPANY_RE = re.compile(r"公司|集团|本行|我行|该行|全行|本集团|上市公司")
-_CIRCUMSTANCE_COMPANY_RE = re.compile(r"(?:^|[^\u4e00-\u9fff]|下)(?:本公司|该公司|公司|本集团|本行|该行)\s?$")
-"""`低单价下公司毛利率承压`: the company named right before the label, after a circumstance (`…下`) or
-nothing, is the clause's subject (the circumstance is no segment); `子公司毛利率` is not matched."""
+_CIRCUMSTANCE_COMPANY_RE = re.compile(
+    r"(?:^|[^\u4e00-\u9fff]|下|使得?|致使|促使|导致|带动|推动|拉动)(?:本公司|该公司|公司|本集团|本行|该行)"
+    r"(?:综合|整体)?\s?$"
+)
+"""`低单价下公司毛利率承压`, `…，使得公司综合毛利率由…`: the company named right before the label, after a
+circumstance (`…下`), a cause's verb (`使得`) or nothing, is the clause's subject (the circumstance or the
+verb is no segment); `子公司毛利率` is not matched."""
 _TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{1,10}?(?:品类|业务|板块|分部|系列|子公司|分公司|事业部|产品线?)")
+_REGION_TOPIC_RE = re.compile(
+    r"^(?:北美洲|南美洲|大洋洲|欧洲|亚洲|非洲|亚太|拉美|北美|欧美|海外|境外|国外|国内|境内|内销|外销|出口"
+    r"|华东|华南|华北|华中|西南|西北|东北)(?:地区|市场|区域|业务)?(?![\u4e00-\u9fff]{0,2}(?:和|及|与|、))"
+)
+"""A sentence opening on a region or market (`北美洲由于疫情反复，…，上半年实现收入1.52亿元`): the figures
+of a sentence about one region are that region's."""
+_MAIN_BUSINESS_TOPIC_RE = re.compile(
+    r"^(?:[0-9一二三四五六七八九十]{1,2}\s?[)）、.．]\s?)?主业(?!务)[\u4e00-\u9fff]{2,6}?(?=产能|业务|板块|收入|营收|销量|实现)"
+)
+"""`1）主业垃圾焚烧产能集中释放，…，实现营业收入同比+38.99%，毛利率为54.25%`: a sentence opening on the main
+business by name is that business's, not the whole company's."""
 _ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
 _PUNCT_RE = re.compile(r"[、，,：:；;（）()“”\"'《》\[\]【】—\-·/\\\s]+")
 
@@ -161,9 +178,17 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     scope, segment, explicit = _own_subject(reading, label)
     if explicit or label.text.isascii():
         return scope, segment
+    stop_lo = reading.stop_start(label.start, 160)
+    if label.text.startswith("整体") and label.metric not in _COMPANY_METRICS:
+        # `公司数据中心业务实现收入28.18亿元，…，整体毛利率为30.89%`: the business's overall margin
+        for earlier in reversed(reading.labels_in(stop_lo, label.start)):
+            e_scope, e_segment, e_explicit = _own_subject(reading, earlier)
+            if e_explicit:
+                if e_scope == "segment" and _SEGMENT_WORD_RE.search(e_segment or ""):
+                    return e_scope, e_segment
+                break
     if label.metric in _COMPANY_METRICS or _COMPANY_LABEL_RE.match(label.text):
         return "company", None  # `…业务毛利率23.87%，综合毛利率24.44%，加权平均净资产收益率…`: the company's
-    stop_lo = reading.stop_start(label.start, 160)
     for earlier in reversed(reading.labels_in(stop_lo, label.start)):
         e_scope, e_segment, e_explicit = _own_subject(reading, earlier)
         if e_explicit:
@@ -207,7 +232,7 @@ def _business_income(reading: Reading, lo: int, pos: int) -> str | None:
     if not found:
         return None
     m = found[-1]
-    if _WHOLE_INCOME_RE.search(m.group(1)) or any(
+    if _WHOLE_INCOME_RE.search(m.group(1)[-4:]) or any(
         lab.metric == "revenue" for lab in reading.labels_in(m.start(1), m.end(1))
     ):
         return None
@@ -250,8 +275,14 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         return "company", None, named
     if _INDUSTRY_RE.search(rest):
         return "industry", rest, True
+    if _CAUSE_END_RE.search(rest):
+        return "company", None, False  # `新准则影响毛利率降1.95PCT至66.20%`: a cause, no one's name
     return "segment", rest, True
 
+
+_CAUSE_END_RE = re.compile(r"影响下?$")
+"""A clause naming what moved the figure (`新准则影响`, `受疫情影响`) right before the label names no
+segment: the figure is whoever the sentence is about."""
 
 _HEADING_RE = re.compile(
     r"^(?:[0-9]{1,2}|[一二三四五六七八九十])\s?[)）、.．]\s?(?P<name>[^，,。；;：:]{1,24}?)\s?[(（]?[A-Za-z]{0,6}[)）]?\s?[：:]$"
@@ -283,6 +314,9 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     if _BREAKDOWN_RE.search(folded, lo, own):
         return "segment", _BREAKDOWN_RE.search(folded, lo, own).group(0)  # type: ignore[union-attr]
     first = folded[lo : reading.end_of(lo, CLAUSE_BREAKS, 40)]
+    region = _REGION_TOPIC_RE.match(first) or _MAIN_BUSINESS_TOPIC_RE.match(first)
+    if region is not None and not reading.labels_in(lo, lo + len(first)):
+        return "segment", region.group(0)
     if lo + len(first) <= own:
         m = _TOPIC_RE.match(first)
         if m is not None and not re.search(r"公司|集团|本行|整体|合计", m.group(0)):
@@ -394,7 +428,23 @@ _ADJUSTED_BEFORE_RE = re.compile(
     r"(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20}(?:后|影响|因素)[，,]\s?$"
 )
 """The clause right before a label that removes something (`剔除股权激励费用后，`): the figure is adjusted."""
+_COMPANY_INCOME_LEAD_RE = re.compile(
+    r"(?:^|[，,；;。\s])\s?(?:(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?|报告期内|全年|上半年|前三季度)?\s?(?:本公司|公司|集团)\s?$"
+)
+"""`2020 年公司收入 19.27 亿元`: a bare 收入 whose clause is the company and at most its period is the
+company's revenue, as 公司…销售收入 is (a part's 收入 names the part: `海外收入`, `其中预调鸡尾酒收入`)."""
+_ADJUSTABLE = frozenset({"revenue", "net_profit", "gross_margin", "net_margin", "roe"})
+"""Figures a writer restates after removing something; a 扣非 profit after `剔除该影响，` is still the
+reported deducted profit (the removal is its own)."""
+_ADJUSTED_LEAD_RE = re.compile(
+    r"(?:(?:可比|同|备考|模拟(?:合并)?|调整后(?:的)?)口径|经调整|调整后的?)(?:计算|来看|看|下)?[，,]?[^，,；;。]{0,8}$"
+)
+"""Right before the label, a basis other than the reported one (`按可比口径计算，公司毛利率`, `同口径下公司…`,
+`经调整净利润`): the writer's restated figure."""
+_ADJUSTED_AFTER_RE = re.compile(r"\s?[%％]?\s?(?:[（(]\s?调整后|[（(]\s?经调整|[（(]\s?备考)")
+_ADJUSTED_GAP_RE = re.compile(r"调整后|经调整|还原后|剔除[^，,；;。]{0,12}后")
 _RATE_LEVELS = ("gross_margin", "net_margin", "roe", "roe_deducted")
+_HELD_LEVEL_RE = re.compile(r"(?:稳定|维持|保持|徘徊|稳)在\s?(?:约)?\s?$")
 _CHANGE_TO_RE = re.compile(r"(?:提高|提升|增加|上升|下降|减少|下滑|降低|回升|回落|收窄|扩大)\s?$")
 
 
@@ -440,10 +490,24 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
     """The period a number at `pos` is for: the last the clause [lo, pos) names, else the last an earlier
     clause of its sentence names (`其中，2020年第二季度…；实现归母净利2.12亿元`), a comparison's period
     (`较2019年同期`) aside."""
-    named = [p for p in reading.periods_in(lo, pos) if p.kind != "date"]
-    if named:
-        return named[-1]
     folded = reading.folded
+    named = [
+        p
+        for p in reading.periods_in(lo, pos)
+        if p.kind != "date" and not _compared_base(folded, max(lo, p.start - 4), p.start, p.end, pos)
+    ]
+    if named:
+        last = named[-1]
+        if last.period is not None and last.period.sub == LAST_QUARTER:
+            # `2022年第一季度，公司实现营业收入45.68亿元，…，单季度毛利率回升至29.48%`: that quarter's own
+            quarters = [
+                p
+                for p in reading.periods_in(sentence_lo, last.start)
+                if p.period is not None and p.period.sub in ("Q1", "Q2", "Q3", "Q4")
+            ]
+            if quarters:
+                return quarters[-1]
+        return last
     earlier = [
         p
         for p in reading.periods_in(sentence_lo, lo)
@@ -454,6 +518,17 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
     if earlier and _quarter_marked_clause_by_clause(folded, earlier, sentence_lo, pos):
         return None
     return earlier[-1] if earlier else None
+
+
+def _compared_base(folded: str, lead_lo: int, start: int, end: int, pos: int) -> bool:
+    """`整体毛利率较2020年全年下滑8.8pct至20.4%`: a period right after a comparison word, with a change and 至
+    between it and the number, is what the level moved from, not the level's own period."""
+    between = folded[end:pos]
+    return bool(
+        _COMPARED_END_RE.search(folded[lead_lo:start])
+        and level_after_change(between)
+        and CHANGE_RE.search(between)
+    )
 
 
 _ALONE_WORDS = ("单季度", "单季")
@@ -565,6 +640,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
             growth = True
         else:
             return None
+    if metric in _RATE_LEVELS and _HELD_LEVEL_RE.search(gap) and _approx(folded, mention, gap):
+        return None  # `毛利率稳定在3%左右`: an approximate level held over time, no period's figure
     if _threshold(folded, mention, gap) or (
         _in_range(reading, index) and not _rate_change_to_level(reading, index, metric)
     ):
@@ -575,10 +652,13 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     lead = folded[lead_lo : label.start]
     if ENUM_RE.search(lead):
         return None  # `A、B、C分别实现毛利率6.7%、3.8%…`: a list's numbers, read as a list or not at all
-    if metric in ("revenue", "net_profit") and _ADJUSTED_BEFORE_RE.search(
-        folded, max(sent_lo, lead_lo - 30), lead_lo
+    if (
+        (metric in _ADJUSTABLE and _ADJUSTED_BEFORE_RE.search(folded, max(sent_lo, lead_lo - 30), lead_lo))
+        or _ADJUSTED_LEAD_RE.search(folded, max(sent_lo, lead_lo - 30), label.start)
+        or _ADJUSTED_GAP_RE.search(gap)
+        or _ADJUSTED_AFTER_RE.match(folded, pos + len(mention.printed))
     ):
-        return None  # `剔除股权激励费用后，归母净利润应为3.04亿元`: adjusted by the writer
+        return None  # `剔除股权激励费用后，归母净利润应为3.04亿元`, `毛利率调整后为…`: adjusted by the writer
     family = "pe" if metric in PE_METRICS else metric
     excluded = _EXCLUDED_RE.get(family)
     # a figure named by its own label: another figure's words further back are that figure's (`ROAA
@@ -644,6 +724,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     if when is None and same_as_before and stop_lo > 0:
         # `…其中Q3同比降11.2%至9.3亿。同期公司毛利率2.1%`: the last period the sentence before names
         when = period_for(reading, stop_lo, stop_lo, reading.stop_start(stop_lo - 1))
+    if when is None and metric in _RATE_LEVELS and stop_lo > 0:
+        when = _previous_sentence_quarter(reading, stop_lo, label.start)
     if metric in PE_METRICS:
         return _pe(reading, label, mention, gap, lead, basis, scope, segment)
     got = resolved_period(reading, when, basis)
@@ -659,9 +741,13 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         or _rate_change_to_level(reading, index, metric)
     )
     strict = first and len(gap) <= limit
-    if label.text == "收入" and not any(
-        lab.metric == "net_profit"
-        for lab in reading.labels_in(reading.stop_start(label.start), reading.end_of(pos, STOPS, 200))
+    if (
+        label.text == "收入"
+        and not _COMPANY_INCOME_LEAD_RE.search(lead)
+        and not any(
+            lab.metric == "net_profit"
+            for lab in reading.labels_in(reading.stop_start(label.start), reading.end_of(pos, STOPS, 200))
+        )
     ):
         return (
             None  # a bare 收入 is the revenue only beside the company's profit (`收入687亿元，归母净利润…`)
@@ -683,6 +769,35 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         approx=_approx(folded, mention, gap),
         mention=mention,
     )
+
+
+_OPENING_FILLER_RE = re.compile(r"^(?:(?:另外|此外|同时)[，,]?\s?)?(?:公司|本公司|其|整体|综合|销售|单季)?$")
+
+
+def _previous_sentence_quarter(reading: Reading, stop_lo: int, label_start: int) -> PeriodMention | None:
+    """`2021Q4归母净利润同比增29.37%，净利率13.70%。毛利率为30.02%，…`: a rate opening a sentence that names
+    no period, right after a sentence that opens on a quarter alone in the same paragraph, is that
+    quarter's (the writer goes on about the quarter); kept as the year's it would be a wrong figure."""
+    folded = reading.folded
+    if not _OPENING_FILLER_RE.match(folded[stop_lo:label_start].strip()):
+        return None
+    if re.search(r"\s{2,}|\n", folded[max(0, stop_lo - 1) : label_start]):
+        return None  # a paragraph break: the sentence starts afresh
+    prev_lo = reading.stop_start(stop_lo - 1)
+    named = [p for p in reading.periods_in(prev_lo, stop_lo) if p.kind != "date"]
+    if not named:
+        return None
+    first = named[0]
+    main = reading.main
+    if (
+        first.period is None
+        or first.period.sub not in ("Q1", "Q2", "Q3", "Q4")
+        or main is None
+        or main.sub in ("Q1", "Q2", "Q3", "Q4")
+        or folded[prev_lo : first.start].strip()
+    ):
+        return None
+    return first
 
 
 def _growth_gap(reading: Reading, label: Label, mention: Mention, gap: str) -> bool:

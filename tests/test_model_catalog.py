@@ -370,3 +370,17 @@ def test_qwen35_4b_is_planned_from_its_own_layout_not_the_27b_scaled() -> None:
 def test_h100_nvl_plans_on_what_nvidia_smi_shows() -> None:
     card = gpu("H100 NVL")
     assert card.visible_gib == 93.58 and card.memory_gib == 94
+
+
+def test_granite_33_2b_is_planned_from_its_config_not_a_qwen_sibling() -> None:
+    """Named bare before it had an entry, ibm-granite/granite-3.3-2b-instruct was Qwen3-1.7B scaled to the
+    '2b' of the name: 3.74 GiB of bf16 weights where a vLLM 0.10.2 start-up on an L40S logged 4.74. Its
+    config.json (40 layers of 2048, an 8192-wide MLP, 8 KV heads, a 49,159-token vocabulary tied to the LM
+    head) is 2.53 B parameters."""
+    from lmscreen.model.memory.weights import weights
+
+    spec = spec_for("ibm-granite/granite-3.3-2b-instruct")
+    assert spec.num_layers == 40 and spec.hidden_size == 2048 and spec.num_kv_heads == 8
+    assert 2.50e9 < (spec.total_params or 0) < 2.56e9
+    assert abs(weights(spec).per_gpu_gib - 4.74) / 4.74 < 0.05
+    assert lookup("granite-3.3-2b-instruct").id == "ibm-granite/granite-3.3-2b-instruct"

@@ -83,6 +83,12 @@ Two sets of logged start-ups, each row citing its source:
   1.2% there: the log profiles ~1.04 GiB, the sort-size sampler with its 0.43 GiB constant 1.51, so at 256
   sequences the constant fitted on 0.11 looks ~0.3 GiB high (with 0.15: 0.8%, and 0.12–0.13 4.5%, but the
   Qwen3-Next W4A16 pool back to 11.5%; not adopted, as it would be chosen on these rows).
+  Looked at since (no longer blind): granite-3.3-2b-instruct a catalog entry from its config.json (4.71 /
+  4.74 GiB, heldout-9 3 of 3); a 4-bit weight-only gated-delta MoE named without its layer list keeps the
+  gated-delta layers, router and shared expert 16 bit, as its exporters list them (memory.weights
+  INT4_HYBRID_KEPT): heldout-8's Qwen3-Next W4A16 weights 19.78 → 20.76 / 22.53 (7.9% low, still a miss: the
+  rest matches a 32-wide quantization group, 4.5 bpw, which cyankiwi's AWQ release uses but the row does not
+  name the checkpoint), its pool 10.0% → 4.4%; held out 110 of 121, calibration unchanged.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

@@ -14,7 +14,7 @@ from lmscreen.errors import InputError
 from lmscreen.model.hardware import gpu
 from lmscreen.model.memory import VllmBlocks, plan
 from lmscreen.model.memory.kv import kv_layout
-from lmscreen.model.memory.weights import weights
+from lmscreen.model.memory.weights import hf_bits, weights
 from lmscreen.model.spec import LinearAttention, ModelSpec
 
 GIB = 1 << 30
@@ -568,6 +568,31 @@ def test_nvfp4_of_a_hybrid_model_without_its_layer_list_keeps_the_gated_delta_la
     dense = qwen25_7b("nvfp4")
     emb = 2 * 152064 * 3584
     assert weights(dense).total_bytes == round((7_620_000_000 - emb) * 4.5 / 8 + emb * 2)
+
+
+def test_int4_of_a_gated_delta_moe_without_its_layer_list_keeps_what_its_exporters_ignore() -> None:
+    """A W4A16 / AWQ / GPTQ release of Qwen3-Next named without its config keeps the gated-delta layers, the
+    router and the shared expert 16 bit, as llm-compressor's Qwen3.5-MoE recipes and cyankiwi's Qwen3-Next
+    AWQ list them: 1.41 B parameters, about 1 GiB more per GPU at TP2 than 4-bit everywhere. A dense
+    hybrid (Qwen3.6-27B, whose AutoRound/AWQ releases quantize the recurrent layers) and a checkpoint whose
+    own list was read are sized as before."""
+    from lmscreen.model.arch.unquantized import unquantized_params
+    from lmscreen.model.catalog import spec_for
+    from lmscreen.model.memory.weights import INT4_HYBRID_KEPT
+
+    nxt = spec_for("Qwen/Qwen3-Next-80B-A3B-Instruct")
+    kept = unquantized_params(nxt, list(INT4_HYBRID_KEPT))
+    assert 1.35e9 < kept < 1.45e9
+    w4 = weights(nxt, tp=2, quantization="w4a16")
+    emb = 2 * nxt.vocab_size * nxt.hidden_size
+    four_bit_everywhere = ((nxt.total_params - emb) * hf_bits(nxt, "gptq") / 8 + emb * 2) / 2
+    assert w4.per_gpu_bytes - four_bit_everywhere == pytest.approx(
+        kept * (2 - hf_bits(nxt, "gptq") / 8) / 2, rel=0.01
+    )
+    assert "left unquantized" in w4.detail
+    assert weights(nxt, tp=2, quantization="awq").total_bytes == w4.total_bytes
+    dense = spec_for("Qwen/Qwen3.6-27B")
+    assert "left unquantized" not in weights(dense, quantization="awq").detail
 
 
 def test_per_layer_embeddings_stay_16_bit_in_a_quantized_e_series_checkpoint() -> None:

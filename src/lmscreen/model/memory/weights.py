@@ -60,6 +60,31 @@ NVFP4_HYBRID_KEPT = (
 the linear-attention layers 16 bit: the published recipes and exports do (RedHatAI/Qwen3.6-35B-A3B-NVFP4
 loads 21.86 GiB through Marlin where 4.5 bpw everywhere gives 19.7)."""
 
+INT4_HYBRID_KEPT = (
+    "re:.*linear_attn.*",
+    "re:.*mlp.gate$",
+    "re:.*shared_expert_gate$",
+    "re:.*mlp\\.shared_expert.*",
+)
+"""What a weight-only 4-bit release (AWQ, GPTQ, compressed-tensors W4A16) of a hybrid gated-delta-net model
+keeps 16 bit when its quantization_config is not at hand: the exporters of these models list the recurrent
+layers, the MoE router and the shared expert (and its gate) in `ignore`. Sources: llm-compressor's Qwen3.5-MoE
+recipes (`re:.*mlp.gate$`, `re:.*shared_expert_gate$`, `re:.*mlp\\.shared_expert$`, `re:.*linear_attn.*`, as
+in a public Qwen3.5-397B-A17B export script), a public Qwen3.5-MoE AWQ script that adds
+`re:.*shared_expert\\.[a-z_]+_proj$` beside the router and shared-expert gate, and cyankiwi's (cpatonn's)
+Qwen3-Next-80B-A3B-Instruct-AWQ-4bit, whose saved recipe quantizes the routed experts only (a public
+Qwen3-Coder-Next AWQ script that follows it lists `re:.*linear_attn.*`, `re:.*self_attn.*`,
+`re:.*shared_expert.*` and the gates in `ignore`). vLLM builds the Qwen MoE router with no quant config
+whatever the checkpoint says. Full attention is left quantized, as llm-compressor's recipes do (keeping it
+too, as cyankiwi's does, is 0.23 B more parameters on Qwen3-Next-80B). The patterns are matched against the
+layer modules the config implies (arch.unquantized), the same way a checkpoint's own list is.
+
+Only for gated-delta-net MoE models (Qwen3-Next, Qwen3.5/3.6-MoE), whose exporters skip the recurrent layers
+(the public scripts say why: vLLM fuses those projections, in_proj_ba is 64 wide on Qwen3-Next): dense
+Qwen3.6-27B AutoRound / AWQ releases quantize their gated-delta layers (sized 16 bit, the two club-3090 pools
+on two RTX 3090s came out 33 % small), and so does the Kimi-Linear AWQ release (KDA with MLA: its TP2 pool,
+vllm#28228, is reproduced at 5 % with the layers 4 bit and missed by 29 % with them 16 bit)."""
+
 MODELOPT_FP8_BITS = 8.0
 """ModelOpt FP8 layers: one e4m3 byte per weight and per-tensor fp32 scales (weight_scale, input_scale), whose
 few bytes per module do not show at GiB resolution. NVFP4 (HF_BITS) is two e2m1 values per byte plus one e4m3
@@ -303,6 +328,17 @@ def estimate_total_bytes(
         from lmscreen.model.arch.params import linear_attention_params
 
         kept = max(kept, linear_attention_params(spec))
+    if (
+        quant in ("gptq", "awq")
+        and generic_hybrid
+        and spec.linear_attention
+        and spec.num_experts
+        and not spec.mla
+    ):
+        # a 4-bit weight-only gated-delta-net MoE release whose layer list is not at hand (INT4_HYBRID_KEPT)
+        from lmscreen.model.arch.unquantized import unquantized_params
+
+        kept = max(kept, unquantized_params(spec, list(INT4_HYBRID_KEPT)))
     fp8 = (spec.fp8_params or 0) if own and quant == "nvfp4" else 0
     lm_head_q = emb_out if own and quant == "nvfp4" and spec.lm_head_quantized else 0
     emb -= lm_head_q
@@ -414,6 +450,11 @@ def _weights(
         body = max(total - emb_in_bytes - (emb_out_bytes if emb_out else 0), 0)
         share = body / pp + (max(emb_in_bytes, emb_out_bytes) if pp > 1 else total - body)
         per_gpu = round(share / tp)
+    if engine == "vllm" and spec.rope_cache_elems:
+        # the rotary cos/sin table every GPU builds at load, counted in vLLM's "Model loading took"
+        rope = spec.rope_cache_elems * 2
+        per_gpu += rope
+        detail += f"; + {rope / GIB:.3f} GiB rotary cos/sin table per GPU"
     return Weights(
         total_bytes=total,
         per_gpu_bytes=per_gpu,

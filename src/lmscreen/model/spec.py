@@ -53,9 +53,6 @@ class ModelSpec(BaseModel):
     vocab_size: int | None = None
     tie_word_embeddings: bool | None = None
     max_position_embeddings: int | None = None
-    rope_cache_elems: int = 0
-    """Elements of the rotary cos/sin table vLLM builds at load (arch.config.rope_cache_elems), a buffer every
-    GPU holds beside the weights and that "Model loading took" includes."""
 
     full_attention_layers: int | None = None
     """Layers whose KV grows with the whole context (all layers for a plain dense model)."""

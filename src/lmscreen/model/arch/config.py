@@ -190,52 +190,6 @@ def _compressed_tensors(q: dict[str, Any]) -> tuple[str | None, int | None, int 
     return "compressed-tensors", None, None
 
 
-MROPE_ARCHITECTURES = frozenset(
-    {
-        "Qwen2VLForConditionalGeneration",
-        "Qwen2_5_VLForConditionalGeneration",
-        "Qwen3VLForConditionalGeneration",
-        "Qwen3VLMoeForConditionalGeneration",
-        "Qwen3_5ForConditionalGeneration",
-        "Qwen3_5MoeForConditionalGeneration",
-    }
-)
-"""vLLM models whose text rotary embedding is MRotaryEmbedding (multimodal sections), whether or not the
-config at hand spells out `mrope_section`."""
-PARTIAL_ROTARY_DEFAULTS = {"qwen3_next": 0.25, "qwen3_5": 0.25, "qwen3_5_text": 0.25, "qwen3_5_moe": 0.25}
-"""transformers' config defaults of `partial_rotary_factor` where a config may leave it out (Qwen3NextConfig,
-Qwen3_5TextConfig: a quarter of the 256-wide head is rotated)."""
-
-
-def rope_cache_elems(
-    config: dict[str, Any], cfg: dict[str, Any], head_dim: int | None, max_pos: int | None
-) -> int:
-    """Elements of the cos/sin table vLLM's rotary embedding registers as a buffer at load.
-
-    vLLM's RotaryEmbedding (model_executor/layers/rotary_embedding/base.py) builds one
-    `max_position_embeddings × rotary_dim` table (cos and sin halves) in the model dtype, shared by every
-    layer and held whole on each GPU; MRotaryEmbedding (mrope.py) enlarges the positions 4× "to get a larger
-    cos and sin cache" for video positions. Qwen3.5's 262,144 positions × 4 × 64 rotated dims are 0.125 GiB
-    in bf16, which is why its loads log ~0.14 GiB above the parameter bytes at 0.8 B and at 27 B alike."""
-    if not head_dim or not max_pos:
-        return 0
-    rope = cfg.get("rope_parameters") or cfg.get("rope_scaling") or {}
-    rope = rope if isinstance(rope, dict) else {}
-    if cfg.get("qk_rope_head_dim"):
-        rotary = int(cfg["qk_rope_head_dim"])  # MLA rotates a separate 64-wide part
-    else:
-        factor = (
-            cfg.get("partial_rotary_factor")
-            or rope.get("partial_rotary_factor")
-            or PARTIAL_ROTARY_DEFAULTS.get(str(cfg.get("model_type") or config.get("model_type")))
-            or 1.0
-        )
-        rotary = int(head_dim * float(factor))
-    arch = (config.get("architectures") or cfg.get("architectures") or [None])[0]
-    mrope = bool(rope.get("mrope_section")) or arch in MROPE_ARCHITECTURES
-    return int(max_pos) * (4 if mrope else 1) * rotary
-
-
 def spec_from_config(config: dict[str, Any], name: str) -> ModelSpec:
     """ModelSpec from a parsed config.json (text_config nesting, hybrid, MLA, SWA, quantization_config)."""
     cfg = text_part(config)
@@ -271,7 +225,6 @@ def spec_from_config(config: dict[str, Any], name: str) -> ModelSpec:
         if "tie_word_embeddings" in config
         else _first(cfg, "tie_word_embeddings"),
         max_position_embeddings=max_pos,
-        rope_cache_elems=rope_cache_elems(config, cfg, head_dim, max_pos),
         num_experts=_first(cfg, "num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts"),
         num_experts_per_tok=_first(
             cfg, "num_experts_per_tok", "num_experts_per_token", "moe_topk", "top_k_experts"

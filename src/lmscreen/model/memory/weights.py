@@ -450,11 +450,6 @@ def _weights(
         body = max(total - emb_in_bytes - (emb_out_bytes if emb_out else 0), 0)
         share = body / pp + (max(emb_in_bytes, emb_out_bytes) if pp > 1 else total - body)
         per_gpu = round(share / tp)
-    if engine == "vllm" and spec.rope_cache_elems:
-        # the rotary cos/sin table every GPU builds at load, counted in vLLM's "Model loading took"
-        rope = spec.rope_cache_elems * 2
-        per_gpu += rope
-        detail += f"; + {rope / GIB:.3f} GiB rotary cos/sin table per GPU"
     return Weights(
         total_bytes=total,
         per_gpu_bytes=per_gpu,

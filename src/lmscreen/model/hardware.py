@@ -10,19 +10,18 @@ import difflib
 import re
 from functools import lru_cache
 
-from pydantic import BaseModel, Field
-
 from lmscreen.errors import InputError
+from lmscreen.model.record import Record, field
 
 APPLE_USABLE_FRACTION = 0.75
 """macOS lets the GPU wire about 75% of unified memory by default (sysctl iogpu.wired_limit_mb raises it)."""
 
 
-class GPU(BaseModel):
+class GPU(Record):
     """One accelerator (per device). Memory is in GiB (2**30 bytes); bandwidth in GB/s (10**9 bytes/s)."""
 
     name: str
-    aliases: list[str] = Field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
     vendor: str
     arch: str
     """ampere | ada | hopper | blackwell | cdna3 | apple."""

@@ -7,10 +7,10 @@ where each field came from: `gguf`, `safetensors`, `config`, `catalog` or `name`
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from lmscreen.model.record import Record, field
 
 
-class LinearAttention(BaseModel):
+class LinearAttention(Record):
     """Recurrent-state layers of hybrid models (Qwen3-Next / Qwen3.5 gated delta net, Mamba-like).
 
     Their state is fixed per sequence and does not grow with context.
@@ -26,18 +26,18 @@ class LinearAttention(BaseModel):
     """Bytes per element of the recurrent state when it differs from the KV dtype (None: same)."""
 
 
-class MLA(BaseModel):
+class MLA(Record):
     """Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): one compressed latent per token per layer."""
 
     kv_lora_rank: int
     qk_rope_head_dim: int
 
 
-class ModelSpec(BaseModel):
+class ModelSpec(Record):
     # The readers fill many fields after construction (layout, params, quantization); checking each
     # assignment makes a corrupt header value (a string window, a float layer count) fail where it is read,
     # as a one-line error, instead of reaching a memory plan or a serializer warning.
-    model_config = ConfigDict(validate_assignment=True)
+    check_assignment = True
 
     name: str
     architecture: str | None = None
@@ -82,7 +82,7 @@ class ModelSpec(BaseModel):
 
     weights_bytes: int | None = None
     """Exact bytes of the weights when read from safetensors / GGUF headers."""
-    bytes_by_dtype: dict[str, int] = Field(default_factory=dict)
+    bytes_by_dtype: dict[str, int] = field(default_factory=dict)
     torch_dtype: str | None = None
     quantization: str | None = None
     """awq, gptq, fp8, nvfp4, mxfp4, q4_k_m …, or None for bf16/fp16 weights."""
@@ -104,6 +104,6 @@ class ModelSpec(BaseModel):
     vision_params: int | None = None
     """Vision-encoder parameters (arch.vision), part of total_params; 16-bit in quantized checkpoints."""
 
-    sources: dict[str, str] = Field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
     """field name -> gguf | safetensors | config | catalog | name."""
-    notes: list[str] = Field(default_factory=list)
+    notes: list[str] = field(default_factory=list)

@@ -16,13 +16,12 @@ import re
 import secrets
 import shlex
 
-from pydantic import BaseModel, Field
-
 from lmscreen.errors import InputError
 from lmscreen.model.launch.families import GENERIC, Family, family_for, sampling_preset
 from lmscreen.model.memory.plan import Plan
 from lmscreen.model.memory.releases import NEWEST_VERSION
 from lmscreen.model.memory.weights import is_gguf, normalize_quantization
+from lmscreen.model.record import Record, field
 from lmscreen.model.spec import ModelSpec
 
 ENGINES = ("vllm", "sglang", "llamacpp", "ollama", "transformers")
@@ -39,25 +38,25 @@ VLLM_GENERATION_KEYS = ("temperature", "top_p", "top_k", "min_p", "repetition_pe
 """Keys vLLM takes from generation_config / --override-generation-config as request defaults."""
 
 
-class LaunchCommand(BaseModel):
+class LaunchCommand(Record):
     """A ready-to-run launch: the command, its environment, any file it needs, and why each part is there."""
 
     engine: str
     engine_version: str
     argv: list[str]
-    env: dict[str, str] = Field(default_factory=dict)
-    setup: list[list[str]] = Field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    setup: list[list[str]] = field(default_factory=list)
     """Commands to run first (e.g. `ollama create`)."""
-    files: dict[str, str] = Field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
     """File name → content the command reads (Ollama Modelfile, Transformers script)."""
     served_model_name: str
     host: str | None
     port: int | None
     api_key: str | None = None
-    sampling: dict[str, float] = Field(default_factory=dict)
+    sampling: dict[str, float] = field(default_factory=dict)
     sampling_source: str = ""
-    warnings: list[str] = Field(default_factory=list)
-    notes: list[str] = Field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def shell(self) -> str:
         """The whole launch as shell text: files as heredocs, then setup commands, then the command."""

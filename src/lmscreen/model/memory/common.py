@@ -6,9 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, Field
-
 from lmscreen.model.memory.kv import KVLayout
+from lmscreen.model.record import Record, field
 from lmscreen.model.spec import ModelSpec
 
 if TYPE_CHECKING:
@@ -51,7 +50,7 @@ OLLAMA_DEFAULT_QUANT = "q4_k_m"
 """Ollama library tags without a quantization suffix are Q4_K_M."""
 
 
-class Component(BaseModel):
+class Component(Record):
     """One line of the breakdown: a number and where it comes from."""
 
     name: str
@@ -59,7 +58,7 @@ class Component(BaseModel):
     source: str
 
 
-class ContextRow(BaseModel):
+class ContextRow(Record):
     """One row of the context × concurrency table."""
 
     context: int
@@ -69,7 +68,7 @@ class ContextRow(BaseModel):
     fits: bool
 
 
-class Plan(BaseModel):
+class Plan(Record):
     """The plan for one model, GPU and engine (`model fit --json`)."""
 
     model: str
@@ -101,7 +100,7 @@ class Plan(BaseModel):
     max_concurrency: float
     max_context: int
     fits: bool
-    notes: list[str] = Field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     block_size: int | None = None
     num_blocks: int | None = None
@@ -117,8 +116,8 @@ class Plan(BaseModel):
     """PP > 1: the pipeline stage (1-based) whose memory binds the plan."""
     expert_parallel: bool = False
     """vLLM --enable-expert-parallel planned and in effect (a MoE model; a dense one ignores the flag)."""
-    breakdown: list[Component] = Field(default_factory=list)
-    table: list[ContextRow] = Field(default_factory=list)
+    breakdown: list[Component] = field(default_factory=list)
+    table: list[ContextRow] = field(default_factory=list)
 
 
 def cdiv(a: int, b: int) -> int:

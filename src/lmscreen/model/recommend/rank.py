@@ -24,8 +24,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
-
 from lmscreen.errors import InputError
 from lmscreen.model.launch.families import TASKS
 from lmscreen.model.memory.kv import kv_layout
@@ -40,6 +38,7 @@ from lmscreen.model.recommend.workload import (
     Workload,
     estimate,
 )
+from lmscreen.model.record import Record
 from lmscreen.model.spec import ModelSpec
 
 if TYPE_CHECKING:
@@ -77,7 +76,7 @@ class Candidate:
         return re.search(r"Thinking|QwQ|gpt-oss|(?:^|[-/])R1(?:-|$)", self.id) is not None
 
 
-class Recommendation(BaseModel):
+class Recommendation(Record):
     model: str
     quantization: str
     engine: str

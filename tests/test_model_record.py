@@ -66,10 +66,31 @@ class RModel(Record):
 
 
 VALUES: dict[str, list[Any]] = {
-    "count": [3, 3.0, True, "12", " 7 ", 4.5, "x", "4.5", None, [1], math.inf],
-    "ratio": [1, 1.5, True, "2.25", "x", None, [1]],
+    # a malformed config.json's numbers (bench/reliability.py model-inspect found 1e308 in a count)
+    "count": [3, 3.0, True, "12", " 7 ", 4.5, "x", "4.5", None, [1], math.inf, math.nan, 1e308, -1e19]
+    + [float(2**63), float(2**63 - 1024), -float(2**63), 2**70, "1.00", "-1.0", "+5", "1.", ".0", "1e3"]
+    + ["00012", "1_000", "1__0", "_1", "0x10", "\u0663", "", " ", "1" * 5000],
+    "ratio": [1, 1.5, True, "2.25", "x", None, [1], "inf", "1e3", "1_0", "0x1", "", 10**400],
     "maybe": [1, None, "3", "y"],
-    "flag": [True, 0, 1, 2, "yes", "off", "True", "maybe", 1.0, None],
+    "flag": [
+        True,
+        0,
+        1,
+        2,
+        "yes",
+        "off",
+        "True",
+        "maybe",
+        1.0,
+        None,
+        " yes ",
+        "YES",
+        "On",
+        2.0,
+        0.0,
+        1.5,
+        "",
+    ],
     "either": [1, 1.5, True, "2", "2.5", "z", None],
     "label": ["a", 3, None, b"x"[0], ["a"]],
     "tags": [["a", "b"], ("a",), ["a", 1], "ab", None],

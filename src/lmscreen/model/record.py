@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
+import re
 import types
 import typing
 from typing import Any, ClassVar, Union
@@ -50,34 +52,44 @@ class _Bad(Exception):
         self.msg, self.loc = msg, loc
 
 
+_INT_TEXT = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*(?:\.0+)?")
+"""What pydantic's lax int reads from text: ASCII digits (single underscores between them), optionally a
+zero fraction ("12.0"), surrounded by whitespace."""
+_INT_LIMIT = 2**63
+"""pydantic refuses a float at or beyond ±2**63 (its integer parser's range) with "exceeded maximum size"."""
+_TOO_BIG = "Unable to parse input string as an integer, exceeded maximum size"
+
+
 def _to_int(value: Any) -> int:
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, int):
         return value
     if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
+        if not math.isfinite(value):
             raise _Bad("Input should be a finite number")
         if not value.is_integer():
             raise _Bad("Input should be a valid integer, got a number with a fractional part")
+        if abs(value) >= _INT_LIMIT:
+            raise _Bad(_TOO_BIG)
         return int(value)
     if isinstance(value, str):
-        try:
-            return int(value.strip())
-        except ValueError:
-            try:
-                number = float(value.strip())
-            except ValueError:
-                raise _Bad("Input should be a valid integer, unable to parse string as an integer") from None
-            if number.is_integer():
-                return int(number)
-            raise _Bad("Input should be a valid integer, unable to parse string as an integer") from None
+        text = value.strip()
+        if not _INT_TEXT.fullmatch(text):
+            raise _Bad("Input should be a valid integer, unable to parse string as an integer")
+        digits = text.split(".", 1)[0]
+        if len(digits) > 4300:  # Python's own limit on int() of text
+            raise _Bad(_TOO_BIG)
+        return int(digits)
     raise _Bad("Input should be a valid integer")
 
 
 def _to_float(value: Any) -> float:
     if isinstance(value, (int, float)):  # bool included, as pydantic's lax mode does
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:  # an int beyond the float range
+            raise _Bad("Input should be a valid number") from None
     if isinstance(value, str):
         try:
             return float(value.strip())
@@ -89,11 +101,16 @@ def _to_float(value: Any) -> float:
 def _to_bool(value: Any) -> bool:
     if isinstance(value, bool):
         return value
-    if isinstance(value, (int, float)) and value in (0, 1):
-        return bool(value)
-    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-        return value.strip().lower() in _TRUE
-    if isinstance(value, (int, float, str)):
+    if isinstance(value, (int, float)):
+        if value in (0, 1):
+            return bool(value)
+        whole = isinstance(value, int) or (math.isfinite(value) and value.is_integer())
+        if whole and abs(value) < _INT_LIMIT:  # a whole number pydantic reads, then finds not 0 or 1
+            raise _Bad("Input should be a valid boolean, unable to interpret input")
+        raise _Bad("Input should be a valid boolean")
+    if isinstance(value, str):
+        if value.lower() in _TRUE | _FALSE:  # not stripped: pydantic refuses " yes "
+            return value.lower() in _TRUE
         raise _Bad("Input should be a valid boolean, unable to interpret input")
     raise _Bad("Input should be a valid boolean")
 

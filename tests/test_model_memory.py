@@ -487,6 +487,19 @@ def test_help_and_fit_load_none_of_the_screening_stack() -> None:
     assert "rich" not in _heavy(*fit, "--json"), "--json prints JSON: no table library"
 
 
+def test_every_model_command_runs_without_pydantic() -> None:
+    """model/'s records are model.record dataclasses: decode, inspect, launch and recommend load neither
+    pydantic nor the screening stack either (pydantic's import and schemas were half of `model fit`)."""
+    for argv in (
+        ["model", "decode", "Qwen3-30B-A3B-Instruct-2507-AWQ", "--json"],
+        ["model", "inspect", "Qwen/Qwen3-8B", "--json"],
+        ["model", "launch", "Qwen/Qwen3-8B", "--gpu", "RTX 4090", "--engine", "vllm"],
+        ["model", "recommend", "--gpu", "RTX 4090", "--json"],
+    ):
+        loaded = _heavy(*argv)
+        assert not [m for m in loaded if m not in HELP_ALSO], (argv, loaded)
+
+
 def test_fit_cli_json_is_one_object_with_the_design_fields() -> None:
     proc, probe = _run_probe("model", "fit", "Qwen/Qwen3-8B", "--gpu", "RTX 3090", "--json")
     assert proc.returncode == 0, proc.stderr

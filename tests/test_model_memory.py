@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -331,7 +332,7 @@ def test_llamacpp_offloads_moe_experts_then_layers() -> None:
     assert not moe.fits and moe.n_cpu_moe and moe.gpu_layers == 40 and moe.cpu_ram_gib > 5
     assert any("--n-cpu-moe" in n for n in moe.notes)
     dense = plan(
-        qwen3_32b().model_copy(update={"quantization": "q4_k_m"}),
+        replace(qwen3_32b(), **{"quantization": "q4_k_m"}),
         gpu("RTX 4060"),
         context=8192,
         engine="llamacpp",
@@ -356,7 +357,7 @@ def test_weights_by_format() -> None:
     assert weights(base).total_bytes == 7_620_000_000 * 2
     awq = weights(qwen25_7b("awq"))
     assert awq.total_bytes == round(body * (4 + 20 / 128) / 8 + emb * 2)  # scales + zeros per group of 128
-    per_channel = qwen25_7b("gptq").model_copy(update={"quantization_bits": 8, "quantization_group_size": -1})
+    per_channel = replace(qwen25_7b("gptq"), **{"quantization_bits": 8, "quantization_group_size": -1})
     assert weights(per_channel).total_bytes == round(body + emb * 2)
     assert weights(qwen25_7b("fp8")).total_bytes == round(body * (8 + 32 / 16384) / 8 + emb * 2)
     assert weights(qwen25_7b("nvfp4")).total_bytes == round(body * 4.5 / 8 + emb * 2)
@@ -370,8 +371,9 @@ def test_weights_by_format() -> None:
 
 
 def test_header_bytes_are_used_and_split_per_gpu() -> None:
-    exact = qwen25_7b("compressed-tensors").model_copy(
-        update={"weights_bytes": 6 * GIB, "sources": {"weights_bytes": "safetensors"}}
+    exact = replace(
+        qwen25_7b("compressed-tensors"),
+        **{"weights_bytes": 6 * GIB, "sources": {"weights_bytes": "safetensors"}},
     )
     one, two = weights(exact), weights(exact, tp=2)
     assert one.total_bytes == 6 * GIB and one.source == "safetensors"

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from lmscreen.errors import InputError
-from lmscreen.model.record import Record, field
 
 APPLE_USABLE_FRACTION = 0.75
 """macOS lets the GPU wire about 75% of unified memory by default (sysctl iogpu.wired_limit_mb raises it)."""
 
 
-class GPU(Record):
+@dataclass(kw_only=True)
+class GPU:
     """One accelerator (per device). Memory is in GiB (2**30 bytes); bandwidth in GB/s (10**9 bytes/s)."""
 
     name: str

@@ -11,10 +11,10 @@ effective parameters, the per-layer embedding tables not counted.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from lmscreen.errors import InputError
-from lmscreen.model.record import Record, field
 
 _QUANT = re.compile(
     r"(?i)(?:^|[-_.:\s])("
@@ -58,7 +58,8 @@ _VARIANTS = {
 _LETTER_VERSIONS = {"deepseek": r"^[vr]\d+(?:\.\d+)?$", "kimi": r"^k\d+(?:\.\d+)?$"}
 
 
-class DecodedName(Record):
+@dataclass(kw_only=True)
+class DecodedName:
     """What a model name says. Sizes are in billions of parameters."""
 
     name: str

@@ -15,13 +15,13 @@ import json
 import re
 import secrets
 import shlex
+from dataclasses import dataclass, field
 
 from lmscreen.errors import InputError
 from lmscreen.model.launch.families import GENERIC, Family, family_for, sampling_preset
 from lmscreen.model.memory.plan import Plan
 from lmscreen.model.memory.releases import NEWEST_VERSION
 from lmscreen.model.memory.weights import is_gguf, normalize_quantization
-from lmscreen.model.record import Record, field
 from lmscreen.model.spec import ModelSpec
 
 ENGINES = ("vllm", "sglang", "llamacpp", "ollama", "transformers")
@@ -38,7 +38,8 @@ VLLM_GENERATION_KEYS = ("temperature", "top_p", "top_k", "min_p", "repetition_pe
 """Keys vLLM takes from generation_config / --override-generation-config as request defaults."""
 
 
-class LaunchCommand(Record):
+@dataclass(kw_only=True)
+class LaunchCommand:
     """A ready-to-run launch: the command, its environment, any file it needs, and why each part is there."""
 
     engine: str

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from lmscreen.model.memory.kv import KVLayout
-from lmscreen.model.record import Record, field
 from lmscreen.model.spec import ModelSpec
 
 if TYPE_CHECKING:
@@ -50,7 +49,8 @@ OLLAMA_DEFAULT_QUANT = "q4_k_m"
 """Ollama library tags without a quantization suffix are Q4_K_M."""
 
 
-class Component(Record):
+@dataclass(kw_only=True)
+class Component:
     """One line of the breakdown: a number and where it comes from."""
 
     name: str
@@ -58,7 +58,8 @@ class Component(Record):
     source: str
 
 
-class ContextRow(Record):
+@dataclass(kw_only=True)
+class ContextRow:
     """One row of the context × concurrency table."""
 
     context: int
@@ -68,7 +69,8 @@ class ContextRow(Record):
     fits: bool
 
 
-class Plan(Record):
+@dataclass(kw_only=True)
+class Plan:
     """The plan for one model, GPU and engine (`model fit --json`)."""
 
     model: str

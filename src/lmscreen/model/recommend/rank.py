@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from lmscreen.errors import InputError
@@ -38,7 +38,6 @@ from lmscreen.model.recommend.workload import (
     Workload,
     estimate,
 )
-from lmscreen.model.record import Record
 from lmscreen.model.spec import ModelSpec
 
 if TYPE_CHECKING:
@@ -76,7 +75,8 @@ class Candidate:
         return re.search(r"Thinking|QwQ|gpt-oss|(?:^|[-/])R1(?:-|$)", self.id) is not None
 
 
-class Recommendation(Record):
+@dataclass(kw_only=True)
+class Recommendation:
     model: str
     quantization: str
     engine: str
@@ -204,7 +204,7 @@ def _fit(
     for quant, engine in _variants(spec, apple):
         if late is not None and engine != "vllm":
             break  # runs on vLLM, only too slowly: llama.cpp (untimed, no faster for a batch) is no way out
-        variant = spec if quant == own else spec.model_copy(update={"quantization": quant})
+        variant = spec if quant == own else replace(spec, **{"quantization": quant})
         version = vllm_version if engine == "vllm" else None
         p = plan(
             variant,

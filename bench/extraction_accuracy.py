@@ -409,6 +409,10 @@ def real_sections(only: tuple[str, ...] = ()) -> None:
         "heldout-10": "held out until its first scoring (bench/data/real/heldout-round10.txt), read since",
         "heldout-11": "held out until its first scoring (bench/data/real/heldout-round11.txt), read since",
         "heldout-12": "held out until its first scoring (bench/data/real/heldout-round12.txt), read since",
+        "heldout-13": "held out until its first scoring (bench/data/real/heldout-round13.txt), read since",
+        "heldout-14": "held out until its first scoring (bench/data/real/heldout-round14.txt), read since",
+        "heldout-15": "held out until its first scoring (bench/data/real/heldout-round15.txt), read since",
+        "heldout-16": "held out until its first scoring (bench/data/real/heldout-round16.txt), read since",
     }
     for which in only or real_texts.SETS:
         chosen = [c for c in cases if c.set == which]

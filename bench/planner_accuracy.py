@@ -5,31 +5,72 @@ Two sets of logged start-ups, each row citing its source:
 - calibration: ../shared/research/vllm-measurements-calibration.csv (copied to tests/data/research/) and
   bench/data/vllm-logs-public.csv (llm-d's H100 table and the start-ups gathered for issue 25). The release
   constants of lmscreen.model.memory.releases were fitted on these.
-- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv and -5.csv, start-ups the constants were
-  *not* fitted on; their numbers are reported as they come out. Each file's rows were recorded with their
-  sources before the planner was run on them, and the first scoring of each is kept here, because only that
-  one is blind (a held-out row looked at while changing the planner no longer tests it):
-  vllm-logs-heldout.csv 15 of 16 checks (93.8%); vllm-logs-heldout-3.csv (10 start-ups, issue 25's fourth
+- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv, -5.csv, -6.csv to -10.csv,
+  start-ups the constants were *not* fitted on; their numbers are reported as they come out. Each file's rows
+  were recorded with their sources before the planner was run on them, and the first scoring of each is kept
+  here, because only that one is blind (a held-out row looked at while changing the planner no longer tests
+  it): vllm-logs-heldout.csv 15 of 16 checks (93.8%); vllm-logs-heldout-3.csv (10 start-ups, issue 25's fourth
   pass) 9 of 14 (64.3%: weights 2/3, KV 0/2, verdicts 7/9); vllm-logs-heldout-4.csv (9 start-ups, the fifth
   pass, committed in 2c47261 before this script saw them) 10 of 14 (71.4%: weights 2/2, KV within 10% 0/3,
-  verdicts 8/9). Its misses: the KV pool of Qwen3-Next-80B on two H200 (0.10.2, 51.08 planned / 44.59
-  logged) and of Qwen3-VL-30B-A3B on four RTX 3090 (0.11, 5.39 / 2.31; that run profiles one video of a
-  153,600-token encoder budget, whose outputs vLLM keeps in the encoder cache through the text profile),
-  gpt-oss-120b at 0.11's defaults (-0.95 / -2.28), and the verdict of Qwen3.8-27B NVFP4 on one RTX 5090 with
-  CUDA graphs (planned to fit; graph capture OOMs outside the budget, recipes#810). The block accounting
-  reproduces both logged token counts from the logged pools (0.1%): the misses are overhead, not layout.
-  vllm-logs-heldout-5.csv (8 start-ups from public files, committed in 77ffb00 before this script saw
-  them; after the 0.10.2 boundary of memory.releases): 4 of 5 checks (80.0%: weights 2/3, KV within 10%
-  1/1, verdicts 1/1), and only 4 of the 8 rows planned at all: llava-v1.6-mistral-7b, Qwen2-VL-7B (twice)
-  and TheBloke's Mistral-7B GPTQ are not catalog entries and this script looked models up in the catalog
-  only. Its miss: RedHatAI/gemma-4-26B-A4B-it-NVFP4's weights (14.70 planned, 15.67 logged, 6.2%). The
-  Qwen3-30B-A3B-2507-FP8 TP2+EP pool on two L40S came out at 1.8%. Looked at since (no longer blind):
-  models outside the catalog are now planned as `model fit` plans them, from the name (arch.estimate,
-  which since takes a vision-language name's layout from a vision sibling and a llava release's from the
-  language model it names): 12 of 14 there, the misses being the Qwen2-VL-7B bf16 pool on an RTX 3090
-  (3.49 planned, 4.28 logged: memory.releases' per-parameter encoder term, fitted on Qwen3.8-27B, is too
-  large for a 4096-token, one-image run) and the gemma-4 NVFP4 weights. The DGX Spark row stays
-  unplanned (GB10's unified memory is not a catalog GPU).
+  verdicts 8/9). Its misses: the KV pool of Qwen3-Next-80B on two H200 (0.10.2, 51.08 planned / 44.59 logged)
+  and of Qwen3-VL-30B-A3B on four RTX 3090 (0.11, 5.39 / 2.31; that run profiles one video of a 153,600-token
+  encoder budget, whose outputs vLLM keeps in the encoder cache through the text profile), gpt-oss-120b at
+  0.11's defaults (-0.95 / -2.28), and the verdict of Qwen3.8-27B NVFP4 on one RTX 5090 with CUDA graphs
+  (planned to fit; graph capture OOMs outside the budget, recipes#810). The block accounting reproduces both
+  logged token counts from the logged pools (0.1%): the misses are overhead, not layout.
+  vllm-logs-heldout-5.csv (8 start-ups from public files, committed in 77ffb00 before this script saw them;
+  after the 0.10.2 boundary of memory.releases): 4 of 5 checks (80.0%: weights 2/3, KV within 10% 1/1,
+  verdicts 1/1), and only 4 of the 8 rows planned at all: llava-v1.6-mistral-7b, Qwen2-VL-7B (twice) and
+  TheBloke's Mistral-7B GPTQ are not catalog entries and this script looked models up in the catalog only. Its
+  miss: RedHatAI/gemma-4-26B-A4B-it-NVFP4's weights (14.70 planned, 15.67 logged, 6.2%). The
+  Qwen3-30B-A3B-2507-FP8 TP2+EP pool on two L40S came out at 1.8%. Looked at since (no longer blind): models
+  outside the catalog are now planned as `model fit` plans them, from the name (arch.estimate, which since
+  takes a vision-language name's layout from a vision sibling and a llava release's from the language model it
+  names): 12 of 14 there, the misses being the Qwen2-VL-7B bf16 pool on an RTX 3090 (3.49 planned, 4.28
+  logged: memory.releases' per-parameter encoder term, fitted on Qwen3.8-27B, is too large for a 4096-token,
+  one-image run) and the gemma-4 NVFP4 weights. The DGX Spark row stays unplanned (GB10's unified memory is
+  not a catalog GPU). vllm-logs-heldout-6.csv (10 start-ups from public files, committed in fc7e170 before
+  this script saw them; after the Gemma 4 dense-MLP fix of arch.params): 20 of 21 checks (95.2%: weights 5/6,
+  KV within 10% 6/6, verdicts 9/9), over vLLM 0.20 to 0.29 and a 2026-08 build, TP 1 / 2 / 3 / 4, an L4, an
+  L40S, an RTX 4090 and RTX PRO 6000s (sm120), three failures among them. Its miss:
+  RedHatAI/Qwen3.6-35B-A3B-NVFP4's weights through Marlin (20.20 planned, 21.86 logged, 7.6%). Its largest KV
+  errors, within 10%: gemma-4 26B-A4B FP8 on the L40S (13.57 / 12.75, 6.4%) and Qwen3-235B-2507-FP8 at TP4
+  (29.29 / 27.85, 5.2%). vllm-logs-heldout-7.csv (6 start-ups from public files, committed in the commit
+  before the T4 entry of the GPU catalog; scored after the exporter / hybrid-NVFP4 / vision-config fixes that
+  followed heldout-6): 8 of 14 checks (57.1%: weights 4/6, KV within 10% 0/4, verdicts 4/4; two of the KV
+  checks are the llava rows' negative pools, whose error is relative to a small number). Its misses: Qwen3-32B
+  at PP2 on two RTX PRO 6000 (5.53 planned / 6.92 logged: the last stage's sampler is planned larger than the
+  stage leaves), the gemma-4-E2B-it QAT w4a16 release on a T4 (2.81 / 8.02 GiB of weights: the name missed the
+  catalog entry, so the per-layer embeddings were sized 4-bit; KV 11.21 / 4.66), Qwen3.5-0.8B named bare (3.37
+  / 1.72 GiB: the name estimate scaled a 27B layout ×0.03) and llava-v1.6-mistral-7b on an RTX 5080 (-1.16 /
+  -1.81 and -2.76 / -3.15: the llava estimate carries no vision tower, 0.58 GiB). Looked at since (no longer
+  blind): heldout-6 21 of 21 (the RedHatAI NVFP4 weights 21.65 / 21.86), heldout-7 10 of 14 (llava's tower,
+  Model Runner V2's sampler, the name rescale); still missed there: the PP2 pool (first stage keeps ~1 GiB
+  unplanned), the gemma-4-E2B QAT weights and pool (its vision/audio towers are not in the catalog config) and
+  Qwen3.5-0.8B's weights (a vision tower the name does not imply).
+  vllm-logs-heldout-8.csv (5 start-ups from public files, committed in 00a6336 before this script saw them;
+  two of them weights only, the GPU or release not being named): 7 of 11 checks (63.6%: weights 4/5, KV
+  within 10% 1/3, verdicts 2/3). Its misses: Qwen3-Next-80B-A3B in compressed-tensors W4A16 on two L40S
+  (0.13, fp8 KV: 74.51 / 22.53 GiB of weights, so a negative pool and a 'does not fit' for a run that
+  started: a 'w4a16' weight format was not read as 4-bit), Qwen3-VL-30B-A3B bf16 on an H100 NVL (0.13,
+  23.57 / 19.40 GiB of KV, 21.5%: one image of a 16,384-token encoder budget profiled, the pool planned
+  4 GiB too large). Qwen2.5-72B at TP4 on four L40S (0.19) came out at 7.9% (4.71 / 5.11).
+  Looked at since (no longer blind): 8 of 11 (the bench reads a logged format through the planner's
+  normalizer: the W4A16 Qwen3-Next weights 19.78 / 22.53, still 12% low, as the checkpoint's unquantized
+  layers are not named; heldout-7's Qwen3.5-0.8B, now a catalog entry, 1.58 / 1.72).
+  vllm-logs-heldout-9.csv (1 start-up from a public file, committed in 0609b5e before this script saw it,
+  after the w4a16 format read, the H100 NVL visible memory and the Qwen3.5-0.8B catalog entry): 2 of 3 checks
+  (weights 0/1, KV within 10% 1/1, verdicts 1/1). Its miss: ibm-granite/granite-3.3-2b-instruct named bare
+  (no granite entry in the catalog: the name estimate scales Qwen3-1.7B to the '2b' of the name, 3.74 GiB of
+  weights where 4.74 load; the model has 2.5 B parameters). Its pool on a 44.39 GiB card came out at 2.0%.
+  vllm-logs-heldout-10.csv (4 start-ups from public files, committed in 73a4b3b before this script saw them):
+  7 of 8 checks (87.5%: weights 3/3, KV within 10% 1/2, verdicts 3/3), over vLLM 0.10.2, 0.29 and 0.31, an
+  A100, an L4 and four H100s (TP4 with an MTP draft). Its miss: Qwen/Qwen3.5-4B named bare on the L4 (0.29:
+  11.92 planned / 9.10 logged, 31%; the name estimate scaled the 27B hybrid layout by 0.15 and planned
+  981,315 tokens where 267,842 fit). Llama-3.1-8B at 0.31's defaults came out at 1.3%.
+  Looked at since (no longer blind): heldout-10 8 of 8 with Qwen/Qwen3.5-4B in the catalog from its
+  config.json (9.66 / 9.10 GiB, 284,464 / 267,842 tokens); the small Qwen3.5 releases load 0.14 (0.8B) to
+  ~0.3 GiB (4B) more than their parameter bytes, not accounted for.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it
@@ -59,7 +100,7 @@ from lmscreen.model.memory import VllmBlocks, plan
 from lmscreen.model.memory.kv import kv_layout
 from lmscreen.model.memory.overhead import vllm_batch_defaults
 from lmscreen.model.memory.releases import release_for
-from lmscreen.model.memory.weights import weights
+from lmscreen.model.memory.weights import normalize_quantization, weights
 from lmscreen.model.spec import ModelSpec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,6 +112,11 @@ HELDOUT_CSVS = [
     ROOT / "bench" / "data" / "vllm-logs-heldout-3.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-4.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-5.csv",
+    ROOT / "bench" / "data" / "vllm-logs-heldout-6.csv",
+    ROOT / "bench" / "data" / "vllm-logs-heldout-7.csv",
+    ROOT / "bench" / "data" / "vllm-logs-heldout-8.csv",
+    ROOT / "bench" / "data" / "vllm-logs-heldout-9.csv",
+    ROOT / "bench" / "data" / "vllm-logs-heldout-10.csv",
 ]
 GIB = 1 << 30
 KV_TARGET = 0.03
@@ -201,6 +247,27 @@ def _first_int(text: str | None) -> int | None:
     return int(match.group(1)) if match else None
 
 
+_LOGGED_FORMATS = ("nvfp4", "mxfp4", "awq", "gptq", "fp8")
+_WEIGHT_ONLY = ("gptq", "awq", "int8", "w8a8", "nvfp4")
+
+
+def logged_quantization(weights_format: str, model: str = "") -> str | None:
+    """The weight format a log cell or checkpoint name states, in the planner's own names.
+
+    A named format wins (nvfp4, mxfp4, awq, gptq, fp8); otherwise every word goes through the planner's
+    normalizer (memory.weights.normalize_quantization), so the spellings vLLM and llm-compressor print
+    (`w4a16`, `int4`, `w8a16`, `autoround`) mean what `model fit` takes them to mean; then bf16/fp16.
+    """
+    fmt = (weights_format or "").lower()
+    quant = next((q for q in _LOGGED_FORMATS if q in fmt or q in model.lower()), None)
+    if quant is None:
+        words = re.findall(r"[a-z0-9]+", f"{fmt} {model.lower()}")
+        quant = next((q for w in words if (q := normalize_quantization(w)) in _WEIGHT_ONLY), None)
+    if quant is None and ("bf16" in fmt or "fp16" in fmt):
+        quant = "bf16"
+    return quant
+
+
 def resolve_spec(model: str, weights_format: str) -> tuple[ModelSpec, str | None]:
     """Catalog spec for a logged model name, with the logged weight format applied."""
     note = None
@@ -220,12 +287,7 @@ def resolve_spec(model: str, weights_format: str) -> tuple[ModelSpec, str | None
         # entry: the nearest catalog sibling's layout scaled to the size in the name (arch.estimate)
         spec = spec_from_name(name)
         note = f"estimated from the name: {next(iter(spec.sources.values()), 'estimate')}"
-    fmt = weights_format.lower()
-    quant = next(
-        (q for q in ("nvfp4", "mxfp4", "awq", "gptq", "fp8") if q in fmt or q in model.lower()), None
-    )
-    if quant is None and ("bf16" in fmt or "fp16" in fmt):
-        quant = "bf16"
+    quant = logged_quantization(weights_format, model)
     if quant and quant != (spec.quantization or "bf16"):
         spec = replace(spec, **{"quantization": None if quant == "bf16" else quant})
     return spec, note

@@ -7,9 +7,11 @@ calling home (background networking, component updates, sync), so any request a 
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,10 +31,20 @@ FLAGS = [
 
 
 def ensure_chromium() -> str:
+    """Chromium at CHROMIUM, installed once; the suite's parallel workers wait on one lock for it (two
+    apt-get runs at once would fail on dpkg's own lock)."""
     if Path(CHROMIUM).exists():
         return CHROMIUM
     if os.geteuid() != 0 or shutil.which("apt-get") is None:
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)")
+    with open(Path(tempfile.gettempdir()) / "lmscreen-tests-chromium.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not Path(CHROMIUM).exists():
+            _install_chromium()
+    return CHROMIUM
+
+
+def _install_chromium() -> None:
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     subprocess.run(["apt-get", "update", "-q"], check=True, env=env, capture_output=True, timeout=900)
     subprocess.run(
@@ -42,7 +54,6 @@ def ensure_chromium() -> str:
         capture_output=True,
         timeout=1800,
     )
-    return CHROMIUM
 
 
 @pytest.fixture(scope="session")

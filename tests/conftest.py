@@ -9,6 +9,12 @@ from pathlib import Path
 
 import pytest
 
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+"""Bytecode is cached during the tests even where the environment says not to (PYTHONDONTWRITEBYTECODE, as
+on the shared dev machines): otherwise every `lmscreen` child, server and worker the suite starts compiles
+the package from source again, and each worker rewrites every test module's asserts again."""
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 """bench/ on the path: the extraction bench's own copy of the old free-form question is tested here too."""
 
@@ -30,14 +36,55 @@ RAY_MODULES = {"test_ray_engine"}
 BROWSER_FIXTURE = "browser"
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test by what it needs: `-m "not model and not server and not ray"` is the quick loop.
+PIN_ENV = "LMSCREEN_TEST_PIN"
+MAX_WORKERS = 4
 
-    Not run in parallel (pytest-xdist): llama.cpp's threads busy-wait between steps, so a llama.cpp test
-    beside any other busy process on two cores slows several times over (measured: the suite under
-    `-n 2` was no faster, and the OpenAI-screen test took 10x its solo time)."""
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` (pyproject's addopts): one worker per usable core, at most MAX_WORKERS; none on one core."""
+    cores = len(os.sched_getaffinity(0))
+    return min(cores, MAX_WORKERS) if cores >= 2 else 0
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A parallel worker keeps to its own share of the cores (its children inherit it).
+
+    Why: llama.cpp's threads busy-wait between steps, so a two-thread model run beside another busy process
+    on two cores slows several times over (measured before the workers were pinned: the suite under `-n 2`
+    was no faster, and the OpenAI-screen test took 10x its solo time). Pinned, each worker's model runs
+    see one usable core, choose one thread (engines/threads.py) and never spin against the other worker.
+    Files go to workers whole (`--dist loadfile`), so a module's fixtures (a Ray cluster) start once.
+    `LMSCREEN_TEST_PIN=0` leaves the workers unpinned."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0") or 0)
+    if not worker.startswith("gw") or count < 2 or os.environ.get(PIN_ENV, "1") == "0":
+        return
+    cores = sorted(os.sched_getaffinity(0))
+    index = int(worker[2:]) % count
+    share = {core for i, core in enumerate(cores) if i % count == index}
+    if share:
+        os.sched_setaffinity(0, share)
+
+
+LONGEST_FIRST = (
+    "test_ray_engine", "test_screen_e2e", "test_openai_screen", "test_brief", "test_openai_engine",
+    "test_llama_cpu", "test_doctor", "test_report_scale", "test_task_model", "test_task_choice_model",
+)  # fmt: skip
+"""The modules that take longest (measured with `scripts/stress_suite.sh 0`), handed to the workers first
+so the last file to finish is a short one (files are given out in collection order)."""
+
+
+def _module(item: pytest.Item) -> str:
+    return item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test by what it needs (`-m "not model and not server and not ray"` is the quick loop),
+    and put the longest modules first, each module's tests in their own order."""
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(_module(item), len(rank)))
     for item in items:
-        module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
+        module = _module(item)
         if module in MODEL_MODULES:
             item.add_marker(pytest.mark.model)
         if module in SERVER_MODULES:
@@ -101,28 +148,22 @@ def example_full_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def embedded_example_run(tmp_path_factory: pytest.TempPathFactory, example_full_run: Path) -> Path:
+def embedded_example_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The same command with `--limit 3`: the embedded engine's rows that the OpenAI-engine and Ray tests
-    compare their runs with. It starts from the full run's checkpoint, so its three answers are resumed
-    (the runner's resume gives the rows a fresh run gives: test_screen_e2e's rerun and SIGKILL tests)
-    and no model is loaded again. Read only."""
+    compare their runs with. A run of its own (three model answers), not a resume of the full run: the
+    suite's workers each build their own session fixtures, and the full run is only test_screen_e2e's,
+    whose rerun and SIGKILL tests show a resume gives the rows a fresh run gives. Read only."""
     import json
-    import sqlite3
 
     from inproc import run_lmscreen
 
     out = tmp_path_factory.mktemp("embedded-example")
-    with (
-        sqlite3.connect(example_full_run / "checkpoint.sqlite") as src,
-        sqlite3.connect(out / "checkpoint.sqlite") as dst,
-    ):
-        src.backup(dst)
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
     args = ["screen", *EXAMPLE_ARGS, "--out", str(out), "--limit", "3", "--quiet"]
     done = run_lmscreen(args, env=env, cwd=EXAMPLE_ROOT)
     assert done.returncode == 0, done.stderr
     llm = json.loads((out / "run.json").read_text(encoding="utf-8"))["llm"]
-    assert llm["sent"] == 0 and llm["resumed"] == llm["rows_with_report"] == 3, llm
+    assert llm["sent"] == llm["rows_with_report"] == 3, llm
     return out
 
 

@@ -82,14 +82,15 @@ class LlamaServer:
         api_key: str | None = None,
         port: int | None = None,
         n_ctx: int = 2048,
-        n_threads: int = 2,
+        n_threads: int | None = None,
         model: Path | None = None,
     ) -> None:
         self.alias = alias
         self.api_key = api_key
         self.port = port or free_port()
         self.n_ctx = n_ctx
-        self.n_threads = n_threads
+        self.n_threads = n_threads or min(2, len(os.sched_getaffinity(0)))
+        """Two threads, or the one core a parallel test worker is pinned to (tests/conftest.py)."""
         self.model = model or bundled_gguf()
         self.proc: subprocess.Popen[bytes] | None = None
         self._log = tempfile.NamedTemporaryFile(prefix="llama-server-", suffix=".log", delete=False)  # noqa: SIM115

@@ -14,6 +14,7 @@ import pytest
 
 from lmscreen.task import process_choice
 from lmscreen.task.facts import FactSheet, read_facts
+from lmscreen.task.periods import Period
 
 
 def screening(text: str, name: str = "") -> dict[str, float | None]:
@@ -604,3 +605,239 @@ def test_a_numbered_items_heading_names_whose_figures_follow() -> None:
     # a heading about the report's own figures (`1）业绩：`) names no segment
     own = "公司公布2024年年报。1）业绩：2024年实现营收8.13亿元，归母净利润1.2亿元。"
     assert screening(own)["revenue"] == pytest.approx(8.13e8)
+
+
+def test_a_repeat_of_a_segments_figure_is_that_segments() -> None:
+    # `物业管理业务实现营收51.50亿元` … later `全年实现营业收入51.50亿元` in that business's paragraph: one
+    # figure printed twice, the first printing says whose it is; the company's stays the company's
+    opening = "公司发布2024年年度报告。报告期内，公司实现营业收入60.78亿元，同比下降8.68%。"
+    segment = "分业务来看，物业管理业务实现营收51.50亿元，同比增长32.8%，占营收的84.72%。"
+    paragraph = (
+        "报告期内，公司物业管理业务在管项目1198个，管理面积约1.53亿平方米，"
+        "全年实现营业收入51.50亿元，同比增长32.8%。"
+    )
+    got = read_facts(opening + segment + paragraph).screening()["revenue"]
+    assert got.fact is not None and got.fact.value == pytest.approx(60.78e8)
+    # without the segment's own printing nothing says whose the second figure is: still a conflict
+    alone = read_facts(opening + paragraph).screening()["revenue"]
+    assert alone.fact is None
+    assert sorted(f.value for f in alone.conflict) == [pytest.approx(51.50e8), pytest.approx(60.78e8)]
+
+
+def test_a_clause_opening_with_a_bare_same_period_is_the_period_just_named() -> None:
+    # `其中Q3同比降11.2%至9.3亿。同期公司毛利率2.1%，同比下降19.7pcts`: this year's third quarter, not a prior
+    text = (
+        "2024年1-9月公司实现营业收入32.8亿元，同比下降1.4%。公司1-9月营业成本同比增长2.9%至29.8亿，"
+        "其中Q3同比降11.2%至9.3亿。同期公司毛利率2.1%，同比下降19.7pcts。"
+    )
+    sheet = read_facts(text)
+    margin = facts(sheet, "gross_margin")
+    assert [(f.value, f.basis, f.period_label) for f in margin] == [(pytest.approx(2.1), "actual", "2024Q3")]
+    # after the nine months the same words are the nine months' margin, the document's own
+    nine = "2024年1-9月公司实现营业收入32.8亿元，同比下降1.4%。同期公司毛利率9.1%，同比下降3.2pcts。"
+    assert screening(nine)["gross_margin"] == pytest.approx(9.1)
+    # `上年同期` and a 同期 with no change after it are still the prior period's
+    prior = "2024年1-9月公司实现营业收入32.8亿元。上年同期公司毛利率9.1%，同比下降3.2pcts。"
+    assert screening(prior)["gross_margin"] is None
+    bare = "2024年1-9月公司实现营业收入32.8亿元，毛利率12.3%。同期公司毛利率9.1%。"
+    assert screening(bare)["gross_margin"] == pytest.approx(12.3)
+
+
+def test_a_clause_without_the_single_quarter_mark_after_marked_ones_is_the_reports() -> None:
+    # the quarter's figures mark themselves 单季度 clause by clause; `负债率…，毛利率26.8%` does not:
+    # it is the report's own
+    text = (
+        "某光学2024三季报显示，公司主营收入15.74亿元，同比上升72.91%；归母净利润2.26亿元，同比上升190.16%；"
+        "其中2024年第三季度，公司单季度主营收入5.79亿元，同比上升48.12%；单季度归母净利润8781.52万元，"
+        "同比上升170.41%；单季度扣非净利润8608.07万元，同比上升184.43%；负债率49.42%，毛利率26.8%。"
+    )
+    sheet = read_facts(text)
+    assert [f.period_label for f in facts(sheet, "gross_margin")] == ["2024Q1-Q3"]
+    assert screening(text)["gross_margin"] == pytest.approx(26.8)
+    assert [f.period_label for f in facts(sheet, "net_profit", basis="actual")] == ["2024Q1-Q3", "2024Q3"]
+    # one marked clause: the clauses after it are still the quarter's
+    once = (
+        "公司发布2024年半年报，上半年实现营收75.95亿元，归母净利润22.69亿元。"
+        "其中Q2单季度实现营收33.95亿元；归母净利润10.93亿元，毛利率41.15%。"
+    )
+    assert [f.period_label for f in facts(read_facts(once), "gross_margin")] == ["2024Q2"]
+    assert screening(once)["net_profit"] == pytest.approx(22.69e8)
+
+
+def test_a_change_list_reaching_levels_reads_the_levels() -> None:
+    # `毛利率、净利率较2023年分别提升1.59/0.57个百分点至-0.11%/-4.23%`: the levels after 至, of this year
+    text = (
+        "某航空2024年营收同比上升16.49%至117.67亿，录得归母净利润亏损4.98亿；"
+        "毛利率、净利率较2023年分别提升1.59/0.57个百分点至-0.11%/-4.23%（较2019年下滑14.13/10.28个百分点）。"
+    )
+    sheet = read_facts(text)
+    got = [(f.metric, f.value, f.period_label, f.basis) for f in sheet.facts if f.metric.endswith("margin")]
+    assert got == [
+        ("gross_margin", pytest.approx(-0.11), "FY2024", "actual"),
+        ("net_margin", pytest.approx(-4.23), "FY2024", "actual"),
+    ]
+    assert screening(text)["gross_margin"] == pytest.approx(-0.11)
+    # the changes alone (no 至) are no levels
+    changes = "某航空2024年营收117.67亿；毛利率、净利率分别提升1.59/0.57个百分点。"
+    assert screening(changes)["gross_margin"] is None
+
+
+def test_a_margin_after_a_named_products_selling_price_is_that_products() -> None:
+    # `实现了石膏板单位售价上升且单位销售成本下降，毛利率提升至37.26%`: the board's margin, not the company's
+    text = (
+        "公司公布了2024年年度报告。2024年，实现营业收入210.86亿元，归母净利润35.10亿元。"
+        "公司强化渠道管理，实现了石膏板单位售价上升且单位销售成本下降，毛利率提升至37.26%，较上年增加1.36pct。"
+    )
+    margin = facts(read_facts(text), "gross_margin")
+    assert [(f.scope, f.segment) for f in margin] == [("segment", "石膏板")]
+    assert screening(text)["gross_margin"] is None
+    # the whole's price (`产品售价`) or an input's (`原材料价格`) names no product: the company's margin
+    whole = "公司公布了2024年年度报告，实现营业收入210.86亿元。公司产品售价上升，毛利率提升至37.26%。"
+    assert screening(whole)["gross_margin"] == pytest.approx(37.26)
+    bought = "公司公布了2024年年度报告，实现营业收入210.86亿元。受原材料价格上涨影响，毛利率下降至37.26%。"
+    assert screening(bought)["gross_margin"] == pytest.approx(37.26)
+
+
+def test_one_report_word_for_a_year_and_the_next_first_quarter() -> None:
+    # `发布2021全年及2022Q1业绩快报`: the document is the year's, the quarter its second report
+    text = (
+        "事件：2025/4/21，公司发布2024全年及2025Q1业绩快报，2024年实现营业收入183.14亿元，同增40.61%，"
+        "归母净利润15.56亿元；2025Q1实现营业收入35.06亿元，归母净利润1.11亿元。2024年，公司毛利率41.43%。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period == Period(2024, "FY")
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(183.14e8) and got["net_profit"] == pytest.approx(15.56e8)
+    assert got["gross_margin"] == pytest.approx(41.43)
+
+
+def test_an_analysts_own_computation_is_no_reported_figure() -> None:
+    # `考虑还原…运输成本…，我们计算2021年综合毛利率同升3.94pct至29.96%`: a restated margin, an estimate
+    lead = "公司发布2024年年度报告，实现营收19.9亿元，归母净利润2.4亿元。"
+    restated = lead + "考虑还原运输成本会计记账方式变更，我们计算2024年综合毛利率同升3.94pct至29.96%。"
+    margin = facts(read_facts(restated), "gross_margin")
+    assert [f.basis for f in margin] == ["forecast"]
+    assert screening(restated)["gross_margin"] is None
+    reported = lead + "2024年综合毛利率同升3.94pct至29.96%。"
+    assert screening(reported)["gross_margin"] == pytest.approx(29.96)
+
+
+def test_a_clause_opening_on_gongsi_names_no_subsidiary() -> None:
+    # `公司披露…` makes 公司 a name the text uses; `公司通过发挥规模采购优势…，全年毛利率达到32.0%` is still
+    # the company's own margin, not a subsidiary `公司通过发挥规模`'s
+    text = (
+        "事件：公司披露2024年年报。2024年公司实现营收59.9亿元，归母净利9.3亿元。"
+        "2024年原材料价格持续走高，公司通过发挥规模采购优势、锁价策略以及提价方式应对，全年毛利率达到32.0%，"
+        "同比+0.1pct。"
+    )
+    assert screening(text, "洽洽食品")["gross_margin"] == pytest.approx(32.0)
+    # the short name extended into another name is still a subsidiary's
+    brand = "晨光文具发布2024年年报，实现营业收入233亿元。晨光科力普保持高速增长，实现营业收入36.6亿元。"
+    kept = facts(read_facts(brand, names=("晨光文具",)), "revenue", value=pytest.approx(36.6e8))
+    assert [f.scope for f in kept] == ["segment"] and kept[0].segment.startswith("晨光科力普")
+
+
+def test_a_year_written_21fy_before_a_margin_is_a_period_not_a_business() -> None:
+    # `　　21FY毛利率同比-2.7pct至27.2%`: after a paragraph's blanks the ASCII before the label is a period
+    text = (
+        "公司发布2024年年报，24年营收69.4亿（同比+0.3%），归母净利6.4亿。　　　　"
+        "24FY毛利率同比-2.7pct至27.2%，系促销力度较23年增强。"
+    )
+    margin = facts(read_facts(text), "gross_margin")
+    assert [(f.scope, f.period_label) for f in margin] == [("company", "FY2024")]
+    assert screening(text)["gross_margin"] == pytest.approx(27.2)
+    # a business's English name before the label is still the business's
+    dram = "公司发布2024年年报，24年营收69.4亿，归母净利6.4亿。　　　　DRAM毛利率同比-2.7pct至27.2%。"
+    assert screening(dram)["gross_margin"] is None
+
+
+def test_a_two_paragraph_note_is_no_table_header() -> None:
+    # `…营收69.4亿。　　毛利率为27.2%。`: split at its blanks the line looks like a header row, but no row
+    # follows: its figures are the prose's
+    got = screening("公司发布2024年年报，营收69.4亿，归母净利6.4亿。　　毛利率为27.2%，同比提升。")
+    assert got["revenue"] == pytest.approx(69.4e8) and got["gross_margin"] == pytest.approx(27.2)
+
+
+def test_total_income_and_the_companys_sales_income_are_its_revenue() -> None:
+    # `总收入7.13亿元`, `公司实现销售收入364.52 亿元`: the whole's revenue in other words
+    total = "豆神教育披露2024年半年报：总收入7.13亿元(-21%)，归母净利润-9472万元。"
+    assert screening(total, "豆神教育")["revenue"] == pytest.approx(7.13e8)
+    sales = "公司发布 2024 年半年度报告，报告期内， 公司实现销售收入364.52 亿元，较上年同期增长 70.01%。"
+    assert screening(sales)["revenue"] == pytest.approx(364.52e8)
+    # a part's 销售收入 names its subject, or follows a segment's own clause: never the company's
+    parts = (
+        "公司发布2024年半年报。意大利Newchem公司销售收入3.13亿元，同比持平。"
+        "2024年公司实现组件对外销售6282.36MW，同比大幅提升87.53%；实现销售收入111.59亿，同比提升60.91%。"
+    )
+    assert [f for f in facts(read_facts(parts), "revenue") if f.scope == "company"] == []
+
+
+def test_a_banks_net_operating_income_is_its_revenue() -> None:
+    # `营业净收入13.18亿元`: what a bank reports as its revenue (net of interest expense); 利息净收入 is not
+    text = (
+        "百信银行发布2024年上半年业绩报告，报告显示，百信银行上半年总资产679.32亿元；实现净利润1.04亿元；"
+        "其中营业净收入13.18亿元，同比增长64.0%，拨备前利润8.88亿元。"
+    )
+    assert screening(text, "百信银行")["revenue"] == pytest.approx(13.18e8)
+    interest = "某银行发布2024年上半年业绩报告，实现净利润1.04亿元，利息净收入10.2亿元。"
+    assert screening(interest)["revenue"] is None
+
+
+def test_a_rates_change_in_percent_then_its_level_is_no_range() -> None:
+    # `综合毛利率同比提高0.59%至36.53%`: the change (printed in %) and the level it reached
+    text = (
+        "公司发布2024年三季报：24Q1-Q3实现营收39.67亿（-3.29%）。公司24Q1-Q3综合毛利率同比提高0.59%至36.53%。"
+    )
+    assert screening(text)["gross_margin"] == pytest.approx(36.53)
+    # a growth range stays a range, and so does a margin range with no change before it
+    growth = "公司发布2024年三季报：预计归母净利润同比增长40%至60%。"
+    assert [f for f in read_facts(growth).facts if f.metric == "net_profit"] == []
+    span = "公司发布2024年三季报：24Q1-Q3实现营收39.67亿。公司24Q1-Q3毛利率为30%至35%。"
+    assert screening(span)["gross_margin"] is None
+
+
+def test_a_figure_after_a_clause_removing_something_is_adjusted() -> None:
+    # `剔除股权激励费用后，归母净利润应为3.04亿元`: the writer's adjusted profit, not a second reported one
+    text = (
+        "公司发布2024年报和2025年一季报，24年实现营收26.78亿元，同比+68.53%；归母净利润2.80亿元，同比+7.4%；"
+        "剔除股权激励费用后，归母净利润应为3.04亿元，同比+16.61%。"
+    )
+    got = read_facts(text).screening()["net_profit"]
+    assert got.fact is not None and got.fact.value == pytest.approx(2.80e8) and not got.conflict
+    assert not [f for f in facts(read_facts(text), "net_profit") if f.value == pytest.approx(3.04e8)]
+    # a clause that only qualifies (`受益于提价，`) adjusts nothing
+    plain = "公司发布2024年报，24年实现营收26.78亿元；受益于提价，归母净利润2.80亿元。"
+    assert screening(plain)["net_profit"] == pytest.approx(2.80e8)
+
+
+def test_a_quarter_the_opening_looks_ahead_to_is_not_the_documents_period() -> None:
+    # `…；Q4大客户指引总体平稳，…。中期业绩符合预期…上半年公司营收32.44亿元`: no year anywhere; Q4 is guided
+    text = (
+        "本报告导读：　　业绩符合预期，数通100G稳健，400G持续上量；毛利率保持稳健；Q4大客户指引总体平稳，"
+        "800G产品开始送样。 　　中期业绩符合预期，毛利率保持稳健。上半年公司营收32.44亿元，同比增长59.43%；"
+        "归母净利润3.65亿元，同比增长76.13%。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period is not None and sheet.period.sub == "H1"
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(32.44e8) and got["net_profit"] == pytest.approx(3.65e8)
+    # a quarter named in the opening without guidance is still the note's
+    own = "Q3业绩符合预期。公司营收12.3亿元，归母净利润1.2亿元。"
+    assert read_facts(own).period is not None and read_facts(own).period.sub in ("Q3", "Q1-Q3")
+
+
+def test_a_slash_list_of_changes_reaching_levels_and_an_adjusted_list() -> None:
+    # `毛利率/净利率同降7.15/3.62pct至34.80%/20.61%`: the levels after 至
+    text = (
+        "公司发布2024年年报，营收41.91亿元，归母净利润8.24亿元。"
+        "2024年公司毛利率/净利率同降7.15/3.62pct至34.80%/20.61%。"
+    )
+    sheet = read_facts(text)
+    got = {f.metric: f.value for f in sheet.facts if f.metric.endswith("margin")}
+    assert got == {"gross_margin": pytest.approx(34.80), "net_margin": pytest.approx(20.61)}
+    # `若剔除…减值影响，则2024年公司归母净利/扣非后归母净利分别为1.1/1.0亿元`: the writer's adjusted figures
+    adjusted = (
+        "公司公布2024年年报。2024年公司收入9.0亿元，归母净利-17.5亿元。"
+        "若剔除六间房及花房科技减值影响，则2024年公司归母净利/扣非后归母净利分别为1.1/1.0亿元。"
+    )
+    assert screening(adjusted)["net_profit"] == pytest.approx(-17.5e8)

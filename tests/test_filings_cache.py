@@ -1,7 +1,7 @@
 """PDF text cached on disk: a run extracts each PDF once, a resume extracts none, a damaged entry is mended.
 
-Extraction is counted by wrapping the real `pdfplumber.open` (the real extractor still runs on real
-reportlab PDFs). The runs are real `lmscreen screen` runs, in-process so the count sees them, against a
+Extraction is counted by wrapping the real `filings.pdf.extract_pdf` (the real extractor still runs on
+real reportlab PDFs). The runs are real `lmscreen screen` runs, in-process so the count sees them, against a
 loopback OpenAI-compatible server that answers what a correct model answers (test_pdf_reports.py); more
 PDFs than the old in-memory cache's 8 entries, so no in-memory cache can stand in for the disk one.
 """
@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
@@ -58,15 +57,15 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def opened(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
-    """File name -> how many times pdfplumber opened it (the real open still runs)."""
+    """File name -> how many times it was extracted (the real extraction still runs)."""
     counts: Counter[str] = Counter()
-    real = pdfplumber.open
+    real = pdf_module.extract_pdf
 
-    def counting(path_or_fp, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
-        counts[Path(str(path_or_fp)).name] += 1
-        return real(path_or_fp, *args, **kwargs)
+    def counting(path: Path) -> object:
+        counts[Path(path).name] += 1
+        return real(path)
 
-    monkeypatch.setattr(pdfplumber, "open", counting)
+    monkeypatch.setattr(pdf_module, "extract_pdf", counting)
     return counts
 
 
@@ -161,7 +160,10 @@ def test_a_damaged_entry_is_extracted_again_and_rewritten(
         b"\x00\xff" * 10,  # not UTF-8, not JSON
         b"[]",  # JSON of the wrong shape
         good.replace(b'"page_starts":[0,', b'"page_starts":["x",'),  # a field of the wrong type
-        good.replace(b'"version":1', b'"version":"1"'),
+        good.replace(
+            version := f'"version":{pdf_module.EXTRACTOR_VERSION}'.encode(),
+            version.replace(b":", b':"') + b'"',
+        ),
     ]
     for bad in damaged:
         assert bad != good

@@ -174,3 +174,17 @@ def test_unknown_ollama_tag_for_vllm_says_it_needs_an_hf_id() -> None:
     known = _cli("launch", "qwen3:8b", "--engine", "vllm")
     assert any(x.startswith("vllm serve Qwen/Qwen3-8B ") for x in known.stdout.splitlines())
     assert "Ollama tag" not in known.stderr
+
+
+def test_a_dense_sibling_with_a_big_vocabulary_is_not_taken_for_moe() -> None:
+    """A bare name borrows the layout of the nearest catalog sibling of its kind (dense with dense, MoE with
+    MoE). The kind is read from the config's expert count: Qwen3.5-0.8B counts only 0.75 of its 0.85 B as
+    active (embeddings and ViT), which the old active/total ratio read as MoE, so a bare Qwen3.5-4B (its own
+    entry set aside) was planned from the 27B scaled by 0.15 instead of from the 0.8B."""
+    from lmscreen.model.arch.estimate import _moe, spec_from_name
+
+    assert not _moe(lookup("Qwen/Qwen3.5-0.8B"))
+    assert not _moe(lookup("Qwen/Qwen3-VL-2B-Instruct"))
+    assert _moe(lookup("Qwen/Qwen3.5-35B-A3B"))
+    spec = spec_from_name("Qwen/Qwen3.5-4B", exclude=frozenset({"Qwen/Qwen3.5-4B"}))
+    assert "Qwen/Qwen3.5-0.8B" in next(iter(spec.sources.values()))

@@ -389,3 +389,49 @@ def test_cli_inspect_json_is_one_object() -> None:
     assert data["num_layers"] == 30 and data["quantization"] == "q4_1"
     table = _cli("inspect", str(CONFIGS / "Qwen3.5-27B"))
     assert table.returncode == 0 and "linear_attention" in table.stdout and "48 layers" in table.stdout
+
+
+def test_gemma_4_moe_layers_keep_a_dense_mlp_beside_the_experts() -> None:
+    """Gemma 4's MoE layers (enable_moe_block) run a dense MLP beside the router and the experts: the count
+    from the shipped config gives Google's 25.2 B text parameters and 3.8 B active, and nvidia's NVFP4
+    export, whose quantization_config ignores `layers.N.mlp*`, `router*` and `self_attn*`, keeps only
+    those 16 bit (not the experts, which sit beside `mlp`, not under it)."""
+    from lmscreen.model.catalog.models import lookup
+    from lmscreen.model.memory.weights import weights
+
+    bf16 = spec_from_config(lookup("google/gemma-4-26B-A4B").config, "google/gemma-4-26B-A4B")
+    assert bf16.dense_mlp_with_experts
+    text = bf16.total_params - bf16.vision_params
+    assert abs(text / 1e9 - 25.2) < 0.1 and abs(bf16.active_params / 1e9 - 3.8) < 0.1
+    h, layers, inter = bf16.hidden_size, bf16.num_layers, bf16.intermediate_size
+    nv = spec_for("nvidia/Gemma-4-26B-A4B-NVFP4")
+    dense_mlp = 3 * h * inter * layers
+    assert dense_mlp < nv.unquantized_params < dense_mlp + 1.2e9  # + attention and router, never experts
+    assert 16.0 < weights(nv).per_gpu_gib < 18.5  # experts at 4.5 bpw; was 46.7 with them kept 16 bit
+
+
+def test_vision_towers_are_counted_from_the_config_keys_each_family_uses() -> None:
+    """Qwen3.6-35B-A3B's tower (depth 27, width 1152) is 0.45 B parameters like NVIDIA's copy of the same
+    config; Kimi's MoonViT names its sizes vt_num_hidden_layers / vt_hidden_size / vt_intermediate_size."""
+    from lmscreen.model.arch.vision import vision_params
+
+    qwen = spec_for("Qwen/Qwen3.6-35B-A3B")
+    nvidia = spec_for("nvidia/Qwen3.6-35B-A3B-NVFP4")
+    assert qwen.vision_params == nvidia.vision_params and 0.4e9 < qwen.vision_params < 0.5e9
+    moonvit = {
+        "vt_num_hidden_layers": 27,
+        "vt_hidden_size": 1152,
+        "vt_intermediate_size": 4304,
+        "patch_size": 14,
+        "merge_kernel_size": [2, 2],
+        "text_hidden_size": 7168,
+    }
+    same = {
+        "depth": 27,
+        "hidden_size": 1152,
+        "intermediate_size": 4304,
+        "patch_size": 14,
+        "spatial_merge_size": 2,
+        "out_hidden_size": 7168,
+    }
+    assert vision_params(moonvit) == vision_params(same) > 0.4e9

@@ -95,12 +95,15 @@ def test_block_scale_formats(quant: str, bits: float) -> None:
 
 
 def test_gpt_oss_120b_at_131072_on_one_80gb_card_does_not_fit() -> None:
-    """Logged: openai/gpt-oss-120b on one H100 80GB loads 64.4–66.0 GiB and leaves no KV room
-    (vllm-project/vllm#23278: available KV −2.14 GiB; #33155: OOM on 0.14.1)."""
+    """Logged: openai/gpt-oss-120b on one H100 80GB loads 64.4–66.0 GiB and leaves no KV room on the
+    releases of the logs (vllm-project/vllm#23278 on 0.10.1: available KV −2.14 GiB; #33155: OOM on 0.14.1).
+    Model Runner V2 releases (0.29+) profile a smaller sampler; no log of them is at hand, so they are not
+    asserted here."""
     spec = inspect(str(CONFIGS / "gpt-oss-120b"))
-    result = plan(spec, gpu("H100"), context=131072, engine="vllm")
-    assert not result.fits
-    assert 63.5 < result.weights_gib < 66.5
+    for version in ("0.10.1", "0.14.1"):
+        result = plan(spec, gpu("H100"), context=131072, engine="vllm", vllm_version=version)
+        assert not result.fits, version
+        assert 63.5 < result.weights_gib < 66.5
 
 
 @pytest.mark.parametrize("card", ["A100 80GB", "A100 PCIe 80GB"])
@@ -147,7 +150,14 @@ def test_vision_tower_counts_in_the_weights_of_a_multimodal_checkpoint() -> None
     # counted in the total (config-derived: text 26.9 B + tower), and kept 16 bit where FP8 would take 1 B
     assert (spec.total_params - spec.vision_params) / 1e9 == pytest.approx(26.9, abs=0.05)
     assert w.per_gpu_gib - text_only.per_gpu_gib == pytest.approx(spec.vision_params / 2 / GIB, rel=0.02)
-    result = plan(spec, gpu("RTX 5090"), gpus=2, gpu_memory_utilization=0.92, engine="vllm")
+    result = plan(
+        spec,
+        gpu("RTX 5090"),
+        gpus=2,
+        gpu_memory_utilization=0.92,
+        engine="vllm",
+        vllm_version="2026-08 build",
+    )  # the build of the log: a hybrid model on Model Runner V1 (memory.releases)
     assert result.available_kv_gib == pytest.approx(12.26, rel=0.035)
 
 

@@ -12,6 +12,7 @@ import pytest
 from lmscreen.errors import InputError
 from lmscreen.model.catalog import all_models, lookup, spec_for
 from lmscreen.model.hardware import all_gpus, gpu
+from lmscreen.model.memory import plan
 
 
 def test_catalog_size_sources_and_unique_names() -> None:
@@ -322,3 +323,50 @@ def test_pretrained_checkpoints_are_marked_base_and_never_recommended() -> None:
     offered |= {r.model for r in recommend(gpu=gpu("H100"), task="text")}
     marked = {m.id for m in all_models() if "base" in m.tasks}
     assert offered and not offered & marked
+
+
+def test_another_exporters_quantized_release_resolves_to_the_base_model() -> None:
+    """A quantized checkpoint in the catalog is one exporter's layout: NVIDIA's ModelOpt NVFP4 of
+    Qwen3.6-35B-A3B keeps attention FP8, RedHatAI's llm-compressor release keeps the gated-delta layers 16
+    bit. RedHatAI's name resolves to the base model, NVIDIA's (and a bare short name) to NVIDIA's entry, and
+    a publisher's own quantized release still to its own entry."""
+    assert lookup("RedHatAI/Qwen3.6-35B-A3B-NVFP4").id == "Qwen/Qwen3.6-35B-A3B"
+    assert lookup("nvidia/Qwen3.6-35B-A3B-NVFP4").id == "nvidia/Qwen3.6-35B-A3B-NVFP4"
+    assert lookup("Qwen3.6-35B-A3B-NVFP4").id == "nvidia/Qwen3.6-35B-A3B-NVFP4"
+    assert lookup("RedHatAI/gemma-4-26B-A4B-it-NVFP4").id == "google/gemma-4-26B-A4B"
+    assert lookup("Inferact/Qwen3.8-27B-NVFP4").id == "Inferact/Qwen3.8-27B-NVFP4"
+
+
+def test_qat_and_compressed_tensors_tags_do_not_hide_the_architecture() -> None:
+    """google/gemma-4-E2B-it-qat-w4a16-ct is a quantization-aware-trained W4A16 export of gemma-4-E2B: the
+    `-qat` and `-ct` tags name the training and the format, not another layout."""
+    assert lookup("google/gemma-4-E2B-it-qat-w4a16-ct").id == "google/gemma-4-E2B"
+    assert lookup("google/gemma-3-27b-it-qat-q4_0-gguf").id == "google/gemma-3-27b-it"
+
+
+def test_qwen35_small_release_carries_its_vision_tower() -> None:
+    """Qwen3.5-0.8B's name says nothing of images, but its config.json is Qwen3_5ForConditionalGeneration
+    with a 12-layer, 768-wide ViT that vLLM loads with the language model; the name estimate (a 27B layout
+    scaled by 0.03) planned 1.46 GiB of weights where a vLLM 0.23 start-up logged 1.72."""
+    spec = spec_for("Qwen/Qwen3.5-0.8B")
+    assert spec.is_vision
+    assert 0.09e9 < (spec.vision_params or 0) < 0.11e9
+    assert spec.num_layers == 24 and spec.vocab_size == 248320
+    assert lookup("Qwen/Qwen3.5-0.8B-Instruct").id == "Qwen/Qwen3.5-0.8B"
+
+
+def test_qwen35_4b_is_planned_from_its_own_layout_not_the_27b_scaled() -> None:
+    """Named bare before it had an entry, Qwen3.5-4B was the 27B hybrid layout scaled by 0.15: on an L4 at
+    vLLM 0.29 that planned 981,315 tokens where a start-up logged 267,842. Its config.json (24 gated-delta +
+    8 full-attention layers, 4 KV heads of 256, a 24-layer 1024-wide ViT) gives its own layout."""
+    spec = spec_for("Qwen/Qwen3.5-4B")
+    assert spec.num_layers == 32 and spec.is_vision
+    assert 0.30e9 < (spec.vision_params or 0) < 0.36e9
+    card = gpu("L4")
+    p = plan(spec, card, 22.03, context=32768, engine="vllm", vllm_version="0.29.0", table=False)
+    assert 200_000 < p.kv_cache_tokens < 330_000
+
+
+def test_h100_nvl_plans_on_what_nvidia_smi_shows() -> None:
+    card = gpu("H100 NVL")
+    assert card.visible_gib == 93.58 and card.memory_gib == 94

@@ -565,3 +565,39 @@ def test_planner_accuracy_bench_on_the_public_llm_d_rows() -> None:
     assert summary["available_kv_rows"] >= 12 and summary["available_kv_median_rel_error"] <= 0.03
     dense_32b = next(r for r in out["rows"] if r["id"] == "llmd-Qwen3-32B-tp1-16000")
     assert dense_32b["avail_planned"] <= 1.03 * dense_32b["avail_logged"]
+
+
+def test_nvfp4_of_a_hybrid_model_without_its_layer_list_keeps_the_gated_delta_layers_16_bit() -> None:
+    """llm-compressor's Qwen3.5/3.6 NVFP4 recipes ignore `linear_attn` (and Inferact's export lists every
+    gated-delta projection), so an NVFP4 release sized from the base architecture keeps those 1.0 B
+    parameters and the vision tower 16 bit: RedHatAI/Qwen3.6-35B-A3B-NVFP4 loads 21.86 GiB (vLLM 0.20 log,
+    bench/data/vllm-logs-heldout-6.csv); 4.5 bpw everywhere gives 19.7. A dense model is unchanged."""
+    from lmscreen.model.arch.params import linear_attention_params
+    from lmscreen.model.catalog import spec_for
+
+    base = spec_for("Qwen/Qwen3.6-35B-A3B")
+    nvfp4 = replace(base, **{"quantization": "nvfp4"})
+    assert 0.9e9 < linear_attention_params(base) < 1.1e9
+    assert weights(nvfp4).per_gpu_gib == pytest.approx(21.86, rel=0.05)
+    flat = (
+        base.total_params - 2 * base.vocab_size * base.hidden_size
+    ) * 4.5 / 8 + 4 * base.vocab_size * base.hidden_size
+    assert weights(nvfp4).total_bytes > flat + 1.0e9 * (2 - 4.5 / 8) * 0.95
+    dense = qwen25_7b("nvfp4")
+    emb = 2 * 152064 * 3584
+    assert weights(dense).total_bytes == round((7_620_000_000 - emb) * 4.5 / 8 + emb * 2)
+
+
+def test_per_layer_embeddings_stay_16_bit_in_a_quantized_e_series_checkpoint() -> None:
+    """Gemma 4 E2B's per-layer embedding tables (2.35 of its 4.65 B parameters) are embeddings: a W4A16
+    export quantizes the linear layers only, so at least 2.79 B parameters stay 16 bit (5.2 GiB); sizing them
+    4-bit put the QAT release at 2.8 GiB where vLLM loads 8.0 with its towers (heldout-7's T4 log)."""
+    from lmscreen.model.catalog import spec_for
+
+    e2b = spec_for("google/gemma-4-E2B")
+    w4 = weights(replace(e2b, **{"quantization": "gptq"}))
+    assert w4.total_bytes >= 2.79e9 * 2
+    assert 5.5 < w4.per_gpu_gib < 8.02
+    dense = weights(qwen25_7b("gptq"))  # no per-layer tables: only the token embedding stays 16 bit
+    emb = 2 * 152064 * 3584
+    assert dense.total_bytes == round((7_620_000_000 - emb) * (4 + 20 / 128) / 8 + emb * 2)

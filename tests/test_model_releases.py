@@ -294,9 +294,35 @@ def test_the_profiled_logits_span_the_dummy_requests_not_the_batched_tokens() ->
     assert 9.84 * 0.9 < few.available_kv_gib < 9.84 * 1.1
     # a text-only model with two sequences profiles its forward pass, far below 1,024 sequences' logits
     text = spec_for("Qwen/Qwen3-8B")
-    two = plan(text, gpu("H100"), max_num_seqs=2, max_num_batched_tokens=8192, context=32768, table=False)
-    full = plan(text, gpu("H100"), max_num_seqs=1024, max_num_batched_tokens=8192, context=32768, table=False)
+    v1 = {"max_num_batched_tokens": 8192, "context": 32768, "table": False, "vllm_version": "0.21"}
+    two = plan(text, gpu("H100"), max_num_seqs=2, **v1)
+    full = plan(text, gpu("H100"), max_num_seqs=1024, **v1)
     assert _activation(two) < 1.0 and _activation(full) > 3 * _activation(two)
+
+
+def test_model_runner_v2_profiles_its_sampler_without_top_k_and_keeps_the_encoder_outputs() -> None:
+    """From the releases that run Model Runner V2 (dense models from 0.27, all from 0.29; memory.releases)
+    the profile samples its dummy logits without top-k / top-p, about one fp32 copy, and the dummy encoder
+    outputs stay alive through the text run. Logged on one RTX PRO 6000 (vLLM 0.29.0, Qwen3.8-27B bf16,
+    8,192 tokens, 0.90; bench/data/vllm-logs-heldout-6.csv): 652 blocks at 256 sequences, 635 at the
+    default 1,024 (where V1's sort-size sampler planned 570), and 2.58 GiB of peak activation."""
+    spec = spec_for("Qwen/Qwen3.6-27B")  # the Qwen3.8-27B layout
+    args = {"context": 8192, "gpu_memory_utilization": 0.9, "vllm_version": "0.29.0", "table": False}
+    card = gpu("RTX PRO 6000 Blackwell")
+    few = plan(spec, card, 94.97, max_num_seqs=256, max_num_batched_tokens=8192, **args)
+    many = plan(spec, card, 94.97, max_num_seqs=1024, max_num_batched_tokens=8192, **args)
+    assert _activation(few) == pytest.approx(2.58, abs=0.25)
+    assert few.num_blocks == pytest.approx(652, rel=0.03) and many.num_blocks == pytest.approx(635, rel=0.03)
+    assert not many.fits  # 1,024 sequences exceed the state blocks: vLLM refuses to start
+    older = plan(
+        spec, card, 94.97, max_num_seqs=1024, max_num_batched_tokens=8192, **(args | {"vllm_version": "0.26"})
+    )
+    assert older.num_blocks < many.num_blocks  # V1 (0.26) sorts for top-k / top-p: a larger peak
+    dense = spec_for("Qwen/Qwen3-8B")  # a dense model is on V2 from 0.27, a hybrid only from 0.29
+    v2 = plan(dense, gpu("H100"), max_num_seqs=1024, **(args | {"vllm_version": "0.27.1", "context": 32768}))
+    v1 = plan(dense, gpu("H100"), max_num_seqs=1024, **(args | {"vllm_version": "0.26", "context": 32768}))
+    assert _activation(v2) < _activation(v1) - 1.5
+    assert release_for("2026-08 build") is release_for("0.27.1")  # a dated nightly: that month's release
 
 
 def test_fp8_through_marlin_on_ampere_loads_more_than_native_fp8() -> None:
@@ -308,3 +334,29 @@ def test_fp8_through_marlin_on_ampere_loads_more_than_native_fp8() -> None:
     blackwell = plan(spec, gpu("RTX 5090"), **args).weights_gib
     assert ampere / blackwell == pytest.approx(14.68 / 14.28, rel=1e-3)
     assert abs(ampere - 14.68) / 14.68 < 0.05 and abs(blackwell - 14.28) / 14.28 < 0.05
+
+
+def test_a_llava_name_carries_its_clip_tower() -> None:
+    """llava-v1.6-mistral-7b-hf is Mistral-7B plus the CLIP ViT-L/14-336 tower and its projector (0.32 B):
+    vLLM loads 14.08 GiB for it (0.10.2 and 0.11 logs, bench/data/vllm-logs-heldout-5.csv / -7.csv), where
+    the language model alone is 13.5; the estimate is a vision checkpoint, not a text one."""
+    from lmscreen.model.memory.weights import weights
+
+    spec = spec_from_name("llava-hf/llava-v1.6-mistral-7b-hf")
+    assert spec.is_vision and 0.30e9 < spec.vision_params < 0.34e9
+    assert weights(spec).per_gpu_gib == pytest.approx(14.08, rel=0.02)
+    assert not spec_from_name("acme/Mistral-7B-Chat-Remix").vision_params  # a text name: no tower
+
+
+def test_a_far_scaled_name_estimate_keeps_the_size_the_name_states() -> None:
+    """Scaling Qwen3.5-27B's layout ×0.03 by the cube-root rule kept 1.43 B parameters (3.4 GiB) for
+    Qwen3.5-0.8B: the embedding share grows as a model shrinks. The estimate is rescaled until it holds the
+    name's 0.8 B, ties its embeddings as Qwen's catalog models of that size do (Qwen3-0.6B, Qwen2.5-0.5B),
+    and takes its layout from Qwen's own release, not from NVIDIA's NVFP4 re-export of the 27B."""
+    small = spec_from_name("Qwen/Qwen3.5-0.8B")
+    assert small.tie_word_embeddings
+    assert small.total_params == pytest.approx(0.8e9, rel=0.15)
+    assert "nvidia/" not in small.sources["num_layers"]
+    assert small.linear_attention is not None  # still the hybrid gated-delta layout of its family
+    same_size = spec_from_name("Qwen/Qwen2-7B-Instruct")  # a same-size template is not rescaled
+    assert same_size.total_params == pytest.approx(7.62e9, rel=0.01)

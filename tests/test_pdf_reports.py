@@ -26,6 +26,7 @@ from reportlab.pdfgen import canvas
 from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Table, TableStyle
 
 from inproc import run_lmscreen
+from lmscreen.filings import pdf as pdf_module
 from lmscreen.filings.pdf import FilingUnreadable, extract_pdf
 
 FONT = "STSong-Light"
@@ -80,7 +81,9 @@ def test_a_scanned_pdf_has_no_text_layer(tmp_path: Path) -> None:
         extract_pdf(path)
 
 
-def test_a_long_report_sends_only_the_sections_with_the_figures(tmp_path: Path) -> None:
+def test_a_long_report_sends_only_the_sections_with_the_figures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     story: list = [Paragraph("目录", STYLE), Paragraph("第二节 主要会计数据和财务指标 .......... 8", STYLE)]
     for number in range(2, 41):
         story += [PageBreak()]
@@ -92,7 +95,13 @@ def test_a_long_report_sends_only_the_sections_with_the_figures(tmp_path: Path) 
             story += [Paragraph(f"第{number}页 " + "公司治理与内部控制情况说明。" * 60, STYLE)]
     path = tmp_path / "600519.pdf"
     SimpleDocTemplate(str(path), pagesize=A4).build(story)
+    laid_out: list[int] = []
+    real_page_text = pdf_module._page_text
+    monkeypatch.setattr(
+        pdf_module, "_page_text", lambda page: laid_out.append(page.page_number) or real_page_text(page)
+    )
     pdf = extract_pdf(path)
+    assert laid_out == [17, 18, 30, 31]  # the plain-text scan picks the pages; only those get table layout
     assert pdf.pages_total == 40
     assert pdf.chars_total > 30_000
     assert pdf.pages_sent == [17, 18, 30, 31]  # the table of contents line on page 1 does not count

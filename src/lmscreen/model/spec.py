@@ -77,6 +77,10 @@ class ModelSpec:
     num_experts_per_tok: int | None = None
     num_shared_experts: int | None = None
     moe_intermediate_size: int | None = None
+    dense_mlp_with_experts: bool = False
+    """Every MoE layer also runs a dense MLP of `intermediate_size` beside its routed experts (Gemma 4
+    `enable_moe_block`: `mlp` + `router` + `experts` in one layer). Leaving the dense MLP out put
+    gemma-4-26B-A4B at 25.1 B where Google states 25.2 B without the vision tower (3.8 B active)."""
 
     total_params: int | None = None
     active_params: int | None = None

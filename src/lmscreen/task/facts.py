@@ -105,6 +105,8 @@ class FactSheet:
                 continue
             best = min((f.rank, f.tier) for f in pool)
             top = [f for f in pool if (f.rank, f.tier) == best]
+            if not all(agree(f.value, top[0].value) for f in top):
+                top = self._without_segment_echoes(top) or top
             first = min(top, key=lambda f: f.start)
             if all(agree(f.value, first.value) for f in top):
                 out[name] = Screened(name, fact=first)
@@ -117,6 +119,27 @@ class FactSheet:
                         distinct.append(f)
                 out[name] = Screened(name, conflict=tuple(distinct))
         return out
+
+    def _without_segment_echoes(self, top: list[Fact]) -> list[Fact]:
+        """Disagreeing company facts, less those that repeat a figure the text gave a named segment
+        before (`物业管理业务实现营收51.50亿元` … later `全年实现营业收入51.50亿元` in that business's
+        paragraph): one number printed twice is one figure, and the first printing said whose it is.
+        Used only to settle a disagreement, so a one-business company whose segment and group figures
+        agree keeps its figure."""
+        echoes = [
+            f
+            for f in top
+            if any(
+                s.metric == f.metric and s.scope == "segment" and s.basis == "actual" and s.start < f.start
+                and _same_exact(s.period, f.period) and agree(s.value, f.value)
+                for s in self.facts
+                if s.period is not None and f.period is not None
+            )
+        ]  # fmt: skip
+        rest = [f for f in top if f not in echoes]
+        if echoes and rest and all(agree(f.value, rest[0].value) for f in rest):
+            return rest
+        return []
 
     def _headline(self, name: str, first: Fact) -> Fact | None:
         """The disagreeing fact the report's own announcement states (`公司发布2022年中期业绩报告，22H1
@@ -213,6 +236,8 @@ def read_facts(
     reading = Reading.of(text, scanned, tuple(n for n in names if n))
     tables = read_tables(scanned.folded.text, layout.rows, _to_folded(scanned.folded))
     for table in tables:
+        if not table.rows:
+            continue  # a header alone (`…。　　毛利率为27.2%。` split at its blanks) holds no row
         for start, end in table.spans:
             line = reading.line_start(start)
             while line <= end:

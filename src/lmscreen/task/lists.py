@@ -19,7 +19,14 @@ from lmscreen.task.fact import TIER_TEXT, Fact
 from lmscreen.task.metrics import GROWTH_METRICS, METRICS, PE_METRICS, Label
 from lmscreen.task.period_text import PeriodMention, resolve
 from lmscreen.task.periods import Period
-from lmscreen.task.prose import ENUM_RE, _subject, _unit_kind_ok, period_for
+from lmscreen.task.prose import (
+    _ADJUSTED_BEFORE_RE,
+    _COMPARED_END_RE,
+    ENUM_RE,
+    _subject,
+    _unit_kind_ok,
+    period_for,
+)
 from lmscreen.task.units import Mention, printed_unit
 from lmscreen.task.vocabulary import CHANGE_RE, FORECAST_RE, PRIOR_RE
 
@@ -31,6 +38,14 @@ _CHANGE_AFTER_RE = re.compile(
     r"^(?:同比|较上年同期|较上年|比上年同期|比上年)?\s?(?:增长|增加|上升|提升|下降|减少|下滑|增|降|变动)"
 )
 _NUMBER_KINDS = ("money", "percent", "times", "none")
+_SLASH_CHANGE_RE = re.compile(
+    r"\s?(?:同比|较上年同期|较上年|比上年同期|比上年|同)?\s?"
+    r"(?:增长|增加|上升|提升|提高|下降|减少|下滑|降低|增|降|升|变动)\s?(?=[+\-]?[0-9])"
+)
+_LEVELS_AFTER_CHANGES_RE = re.compile(
+    r"[+\-]?[0-9][0-9.]*(?:\s?[/、,，]\s?[+\-]?[0-9][0-9.]*)+\s?(?:个百分点|百分点|个pcts?|pcts?|pp|%)?\s?(?:至|到)"
+)
+"""`1.59/0.57个百分点至`: a run of changes, then 至: the numbers after it are the levels reached."""
 
 
 def _number_run(reading: Reading, start: int, hi: int) -> list[Mention]:
@@ -94,7 +109,14 @@ def read_lists(reading: Reading) -> list[Fact]:
         skip = _AFTER_ENUM_RE.match(after)
         change = _CHANGE_AFTER_RE.match(after[skip.end() if skip else 0 :])
         start = enum.end() + (skip.end() if skip else 0) + (change.end() if change else 0)
-        numbers = _number_run(reading, start, hi)
+        level = False
+        if change is not None and (to := _LEVELS_AFTER_CHANGES_RE.match(folded, start, hi)) is not None:
+            # `毛利率、净利率较2020年分别提升1.59/0.57个百分点至-0.11%/-4.23%`: the levels after 至 are the
+            # labels' own figures, the changes before it are not read
+            numbers = _number_run(reading, to.end(), hi)
+            level = True
+        else:
+            numbers = _number_run(reading, start, hi)
         if len(numbers) < 2:
             continue
         # the labels joined right before 分别 (`公司毛利率、净利率分别为…`), else every label of the sentence
@@ -121,7 +143,7 @@ def read_lists(reading: Reading) -> list[Fact]:
         facts.extend(
             _pair(
                 reading, labels, numbers, max(lo, run_lo) if dated else lo, enum.start(),
-                growth=change is not None, seen=seen,
+                growth=change is not None and not level, seen=seen, level=level,
             )
         )  # fmt: skip
     # slash lists without 分别: `收入\\净利22.9\\2.95亿`
@@ -137,7 +159,14 @@ def read_lists(reading: Reading) -> list[Fact]:
         if len(joined) < 2:
             continue
         hi = reading.end_of(joined[-1].end, CLAUSE_BREAKS, 40)
-        numbers = _number_run(reading, joined[-1].end, hi)
+        level = False
+        chg = _SLASH_CHANGE_RE.match(folded, joined[-1].end, hi)
+        if chg is not None and (to := _LEVELS_AFTER_CHANGES_RE.match(folded, chg.end(), hi)) is not None:
+            # `毛利率/净利率同降7.15/3.62pct至34.80%/20.61%`: the levels after 至 are the labels' figures
+            numbers = _number_run(reading, to.end(), hi)
+            level = True
+        else:
+            numbers = _number_run(reading, joined[-1].end, hi)
         if len(numbers) != len(joined):
             continue
         between = folded[numbers[0].folded_start : numbers[-1].folded_start]
@@ -145,7 +174,7 @@ def read_lists(reading: Reading) -> list[Fact]:
         if not slashed and not _enumerated_amounts(reading, joined, numbers, hi):
             continue  # `营收、归母净利润1.2亿、增长12%` is prose, read clause by clause
         lo = reading.start_of(label.start, SENTENCE_BREAKS, 90)
-        facts.extend(_pair(reading, joined, numbers, lo, label.start, growth=False, seen=seen))
+        facts.extend(_pair(reading, joined, numbers, lo, label.start, growth=False, seen=seen, level=level))
     return facts
 
 
@@ -174,28 +203,40 @@ def _pair(
     *,
     growth: bool,
     seen: set[int],
+    level: bool = False,
 ) -> list[Fact]:
+    """`level`: the numbers are the levels a change list reached (`分别提升…至a/b`), never changes."""
     folded = reading.folded
     shared = _shared_unit(numbers)
     if shared is None:
         return []
+    if labels:
+        clause_lo = reading.start_of(labels[0].start, CLAUSE_BREAKS, 40)
+        sentence_lo = reading.start_of(labels[0].start, SENTENCE_BREAKS, 90)
+        if _ADJUSTED_BEFORE_RE.search(folded, max(sentence_lo, clause_lo - 30), clause_lo):
+            return []  # `若剔除…减值影响，则2020年公司归母净利/扣非后归母净利分别为1.1/1.0亿`: adjusted
     clause = folded[lo : shared[-1].folded_start]
     basis = "forecast" if FORECAST_RE.search(clause) else "actual"
     if PRIOR_RE.search(folded[lo:enum_start]) and basis == "actual":
         basis = "prior"
-    if growth or (
-        CHANGE_RE.search(folded[enum_start : shared[0].folded_start]) and shared[0].kind == "percent"
+    if not level and (
+        growth
+        or (CHANGE_RE.search(folded[enum_start : shared[0].folded_start]) and shared[0].kind == "percent")
     ):
         if basis != "actual":
             return []
         basis = "growth"
     periods = [p for p in reading.periods_in(lo, enum_start) if p.kind not in ("date",)]
+    if level:
+        # the period a change is measured from (`较2020年`) is not the levels' period
+        periods = [p for p in periods if not _COMPARED_END_RE.search(folded[max(lo, p.start - 4) : p.start])]
     span = [p for p in periods if p.kind == "range"]
     slots: list[tuple[Label, Period | None]] = []
     ours = [lab.metric for lab in labels if lab.metric != "other"]
     distinct = len(set(ours)) == len(ours)
     if len(labels) == len(shared) and distinct:
-        when = periods[-1] if periods else period_for(reading, lo, enum_start, reading.stop_start(lo))
+        upto = lo if level else enum_start  # a level's own clause named only a compared period
+        when = periods[-1] if periods else period_for(reading, lo, upto, reading.stop_start(lo))
         period = _period(reading, when, basis)
         slots = [(lab, period) for lab in labels]
     elif labels and len({lab.metric for lab in labels}) == 1:

@@ -38,7 +38,7 @@ _PATTERNS = [
         "range",
         rf"(?<![0-9.])(?P<r_a>{_Y4})\s?[-~至到/、]\s?(?P<r_b>{_Y4}|[0-9]{{2}})\s?年?(?P<r_e>[EF])?(?![0-9])",
     ),
-    ("fy", rf"FY\s?(?P<fy_y>{_Y})(?![0-9])"),
+    ("fy", rf"FY\s?(?P<fy_y>{_Y})(?![0-9])|(?<![0-9.A-Za-z])(?P<fy_y2>{_Y})\s?FY(?![A-Za-z0-9])"),
     ("est", rf"(?<![0-9.])(?P<e_y>{_Y4})\s?年?\s?[EF](?![A-Za-z])"),
     ("h_a", rf"(?<![0-9A-Za-z])(?P<ha_n>[12])H\s?(?P<ha_y>{_Y})(?![0-9])"),
     ("h_b", rf"(?<![0-9.])(?P<hb_y>{_Y})\s?H(?P<hb_n>[12])(?![0-9])"),
@@ -145,7 +145,7 @@ def _read(m: re.Match[str]) -> PeriodMention:
     if kind == "nine":
         return PeriodMention(s, e, Period(_year(g("n_y") or g("n_y2")), "Q1-Q3"), "period")
     if kind == "fy":
-        return PeriodMention(s, e, Period(_year(g("fy_y")), "FY"), "period")
+        return PeriodMention(s, e, Period(_year(g("fy_y") or g("fy_y2")), "FY"), "period")
     if kind == "est":
         return PeriodMention(s, e, Period(_year(g("e_y")), "E"), "forecast")
     for name, n, y, letter in (
@@ -285,6 +285,13 @@ _REPORT_RE = re.compile(
     + r"|业绩快报|业绩预告|报告摘要)"
 )
 _REPORT_SUB = dict(_REPORT_WORDS)
+_GUIDANCE_AFTER_RE = re.compile(r"[^，,。；;\d]{0,6}?(?:指引|展望|预计|目标|有望)")
+"""A part named and then guided or expected (`Q4大客户指引`, `Q4有望`): a period ahead, not the document's."""
+_TWO_PERIODS_BEFORE_RE = re.compile(
+    r"(?P<y1>20[0-9]{2}|[0-9]{2})\s?年?\s?(?:全年|年度)?\s?(?:及|和|与|以及|、)\s?(?P<y2>20[0-9]{2}|[0-9]{2})\s?年?\s?"
+    r"(?:Q1|一季度|第一季度|1季度)\s?$"
+)
+"""`2021全年及2022Q1` right before a report word: a year and the next year's first quarter."""
 _HEAD_CHARS = 400
 _AS_OF_REPORT_RE = re.compile(r"(?:截至|截止|截止到|截至到)\s?$")
 _PUBLISHED_RE = re.compile(
@@ -370,6 +377,8 @@ def _main_period(
         if p is not None and p.year is None and p.sub not in ("", LAST_QUARTER, "FY"):
             if "单" in folded[m.start : m.end + 2]:
                 continue  # `Q3单季度…`: a quarter alone, beside the cumulative figures the note is about
+            if _GUIDANCE_AFTER_RE.match(folded, m.end):
+                continue  # `Q4大客户指引总体平稳`: a quarter the note looks ahead to, not its own
             if not _forecast_before(folded, m.start, forecast):
                 year = _year_of_same_part(folded, periods, p.sub, forecast, today)
                 return Period(year or _latest_actual_year(folded, periods, forecast, today), p.sub)
@@ -396,7 +405,7 @@ def _main_period(
             break
         p = m.period
         if p is not None and p.year is None and p.sub not in ("", LAST_QUARTER):
-            if _forecast_before(folded, m.start, forecast):
+            if _forecast_before(folded, m.start, forecast) or _GUIDANCE_AFTER_RE.match(folded, m.end):
                 continue
             return Period(_latest_actual_year(folded, periods, forecast, today), p.sub)
     return None
@@ -467,6 +476,12 @@ def _from_report_word(
                 if inner not in ("", "FY") and (sub is None or sub == "FY"):
                     # `2024年第三季度业绩快报`: the report's period is the cumulative one it ends
                     sub = "Q1-Q3" if inner == "Q3" else inner
+        both = None if when else _TWO_PERIODS_BEFORE_RE.search(head, max(0, rm.start() - 30), rm.start())
+        if both is not None and _year(both.group("y2")) == (_year(both.group("y1")) or 0) + 1:
+            # `发布2021全年及2022Q1业绩快报`: one report word for a year and the next first quarter; the year
+            # is the document's (the quarter is the second report's)
+            year = _year(both.group("y1"))
+            sub = sub or "FY"
         if sub is None and year is None:
             continue  # `业绩快报` alone says nothing of the period
         if (

@@ -53,7 +53,11 @@ _MIDPOINT_RE = re.compile(r"中值|中枢|中位值")
 _EXPRESS_ESTIMATE_RE = re.compile(r"业绩快报(?:显示|披露)?[，,：:]?\s?(?:公司|本公司)?\s?预计")
 """`根据业绩快报，公司预计实现营业总收入1936.3亿元`: an express report's unaudited figures, printed with 预计,
 are the period's actuals, not a forecast."""
-_FORECAST_EXTRA_RE = re.compile(r"计划|目标|规划|力争|指引|预告区间|将实现|可望|料将|有望|预估")
+_FORECAST_EXTRA_RE = re.compile(
+    r"计划|目标|规划|力争|指引|预告区间|将实现|可望|料将|有望|预估|我们(?:计算|推算|估算)|经(?:我们)?(?:计算|推算)"
+)
+"""Beyond FORECAST_RE: plans and targets, and an analyst's own computation (`考虑还原运输成本…，我们计算2021年
+综合毛利率…至29.96%`: a restated figure, not the one the report prints)."""
 _THRESHOLD_BEFORE_RE = re.compile(
     r"(?:低于|高于|超过|超出|不低于|不高于|不超过|不少于|不足|少于|多于|大于|小于|至少|最多|最高|最低|突破|逾|超|破"
     r"|达不到|未达到|以上的|门槛|标准为|不得|须|应当"
@@ -80,8 +84,8 @@ _PE_NAMED_AFTER_RE = re.compile(
     r"-?[0-9][0-9.,]*\s?[xX×倍]\s?(?:[^\s,;，；。]{1,8}\s)?(?:P/?E|PE|市盈率)(?![A-Za-z])"
 )
 _EXCLUDED = {
-    "revenue": r"利息净收入|净收入|手续费|佣金|投资收益|其他收入|营业外收入|收入占比|占营业收入|占比|比重|占$"
-    r"|海外收入|境外收入"
+    "revenue": r"利息净收入|(?<!营业)净收入|手续费|佣金|投资收益|其他收入|营业外收入|收入占比|占营业收入"
+    r"|占比|比重|占$|海外收入|境外收入"
     r"|保险服务收入|预收|interest income|net interest|fee income|non-interest|net operating income",
     "net_profit": r"非经常性|经调整|调整后|营运利润|营业利润|利润总额|毛利|少数股东|非控股|税前|核心净利润"
     r"|每股"
@@ -117,6 +121,10 @@ _FROM_TO_RE = re.compile(r"(?:由|从)\s?$")
 _TO_AFTER_RE = re.compile(
     r"^\s?(?:同比)?(?:增|降|提升|上升|下降|减少|增加|下滑|回升|扩大|收窄|提高|降低)?(?:至|到)"
 )
+_SAME_PERIOD_LEAD_RE = re.compile(r"^\s?同期(?:内)?(?=[\u4e00-\u9fff])")
+"""`同期公司毛利率2.1%，同比下降19.7pcts`: a clause opening with a bare 同期 (no 上年/去年/较 before it) is
+the period the text was just on, and the year-on-year change after the figure says it is this period's."""
+_CHANGE_AFTER_RE = re.compile(r"^[，,（(]?\s?(?:同比|较上年|较去年|比上年|比去年|yoy)", re.IGNORECASE)
 _BREAKDOWN_RE = re.compile(r"分(?:渠道|产品|业务|地区|区域|板块|品类|行业|模式|市场|事业部)(?:来)?看")
 """`分渠道来看，…`: the sentence breaks the company's figures down; the figures in it are a segment's."""
 _BUSINESS_RE = re.compile(
@@ -161,10 +169,31 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         if e_explicit:
             return e_scope, e_segment
     if label.metric == "gross_margin":
-        income = _business_income(reading, stop_lo, label.start)
+        income = _business_income(reading, stop_lo, label.start) or _product_price(
+            reading, stop_lo, label.start
+        )
         if income is not None:
             return "segment", income
     return _topic(reading, label.start)
+
+
+_PRODUCT_PRICE_RE = re.compile(r"([\u4e00-\u9fff]{1,6}?)(?:单位售价|销售均价|出厂价|吨均价|吨价|售价)")
+_NOT_A_PRODUCT_RE = re.compile(r"公司|产品|整体|综合|平均|主要|各类|其")
+_LEAD_VERB_RE = re.compile(r"^(?:实现了?|带动|推动|受益于?|由于|得益于|随着|叠加)")
+
+
+def _product_price(reading: Reading, lo: int, pos: int) -> str | None:
+    """`实现了石膏板单位售价上升且单位销售成本下降，毛利率提升至37.26%`: a margin no one is named for,
+    after a named product's selling price in its sentence, is that product's (the price of one product
+    moves its own margin; `产品售价`, `公司售价` name the whole, and input prices such as `原材料价格` are
+    no product's)."""
+    found = list(_PRODUCT_PRICE_RE.finditer(reading.folded, lo, pos))
+    if not found:
+        return None
+    name = _LEAD_VERB_RE.sub("", found[-1].group(1))
+    if len(name) < 2 or _NOT_A_PRODUCT_RE.search(found[-1].group(1)):
+        return None
+    return name
 
 
 _INCOME_WORD_RE = re.compile(r"([\u4e00-\u9fff]{1,6}收入)\s?(?:为|达到?|约|了)?\s?-?[0-9]")
@@ -280,12 +309,17 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
 _COMPANY_SUFFIX_RE = re.compile(r"^(?:股份|公司|集团|控股|有限|本部|母公司|的)")
 
 
+_GENERIC_NAMES = frozenset({"公司", "本公司", "该公司", "集团", "本集团", "本行", "该行"})
+"""Words a text calls the company by (`公司披露…` makes 公司 an alias), never a short name that a
+subsidiary's extends: `公司通过发挥规模采购优势…，全年毛利率达到32.0%` is the company's own margin."""
+
+
 def _named_subsidiary(reading: Reading, clause: str) -> str | None:
     """`晨光科力普保持高速增长，实现营业收入36.6亿元`: a clause opening on the company's short name extended
     into another name (not its full name, not 公司/股份/集团) is about a subsidiary or brand of it."""
     if len(reading.aliases) < 2:
         return None
-    full = [a for a in reading.aliases if clause.startswith(a)]
+    full = [a for a in reading.aliases if clause.startswith(a) and a not in _GENERIC_NAMES]
     longest = max(full, key=len) if full else ""
     if not longest or longest == max(reading.aliases, key=len):
         return None
@@ -356,6 +390,27 @@ def _in_range(reading: Reading, index: int) -> bool:
     return False
 
 
+_ADJUSTED_BEFORE_RE = re.compile(
+    r"(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20}(?:后|影响|因素)[，,]\s?$"
+)
+"""The clause right before a label that removes something (`剔除股权激励费用后，`): the figure is adjusted."""
+_RATE_LEVELS = ("gross_margin", "net_margin", "roe", "roe_deducted")
+_CHANGE_TO_RE = re.compile(r"(?:提高|提升|增加|上升|下降|减少|下滑|降低|回升|回落|收窄|扩大)\s?$")
+
+
+def _rate_change_to_level(reading: Reading, index: int, metric: str) -> bool:
+    """`综合毛利率同比提高0.59%至36.53%`: a rate's change, then 至 the level it reached (the change printed
+    in % as in points), not a range of two rates: a range of margins after a change word is no reading.
+    Only for a rate's level; `同比增长40%至60%` stays a range of growth rates."""
+    mentions = reading.scanned.mentions
+    if metric not in _RATE_LEVELS or index == 0:
+        return False
+    before, mention = mentions[index - 1], mentions[index]
+    between = reading.text[before.end : mention.start].strip()
+    lead = reading.folded[max(0, before.folded_start - 6) : before.folded_start]
+    return between in ("至", "到") and bool(_CHANGE_TO_RE.search(lead))
+
+
 _CHANGE_NOTE_RE = re.compile(r"\s?(?:pct|pp|ppt|bps?|个百分点)", re.IGNORECASE)
 
 
@@ -396,7 +451,30 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
         and not _COMPARED_END_RE.search(folded[max(sentence_lo, p.start - 4) : p.start])
         and not folded.startswith("同期", p.end)
     ]
+    if earlier and _quarter_marked_clause_by_clause(folded, earlier, sentence_lo, pos):
+        return None
     return earlier[-1] if earlier else None
+
+
+_ALONE_WORDS = ("单季度", "单季")
+
+
+def _quarter_marked_clause_by_clause(folded: str, earlier: list[PeriodMention], lo: int, pos: int) -> bool:
+    """`其中第三季度，公司单季度主营收入5.79亿元；单季度归母净利润0.88亿元；单季度扣非净利润0.86亿元；负债率
+    49.42%，毛利率26.8%`: when the quarter's figures mark themselves 单季度 clause by clause (two or more
+    `；` clauses), a clause without the mark is no longer the quarter's but the report's own."""
+    last = earlier[-1]
+    if folded[last.start : last.end] not in _ALONE_WORDS:
+        return False
+    cut = max(folded.rfind(ch, lo, pos) for ch in "；;")
+    if cut < 0 or any(w in folded[cut:pos] for w in _ALONE_WORDS):
+        return False
+    marked = {
+        max(folded.rfind(ch, lo, p.start) for ch in "；;")
+        for p in earlier
+        if folded[p.start : p.end] in _ALONE_WORDS
+    }
+    return len(marked) >= 2
 
 
 def resolved_period(
@@ -487,7 +565,9 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
             growth = True
         else:
             return None
-    if _threshold(folded, mention, gap) or _in_range(reading, index):
+    if _threshold(folded, mention, gap) or (
+        _in_range(reading, index) and not _rate_change_to_level(reading, index, metric)
+    ):
         return None
     if _in_number_run(reading, index):
         return None  # `PE为8.8/8.1/7.4倍`: several numbers for one label, a list no reader could pair
@@ -495,6 +575,10 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     lead = folded[lead_lo : label.start]
     if ENUM_RE.search(lead):
         return None  # `A、B、C分别实现毛利率6.7%、3.8%…`: a list's numbers, read as a list or not at all
+    if metric in ("revenue", "net_profit") and _ADJUSTED_BEFORE_RE.search(
+        folded, max(sent_lo, lead_lo - 30), lead_lo
+    ):
+        return None  # `剔除股权激励费用后，归母净利润应为3.04亿元`: adjusted by the writer
     family = "pe" if metric in PE_METRICS else metric
     excluded = _EXCLUDED_RE.get(family)
     # a figure named by its own label: another figure's words further back are that figure's (`ROAA
@@ -510,6 +594,10 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         return None
     # forecasts: the sentence before the number (a `；` ends a forecast's reach)
     basis = "actual"
+    after = folded[pos + len(mention.printed) : pos + len(mention.printed) + 8]
+    same_as_before = bool(_SAME_PERIOD_LEAD_RE.match(lead) and _CHANGE_AFTER_RE.match(after))
+    if same_as_before:
+        lead = lead.replace("同期", "  ", 1)  # the period just named, this year's: no prior figure
     before = _EXPECTATION_RE.sub(lambda m: " " * len(m.group(0)), folded[sent_lo:pos])
     before = _EXPRESS_ESTIMATE_RE.sub(lambda m: " " * len(m.group(0)), before)
     if FORECAST_RE.search(before) or _FORECAST_EXTRA_RE.search(before) or _MIDPOINT_RE.search(gap):
@@ -553,6 +641,9 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         segment = "主营业务"  # the main business's margin: the company's, ranked below a plain 毛利率
     stop_lo = reading.stop_start(pos)
     when = period_for(reading, sent_lo, pos, stop_lo)
+    if when is None and same_as_before and stop_lo > 0:
+        # `…其中Q3同比降11.2%至9.3亿。同期公司毛利率2.1%`: the last period the sentence before names
+        when = period_for(reading, stop_lo, stop_lo, reading.stop_start(stop_lo - 1))
     if metric in PE_METRICS:
         return _pe(reading, label, mention, gap, lead, basis, scope, segment)
     got = resolved_period(reading, when, basis)
@@ -562,7 +653,11 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     if mention.kind == "none" and (len(gap) > _BARE_GAP or re.search(r"[0-9]", gap)):
         return None
     limit = _LABEL_GAP_ASCII if gap.isascii() else _LABEL_GAP
-    first = _first_after(reading, index, label, metric, growth) or bool(_FROM_LEVEL_RE.search(gap))
+    first = (
+        _first_after(reading, index, label, metric, growth)
+        or bool(_FROM_LEVEL_RE.search(gap))
+        or _rate_change_to_level(reading, index, metric)
+    )
     strict = first and len(gap) <= limit
     if label.text == "收入" and not any(
         lab.metric == "net_profit"
@@ -624,6 +719,7 @@ def _segment_margin(folded: str, start: int) -> bool:
         return word is not None and word.group(1).lower() not in {
             "the", "its", "overall", "blended", "consolidated", "group", "company", "total", "and", "a",
             "with", "while", "of", "whose", "as", "our", "to", "in",
+            "fy", "ytd", "ttm", "ltm",  # a period (`21FY毛利率`), not a business
         }  # fmt: skip
     return SEGMENT_MARGIN_PREFIX_OK.search(before) is None
 

@@ -20,8 +20,8 @@ from lmscreen.filings import Filing, annotate_pages
 from lmscreen.task import choice_prompt_hash, prepare_request, process_choice
 from lmscreen.task.candidates import CandidateSet, find_candidates
 from lmscreen.task.choice import ChoiceRequest
-from lmscreen.task.compare.document import remember_sheet
 from lmscreen.task.fact import Fact
+from lmscreen.task.points import remember_sheet
 
 
 class Answer(Protocol):

@@ -234,6 +234,7 @@ def spec_from_config(config: dict[str, Any], name: str, records: Records = PLAIN
         ),
         num_shared_experts=_first(cfg, "n_shared_experts", "num_shared_experts"),
         moe_intermediate_size=_first(cfg, "moe_intermediate_size", "expert_intermediate_size"),
+        dense_mlp_with_experts=bool(cfg.get("enable_moe_block")),
         torch_dtype=_first(cfg, "torch_dtype", "dtype") or _first(config, "torch_dtype", "dtype"),
         quantization=quant,
         quantization_bits=bits,

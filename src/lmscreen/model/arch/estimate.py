@@ -1,15 +1,18 @@
 """A ModelSpec from a model's name alone, for a model with no config.json on disk and no catalog entry.
 
-The name says the size (14B, A3B, E2B) and often the base family (DeepSeek-R1-Distill-**Qwen**-14B); the
-layer layout it does not say. So the layout is borrowed from the catalog model of the same family nearest in
-size and *scaled* to the size the name states: hidden size and depth by the cube root of the size ratio
-(rounded the way the families round them), heads with the hidden size at the template's head size and GQA
-ratio, MLP widths with the hidden size; vocabulary, tied embeddings, attention pattern and experts stay the
-template's. The parameter count then comes from the scaled layout, embeddings included, so `Qwen2-7B` is
-planned as the 7.6 B model it is (14.2 GiB in bf16, as vLLM loads it) and not as 7 × 10⁹ × 2 bytes. A name
-whose size equals the template's keeps the template's layout unchanged. Every borrowed field is recorded as
-an estimate (`sources[field] = "estimate: like <catalog id>"`), so that a plan or launch line built on it
-says so. Nothing is downloaded.
+The name says the size (14B, A3B, E2B) and often the base family (DeepSeek-R1-Distill-**Qwen**-14B); the layer
+layout it does not say. So the layout is borrowed from the catalog model of the same family nearest in size
+and *scaled* to the size the name states: hidden size and depth by the cube root of the size ratio (rounded
+the way the families round them), heads with the hidden size at the template's head size and GQA ratio, MLP
+widths with the hidden size; vocabulary, tied embeddings, attention pattern and experts stay the template's.
+The parameter count then comes from the scaled layout, embeddings included, so `Qwen2-7B` is planned as the
+7.6 B model it is (14.2 GiB in bf16, as vLLM loads it) and not as 7 × 10⁹ × 2 bytes. A name whose size equals
+the template's keeps the template's layout unchanged; one scaled far (Qwen3.5-0.8B from the 27B) is rescaled
+until its count is the name's, with its embeddings tied or untied as the publisher's catalog models of that
+size have them, because the embedding share grows as a model shrinks. Templates are publishers' own releases,
+never another exporter's quantized copy. A llava name adds the CLIP tower. Every borrowed field is recorded as
+an estimate (`sources[field] = "estimate: like <catalog id>"`), so that a plan or launch line built on it says
+so. Nothing is downloaded.
 """
 
 from __future__ import annotations
@@ -52,6 +55,10 @@ _VISION_NAME = re.compile(r"(?i)(?:^|[-_/])(?:vl|llava|vision)(?=$|[-_.\d])")
 """Names that carry a vision tower: `Qwen2-VL-7B`, `llava-v1.6-mistral-7b`, `Llama-3.2-11B-Vision`."""
 
 
+_LLAVA_NAME = re.compile(r"(?i)(?:^|[-_/])llava(?:-v?1\.[56]|-next)?(?=$|[-_.])(?!.*onevision)")
+"""LLaVA-1.5 / LLaVA-NeXT names (`llava-v1.6-mistral-7b-hf`, `llava-1.5-13b-hf`); OneVision uses SigLIP."""
+
+
 def _family_key(family: str) -> str:
     """A catalog family without its version and a `-vl` suffix: `qwen2.5-vl` and `qwen2` are both `qwen`."""
     return re.sub(r"[-\d.]+$", "", re.sub(r"(?i)-vl$", "", family)).lower()
@@ -67,7 +74,21 @@ def _named_family(name: str, keys: set[str]) -> str | None:
     return None
 
 
+_EXPERT_KEYS = ("num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts")
+
+
 def _moe(entry: CatalogEntry) -> bool:
+    """Whether a catalog model routes tokens to experts, read from its config where it says so.
+
+    The ratio of active to total parameters alone misreads small dense models with a large vocabulary or a
+    vision tower: Qwen3.5-0.8B counts 0.75 of its 0.85 B as active (embeddings and ViT are not), which made it
+    "MoE" and sent a bare Qwen3.5-4B to the 27B's layout instead of its nearest dense sibling.
+    """
+    from lmscreen.model.arch.config import text_part
+
+    cfg = text_part(entry.config or {})
+    if cfg.get("num_hidden_layers") or cfg.get("hidden_size"):  # a config that describes the layers
+        return any(int(cfg.get(key) or 0) > 1 for key in _EXPERT_KEYS)
     return entry.active_params_b < entry.total_params_b * 0.9
 
 
@@ -104,7 +125,30 @@ def _template(
     if _VISION_NAME.search(name.split("/")[-1]):
         # a vision-language name takes its layout (and its vision tower) from a vision sibling
         pool = [e for e in pool if "vision_config" in e.config] or pool
+    # a publisher's own release, not a re-export: which layers a quantized checkpoint keeps wide is the
+    # exporter's, and the name's format is applied to the estimate anyway
+    pool = [e for e in pool if not _quantized(e)] or pool
     return min(pool, key=distance) if pool else None
+
+
+def _quantized(entry: CatalogEntry) -> bool:
+    return bool(entry.config.get("quantization_config") or entry.quant_source)
+
+
+def _tied_like_its_size(template: CatalogEntry, size_b: float) -> bool | None:
+    """Whether models of `size_b` in the template's line tie their embeddings: the publisher's catalog model
+    nearest that size says (Qwen ties up to 4 B and unties from 7 B; so does Llama 3.2 / 3.1). None when the
+    publisher has no other model in the catalog."""
+    from lmscreen.model.arch.config import text_part
+    from lmscreen.model.catalog.models import all_models
+
+    org = template.id.split("/")[0].lower()
+    alike = [e for e in all_models() if e.id.split("/")[0].lower() == org and not _quantized(e)]
+    if not alike:
+        return None
+    nearest = min(alike, key=lambda e: abs(math.log(e.total_params_b) - math.log(size_b)))
+    tie = nearest.config.get("tie_word_embeddings", text_part(nearest.config).get("tie_word_embeddings"))
+    return bool(tie) if tie is not None else None
 
 
 def _release_sibling(name: str, total_b: float) -> CatalogEntry | None:
@@ -185,6 +229,53 @@ def scaled_config(config: dict[str, Any], factor: float) -> dict[str, Any]:
     return out
 
 
+def _with_tie(config: dict[str, Any], tie: bool | None) -> dict[str, Any]:
+    """`config` with its embeddings tied or untied (top level and text part) when `tie` says."""
+    if tie is None or bool(config.get("tie_word_embeddings")) == tie:
+        return config
+    config = {**config, "tie_word_embeddings": tie}
+    for key in ("text_config", "llm_config", "language_config"):
+        if isinstance(config.get(key), dict):
+            config[key] = {**config[key], "tie_word_embeddings": tie}
+    return config
+
+
+FIT_TOLERANCE = 0.15
+"""A scaled layout whose parameter count misses the name's size by more than this is rescaled: the cube-root
+rule is exact for depth and width but not for the embedding share, which grows as a model shrinks (a 27 B
+layout scaled ×0.03 kept 1.43 B parameters for Qwen3.5-0.8B)."""
+
+
+def _fitted_config(
+    template: dict[str, Any], factor: float, size_b: float, tie: bool | None, name: str, *, fit: bool = True
+) -> dict[str, Any]:
+    """The template scaled by `factor`, then, when its parameter count is more than FIT_TOLERANCE away from
+    the size the name states, by the factor (found by bisection) whose layout has that many parameters. An
+    `E2B`-style size is effective, not total (the per-layer tables come on top), so it is not fitted."""
+    from lmscreen.model.arch.config import spec_from_config
+
+    config = _with_tie(scaled_config(template, factor), tie)
+    if abs(factor - 1) < 0.05 or not fit:
+        return config
+
+    def count(cfg: dict[str, Any]) -> float:
+        return (spec_from_config(cfg, name).total_params or 0) / 1e9
+
+    if abs(count(config) / size_b - 1) <= FIT_TOLERANCE:
+        return config
+    lo, hi = factor / 64, factor * 64
+    for _ in range(40):
+        mid = math.sqrt(lo * hi)
+        candidate = _with_tie(scaled_config(template, mid), tie)
+        if count(candidate) > size_b:
+            hi = mid
+        else:
+            lo = mid
+        if hi / lo < 1.01:
+            break
+    return _with_tie(scaled_config(template, math.sqrt(lo * hi)), tie)
+
+
 def spec_from_name(name: str, *, exclude: frozenset[str] = frozenset()) -> ModelSpec:
     """Estimate the architecture of `name` from the catalog model it most resembles; InputError if none.
 
@@ -213,7 +304,9 @@ def spec_from_name(name: str, *, exclude: frozenset[str] = frozenset()) -> Model
         )
     template_size = _name_size(template.id) or template.total_params_b
     factor = size_b / template_size
-    spec = spec_from_config(scaled_config(template.config, factor), name)
+    tie = _tied_like_its_size(template, size_b) if abs(factor - 1) >= 0.05 else None
+    config = _fitted_config(template.config, factor, size_b, tie, name, fit=not effective)
+    spec = spec_from_config(config, name)
     like = f"{ESTIMATE}: like {template.id}" + (f" scaled ×{factor:.2f}" if abs(factor - 1) >= 0.05 else "")
     spec.sources = {field: like for field in spec.sources}
     if not spec.total_params:
@@ -236,6 +329,15 @@ def spec_from_name(name: str, *, exclude: frozenset[str] = frozenset()) -> Model
     else:
         spec.quantization = None
         spec.quantization_bits = None
+    if _LLAVA_NAME.search(name.split("/")[-1]) and not spec.vision_params:
+        # a llava release is its language model plus the CLIP ViT-L/14-336 tower (arch.vision)
+        from lmscreen.model.arch.vision import llava_tower_params
+
+        tower = llava_tower_params(spec.hidden_size)
+        spec.vision_params = tower
+        spec.total_params = (spec.total_params or 0) + tower
+        spec.is_vision = True
+        spec.sources["vision_params"] = "estimate: the CLIP ViT-L/14-336 tower of every LLaVA-1.5/1.6 release"
     same_release = _release_sibling(name, size_b)
     if same_release is not None and same_release.max_context:
         spec.max_position_embeddings = same_release.max_context

@@ -74,6 +74,12 @@ def _linear_attention_params(spec: ModelSpec) -> int:
     )
 
 
+def linear_attention_params(spec: ModelSpec) -> int:
+    """Parameters of every gated-delta-net (linear-attention) layer's projections, conv and gates."""
+    la = spec.linear_attention
+    return _linear_attention_params(spec) * la.num_layers if la else 0
+
+
 def _expert_params(spec: ModelSpec, cfg: dict[str, Any]) -> tuple[int, int, int]:
     """(one routed expert, router, shared experts) parameter counts for one MoE layer."""
     h = spec.hidden_size or 0
@@ -140,7 +146,8 @@ def count_params(spec: ModelSpec, cfg: dict[str, Any]) -> tuple[int, int, int] |
     attention += _linear_attention_params(spec) * linear_layers
     moe_flags = _moe_layer_flags(spec, cfg)
     moe_layers = sum(moe_flags)
-    dense_mlp = 3 * h * (spec.intermediate_size or 0) * (n - moe_layers)
+    dense_layers = n if spec.dense_mlp_with_experts else n - moe_layers  # Gemma 4: MLP beside the experts
+    dense_mlp = 3 * h * (spec.intermediate_size or 0) * dense_layers
     if cfg.get("use_double_wide_mlp") and spec.kv_shared_layers:
         dense_mlp += 3 * h * (spec.intermediate_size or 0) * spec.kv_shared_layers  # KV-shared layers: 2× MLP
     expert, router, shared = _expert_params(spec, cfg)

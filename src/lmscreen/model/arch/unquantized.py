@@ -14,6 +14,10 @@ Inferact/Qwen3.8-27B-NVFP4 lists all 48 layers' `conv1d` and `in_proj_{a,b,qkv,z
 it is 26.4 GB where a 4-bit-everywhere reading gives 20; so those layers get their own modules, and only
 the full-attention layers get q/k/v/o. Multimodal exports prefix the text layers with `model.language_model.`
 (Qwen3_5ForConditionalGeneration); a pattern is matched with and without that part.
+
+Gemma 4's MoE layers hold a dense `mlp` beside `router` and `experts` (enable_moe_block): nvidia's
+Gemma-4-26B-A4B-NVFP4 ignores `layers.N.mlp*`, `router*` and `self_attn*`, i.e. only the experts are 4 bit;
+naming the experts `mlp.experts` there had the glob keep all 23.9 B parameters 16 bit (46.7 GiB planned).
 """
 
 from __future__ import annotations
@@ -60,7 +64,17 @@ def linear_modules(spec: ModelSpec) -> list[tuple[str, int]]:
                 (f"{p}.self_attn.v_proj", h * kv * hd),
                 (f"{p}.self_attn.o_proj", heads * hd * h),
             ]
-        if spec.num_experts and spec.moe_intermediate_size:
+        if spec.num_experts and spec.moe_intermediate_size and spec.dense_mlp_with_experts:
+            # Gemma 4 (enable_moe_block): `mlp` is the dense MLP, the router and experts sit beside it
+            e, w, inter = spec.num_experts, spec.moe_intermediate_size, spec.intermediate_size or 0
+            out += [
+                (f"{p}.mlp.gate_proj", h * inter),
+                (f"{p}.mlp.up_proj", h * inter),
+                (f"{p}.mlp.down_proj", inter * h),
+                (f"{p}.router.proj", h * e),
+                (f"{p}.experts", e * 3 * h * w),
+            ]
+        elif spec.num_experts and spec.moe_intermediate_size:
             e, w = spec.num_experts, spec.moe_intermediate_size
             out.append((f"{p}.mlp.gate", h * e))
             out.append((f"{p}.mlp.experts", e * 3 * h * w))

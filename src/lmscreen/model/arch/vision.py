@@ -9,7 +9,9 @@ than vLLM found (club-3090#1087; vllm-project/recipes#810 logs 14.28 GiB weights
 The count follows the tensors of the towers the checkpoints hold (Qwen2.5/3-VL, Qwen3.5, SigLIP in Gemma 3,
 Pixtral, Llama 4): per block q/k/v/o with biases, an MLP (gated when the activation is SiLU), two norms; a
 patch embedding; learned position embeddings; and the merger that maps `spatial_merge_size²` patches to the
-text hidden size (plus one per DeepStack layer). A config missing depth or widths gives 0: nothing is guessed.
+text hidden size (plus one per DeepStack layer). Kimi's MoonViT names them `vt_num_hidden_layers`,
+`vt_hidden_size`, `vt_intermediate_size` and `merge_kernel_size`. A config missing depth or widths gives 0:
+nothing is guessed.
 """
 
 from __future__ import annotations
@@ -29,9 +31,9 @@ def vision_params(vision: Any, text_hidden: int | None = None) -> int:
     """Parameters of the vision encoder described by `vision` (a vision_config dict); 0 when unknown."""
     if not isinstance(vision, dict):
         return 0
-    depth = _int(vision, "depth", "num_hidden_layers")
-    h = _int(vision, "hidden_size", "embed_dim")
-    inter = _int(vision, "intermediate_size")
+    depth = _int(vision, "depth", "num_hidden_layers", "vt_num_hidden_layers")
+    h = _int(vision, "hidden_size", "embed_dim", "vt_hidden_size")
+    inter = _int(vision, "intermediate_size", "vt_intermediate_size")
     if not (depth and h and inter):
         return 0
     gated = str(vision.get("hidden_act") or "").lower() in ("silu", "swiglu")
@@ -45,9 +47,37 @@ def vision_params(vision: Any, text_hidden: int | None = None) -> int:
     image = _int(vision, "image_size")
     if not positions and image:
         positions = (image // patch) ** 2
-    merge = _int(vision, "spatial_merge_size") or 1
-    out = _int(vision, "out_hidden_size", "projection_dim") or text_hidden or h
+    kernel = vision.get("merge_kernel_size")
+    merge = _int(vision, "spatial_merge_size") or (
+        int(kernel[0]) if isinstance(kernel, list) and kernel else 1
+    )
+    out = _int(vision, "out_hidden_size", "projection_dim", "text_hidden_size") or text_hidden or h
     merged = h * merge * merge
     merger = merged * merged + merged + merged * out + out + 2 * h
     deepstack = len(vision.get("deepstack_visual_indexes") or [])
     return depth * block + embed + positions * h + merger * (1 + deepstack) + 2 * h
+
+
+LLAVA_CLIP_TOWER: dict[str, Any] = {
+    "model_type": "clip_vision_model",
+    "hidden_size": 1024,
+    "intermediate_size": 4096,
+    "num_hidden_layers": 24,
+    "num_attention_heads": 16,
+    "patch_size": 14,
+    "image_size": 336,
+    "hidden_act": "quick_gelu",
+}
+"""The vision tower every LLaVA-1.5 / LLaVA-NeXT (v1.6) release carries: CLIP ViT-L/14 at 336 px (the
+`vision_config` of llava-hf/llava-1.5-7b-hf and llava-hf/llava-v1.6-mistral-7b-hf), 0.30 B parameters with
+the two-layer projector to the language model's width. A llava name sized from its language model
+(arch.estimate) adds it: vLLM loads 14.08 GiB for llava-v1.6-mistral-7b-hf where Mistral-7B alone is 13.5."""
+
+
+def llava_tower_params(text_hidden: int | None) -> int:
+    """Parameters of the LLaVA CLIP tower and its projector into a `text_hidden`-wide language model."""
+    tower = vision_params(LLAVA_CLIP_TOWER, text_hidden)
+    h = LLAVA_CLIP_TOWER["hidden_size"]
+    out = text_hidden or h
+    # vision_params counts a one-matrix merger; LLaVA's projector is linear(h→out), GELU, linear(out→out)
+    return tower - (h * h + h + h * out + out + 2 * h) + (h * out + out + out * out + out)

@@ -132,11 +132,13 @@ def _index() -> dict[str, CatalogEntry]:
 
 
 def _strip_decorations(name: str) -> str:
-    """Drop what does not change the architecture: GGUF/quant suffixes, -Instruct/-Chat, Ollama quant tags."""
+    """Drop what does not change the architecture: GGUF/quant suffixes, -Instruct/-Chat, Ollama quant tags,
+    and the `-qat` (quantization-aware-trained) and `-ct` (compressed-tensors) tags of QAT releases
+    (google/gemma-4-E2B-it-qat-w4a16-ct is gemma-4-E2B's architecture)."""
     text = re.sub(r"(?:-\d{5}-of-\d{5})?\.gguf$", "", name.strip(), flags=re.I)
     text = re.sub(
         r"[-_.](?:gguf|awq|gptq(?:-int[48])?|fp8(?:-dynamic)?|nvfp4|mxfp4|int[48]|bnb-4bit|"
-        r"(?:ud-)?i?q\d[a-z0-9_]*|f16|bf16|[2-8]bit|w4a16|w8a8)$",
+        r"(?:ud-)?i?q\d[a-z0-9_]*|f16|bf16|[2-8]bit|w4a16|w8a8|w4a4|ct|qat)$",
         "",
         text,
         flags=re.I,
@@ -185,9 +187,23 @@ def lookup(name_or_id: str) -> CatalogEntry | None:
         candidates += [f"{short}-Instruct", f"{short}-it", f"{short}-chat"]
     for cand in candidates:
         entry = index.get(_norm(cand))
-        if entry and _same_release(name_or_id, entry):
+        if entry and _same_release(name_or_id, entry) and not _other_exporter(name_or_id, entry):
             return entry
     return None
+
+
+def _other_exporter(name: str, entry: CatalogEntry) -> bool:
+    """True when `entry` is one publisher's quantized checkpoint and `name` another publisher's release of
+    the same model: which layers an export keeps 16 bit or FP8 is the exporter's choice (NVIDIA's ModelOpt
+    Qwen3.6-35B-A3B-NVFP4 keeps attention FP8; RedHatAI's llm-compressor release keeps the gated-delta
+    layers 16 bit and loads 21.86 GiB where NVIDIA's layout gives 20.2), so such a name resolves to the base
+    model and its format is sized from the format, not from the other exporter's layout."""
+    if "/" not in name:
+        return False
+    org = name.split("/")[0].lower()
+    quantized = bool((entry.config or {}).get("quantization_config") or entry.quant_source)
+    owners = {entry.id.split("/")[0].lower(), *(a.split("/")[0].lower() for a in entry.aliases if "/" in a)}
+    return quantized and org not in owners
 
 
 def close_matches(name: str, n: int = 4) -> list[str]:

@@ -4,15 +4,16 @@ vLLM sizes its KV pool as `util × total − weights − activation_peak − non
 the CUDA-graph estimate it now profiles (memory.releases holds which release does what, with sources). The
 pieces, per GPU:
 
-- activation peak = the largest of the profiled logits, the profiled forward pass and (from 0.12, with a
-  vision tower) the encoder's profile, plus a constant: `max(copies × rows × vocab × 4 B, f ×
-  max_num_batched_tokens × MLP width per rank × 2 B, k × vision params) + constant`, rows being the profile
+- activation peak (Model Runner V1) = the largest of the profiled logits, the profiled forward pass and (from
+  0.12, with a vision tower) the encoder's profile, plus a constant (on V2, memory.releases: the encoder term
+  plus the larger of the other two, with a top-k-free sampler of ~1 copy): `max(copies × rows × vocab × 4 B, f
+  × max_num_batched_tokens × MLP width per rank × 2 B, k × vision params) + constant`, rows being the profile
   batch's requests, min(max_num_seqs, max_num_batched_tokens), copies 1.5 / 8.85 / 4.96 / 6.16 by release
-  range, f 1.6 for dense MLPs and 3.3 for fused MoE, k 3.13 GiB per billion (memory.releases). The logits
-  term is what makes Qwen models (vocab 151,936) heavier than Llama (128,256) at equal size and gpt-oss
-  (201,088) heavier still on llm-d's H100 runs; the forward term is what makes Kimi-Linear at
-  `--max-num-batched-tokens 64000` leave only 2.30 GiB on two RTX 3090 (vllm-project/vllm#28228). Under
-  pipeline parallelism only the last stage computes logits.
+  range, f 1.6 for dense MLPs and 3.3 for fused MoE, k 3.13 GiB per billion (memory.releases). The logits term
+  is what makes Qwen models (vocab 151,936) heavier than Llama (128,256) at equal size and gpt-oss (201,088)
+  heavier still on llm-d's H100 runs; the forward term is what makes Kimi-Linear at `--max-num-batched-tokens
+  64000` leave only 2.30 GiB on two RTX 3090 (vllm-project/vllm#28228). Under pipeline parallelism only the
+  last stage computes logits.
 - non-torch (CUDA context, NCCL): per release range, 0.32 / 0.45 GiB (TP1 / TP or PP > 1) on 0.10
   (dennislee22 TP1–TP4), 0.13 / 0.55 on 0.11–0.20 (llm-d TP1 and TP2), 0.13 at any TP from 0.21, where the
   logs print it apart (vllm-project/vllm#50722, TP4).
@@ -32,7 +33,12 @@ of 457 MiB per CUDA/ROCm device (512 MiB on Metal, ml/device.go) on top of the l
 
 from __future__ import annotations
 
-from lmscreen.model.memory.releases import VllmRelease, release_for
+from lmscreen.model.memory.releases import (
+    SAMPLER_COPIES_V2,
+    VllmRelease,
+    release_for,
+    uses_v2_runner,
+)
 from lmscreen.model.spec import ModelSpec
 
 GIB = 1 << 30
@@ -82,13 +88,19 @@ def forward_bytes_per_token(spec: ModelSpec, tp: int = 1, expert_parallel: bool 
 
 
 def sampler_gib(
-    spec: ModelSpec, max_num_seqs: int, release: VllmRelease, max_num_batched_tokens: int
+    spec: ModelSpec,
+    max_num_seqs: int,
+    release: VllmRelease,
+    max_num_batched_tokens: int,
+    v2_runner: bool = False,
 ) -> float:
     """The profiled logits peak: fp32 copies of (rows × vocab), every rank holding the whole vocabulary;
     rows are the profile batch's requests, one sampled row each: min(max_num_seqs, batched tokens)."""
     copies = release.sampler_copies
     if spec.is_vision and release.sampler_copies_multimodal is not None:
         copies = release.sampler_copies_multimodal
+    if v2_runner:
+        copies = SAMPLER_COPIES_V2
     rows = min(max_num_seqs, max_num_batched_tokens)
     return copies * rows * (spec.vocab_size or 32000) * 4 / GIB
 
@@ -115,8 +127,14 @@ def activation_gib(
     release = release_for(vllm_version)
     factor = MOE_FORWARD_FACTOR if spec.num_experts and spec.num_experts_per_tok else FORWARD_FACTOR
     forward = factor * max_num_batched_tokens * forward_bytes_per_token(spec, tp, expert_parallel) / GIB
-    sampler = sampler_gib(spec, max_num_seqs, release, max_num_batched_tokens) if last_stage else 0.0
+    v2 = uses_v2_runner(vllm_version, spec)
+    sampler = sampler_gib(spec, max_num_seqs, release, max_num_batched_tokens, v2) if last_stage else 0.0
     encoder = vision_profile_gib(spec, release)
+    if v2:
+        # V2 keeps the dummy encoder outputs through the text run and the sampler: the encoder term adds
+        # (Qwen3.8-27B on vLLM 0.29, 8,192 batched tokens: 2.58 GiB logged = 1.44 encoder + 0.85 forward
+        # + 0.15; the V1 fit's max() gave 1.59)
+        return encoder + max(forward, sampler) + release.activation_constant_gib
     return max(forward, sampler, encoder) + release.activation_constant_gib
 
 

@@ -47,6 +47,14 @@ and prints the error per range):
   v0.21.0", vllm-project/vllm#41099) — RTX 4080 log (0.26.0: 1.04 GiB peak activation including the
   0.48 GiB graph estimate) and the 4×L40S log (0.24.0, Qwen3-Coder-30B-A3B TP4 at 0.90: 23.74 GiB).
 
+Model Runner V2 (V2_RUNNER_*; dense models from 0.27, every model from 0.29, as logged): its profile run
+samples the dummy logits without top-k / top-p (SAMPLER_COPIES_V2, ~1 fp32 copy) and keeps the dummy encoder
+outputs through the text run, so the encoder term adds to the forward/sampler peak instead of competing with
+it (overhead.activation_gib). Logged: Qwen3.8-27B on an RTX PRO 6000 at 0.29.0 keeps 652 state blocks at 256
+sequences and 635 at 1,024 (V1's sampler planned 570), Qwen2.5-0.5B on an RTX 4090 at 0.27.1 profiles 0.31
+GiB at 256 sequences (V1: 1.04). A dated nightly ("2026-08 build") is planned as the newest release logged by
+that month (RELEASED_BY).
+
 Start-up checks that changed:
 
 - 0.14.0–0.15.x check a pipeline stage's pool against the KV of the *whole* model (regression of
@@ -71,7 +79,13 @@ Known gaps, left unmodelled rather than patched with a constant per row:
   from 0.21 the CUDA-graph estimate is the first capture of each mode plus the second capture's size × the
   remaining graphs (FULL and PIECEWISE, up to 67 each at 1024 sequences), which is measured, not derivable
   from the config. Which of these grows on sm120 is not shown by any log found; recipes#854 adds
-  `--skip-mm-profiling` to every SM120 profile, which points at the multimodal profile.
+  `--skip-mm-profiling` to every SM120 profile, which points at the multimodal profile. A later log narrows
+  it to the context, not the card: the same model in bf16 on an RTX PRO 6000 at 0.29.0 with
+  `--max-model-len 8192` keeps 652 / 635 state blocks at 256 / 1,024 sequences, which these terms reproduce
+  within 2% (bench/data/vllm-logs-heldout-6.csv), so the 6–9 GiB the recipe runs keep beyond the plan come
+  with their default 262,144-token context. vLLM sizes the multimodal dummy (a video of as many frames as
+  the sequence length allows, up to the processor's limit) from max_model_len, and encodes it in the
+  profile; the catalog holds no processor limits (frames, pixels), so that peak is not modelled.
 - gpt-oss-120b on 0.11 with the default max-model-len (vllm#27508: 1.71 GiB at 0.95, −2.28 at 0.90) keeps
   ~9.15 GiB besides the weights where llm-d's 16,000-token runs of the same release keep 7.5; both logs of
   #27508 agree with each other at 1024 and 8192 batched tokens, so the extra sits in the sampler-sized part,
@@ -85,7 +99,17 @@ Known gaps, left unmodelled rather than patched with a constant per row:
   max_num_batched_tokens and one item's maximum tokens, which the processor config sets (Qwen3-VL-30B at
   0.11: one video of 153,600 tokens, whose cached outputs alone are ~2.3 GiB with the deepstack levels;
   Qwen2-VL-7B at 0.13 with one 4096-token image keeps only ~1.2 GiB in all where the per-parameter term
-  gives 2.3). The catalog holds no processor limits, so neither is modelled.
+  gives 2.3). The catalog holds no processor limits, so neither is modelled. A 0.13 start-up of a
+  Qwen3-VL-30B-A3B checkpoint on an H100 NVL (bench/data/vllm-logs-heldout-8.csv: one image of a 16,384-token
+  budget) keeps 6.5 GiB besides weights and KV where these terms give 3.2; its cached outputs are ~0.25 GiB
+  (16,384 tokens x 2,048 x 2 B x 4 deepstack levels), so the rest is the encoder's own peak, not modelled.
+- Pipeline parallel on Model Runner V2 (Qwen3-32B PP2 at 0.27.1, bench/data/vllm-logs-heldout-7.csv): each
+  stage keeps 3.03 GiB besides weights and KV (the same tutorial's TP2 run: 1.66), where these terms give
+  2.07. Read in vllm/v1/worker/gpu/model_runner.py (profile_run): the encoder is profiled on the first rank
+  only, the dummy sampler runs on the last rank only, non-first ranks hold a max_num_batched_tokens
+  IntermediateTensors buffer (0.16 GiB here), and `profile_cudagraph_memory` returns 0; none of these adds
+  ~1 GiB to both stages, so the term is not modelled. After start-up nvidia-smi shows 40,701 / 43,667 MiB
+  on the two stages (TP2: 45,171 each).
 """
 
 from __future__ import annotations
@@ -282,15 +306,63 @@ NEWEST_VERSION = f"{NEWEST.last[0]}.{NEWEST.last[1]}"
 OLDEST = RELEASES[0]
 
 
+V2_RUNNER_DENSE_FROM = (0, 27, 0)
+"""First release logged running Model Runner V2 for a dense model: 0.27.1 loads through `model_runner.py`,
+V2's file (Qwen3-32B PP2 and Qwen2.5-0.5B logs, bench/data/vllm-logs-heldout-6/-7.csv), and profiles 0.31 GiB
+of activation for Qwen2.5-0.5B at 256 sequences where V1's sampler alone takes 0.89; 0.26.0 still profiles a
+V1-size peak (RTX 4080, Qwen2.5-7B-AWQ: 1.04 GiB at 256 sequences, research calibration). V2 became the
+default for dense models in vllm-project/vllm#44443 (merged 2026-07-02); which release first shipped it is
+not logged, so the boundary is the first logged one."""
+V2_RUNNER_ALL_FROM = (0, 29, 0)
+"""First release logged running V2 for a hybrid (gated-delta) model ("Using V2 Model Runner", Qwen3.8-27B on
+vLLM 0.29.0, bench/data/vllm-logs-heldout-6.csv); MoE and hybrid models before it are taken as V1."""
+SAMPLER_COPIES_V2 = 1.2
+"""fp32 copies of (rows × vocab) V2's profile keeps for the sampler: its `_dummy_sampler_run` computes the
+logits and samples without top-k / top-p ("During the initial memory profiling, the sampler may skip top_k,
+top_p, and logprobs", vllm/v1/worker/gpu/model_runner.py), where V1's dummy sampler sorts for them."""
+
+
+def uses_v2_runner(version: str | None, spec: object) -> bool:
+    """True when the release runs `spec` on Model Runner V2 by default (V2_RUNNER_*)."""
+    key = parse_version(version)
+    if key >= V2_RUNNER_ALL_FROM:
+        return True
+    dense = not getattr(spec, "num_experts", None) and getattr(spec, "linear_attention", None) is None
+    return dense and key >= V2_RUNNER_DENSE_FROM
+
+
+RELEASED_BY: tuple[tuple[tuple[int, int], tuple[int, int, int]], ...] = (
+    ((2025, 9), (0, 10, 2)),  # 0.10.2 logs of 2025-09-21/24 (bench/data/vllm-logs-heldout.csv, -5.csv)
+    ((2025, 10), (0, 11, 0)),  # 0.11.0 logs of 2025-10-18/25 (vllm#27508, vllm-logs-heldout-7.csv)
+    ((2025, 11), (0, 11, 2)),  # 0.11.2 log of 2025-11-28 (blog.huikang.dev, 2025-12-28 post)
+    ((2026, 1), (0, 13, 0)),  # 0.13.0 run of 2026-01-18 (vllm-logs-heldout-5.csv)
+    ((2026, 2), (0, 15, 2)),  # 0.15.2rc1 of 2026-02-08 (vllm#34076)
+    ((2026, 4), (0, 19, 0)),  # 0.19.0 log of 2026-04-18 (myoceane.fr)
+    ((2026, 5), (0, 21, 0)),  # 0.21.0 log of 2026-05-30 (discuss.vllm.ai 2674)
+    ((2026, 7), (0, 24, 0)),  # 0.24.0 log of 2026-07-06 (club-3090#612)
+    ((2026, 8), (0, 27, 1)),  # 0.27.1 logs of 2026-08-20/26 (club-3090#1075, #1107)
+    ((2026, 9), (0, 29, 0)),  # 0.29.0 logs of 2026-09-14/17 (club-3090#1322, vllm-logs-heldout-6.csv)
+)
+"""The newest release logged by a month: a dated nightly ("2026-08 build") is planned as at least that
+release, where the profile's behaviour changed in between (the V2 model runner's sampler)."""
+
+
 def parse_version(version: str | None) -> tuple[int, int, int]:
     """(major, minor, patch) of a vLLM version, patch 0 where none is given ("0.11" is 0.11.0; "0.15.2rc1"
-    is 0.15.2); None, a dev build or a dated "2026-08 build" note is the newest."""
+    is 0.15.2); a dated "2026-08 build" note is the newest release logged by that month (RELEASED_BY);
+    None, an undated dev build or a month past the table is the newest modelled."""
     if not version:
         return NEWEST.last
     text = str(version).strip().lower().lstrip("v")
     match = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", text)
     if match and not re.search(r"^0\.1\.dev", text):
         return int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)
+    dated = re.search(r"(20\d\d)-(\d\d)", text)
+    if dated and not match:
+        month = (int(dated.group(1)), int(dated.group(2)))
+        known = [release for when, release in RELEASED_BY if when <= month]
+        if known and month <= RELEASED_BY[-1][0]:
+            return known[-1]
     return NEWEST.last
 
 

@@ -51,6 +51,15 @@ HF_BITS: dict[str, float] = {
     "bnb4": 4.0 + 32 / 64 / 4,
 }
 
+NVFP4_HYBRID_KEPT = (
+    "vllm-project/llm-compressor examples/quantization_w4a4_fp4/qwen3_6_example.py and "
+    "qwen3_5_moe_example.py (ignore 're:.*linear_attn.*'); Inferact/Qwen3.8-27B-NVFP4 lists every "
+    "gated-delta layer's conv1d and in_proj_* in `ignore`"
+)
+"""Why an NVFP4 checkpoint of a hybrid (gated-delta-net) model sized without its quantization_config keeps
+the linear-attention layers 16 bit: the published recipes and exports do (RedHatAI/Qwen3.6-35B-A3B-NVFP4
+loads 21.86 GiB through Marlin where 4.5 bpw everywhere gives 19.7)."""
+
 MODELOPT_FP8_BITS = 8.0
 """ModelOpt FP8 layers: one e4m3 byte per weight and per-tensor fp32 scales (weight_scale, input_scale), whose
 few bytes per module do not show at GiB resolution. NVFP4 (HF_BITS) is two e2m1 values per byte plus one e4m3
@@ -152,14 +161,27 @@ class Weights:
 
 
 def embedding_params(spec: ModelSpec) -> tuple[int, int]:
-    """(input embedding, separate lm_head) parameters; the lm_head is 0 when tied to the embedding."""
+    """(input embeddings, separate lm_head) parameters; the lm_head is 0 when tied to the embedding.
+
+    The input side includes Gemma 3n/4's per-layer embedding tables (PLE, `embedding_params` beyond the
+    token embedding): they are embeddings, kept 16 bit by every quantized export and by vLLM, and they are
+    most of an E2B/E4B checkpoint (2.35 of gemma-4-E2B's 4.65 B parameters)."""
     if spec.vocab_size and spec.hidden_size:
         one = spec.vocab_size * spec.hidden_size
         out = 0 if spec.tie_word_embeddings else one
-        return one, out
+        ple = max((spec.embedding_params or 0) - one - out, 0) if _has_ple(spec) else 0
+        return one + ple, out
     if spec.embedding_params:
         return spec.embedding_params, 0
     return 0, 0
+
+
+def _has_ple(spec: ModelSpec) -> bool:
+    """Gemma 3n/4 E-series: an `embedding_params` well beyond the token embedding means per-layer tables."""
+    if not (spec.embedding_params and spec.vocab_size and spec.hidden_size):
+        return False
+    tokens = spec.vocab_size * spec.hidden_size * (1 if spec.tie_word_embeddings else 2)
+    return spec.embedding_params > 1.5 * tokens and (spec.model_type or "").startswith("gemma")
 
 
 def expert_width(spec: ModelSpec) -> int | None:
@@ -273,6 +295,14 @@ def estimate_total_bytes(
         return nbytes, how
     own = quant == normalize_quantization(spec.quantization)
     kept = spec.unquantized_params or 0 if own else 0
+    read = spec.sources.get("quantization") in ("config", "catalog", "safetensors", "gguf")
+    generic_hybrid = not (own and read)  # the format was applied (a name, a flag), not read with its layers
+    if quant == "nvfp4" and generic_hybrid and spec.linear_attention and not spec.fp8_params:
+        # an NVFP4 release whose layer list is not at hand keeps its gated-delta layers 16 bit, as the
+        # exporters of these models do (NVFP4_HYBRID_KEPT)
+        from lmscreen.model.arch.params import linear_attention_params
+
+        kept = max(kept, linear_attention_params(spec))
     fp8 = (spec.fp8_params or 0) if own and quant == "nvfp4" else 0
     lm_head_q = emb_out if own and quant == "nvfp4" and spec.lm_head_quantized else 0
     emb -= lm_head_q

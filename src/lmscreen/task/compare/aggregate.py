@@ -17,10 +17,10 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
-from lmscreen.task.compare.document import DocPoints, Point
 from lmscreen.task.compare.metrics import MetricSpec
 from lmscreen.task.compare.spans import Span
 from lmscreen.task.facts import agree
+from lmscreen.task.points import DocPoints, Point
 
 
 @dataclass

@@ -21,9 +21,9 @@ from typing import Any, Protocol
 
 from lmscreen.errors import InputError
 from lmscreen.task.compare.aggregate import Comparison
-from lmscreen.task.compare.document import POINTS_VERSION, DocPoints, file_digest, read_points
 from lmscreen.task.compare.narrative import deterministic, numbers_ok, table_lines
 from lmscreen.task.facts import FACTS_VERSION
+from lmscreen.task.points import POINTS_VERSION, DocPoints, file_digest, read_points
 
 COMPARE_VERSION = "1"
 

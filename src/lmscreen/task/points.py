@@ -1,5 +1,9 @@
 """One filing read into points: every fact the facts layer finds, with the sentence it stands in.
 
+Shared by the tasks: `compare` reads its documents as points, and `screen` leaves the sheet it read here
+(`remember_sheet`) so a later `compare` of the same file does not read it again; neither task imports
+the other (an import-linter contract).
+
 Why the sentence is kept with each point: compare.html shows it when a chart point is clicked, and a PDF
 is never extracted again to show it. Why cached on disk by the file's SHA-256 (with FACTS_VERSION and the
 company's names): a document read in an earlier `compare` run (or the same one, killed and resumed) is

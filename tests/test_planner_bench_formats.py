@@ -1,0 +1,49 @@
+"""The planner bench reads a logged weight format the way `model fit` reads a quantization name.
+
+A log cell says what vLLM or the exporter printed (`w4a16 (compressed-tensors WNA16 …)`, `int4`,
+`w8a16`); the bench once knew only five spellings and planned a W4A16 Qwen3-Next-80B as bf16 (74.51 GiB of
+weights per L40S against 22.53 logged, heldout-8). These cases run the bench's own function on such cells.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("planner_accuracy", REPO / "bench" / "planner_accuracy.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["planner_accuracy"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_llm_compressor_spellings_are_weight_only_int4() -> None:
+    bench = _bench()
+    cell = "w4a16 (compressed-tensors WNA16, Marlin MoE; non-quantized schemes fall back to bf16)"
+    assert bench.logged_quantization(cell, "Qwen/Qwen3-Next-80B-A3B-Instruct") == "gptq"
+    assert bench.logged_quantization("int4 group 128", "x") == "gptq"
+    assert bench.logged_quantization("w8a16", "x") == "int8"
+    assert bench.logged_quantization("", "org/Model-W4A16") == "gptq"
+
+
+def test_named_formats_and_plain_precision_are_unchanged() -> None:
+    bench = _bench()
+    assert bench.logged_quantization("NVFP4 (ModelOpt)", "x") == "nvfp4"
+    assert bench.logged_quantization("fp8 dynamic", "x") == "fp8"
+    assert bench.logged_quantization("bf16", "Qwen/Qwen3-32B") == "bf16"
+    assert bench.logged_quantization("", "Qwen/Qwen3-32B") is None
+
+
+def test_a_w4a16_cell_is_planned_at_4_bit() -> None:
+    bench = _bench()
+    spec, _ = bench.resolve_spec("Qwen/Qwen3-Next-80B-A3B-Instruct", "w4a16 (compressed-tensors WNA16)")
+    bf16, _ = bench.resolve_spec("Qwen/Qwen3-Next-80B-A3B-Instruct", "bf16")
+    w4 = bench.weights(spec, tp=2).per_gpu_gib
+    w16 = bench.weights(bf16, tp=2).per_gpu_gib
+    assert spec.quantization == "gptq"
+    assert w4 < 0.35 * w16

@@ -16,7 +16,7 @@ from lmscreen.model.hardware import gpu
 from lmscreen.model.memory import VllmBlocks, plan
 from lmscreen.model.memory.kv import kv_layout
 from lmscreen.model.memory.weights import weights
-from lmscreen.model.spec import LinearAttention, ModelSpec
+from lmscreen.model.spec import MLA, LinearAttention, ModelSpec
 
 GIB = 1 << 30
 MIB = 1 << 20
@@ -306,7 +306,7 @@ def test_mla_plan_on_eight_gpus() -> None:
         total_params=671_000_000_000,
         active_params=37_000_000_000,
         quantization="fp8",
-        mla={"kv_lora_rank": 512, "qk_rope_head_dim": 64},
+        mla=MLA(kv_lora_rank=512, qk_rope_head_dim=64),
     )
     p = plan(spec, gpu("H200"), gpus=8)
     assert p.tp == 8 and p.kv_bytes_per_token == 70_272
@@ -434,8 +434,8 @@ def test_fit_cli_is_fast_offline_and_imports_no_ml_stack() -> None:
 
 
 # The screening stack and what only some commands need: none of it for `--help` or `model fit`. (model/'s
-# records are model.record dataclasses, so `model fit` loads no pydantic; `--help` loads nothing but click
-# and lmscreen.cli.)
+# records are plain dataclasses and pydantic checks only a user's files, in model.validate, so `model fit`
+# on a catalog name loads no pydantic; `--help` loads nothing but click and lmscreen.cli.)
 SCREENING_STACK = (
     "pydantic",
     "pydantic_core",
@@ -457,6 +457,8 @@ SCREENING_STACK = (
     "lmscreen.pool",
 )
 HELP_ALSO = ("rich", "yaml", "lmscreen.model")
+EDGE_ONLY = ("lmscreen.model.validate",)
+"""pydantic's checks of a user's files: loaded by no command on a catalog name (not in HELP_ALSO)."""
 _HEAVY_PROBE = f"""
 import json, sys
 from lmscreen.cli import main
@@ -464,12 +466,12 @@ try:
     main(sys.argv[1:])
 except SystemExit:
     pass
-sys.stderr.write(json.dumps([m for m in {SCREENING_STACK + HELP_ALSO!r} if m in sys.modules]))
+sys.stderr.write(json.dumps([m for m in {SCREENING_STACK + HELP_ALSO + EDGE_ONLY!r} if m in sys.modules]))
 """
 
 
 def _heavy(*argv: str) -> list[str]:
-    """The SCREENING_STACK and HELP_ALSO modules loaded by `lmscreen ARGV`."""
+    """The SCREENING_STACK, HELP_ALSO and EDGE_ONLY modules loaded by `lmscreen ARGV`."""
     whole = subprocess.run(
         [sys.executable, "-c", _HEAVY_PROBE, *argv], capture_output=True, text=True, timeout=600
     )
@@ -490,8 +492,9 @@ def test_help_and_fit_load_none_of_the_screening_stack() -> None:
 
 
 def test_every_model_command_runs_without_pydantic() -> None:
-    """model/'s records are model.record dataclasses: decode, inspect, launch and recommend load neither
-    pydantic nor the screening stack either (pydantic's import and schemas were half of `model fit`)."""
+    """model/'s records are plain dataclasses: decode, inspect, launch and recommend on catalog names load
+    neither pydantic nor the screening stack either (pydantic's import and schemas were half of `model
+    fit`); a user's config.json is read through model.validate, so that command does load pydantic."""
     for argv in (
         ["model", "decode", "Qwen3-30B-A3B-Instruct-2507-AWQ", "--json"],
         ["model", "inspect", "Qwen/Qwen3-8B", "--json"],
@@ -500,6 +503,9 @@ def test_every_model_command_runs_without_pydantic() -> None:
     ):
         loaded = _heavy(*argv)
         assert not [m for m in loaded if m not in HELP_ALSO], (argv, loaded)
+    users = Path(__file__).parent / "data" / "configs" / "Qwen3-8B" / "config.json"
+    loaded = _heavy("model", "inspect", str(users), "--json")
+    assert {"pydantic", "lmscreen.model.validate"} <= set(loaded), loaded
 
 
 def test_fit_cli_json_is_one_object_with_the_design_fields() -> None:

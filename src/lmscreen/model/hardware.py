@@ -17,7 +17,7 @@ APPLE_USABLE_FRACTION = 0.75
 """macOS lets the GPU wire about 75% of unified memory by default (sysctl iogpu.wired_limit_mb raises it)."""
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, frozen=True)
 class GPU:
     """One accelerator (per device). Memory is in GiB (2**30 bytes); bandwidth in GB/s (10**9 bytes/s)."""
 

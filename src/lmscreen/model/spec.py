@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, frozen=True)
 class LinearAttention:
     """Recurrent-state layers of hybrid models (Qwen3-Next / Qwen3.5 gated delta net, Mamba-like).
 
@@ -28,7 +28,7 @@ class LinearAttention:
     """Bytes per element of the recurrent state when it differs from the KV dtype (None: same)."""
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, frozen=True)
 class MLA:
     """Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): one compressed latent per token per layer."""
 

@@ -28,13 +28,11 @@ from lmscreen.model.catalog.models import CatalogEntry
 from lmscreen.model.hardware import GPU as PlainGPU
 from lmscreen.model.spec import Records
 
-_CHECKED = ConfigDict(validate_assignment=True)
-
-LinearAttention = pydantic_dataclass(plain_spec.LinearAttention, config=_CHECKED)
-MLA = pydantic_dataclass(plain_spec.MLA, config=_CHECKED)
-ModelSpec = pydantic_dataclass(plain_spec.ModelSpec, config=_CHECKED)
-"""Subclasses of model.spec's classes (same names, same fields) whose construction and assignments
-pydantic checks."""
+LinearAttention = pydantic_dataclass(plain_spec.LinearAttention, frozen=True)
+MLA = pydantic_dataclass(plain_spec.MLA, frozen=True)
+ModelSpec = pydantic_dataclass(plain_spec.ModelSpec, config=ConfigDict(validate_assignment=True))
+"""Subclasses of model.spec's classes (same names, same fields) whose construction pydantic checks, and
+for ModelSpec, which the readers fill field by field, every assignment too."""
 
 CHECKED = Records(spec=ModelSpec, linear_attention=LinearAttention, mla=MLA)
 """What a reader of untrusted metadata builds."""

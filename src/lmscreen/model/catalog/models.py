@@ -18,7 +18,7 @@ from lmscreen.errors import InputError
 from lmscreen.model.spec import ModelSpec
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, frozen=True)
 class Score:
     """One published benchmark result of a model, with where it is published."""
 
@@ -33,7 +33,7 @@ class Score:
     note: str | None = None
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, frozen=True)
 class CatalogEntry:
     """One catalog model: identity, publisher counts, and its config.json facts."""
 

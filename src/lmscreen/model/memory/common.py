@@ -49,7 +49,7 @@ OLLAMA_DEFAULT_QUANT = "q4_k_m"
 """Ollama library tags without a quantization suffix are Q4_K_M."""
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, frozen=True)
 class Component:
     """One line of the breakdown: a number and where it comes from."""
 
@@ -58,7 +58,7 @@ class Component:
     source: str
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, frozen=True)
 class ContextRow:
     """One row of the context × concurrency table."""
 

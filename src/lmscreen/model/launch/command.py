@@ -450,7 +450,7 @@ def launch_command(
             api_key=key,
             notes=notes,
         )
-    result.sampling = preset
+    result.sampling = {k: float(v) for k, v in preset.items()}  # a preset's top_k 20 is the float 20.0 here
     result.sampling_source = preset_source if preset else GENERIC.source
     result.warnings = warnings + result.warnings
     return result

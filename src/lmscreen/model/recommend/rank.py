@@ -276,7 +276,7 @@ def _row(f: _Fit, benchmark: str, within_hours: float, job: Workload) -> Recomme
         quality_basis=quality.basis,
         quality_source=quality.source,
         reason=f"{quality.detail}; {timing}",
-        rows_per_hour=round(batch.rows_per_hour) if batch else None,
+        rows_per_hour=float(round(batch.rows_per_hour)) if batch else None,  # whole rows, a float field
         hours=round(batch.hours, 2) if batch else None,
         concurrency=batch.concurrency if batch else None,
         in_time=(batch.hours <= within_hours) if batch else None,

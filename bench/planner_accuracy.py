@@ -106,7 +106,7 @@ import json
 import re
 import statistics
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from lmscreen.errors import InputError
@@ -298,7 +298,7 @@ def resolve_spec(model: str, weights_format: str) -> tuple[ModelSpec, str | None
         return spec_for(target), note
     if key in ALIASES:
         target, update, note = ALIASES[key]
-        spec = spec_for(target).model_copy(update=update)
+        spec = replace(spec_for(target), **update)
     elif lookup(name) is not None:
         spec = spec_for(name)
     else:
@@ -308,7 +308,7 @@ def resolve_spec(model: str, weights_format: str) -> tuple[ModelSpec, str | None
         note = f"estimated from the name: {next(iter(spec.sources.values()), 'estimate')}"
     quant = logged_quantization(weights_format, model)
     if quant and quant != (spec.quantization or "bf16"):
-        spec = spec.model_copy(update={"quantization": None if quant == "bf16" else quant})
+        spec = replace(spec, **{"quantization": None if quant == "bf16" else quant})
     return spec, note
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -141,11 +142,11 @@ def test_vision_tower_counts_in_the_weights_of_a_multimodal_checkpoint() -> None
     16 bit and sharded; without it the plan gave 13.02 GiB of KV (+6%)."""
     from lmscreen.model.catalog import spec_for
 
-    spec = spec_for("Qwen/Qwen3.6-27B").model_copy(update={"quantization": "fp8"})
+    spec = replace(spec_for("Qwen/Qwen3.6-27B"), **{"quantization": "fp8"})
     assert spec.vision_params and 0.4e9 < spec.vision_params < 0.5e9
     w = weights(spec, tp=2)
     assert "vision encoder" in w.detail
-    text_only = weights(spec.model_copy(update={"vision_params": None}), tp=2)
+    text_only = weights(replace(spec, **{"vision_params": None}), tp=2)
     # counted in the total (config-derived: text 26.9 B + tower), and kept 16 bit where FP8 would take 1 B
     assert (spec.total_params - spec.vision_params) / 1e9 == pytest.approx(26.9, abs=0.05)
     assert w.per_gpu_gib - text_only.per_gpu_gib == pytest.approx(spec.vision_params / 2 / GIB, rel=0.02)
@@ -172,7 +173,7 @@ def test_modelopt_mixed_nvfp4_keeps_attention_fp8_and_quantizes_lm_head():
     assert spec.lm_head_quantized
     gib = weights(spec).per_gpu_gib
     assert abs(gib - 19.75) / 19.75 < 0.02
-    plain = spec.model_copy(update={"fp8_params": None, "lm_head_quantized": False})
+    plain = replace(spec, **{"fp8_params": None, "lm_head_quantized": False})
     assert weights(plain).per_gpu_gib < gib - 1.0
 
 
@@ -203,7 +204,7 @@ def test_catalog_fp8_405b_named_bare_loads_metas_layout() -> None:
     spec = spec_for("meta-llama/Meta-Llama-3.1-405B-Instruct-FP8")
     per_gpu = weights(spec, tp=8).per_gpu_bytes / GIB
     assert abs(per_gpu - 57.752) / 57.752 < 0.03
-    every_linear_fp8 = weights(spec.model_copy(update={"unquantized_params": None}), tp=8).per_gpu_bytes / GIB
+    every_linear_fp8 = weights(replace(spec, **{"unquantized_params": None}), tp=8).per_gpu_bytes / GIB
     assert per_gpu - every_linear_fp8 > 8  # attention in bf16 is what the log shows
 
 

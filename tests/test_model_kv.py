@@ -5,6 +5,8 @@ Specs are built from the config values in that table (not from the catalog), so 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from lmscreen.errors import InputError
@@ -153,7 +155,7 @@ def test_gqa_fact_table(spec: ModelSpec, kib: int) -> None:
 def test_head_dim_falls_back_to_hidden_over_heads_only_without_head_dim() -> None:
     # Qwen3-30B-A3B: hidden/heads = 64, the real head_dim is 128.
     spec = dense("Qwen/Qwen3-30B-A3B", 48, 32, 4, 128, hidden=2048)
-    assert kv_bytes_per_token(spec) == 2 * kv_bytes_per_token(spec.model_copy(update={"head_dim": None}))
+    assert kv_bytes_per_token(spec) == 2 * kv_bytes_per_token(replace(spec, **{"head_dim": None}))
 
 
 def test_tp_splits_kv_heads_and_replicates_beyond_them() -> None:
@@ -197,9 +199,7 @@ def test_sliding_window_is_fixed_per_sequence() -> None:
         sliding_window_layers=12,
         sliding_window=128,
     )
-    oss120 = oss20.model_copy(
-        update={"num_layers": 36, "full_attention_layers": 18, "sliding_window_layers": 18}
-    )
+    oss120 = replace(oss20, **{"num_layers": 36, "full_attention_layers": 18, "sliding_window_layers": 18})
     assert kv_bytes_per_token(oss20) == 24 * KIB
     assert kv_bytes_per_token(oss120) == 36 * KIB
 

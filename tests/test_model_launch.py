@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -243,14 +244,14 @@ def test_sampling_presets_per_task() -> None:
 def test_llamacpp_and_ollama_carry_the_plan() -> None:
     spec = spec_for("Qwen/Qwen3.6-35B-A3B")
     p = plan(
-        spec.model_copy(update={"quantization": "q4_k_m"}),
+        replace(spec, **{"quantization": "q4_k_m"}),
         gpu("RTX 4060"),
         context=16384,
         concurrency=2,
         kv_cache_dtype="q8_0",
         engine="llamacpp",
     )
-    cmd = launch_command(spec.model_copy(update={"quantization": "q4_k_m"}), "llamacpp", p)
+    cmd = launch_command(replace(spec, **{"quantization": "q4_k_m"}), "llamacpp", p)
     assert _arg(cmd, "-c") == str(16384 * 2) and _arg(cmd, "-np") == "2"
     assert _arg(cmd, "--n-cpu-moe") == str(p.n_cpu_moe) and _arg(cmd, "-ngl") == "all"
     assert _arg(cmd, "-ctk") == "q8_0" and _arg(cmd, "-ctv") == "q8_0" and _arg(cmd, "-fa") == "on"

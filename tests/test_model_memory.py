@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from lmscreen.model.hardware import gpu
 from lmscreen.model.memory import VllmBlocks, plan
 from lmscreen.model.memory.kv import kv_layout
 from lmscreen.model.memory.weights import hf_bits, weights
-from lmscreen.model.spec import LinearAttention, ModelSpec
+from lmscreen.model.spec import MLA, LinearAttention, ModelSpec
 
 GIB = 1 << 30
 MIB = 1 << 20
@@ -305,7 +306,7 @@ def test_mla_plan_on_eight_gpus() -> None:
         total_params=671_000_000_000,
         active_params=37_000_000_000,
         quantization="fp8",
-        mla={"kv_lora_rank": 512, "qk_rope_head_dim": 64},
+        mla=MLA(kv_lora_rank=512, qk_rope_head_dim=64),
     )
     p = plan(spec, gpu("H200"), gpus=8)
     assert p.tp == 8 and p.kv_bytes_per_token == 70_272
@@ -331,7 +332,7 @@ def test_llamacpp_offloads_moe_experts_then_layers() -> None:
     assert not moe.fits and moe.n_cpu_moe and moe.gpu_layers == 40 and moe.cpu_ram_gib > 5
     assert any("--n-cpu-moe" in n for n in moe.notes)
     dense = plan(
-        qwen3_32b().model_copy(update={"quantization": "q4_k_m"}),
+        replace(qwen3_32b(), **{"quantization": "q4_k_m"}),
         gpu("RTX 4060"),
         context=8192,
         engine="llamacpp",
@@ -356,7 +357,7 @@ def test_weights_by_format() -> None:
     assert weights(base).total_bytes == 7_620_000_000 * 2
     awq = weights(qwen25_7b("awq"))
     assert awq.total_bytes == round(body * (4 + 20 / 128) / 8 + emb * 2)  # scales + zeros per group of 128
-    per_channel = qwen25_7b("gptq").model_copy(update={"quantization_bits": 8, "quantization_group_size": -1})
+    per_channel = replace(qwen25_7b("gptq"), **{"quantization_bits": 8, "quantization_group_size": -1})
     assert weights(per_channel).total_bytes == round(body + emb * 2)
     assert weights(qwen25_7b("fp8")).total_bytes == round(body * (8 + 32 / 16384) / 8 + emb * 2)
     assert weights(qwen25_7b("nvfp4")).total_bytes == round(body * 4.5 / 8 + emb * 2)
@@ -370,8 +371,9 @@ def test_weights_by_format() -> None:
 
 
 def test_header_bytes_are_used_and_split_per_gpu() -> None:
-    exact = qwen25_7b("compressed-tensors").model_copy(
-        update={"weights_bytes": 6 * GIB, "sources": {"weights_bytes": "safetensors"}}
+    exact = replace(
+        qwen25_7b("compressed-tensors"),
+        **{"weights_bytes": 6 * GIB, "sources": {"weights_bytes": "safetensors"}},
     )
     one, two = weights(exact), weights(exact, tp=2)
     assert one.total_bytes == 6 * GIB and one.source == "safetensors"
@@ -431,9 +433,12 @@ def test_fit_cli_is_fast_offline_and_imports_no_ml_stack() -> None:
     ] == []
 
 
-# The screening stack and what only some commands need: none of it for `--help` or `model fit`. (model/
-# is built on pydantic, so `model fit` loads it; `--help` loads nothing but click and lmscreen.cli.)
+# The screening stack and what only some commands need: none of it for `--help` or `model fit`. (model/'s
+# records are plain dataclasses and pydantic checks only a user's files, in model.validate, so `model fit`
+# on a catalog name loads no pydantic; `--help` loads nothing but click and lmscreen.cli.)
 SCREENING_STACK = (
+    "pydantic",
+    "pydantic_core",
     "polars",
     "numpy",
     "pyarrow",
@@ -451,7 +456,9 @@ SCREENING_STACK = (
     "lmscreen.task",
     "lmscreen.pool",
 )
-HELP_ALSO = ("pydantic", "rich", "yaml", "lmscreen.model")
+HELP_ALSO = ("rich", "yaml", "lmscreen.model")
+EDGE_ONLY = ("lmscreen.model.validate",)
+"""pydantic's checks of a user's files: loaded by no command on a catalog name (not in HELP_ALSO)."""
 _HEAVY_PROBE = f"""
 import json, sys
 from lmscreen.cli import main
@@ -459,12 +466,12 @@ try:
     main(sys.argv[1:])
 except SystemExit:
     pass
-sys.stderr.write(json.dumps([m for m in {SCREENING_STACK + HELP_ALSO!r} if m in sys.modules]))
+sys.stderr.write(json.dumps([m for m in {SCREENING_STACK + HELP_ALSO + EDGE_ONLY!r} if m in sys.modules]))
 """
 
 
 def _heavy(*argv: str) -> list[str]:
-    """The SCREENING_STACK and HELP_ALSO modules loaded by `lmscreen ARGV`."""
+    """The SCREENING_STACK, HELP_ALSO and EDGE_ONLY modules loaded by `lmscreen ARGV`."""
     whole = subprocess.run(
         [sys.executable, "-c", _HEAVY_PROBE, *argv], capture_output=True, text=True, timeout=600
     )
@@ -473,8 +480,8 @@ def _heavy(*argv: str) -> list[str]:
 
 
 def test_help_and_fit_load_none_of_the_screening_stack() -> None:
-    """`lmscreen --help` and `model fit` (table and --json) start without polars, the rules, the report,
-    the history store or a chart library; `--help` without pydantic, rich, YAML and the model package too."""
+    """`lmscreen --help` and `model fit` (table and --json) start without pydantic, polars, the rules, the
+    report, the history store or a chart library; `--help` without rich, YAML and the model package too."""
     for argv in (["--help"], ["model", "--help"], ["model", "fit", "--help"]):
         assert _heavy(*argv) == [], argv
     fit = ["model", "fit", "Qwen/Qwen3-8B", "--gpu", "RTX 4090"]
@@ -482,6 +489,23 @@ def test_help_and_fit_load_none_of_the_screening_stack() -> None:
         loaded = _heavy(*argv)
         assert not [m for m in loaded if m not in HELP_ALSO], (argv, loaded)
     assert "rich" not in _heavy(*fit, "--json"), "--json prints JSON: no table library"
+
+
+def test_every_model_command_runs_without_pydantic() -> None:
+    """model/'s records are plain dataclasses: decode, inspect, launch and recommend on catalog names load
+    neither pydantic nor the screening stack either (pydantic's import and schemas were half of `model
+    fit`); a user's config.json is read through model.validate, so that command does load pydantic."""
+    for argv in (
+        ["model", "decode", "Qwen3-30B-A3B-Instruct-2507-AWQ", "--json"],
+        ["model", "inspect", "Qwen/Qwen3-8B", "--json"],
+        ["model", "launch", "Qwen/Qwen3-8B", "--gpu", "RTX 4090", "--engine", "vllm"],
+        ["model", "recommend", "--gpu", "RTX 4090", "--json"],
+    ):
+        loaded = _heavy(*argv)
+        assert not [m for m in loaded if m not in HELP_ALSO], (argv, loaded)
+    users = Path(__file__).parent / "data" / "configs" / "Qwen3-8B" / "config.json"
+    loaded = _heavy("model", "inspect", str(users), "--json")
+    assert {"pydantic", "lmscreen.model.validate"} <= set(loaded), loaded
 
 
 def test_fit_cli_json_is_one_object_with_the_design_fields() -> None:
@@ -558,7 +582,7 @@ def test_nvfp4_of_a_hybrid_model_without_its_layer_list_keeps_the_gated_delta_la
     from lmscreen.model.catalog import spec_for
 
     base = spec_for("Qwen/Qwen3.6-35B-A3B")
-    nvfp4 = base.model_copy(update={"quantization": "nvfp4"})
+    nvfp4 = replace(base, **{"quantization": "nvfp4"})
     assert 0.9e9 < linear_attention_params(base) < 1.1e9
     assert weights(nvfp4).per_gpu_gib == pytest.approx(21.86, rel=0.05)
     flat = (
@@ -602,7 +626,7 @@ def test_per_layer_embeddings_stay_16_bit_in_a_quantized_e_series_checkpoint() -
     from lmscreen.model.catalog import spec_for
 
     e2b = spec_for("google/gemma-4-E2B")
-    w4 = weights(e2b.model_copy(update={"quantization": "gptq"}))
+    w4 = weights(replace(e2b, **{"quantization": "gptq"}))
     assert w4.total_bytes >= 2.79e9 * 2
     assert 5.5 < w4.per_gpu_gib < 8.02
     dense = weights(qwen25_7b("gptq"))  # no per-layer tables: only the token embedding stays 16 bit

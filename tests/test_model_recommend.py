@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from dataclasses import replace
 
 import pytest
 
@@ -57,7 +58,7 @@ def test_rtx_3090_text_models_fit_with_32k_and_are_ranked() -> None:
     for r in found:
         assert r.max_context >= 32768 and r.decode_tokens_per_s > 0
         assert r.reason and r.quality_benchmark == "MMLU-Pro"
-        spec = spec_for(r.model).model_copy(update={"quantization": r.quantization})
+        spec = replace(spec_for(r.model), **{"quantization": r.quantization})
         check = plan(spec, card, context=32768, engine=r.engine, table=False)
         assert check.fits, r.model
     names = {r.model for r in found}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from dataclasses import replace
 
 import pytest
 
@@ -98,7 +99,7 @@ def test_pp2_plans_two_stages_and_the_busier_one_binds() -> None:
     """PP=2: each stage holds half the layers (vLLM's get_pp_indices), the embedding on the first, the lm_head
     and the sampler on the last; every stage gets the smallest block count."""
     assert pp_partition(27, 2) == [14, 13] and pp_partition(61, 8) == [7, 7, 8, 8, 8, 8, 8, 7]
-    spec = spec_for("Qwen/Qwen3-32B").model_copy(update={"quantization": "awq"})
+    spec = replace(spec_for("Qwen/Qwen3-32B"), **{"quantization": "awq"})
     two = plan(spec, gpu("RTX 3090"), pp=2, context=16384, engine="vllm")
     assert two.gpus == 2 and two.pp == 2 and two.tp == 1 and two.stage in (1, 2)
     stages = [weights(spec, pp=2, stage=i).per_gpu_gib for i in range(2)]
@@ -241,7 +242,7 @@ def test_expert_parallel_keeps_whole_experts_in_the_fused_moe_workspace():
     from lmscreen.model.hardware import gpu
     from lmscreen.model.memory import plan
 
-    spec = spec_for("Qwen/Qwen3-235B-A22B").model_copy(update={"quantization": "fp8"})
+    spec = replace(spec_for("Qwen/Qwen3-235B-A22B"), **{"quantization": "fp8"})
     card = gpu("L40S")
     args = dict(gpus=8, tp=8, context=32768, gpu_memory_utilization=0.9, engine="vllm", vllm_version="0.10.1")
     tp_only = plan(spec, card, 44.42, **args, table=False)
@@ -290,7 +291,7 @@ def test_the_profiled_logits_span_the_dummy_requests_not_the_batched_tokens() ->
     two sequences do not profile logits for 8,192 rows. club-3090#104 (two RTX 3090, Qwen3.6-27B AutoRound
     int4, 2 seqs, 8,192 batched tokens, 0.88) kept 9.84 GiB of KV per card; a token-wide logits peak left 6.02
     GiB in the plan. A multimodal checkpoint still profiles its vision encoder (one largest image)."""
-    spec = spec_for("Qwen/Qwen3.6-27B").model_copy(update={"quantization": "gptq"})
+    spec = replace(spec_for("Qwen/Qwen3.6-27B"), **{"quantization": "gptq"})
     args = {"gpus": 2, "context": 262144, "gpu_memory_utilization": 0.88, "kv_cache_dtype": "fp8"}
     args |= {"vllm_version": "0.21", "table": False}
     few = plan(spec, gpu("RTX 3090"), max_num_seqs=2, max_num_batched_tokens=8192, **args)
@@ -335,7 +336,7 @@ def test_model_runner_v2_profiles_its_sampler_without_top_k_and_keeps_the_encode
 def test_fp8_through_marlin_on_ampere_loads_more_than_native_fp8() -> None:
     """The same FP8 Qwen3.6/3.8-27B checkpoint at TP2: 14.68 GiB per RTX 3090 (Marlin weight-only FP8,
     club-3090#751, #602) against 14.28 on RTX 5090 (native FP8, vllm-project/recipes#810)."""
-    spec = spec_for("Qwen/Qwen3.6-27B").model_copy(update={"quantization": "fp8"})
+    spec = replace(spec_for("Qwen/Qwen3.6-27B"), **{"quantization": "fp8"})
     args = {"gpus": 2, "context": 32768, "vllm_version": "0.26", "table": False}
     ampere = plan(spec, gpu("RTX 3090"), **args).weights_gib
     blackwell = plan(spec, gpu("RTX 5090"), **args).weights_gib

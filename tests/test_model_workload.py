@@ -4,6 +4,7 @@ prefill from FLOPs, decode from bandwidth; an MoE serves many more rows than a d
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -21,7 +22,7 @@ JOB = Workload(rows=5500, prompt_tokens=2000, output_tokens=300, prefix_tokens=1
 def _rows_per_hour(model: str, card: str, quant: str | None = None) -> tuple[float, int]:
     spec = spec_for(model)
     if quant:
-        spec = spec.model_copy(update={"quantization": quant})
+        spec = replace(spec, **{"quantization": quant})
     g = gpu(card)
     p = plan(spec, g, engine="vllm", context=4096, table=False)
     out = estimate(spec, g, p, JOB)

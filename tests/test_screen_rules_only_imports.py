@@ -14,7 +14,16 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE_POOL = ROOT / "examples" / "pool.csv"
 
 NOT_FOR_RULES_ONLY = ("pydantic", "pydantic_core", "rich", "llama_cpp", "httpx", "typer", "numpy")
-NOT_FOR_RULES_ONLY_LMSCREEN = ("lmscreen.task", "lmscreen.engines", "lmscreen.filings", "lmscreen.model")
+NOT_FOR_RULES_ONLY_LMSCREEN = (
+    "lmscreen.task",
+    "lmscreen.engines",
+    "lmscreen.filings",
+    "lmscreen.model",
+    # every run reads notify's config; with no URL there, nothing is sent and nothing else of notify loads
+    "lmscreen.notify.deliver",
+    "lmscreen.notify.message",
+    "lmscreen.notify.secrets",
+)
 
 _PROBE = """
 import json, sys
@@ -28,7 +37,7 @@ sys.stderr.write("PROBE " + json.dumps(sorted(sys.modules)) + "\\n")
 
 
 def _modules(out: Path, cache: Path) -> list[str]:
-    env = {**os.environ, "LMSCREEN_CACHE": str(cache)}
+    env = {**os.environ, "LMSCREEN_CACHE": str(cache), "LMSCREEN_HOME": str(cache.parent / "home")}
     argv = ["screen", str(EXAMPLE_POOL), "--no-llm", "--out", str(out), "--quiet"]
     done = subprocess.run(
         [sys.executable, "-c", _PROBE, *argv], capture_output=True, text=True, env=env, timeout=600
@@ -46,6 +55,7 @@ def test_rules_only_screen_loads_no_llm_stack_no_pydantic_and_yaml_once(tmp_path
     first = _modules(tmp_path / "out", tmp_path / "cache")
     assert _loaded(first, NOT_FOR_RULES_ONLY) == []
     assert _loaded(first, NOT_FOR_RULES_ONLY_LMSCREEN) == []
+    assert "lmscreen.notify.config" in first  # the config was read: the probe sees the send step ran
     assert "yaml" in first  # the rules file is parsed the first time
     again = _modules(tmp_path / "out", tmp_path / "cache")
     assert _loaded(again, ("yaml", *NOT_FOR_RULES_ONLY)) == []

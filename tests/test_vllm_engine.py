@@ -286,7 +286,7 @@ def test_model_fit_and_the_vllm_defaults_plan_one_name_alike(
         folder.mkdir()
         (folder / "config.json").write_text(json.dumps(QWEN25_05B), encoding="utf-8")
         name = str(folder)
-    assert inspect(name).model_dump() == resolve(name).spec.model_dump()
+    assert inspect(name) == resolve(name).spec
     fit = _model_fit(capsys, name, "--vram-gib", "80")
     planned = planned_defaults(name, 80.0, 1, None, None)
     assert planned["planned"] and planned["resolved"] in ("path", "catalog")

@@ -7,6 +7,7 @@ are imported inside the commands so that the CLI starts fast (no gguf / numpy un
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from typing import Any
 
 import click
@@ -140,7 +141,7 @@ def register(app: click.Group) -> None:
 
         decoded = decode_name(name)
         if json_out:
-            _print_json(decoded.model_dump())
+            _print_json(asdict(decoded))
         else:
             _table(f"model decode: {decoded.name}", _decode_rows(decoded))
 
@@ -153,6 +154,6 @@ def register(app: click.Group) -> None:
 
         spec = inspect_model(path_or_id)
         if json_out:
-            _print_json(spec.model_dump())
+            _print_json(asdict(spec))
         else:
             _table(f"model inspect: {spec.name}", _inspect_rows(spec))

@@ -7,6 +7,7 @@ nothing here ever imports torch, vLLM or Transformers.
 from __future__ import annotations
 
 import sys
+from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 import click
@@ -264,7 +265,7 @@ def register(app: click.Group) -> None:
         if workload is not None:
             batch = _batch(spec, gpu, result, workload, rows, prompt_tokens, output_tokens, prefix_tokens)
         if json_out:
-            out = result.model_dump(mode="json")
+            out = asdict(result)
             if batch is not None:
                 out["workload"] = batch
             _print_json(out)
@@ -365,8 +366,8 @@ def register(app: click.Group) -> None:
             _print_json(
                 {
                     "command": cmd.shell(),
-                    **cmd.model_dump(mode="json"),
-                    "plan": the_plan.model_dump(mode="json", exclude={"table"}) if the_plan else None,
+                    **asdict(cmd),
+                    "plan": {k: v for k, v in asdict(the_plan).items() if k != "table"} if the_plan else None,
                 }
             )
             return
@@ -479,8 +480,8 @@ def register(app: click.Group) -> None:
                     "within_hours": budget,
                     "vllm_version": vllm_version,
                     "ranked_by": {"benchmark": found.benchmark, "why": found.benchmark_why},
-                    "models": [r.model_dump(mode="json") for r in found.models],
-                    "too_slow": [r.model_dump(mode="json") for r in found.too_slow],
+                    "models": [asdict(r) for r in found.models],
+                    "too_slow": [asdict(r) for r in found.too_slow],
                     "notes": found.notes,
                 }
             )

@@ -25,12 +25,14 @@ def send_run(
     Returns run.json's `notify` entry, or None when no URL is configured."""
     import json
 
-    from lmscreen.notify import config, deliver, message
-    from lmscreen.outputs.results import write_json
+    from lmscreen.notify import config
 
     settings = config.load(list(flag_urls) if flag_urls else None)
-    if not settings.urls:
+    if not settings.urls:  # the common case: nothing to send, and no delivery or message code loaded
         return None
+    from lmscreen.notify import deliver, message
+    from lmscreen.outputs.results import write_json
+
     say = echo or (lambda text: click.echo(text, err=True))
     msg = message.build(out_dir)
     policy = deliver.Policy(retries=settings.retries, backoff_s=settings.backoff_s)

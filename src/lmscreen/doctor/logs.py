@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from lmscreen.errors import InputError
@@ -376,7 +376,7 @@ def _quantized_alternatives(spec, card, vram: float | None, tp: int) -> list[str
     for quant, label in (("fp8", "an FP8"), ("awq", "a 4-bit AWQ/GPTQ")):
         if spec.quantization in (quant, "awq", "gptq", "nvfp4", "mxfp4"):
             continue
-        trial = spec.model_copy(update={"quantization": quant, "weights_bytes": None, "bytes_by_dtype": {}})
+        trial = replace(spec, **{"quantization": quant, "weights_bytes": None, "bytes_by_dtype": {}})
         try:
             result = plan(trial, card, vram, gpus=tp, engine="vllm", table=False)
         except InputError:

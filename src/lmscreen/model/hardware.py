@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import dataclass, field
 from functools import lru_cache
-
-from pydantic import BaseModel, Field
 
 from lmscreen.errors import InputError
 
@@ -18,11 +17,12 @@ APPLE_USABLE_FRACTION = 0.75
 """macOS lets the GPU wire about 75% of unified memory by default (sysctl iogpu.wired_limit_mb raises it)."""
 
 
-class GPU(BaseModel):
+@dataclass(kw_only=True, frozen=True)
+class GPU:
     """One accelerator (per device). Memory is in GiB (2**30 bytes); bandwidth in GB/s (10**9 bytes/s)."""
 
     name: str
-    aliases: list[str] = Field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
     vendor: str
     arch: str
     """ampere | ada | hopper | blackwell | cdna3 | apple."""

@@ -11,9 +11,8 @@ effective parameters, the per-layer embedding tables not counted.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import PurePath
-
-from pydantic import BaseModel, Field
 
 from lmscreen.errors import InputError
 
@@ -59,7 +58,8 @@ _VARIANTS = {
 _LETTER_VERSIONS = {"deepseek": r"^[vr]\d+(?:\.\d+)?$", "kimi": r"^k\d+(?:\.\d+)?$"}
 
 
-class DecodedName(BaseModel):
+@dataclass(kw_only=True)
+class DecodedName:
     """What a model name says. Sizes are in billions of parameters."""
 
     name: str
@@ -74,7 +74,7 @@ class DecodedName(BaseModel):
     effective_params_b: float | None = None
     """`E2B` / `E4B` (Gemma 3n/4): about 2 / 4 B effective parameters, per-layer embeddings not counted; the
     total (with them) comes from the catalog or a config, never from this number."""
-    variant: list[str] = Field(default_factory=list)
+    variant: list[str] = field(default_factory=list)
     quantization: str | None = None
     """awq, gptq, fp8, nvfp4, mxfp4, int4, q4_k_m, iq4_xs, ud-q4_k_xl …; null when unquantized or not said."""
     quantization_bits: int | None = None
@@ -87,8 +87,8 @@ class DecodedName(BaseModel):
     form: str = "name"
     """How the name was written: hf_id | ollama | gguf | name."""
     catalog_id: str | None = None
-    source: dict[str, str] = Field(default_factory=dict)
-    unknown: list[str] = Field(default_factory=list)
+    source: dict[str, str] = field(default_factory=dict)
+    unknown: list[str] = field(default_factory=list)
 
 
 def _split_form(raw: str) -> tuple[str, str | None, str]:
@@ -246,10 +246,10 @@ def _fill_from_catalog(out: DecodedName, name: str, stripped: str) -> None:
         "modality": "text+vision" if "vision" in entry.tasks else "text",
         "context_hint": entry.max_context,
     }
-    for field, value in fills.items():
-        if getattr(out, field) is None and value is not None:
-            setattr(out, field, value)
-            src[field] = "catalog"
+    for key, value in fills.items():
+        if getattr(out, key) is None and value is not None:
+            setattr(out, key, value)
+            src[key] = "catalog"
     if out.quantization is None and out.dtype is None:
         quant = (entry.config.get("quantization_config") or {}).get("quant_method")
         if quant and out.form != "gguf":

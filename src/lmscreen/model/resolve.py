@@ -13,7 +13,7 @@ defaults all call `resolve`, so one name plans one spec everywhere.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lmscreen.errors import InputError
@@ -121,11 +121,12 @@ def resolve(
         model_ref = model if "/" in model else spec.name
     quant, bits = _name_quantization(model)
     if quant and quant != "gguf" and not spec.quantization:
-        spec = spec.model_copy(
-            update={
+        spec = replace(
+            spec,
+            **{
                 "quantization": quant,
                 "quantization_bits": spec.quantization_bits or bits,
                 "sources": {**spec.sources, "quantization": "name"},
-            }
+            },
         )
     return Resolved(spec, model_ref, ollama_tag, how)

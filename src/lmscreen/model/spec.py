@@ -7,10 +7,12 @@ where each field came from: `gguf`, `safetensors`, `config`, `catalog` or `name`
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 
-class LinearAttention(BaseModel):
+@dataclass(kw_only=True, frozen=True)
+class LinearAttention:
     """Recurrent-state layers of hybrid models (Qwen3-Next / Qwen3.5 gated delta net, Mamba-like).
 
     Their state is fixed per sequence and does not grow with context.
@@ -26,18 +28,20 @@ class LinearAttention(BaseModel):
     """Bytes per element of the recurrent state when it differs from the KV dtype (None: same)."""
 
 
-class MLA(BaseModel):
+@dataclass(kw_only=True, frozen=True)
+class MLA:
     """Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): one compressed latent per token per layer."""
 
     kv_lora_rank: int
     qk_rope_head_dim: int
 
 
-class ModelSpec(BaseModel):
-    # The readers fill many fields after construction (layout, params, quantization); checking each
-    # assignment makes a corrupt header value (a string window, a float layer count) fail where it is read,
-    # as a one-line error, instead of reaching a memory plan or a serializer warning.
-    model_config = ConfigDict(validate_assignment=True)
+@dataclass(kw_only=True)
+class ModelSpec:
+    # A plain dataclass: built from the catalog and from what the planner computes. A reader of untrusted
+    # metadata (a user's config.json, a GGUF header) fills model.validate's pydantic twin instead, which
+    # checks every assignment, so a corrupt value (a string window, a float layer count) fails where it is
+    # read, as a one-line error; it hands back one of these.
 
     name: str
     architecture: str | None = None
@@ -86,7 +90,7 @@ class ModelSpec(BaseModel):
 
     weights_bytes: int | None = None
     """Exact bytes of the weights when read from safetensors / GGUF headers."""
-    bytes_by_dtype: dict[str, int] = Field(default_factory=dict)
+    bytes_by_dtype: dict[str, int] = field(default_factory=dict)
     torch_dtype: str | None = None
     quantization: str | None = None
     """awq, gptq, fp8, nvfp4, mxfp4, q4_k_m …, or None for bf16/fp16 weights."""
@@ -108,6 +112,26 @@ class ModelSpec(BaseModel):
     vision_params: int | None = None
     """Vision-encoder parameters (arch.vision), part of total_params; 16-bit in quantized checkpoints."""
 
-    sources: dict[str, str] = Field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
     """field name -> gguf | safetensors | config | catalog | name."""
-    notes: list[str] = Field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def facts(self) -> dict[str, Any]:
+        """Every field but name, sources and notes: what a reader marks with the source it read it from."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _NOT_FACTS}
+
+
+_NOT_FACTS = ("name", "sources", "notes")
+
+
+@dataclass(frozen=True)
+class Records:
+    """The record classes a reader builds: these plain ones for the catalog, model.validate's checked
+    twins (pydantic, every assignment checked) for a user's config.json or GGUF header."""
+
+    spec: type[ModelSpec]
+    linear_attention: type[LinearAttention]
+    mla: type[MLA]
+
+
+PLAIN = Records(spec=ModelSpec, linear_attention=LinearAttention, mla=MLA)

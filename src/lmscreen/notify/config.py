@@ -17,9 +17,12 @@ from typing import Any
 
 from lmscreen.errors import InputError
 from lmscreen.home import home
-from lmscreen.notify.deliver import DEFAULT_BACKOFF_S, DEFAULT_RETRIES
 
 CONFIG_NAME = "config.toml"
+DEFAULT_RETRIES = 3
+DEFAULT_BACKOFF_S = 2.0
+"""Here, not in deliver.py: every `screen` reads the config to learn whether to send at all, and a run with
+no URL then never imports the delivery and message modules."""
 
 
 @dataclass

@@ -16,11 +16,9 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from lmscreen.notify.config import DEFAULT_BACKOFF_S, DEFAULT_RETRIES
 from lmscreen.notify.message import Message
 from lmscreen.notify.secrets import redact, scrub
-
-DEFAULT_RETRIES = 3
-DEFAULT_BACKOFF_S = 2.0
 
 
 @dataclass

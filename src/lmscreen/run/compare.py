@@ -31,10 +31,10 @@ from lmscreen.run.options import ScreenOptions
 from lmscreen.run.runner import EngineSource, run_items
 from lmscreen.task.compare.aggregate import Comparison, Placed
 from lmscreen.task.compare.aggregate import compare as aggregate
-from lmscreen.task.points import DocPoints
 from lmscreen.task.compare.metrics import DEFAULT, MetricSpec, metric_spec
 from lmscreen.task.compare.spans import Span, parse_span
 from lmscreen.task.compare.task import DocItem, DocumentTask, Narrative, NarrativeTask
+from lmscreen.task.points import DocPoints
 
 _CODE_RE = re.compile(r"^(?P<code>\d{6})(?:\.(?:SH|SZ|BJ))?(?=$|[ _\-.])", re.IGNORECASE)
 _HEADER_WORDS = {"industry", "行业", "所属行业", "申万行业", "sector"}

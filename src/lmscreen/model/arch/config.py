@@ -12,7 +12,7 @@ from typing import Any
 
 from lmscreen.model.arch.params import attention_linear_params, count_params
 from lmscreen.model.arch.vision import vision_params
-from lmscreen.model.spec import MLA, LinearAttention, ModelSpec
+from lmscreen.model.spec import PLAIN, ModelSpec, Records
 
 _FULL = {"full_attention", "attention", "global_attention", "global"}
 _SLIDING = {"sliding_attention", "sliding_window", "local_attention", "local", "chunked_attention"}
@@ -190,8 +190,11 @@ def _compressed_tensors(q: dict[str, Any]) -> tuple[str | None, int | None, int 
     return "compressed-tensors", None, None
 
 
-def spec_from_config(config: dict[str, Any], name: str) -> ModelSpec:
-    """ModelSpec from a parsed config.json (text_config nesting, hybrid, MLA, SWA, quantization_config)."""
+def spec_from_config(config: dict[str, Any], name: str, records: Records = PLAIN) -> ModelSpec:
+    """ModelSpec from a parsed config.json (text_config nesting, hybrid, MLA, SWA, quantization_config).
+
+    records: the classes to build: PLAIN for the catalog's configs (shipped, checked by the tests),
+    model.validate.CHECKED for a user's file (arch.read), whose every field pydantic checks."""
     cfg = text_part(config)
     num_layers = _first(cfg, "num_hidden_layers", "num_layers", "n_layer", "n_layers")
     hidden = _first(cfg, "hidden_size", "d_model", "n_embd", "dim")
@@ -210,7 +213,7 @@ def spec_from_config(config: dict[str, Any], name: str) -> ModelSpec:
         cfg, "max_position_embeddings", "model_max_length", "seq_length", "max_sequence_length", "n_positions"
     )
     quant, bits, group = parse_quantization(config)
-    spec = ModelSpec(
+    spec = records.spec(
         name=name,
         architecture=(config.get("architectures") or cfg.get("architectures") or [None])[0],
         model_type=config.get("model_type") or cfg.get("model_type"),
@@ -248,7 +251,7 @@ def spec_from_config(config: dict[str, Any], name: str) -> ModelSpec:
     ):
         spec.num_shared_experts = 1
     if num_layers:
-        _fill_layout(spec, cfg, num_layers, max_pos)
+        _fill_layout(spec, cfg, num_layers, max_pos, records)
     params = count_params(spec, cfg)
     if params:
         spec.total_params, spec.active_params, spec.embedding_params = params
@@ -272,15 +275,13 @@ def spec_from_config(config: dict[str, Any], name: str) -> ModelSpec:
             spec.unquantized_params = kept
             if spec.fp8_params:  # a mixed export counts every projection FP8, not the ones kept 16 bit
                 spec.fp8_params = max(spec.fp8_params - kept, 0) or None
-    spec.sources = {
-        k: "config"
-        for k, v in spec.model_dump(exclude={"name", "sources", "notes"}).items()
-        if v not in (None, [], {}, False, 0)
-    }
+    spec.sources = {k: "config" for k, v in spec.facts().items() if v not in (None, [], {}, False, 0)}
     return spec
 
 
-def _fill_layout(spec: ModelSpec, cfg: dict[str, Any], num_layers: int, max_pos: int | None) -> None:
+def _fill_layout(
+    spec: ModelSpec, cfg: dict[str, Any], num_layers: int, max_pos: int | None, records: Records
+) -> None:
     """Attention layout per kind of layer: full / sliding counts, GDN state dims, MLA latent.
 
     Gemma 4: the last `num_kv_shared_layers` layers read the KV of earlier layers and hold none of their own;
@@ -316,7 +317,7 @@ def _fill_layout(spec: ModelSpec, cfg: dict[str, Any], num_layers: int, max_pos:
         # Kimi Delta Attention: q, k and v heads alike, one head_dim, a short conv on each of q, k and v;
         # vLLM keeps the recurrent state in fp32 (mamba_ssm_dtype default).
         heads, dim = int(kimi.get("num_heads") or 32), int(kimi.get("head_dim") or 128)
-        spec.linear_attention = LinearAttention(
+        spec.linear_attention = records.linear_attention(
             num_layers=linear,
             num_key_heads=heads,
             key_head_dim=dim,
@@ -328,7 +329,7 @@ def _fill_layout(spec: ModelSpec, cfg: dict[str, Any], num_layers: int, max_pos:
     elif linear:
         k_heads = _first(cfg, "linear_num_key_heads") or 16
         v_heads = _first(cfg, "linear_num_value_heads") or 32
-        spec.linear_attention = LinearAttention(
+        spec.linear_attention = records.linear_attention(
             num_layers=linear,
             num_key_heads=k_heads,
             key_head_dim=_first(cfg, "linear_key_head_dim") or 128,
@@ -338,4 +339,4 @@ def _fill_layout(spec: ModelSpec, cfg: dict[str, Any], num_layers: int, max_pos:
             state_dtype_bytes=4 if str(cfg.get("mamba_ssm_dtype", "float32")) == "float32" else 2,
         )
     if _first(cfg, "kv_lora_rank") and _first(cfg, "qk_rope_head_dim"):
-        spec.mla = MLA(kv_lora_rank=cfg["kv_lora_rank"], qk_rope_head_dim=cfg["qk_rope_head_dim"])
+        spec.mla = records.mla(kv_lora_rank=cfg["kv_lora_rank"], qk_rope_head_dim=cfg["qk_rope_head_dim"])

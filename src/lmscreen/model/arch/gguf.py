@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from lmscreen.errors import InputError
-from lmscreen.model.spec import MLA, LinearAttention, ModelSpec
+from lmscreen.model.spec import ModelSpec, Records
 
 # Architectures whose sliding-window layout llama.cpp hard-codes: (period, global layer index within period)
 # gemma3: every 6th layer global; gemma2 / gpt-oss: alternate, odd layers global; cohere2: every 4th global.
@@ -46,8 +46,11 @@ def _quant_name(file_type: Any) -> str | None:
 
 
 def read_gguf(path: Path) -> ModelSpec:
-    """ModelSpec from a GGUF file header; truncated / not-GGUF → InputError naming the file."""
+    """ModelSpec from a GGUF file header; truncated / not-GGUF → InputError naming the file. The header
+    is a user's file: its values fill model.validate's checked spec (pydantic), handed back plain."""
     import gguf
+
+    from lmscreen.model import validate
 
     try:
         with path.open("rb") as fh:
@@ -73,10 +76,10 @@ def read_gguf(path: Path) -> ModelSpec:
         raise InputError(
             f"truncated GGUF: tensor data ends at byte {end} but the file has {size}", file=str(path)
         )
-    return _spec_from_fields(path, fields, tensors)
+    return validate.plain(_spec_from_fields(path, fields, tensors, validate.CHECKED))
 
 
-def _spec_from_fields(path: Path, f: dict[str, Any], tensors: list[tuple]) -> ModelSpec:
+def _spec_from_fields(path: Path, f: dict[str, Any], tensors: list[tuple], records: Records) -> ModelSpec:
     arch = str(f.get("general.architecture") or "")
 
     def key(name: str) -> Any:
@@ -90,7 +93,7 @@ def _spec_from_fields(path: Path, f: dict[str, Any], tensors: list[tuple]) -> Mo
     head_dim = key("attention.key_length") or (
         hidden // heads if hidden and isinstance(heads, int) and heads else None
     )
-    spec = ModelSpec(
+    spec = records.spec(
         name=str(f.get("general.name") or path.stem),
         architecture=arch or None,
         model_type=arch or None,
@@ -127,16 +130,14 @@ def _spec_from_fields(path: Path, f: dict[str, Any], tensors: list[tuple]) -> Mo
     else:
         spec.active_params = spec.total_params
     if layers:
-        _layout(spec, arch, key, layers, kv_per_layer)
-    spec.sources = {
-        k: "gguf"
-        for k, v in spec.model_dump(exclude={"name", "sources", "notes"}).items()
-        if v not in (None, [], {}, False, 0)
-    }
+        _layout(spec, arch, key, layers, kv_per_layer, records)
+    spec.sources = {k: "gguf" for k, v in spec.facts().items() if v not in (None, [], {}, False, 0)}
     return spec
 
 
-def _layout(spec: ModelSpec, arch: str, key: Any, layers: int, kv_per_layer: list[int] | None) -> None:
+def _layout(
+    spec: ModelSpec, arch: str, key: Any, layers: int, kv_per_layer: list[int] | None, records: Records
+) -> None:
     """Full / sliding / recurrent layer counts, MLA latent and GDN state sizes from the GGUF keys."""
     interval = key("full_attention_interval")
     if kv_per_layer and len(kv_per_layer) == layers and 0 in kv_per_layer:
@@ -149,7 +150,7 @@ def _layout(spec: ModelSpec, arch: str, key: Any, layers: int, kv_per_layer: lis
     if recurrent and key("ssm.state_size"):
         v_heads = key("ssm.time_step_rank") or 1
         inner = key("ssm.inner_size") or 0
-        spec.linear_attention = LinearAttention(
+        spec.linear_attention = records.linear_attention(
             num_layers=recurrent,
             num_key_heads=key("ssm.group_count") or 1,
             key_head_dim=key("ssm.state_size"),
@@ -175,4 +176,4 @@ def _layout(spec: ModelSpec, arch: str, key: Any, layers: int, kv_per_layer: lis
     kv_lora = key("attention.kv_lora_rank")
     rope = key("rope.dimension_count")
     if kv_lora and rope:
-        spec.mla = MLA(kv_lora_rank=int(kv_lora), qk_rope_head_dim=int(rope))
+        spec.mla = records.mla(kv_lora_rank=int(kv_lora), qk_rope_head_dim=int(rope))

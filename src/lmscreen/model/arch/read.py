@@ -75,15 +75,20 @@ def cached_snapshot(model_id: str) -> Path | None:
 
 
 def spec_from_folder(folder: Path, name: str | None = None) -> ModelSpec:
-    """config.json (+ safetensors headers when present) of a model folder; a lone .gguf also works."""
+    """config.json (+ safetensors headers when present) of a model folder; a lone .gguf also works.
+
+    A folder on disk (the user's, or a Hugging Face cache snapshot) is untrusted: its config and headers
+    fill model.validate's checked spec (pydantic), handed back as the plain ModelSpec."""
+    from lmscreen.model import validate
+
     config_path = folder / "config.json"
     if not config_path.is_file():
         if any(folder.glob("*.safetensors")):
-            spec = ModelSpec(
+            spec = validate.ModelSpec(
                 name=name or folder.name, notes=["no config.json: weights from safetensors headers only"]
             )
             _add_safetensors(spec, folder)
-            return spec
+            return validate.plain(spec)
         ggufs = sorted(folder.glob("*.gguf"))
         if len(ggufs) == 1:
             from lmscreen.model.arch.gguf import read_gguf
@@ -91,9 +96,9 @@ def spec_from_folder(folder: Path, name: str | None = None) -> ModelSpec:
             return read_gguf(ggufs[0])
         what = f"{len(ggufs)} .gguf files, pass one of them" if ggufs else "no config.json or .gguf file"
         raise InputError(what, file=str(folder))
-    spec = spec_from_config(read_config(config_path), name or folder.name)
+    spec = spec_from_config(read_config(config_path), name or folder.name, validate.CHECKED)
     _add_safetensors(spec, folder)
-    return spec
+    return validate.plain(spec)
 
 
 def _add_safetensors(spec: ModelSpec, folder: Path) -> None:
@@ -140,7 +145,8 @@ def read_local(path: Path) -> ModelSpec:
 
 
 _HEADER_ERRORS = (AttributeError, TypeError, ValueError, KeyError, IndexError, OverflowError, EOFError)
-"""What malformed metadata raises deep in the readers (pydantic's ValidationError is a ValueError)."""
+"""What malformed metadata raises deep in the readers (model.validate's pydantic ValidationError is a
+ValueError)."""
 
 
 def _one_line(exc: BaseException) -> str:
@@ -164,7 +170,9 @@ def _inspect_local(path: Path) -> ModelSpec:
         return read_gguf(path)
     if path.suffix == ".safetensors":
         return spec_from_folder(path.parent)
-    spec = spec_from_config(read_config(path), path.parent.name or path.stem)
+    from lmscreen.model import validate
+
+    spec = spec_from_config(read_config(path), path.parent.name or path.stem, validate.CHECKED)
     if path.name == "config.json":
         _add_safetensors(spec, path.parent)
-    return spec
+    return validate.plain(spec)

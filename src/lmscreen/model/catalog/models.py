@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
-
-from pydantic import BaseModel, Field
 
 from lmscreen.errors import InputError
 from lmscreen.model.spec import ModelSpec
 
 
-class Score(BaseModel):
+@dataclass(kw_only=True, frozen=True)
+class Score:
     """One published benchmark result of a model, with where it is published."""
 
     benchmark: str
@@ -33,23 +33,24 @@ class Score(BaseModel):
     note: str | None = None
 
 
-class CatalogEntry(BaseModel):
+@dataclass(kw_only=True, frozen=True)
+class CatalogEntry:
     """One catalog model: identity, publisher counts, and its config.json facts."""
 
     id: str
     """Hugging Face id, e.g. Qwen/Qwen3-8B."""
-    aliases: list[str] = Field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
     """Other HF ids with the same architecture (re-releases, base/instruct twins)."""
-    quantized_releases: list[str] = Field(default_factory=list)
+    quantized_releases: list[str] = field(default_factory=list)
     """The publisher's own AWQ / GPTQ / FP8 releases of this model: same architecture, the format their name
     says (model.resolve applies it), so they resolve here."""
-    ollama: list[str] = Field(default_factory=list)
+    ollama: list[str] = field(default_factory=list)
     org: str
     family: str
     version: str | None = None
     total_params_b: float
     active_params_b: float
-    tasks: list[str] = Field(default_factory=lambda: ["text"])
+    tasks: list[str] = field(default_factory=lambda: ["text"])
     """text | vision | agent; `base` marks a pretrained (not chat-tuned) model, never recommended."""
     license: str | None = None
     release: str | None = None
@@ -58,17 +59,17 @@ class CatalogEntry(BaseModel):
     """always | never | hybrid, when the model card says (a release can change it)."""
     params_source: str | None = None
     """`config` when total/active counts were derived from the config rather than the publisher's card."""
-    generation: dict[str, int | float] = Field(default_factory=dict)
+    generation: dict[str, int | float] = field(default_factory=dict)
     """Sampling defaults from the release's generation_config.json (its own preset)."""
     generation_source: str | None = None
     quant_source: str | None = None
     """Where a ModelOpt checkpoint's hf_quant_config.json (merged into `config`) was read."""
     vision_source: str | None = None
     """Where `config.vision_config` was read, when not from the same file as the rest."""
-    scores: list[Score] = Field(default_factory=list)
+    scores: list[Score] = field(default_factory=list)
     """Published benchmark results (what `model recommend` ranks by), each with its source."""
     source: str
-    config: dict[str, Any] = Field(default_factory=dict)
+    config: dict[str, Any] = field(default_factory=dict)
     """config.json fields (only those a memory plan needs), already merged with the `like:` entry."""
 
     @property
@@ -107,7 +108,8 @@ def all_models() -> list[CatalogEntry]:
         config.update(item.get("config") or {})
         item["config"] = {k: v for k, v in config.items() if v is not None}
         by_id[item["id"]] = item
-        entries.append(CatalogEntry(**item))
+        # shipped data, checked by the tests (test_model_validate), so built as it stands
+        entries.append(CatalogEntry(**{**item, "scores": [Score(**s) for s in item.get("scores") or []]}))
     return entries
 
 

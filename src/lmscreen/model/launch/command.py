@@ -15,8 +15,7 @@ import json
 import re
 import secrets
 import shlex
-
-from pydantic import BaseModel, Field
+from dataclasses import dataclass, field
 
 from lmscreen.errors import InputError
 from lmscreen.model.launch.families import GENERIC, Family, family_for, sampling_preset
@@ -39,25 +38,26 @@ VLLM_GENERATION_KEYS = ("temperature", "top_p", "top_k", "min_p", "repetition_pe
 """Keys vLLM takes from generation_config / --override-generation-config as request defaults."""
 
 
-class LaunchCommand(BaseModel):
+@dataclass(kw_only=True)
+class LaunchCommand:
     """A ready-to-run launch: the command, its environment, any file it needs, and why each part is there."""
 
     engine: str
     engine_version: str
     argv: list[str]
-    env: dict[str, str] = Field(default_factory=dict)
-    setup: list[list[str]] = Field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    setup: list[list[str]] = field(default_factory=list)
     """Commands to run first (e.g. `ollama create`)."""
-    files: dict[str, str] = Field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
     """File name → content the command reads (Ollama Modelfile, Transformers script)."""
     served_model_name: str
     host: str | None
     port: int | None
     api_key: str | None = None
-    sampling: dict[str, float] = Field(default_factory=dict)
+    sampling: dict[str, float] = field(default_factory=dict)
     sampling_source: str = ""
-    warnings: list[str] = Field(default_factory=list)
-    notes: list[str] = Field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def shell(self) -> str:
         """The whole launch as shell text: files as heredocs, then setup commands, then the command."""
@@ -450,7 +450,7 @@ def launch_command(
             api_key=key,
             notes=notes,
         )
-    result.sampling = preset
+    result.sampling = {k: float(v) for k, v in preset.items()}  # a preset's top_k 20 is the float 20.0 here
     result.sampling_source = preset_source if preset else GENERIC.source
     result.warnings = warnings + result.warnings
     return result

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
-
-from pydantic import BaseModel, Field
 
 from lmscreen.model.memory.kv import KVLayout
 from lmscreen.model.spec import ModelSpec
@@ -51,7 +49,8 @@ OLLAMA_DEFAULT_QUANT = "q4_k_m"
 """Ollama library tags without a quantization suffix are Q4_K_M."""
 
 
-class Component(BaseModel):
+@dataclass(kw_only=True, frozen=True)
+class Component:
     """One line of the breakdown: a number and where it comes from."""
 
     name: str
@@ -59,7 +58,8 @@ class Component(BaseModel):
     source: str
 
 
-class ContextRow(BaseModel):
+@dataclass(kw_only=True, frozen=True)
+class ContextRow:
     """One row of the context × concurrency table."""
 
     context: int
@@ -69,7 +69,8 @@ class ContextRow(BaseModel):
     fits: bool
 
 
-class Plan(BaseModel):
+@dataclass(kw_only=True)
+class Plan:
     """The plan for one model, GPU and engine (`model fit --json`)."""
 
     model: str
@@ -101,7 +102,7 @@ class Plan(BaseModel):
     max_concurrency: float
     max_context: int
     fits: bool
-    notes: list[str] = Field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     block_size: int | None = None
     num_blocks: int | None = None
@@ -117,8 +118,8 @@ class Plan(BaseModel):
     """PP > 1: the pipeline stage (1-based) whose memory binds the plan."""
     expert_parallel: bool = False
     """vLLM --enable-expert-parallel planned and in effect (a MoE model; a dense one ignores the flag)."""
-    breakdown: list[Component] = Field(default_factory=list)
-    table: list[ContextRow] = Field(default_factory=list)
+    breakdown: list[Component] = field(default_factory=list)
+    table: list[ContextRow] = field(default_factory=list)
 
 
 def cdiv(a: int, b: int) -> int:

@@ -21,10 +21,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
-
-from pydantic import BaseModel
 
 from lmscreen.errors import InputError
 from lmscreen.model.launch.families import TASKS
@@ -77,7 +75,8 @@ class Candidate:
         return re.search(r"Thinking|QwQ|gpt-oss|(?:^|[-/])R1(?:-|$)", self.id) is not None
 
 
-class Recommendation(BaseModel):
+@dataclass(kw_only=True)
+class Recommendation:
     model: str
     quantization: str
     engine: str
@@ -205,7 +204,7 @@ def _fit(
     for quant, engine in _variants(spec, apple):
         if late is not None and engine != "vllm":
             break  # runs on vLLM, only too slowly: llama.cpp (untimed, no faster for a batch) is no way out
-        variant = spec if quant == own else spec.model_copy(update={"quantization": quant})
+        variant = spec if quant == own else replace(spec, **{"quantization": quant})
         version = vllm_version if engine == "vllm" else None
         p = plan(
             variant,
@@ -277,7 +276,7 @@ def _row(f: _Fit, benchmark: str, within_hours: float, job: Workload) -> Recomme
         quality_basis=quality.basis,
         quality_source=quality.source,
         reason=f"{quality.detail}; {timing}",
-        rows_per_hour=round(batch.rows_per_hour) if batch else None,
+        rows_per_hour=float(round(batch.rows_per_hour)) if batch else None,  # whole rows, a float field
         hours=round(batch.hours, 2) if batch else None,
         concurrency=batch.concurrency if batch else None,
         in_time=(batch.hours <= within_hours) if batch else None,

@@ -36,7 +36,7 @@ thinking tokens (a reasoning model's output is its answer plus its thinking: pas
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from lmscreen.errors import InputError
@@ -292,7 +292,7 @@ def estimate_published(point: Published) -> float:
 
     spec = spec_for(point.model)
     if point.quantization:
-        spec = spec.model_copy(update={"quantization": point.quantization})
+        spec = replace(spec, **{"quantization": point.quantization})
     card = gpu_named(point.gpu)
     if point.kind == "prefill":
         if not card.bf16_tflops:

@@ -191,16 +191,12 @@ def extract_pdf(path: Path) -> PdfText:
         keep, found = _sections(pages)
         if keep:
             chosen, headings = keep, found
-    if scanned is not None:
-        laid_out = dict(zip(chosen, _laid_out(name, chosen), strict=True))
-        pages = [laid_out.get(i, "") for i in range(len(pages))]
+    parts = _laid_out(name, chosen) if scanned is not None else [pages[i] for i in chosen]
     starts: list[int] = []
-    parts: list[str] = []
     offset = 0
-    for index in chosen:
+    for part in parts:
         starts.append(offset)
-        parts.append(pages[index])
-        offset += len(pages[index]) + 1  # the "\n" that joins pages
+        offset += len(part) + 1  # the "\n" that joins pages
     return PdfText(
         text="\n".join(parts),
         page_starts=starts,

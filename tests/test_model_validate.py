@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
-from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -18,28 +17,13 @@ from lmscreen.errors import InputError
 from lmscreen.model import data_file, validate
 from lmscreen.model.arch.config import spec_from_config
 from lmscreen.model.arch.read import read_local
-from lmscreen.model.catalog.models import CatalogEntry, all_models
+from lmscreen.model.catalog.models import CatalogEntry, all_models, raw_entries
 from lmscreen.model.hardware import GPU, all_gpus
 from lmscreen.model.spec import PLAIN
 
 
-def _raw_entries() -> list[dict[str, Any]]:
-    """models.yaml's entries with `like:` resolved, as catalog.all_models reads them."""
-    by_id: dict[str, dict[str, Any]] = {}
-    out = []
-    for item in data_file.load("models.yaml")["models"]:
-        item = dict(item)
-        base = item.pop("like", None)
-        config = dict(by_id[base]["config"]) if base else {}
-        config.update(item.get("config") or {})
-        item["config"] = {k: v for k, v in config.items() if v is not None}
-        by_id[item["id"]] = item
-        out.append(item)
-    return out
-
-
 def test_every_catalog_entry_is_valid_as_it_stands() -> None:
-    raw = _raw_entries()
+    raw = raw_entries()
     built = all_models()
     assert len(raw) == len(built) > 100
     for item, entry in zip(raw, built, strict=True):
@@ -79,7 +63,7 @@ def test_the_checks_can_fail() -> None:
     with pytest.raises(ValidationError):
         validate.GPU.validate_python(gpu)
     with pytest.raises(ValidationError):
-        validate.CATALOG_ENTRY.validate_python({**_raw_entries()[0], "total_params_b": "eight"})
+        validate.CATALOG_ENTRY.validate_python({**raw_entries()[0], "total_params_b": "eight"})
     config = dict(all_models()[0].config, num_hidden_layers=36.5)
     with pytest.raises(ValidationError):
         spec_from_config(config, "x", validate.CHECKED)

@@ -42,7 +42,9 @@ MAX_WORKERS = 4
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto` (pyproject's addopts): one worker per usable core, at most MAX_WORKERS; none on one core."""
-    cores = len(os.sched_getaffinity(0))
+    from lmscreen.engines.threads import usable_cores
+
+    cores = usable_cores()  # affinity and a cgroup CPU quota, as a run counts its cores
     return min(cores, MAX_WORKERS) if cores >= 2 else 0
 
 

@@ -22,6 +22,7 @@ from types import TracebackType
 import httpx
 
 from chat_server import ChatServerProcess, popen_kwargs
+from lmscreen.engines.threads import usable_cores
 
 PYTHON = sys.executable
 LLAMA_ALIAS = "qwen-test"
@@ -75,7 +76,7 @@ class LlamaServer:
         self.api_key = api_key
         self.port = port or free_port()
         self.n_ctx = n_ctx
-        self.n_threads = n_threads or min(2, len(os.sched_getaffinity(0)))
+        self.n_threads = n_threads or min(2, usable_cores())
         """Two threads, or the one core a parallel test worker is pinned to (tests/conftest.py)."""
         self.model = model or bundled_gguf()
         self.proc: subprocess.Popen[bytes] | None = None

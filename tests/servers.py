@@ -179,4 +179,3 @@ class FakeServerProcess(ChatServerProcess):
 
     def __init__(self, latency: float = 0.1) -> None:
         super().__init__(Path(__file__).resolve().with_name("fixed_server.py"), "--latency", str(latency))
-        self.latency = latency

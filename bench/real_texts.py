@@ -86,7 +86,7 @@ class Report:
     pages: list[str] = field(default_factory=list)
 
 
-SETS = ("seen",) + tuple(f"heldout-{n}" for n in range(1, 28))
+SETS = ("seen",) + tuple(f"heldout-{n}" for n in range(1, 29))
 
 
 def load(

@@ -422,6 +422,9 @@ def real_sections(only: tuple[str, ...] = ()) -> None:
         "heldout-23": "held out until its first scoring (bench/data/real/heldout-round23.txt), read since",
         "heldout-24": "held out until its first scoring (bench/data/real/heldout-round24.txt), read since",
         "heldout-25": "held out until its first scoring (bench/data/real/heldout-round25.txt), read since",
+        "heldout-26": "held out until its first scoring (bench/data/real/heldout-round26.txt), read since",
+        "heldout-27": "held out until its first scoring (bench/data/real/heldout-round27.txt), read since",
+        "heldout-28": "held out until its first scoring (bench/data/real/heldout-round28.txt), read since",
     }
     for which in only or real_texts.SETS:
         chosen = [c for c in cases if c.set == which]

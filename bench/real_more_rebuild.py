@@ -31,11 +31,13 @@ def _column(checkout: Path, name: str) -> list[str]:
     return table.column("input").to_pylist()
 
 
-def _wanted(extra: list[str]) -> dict[str, set[int]]:
+def wanted_rows(extra: list[str], collection: str = "real-reports-more") -> dict[str, set[int]]:
+    """Per set (or task), the 0-based rows to write: every label of `collection` (file stem
+    `<prefix>-<set>-<row>`) and each `SET:A-B` span of `extra`; bench/real_cfgpt_rebuild.py uses it too."""
     wanted: dict[str, set[int]] = {}
     for line in LABELS.read_text(encoding="utf-8").splitlines():
         rec = json.loads(line)
-        if rec.get("collection") != "real-reports-more":
+        if rec.get("collection") != collection:
             continue
         _, name, row = Path(rec["file"]).stem.split("-")
         wanted.setdefault(name, set()).add(int(row))
@@ -61,7 +63,7 @@ def main() -> None:
     )
     (args.out / "reports").mkdir(parents=True, exist_ok=True)
     written = 0
-    for name, rows in sorted(_wanted(args.rows).items()):
+    for name, rows in sorted(wanted_rows(args.rows).items()):
         column = _column(args.checkout, name)
         for row in sorted(rows):
             if row < len(column) and column[row]:

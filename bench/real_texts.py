@@ -1,8 +1,10 @@
 """Real filings for bench/extraction_accuracy.py: texts nobody here wrote, labelled in bench/data/real/.
 
-The texts stay where they are (`../shared/data/real-reports`, with PROVENANCE.md, and
-`../shared/data/real-reports-more`, more records of the same public datasets); this repository keeps only
-their labels (`bench/data/real/labels.jsonl`): per text its set (`seen`: read while the reader was built;
+The texts stay where they are (`../shared/data/real-reports`, with PROVENANCE.md;
+`../shared/data/real-reports-more`, more records of the same public datasets; and
+`../shared/data/real-reports-cfgpt`, a second source: TongjiFinLab/CFGPT's CFData-sft samples, rebuilt by
+bench/real_cfgpt_rebuild.py); this repository keeps only their labels (`bench/data/real/labels.jsonl`):
+per text its set (`seen`: read while the reader was built;
 `heldout`: labelled and scored, never tuned on), its kind, the traps it holds, and the accepted values of
 the five screening figures of its own period in base units (or null). Each text is read the way `screen`
 reads it (a PDF through lmscreen.filings, with its page map) by the deterministic reader alone: that is
@@ -28,7 +30,11 @@ TOLERANCE = 0.005
 def folders() -> dict[str, Path]:
     """Where each labelled collection's texts are (LMSCREEN_REAL_REPORTS overrides the shared folder)."""
     shared = Path(os.environ.get("LMSCREEN_REAL_REPORTS", ROOT.parent / "shared" / "data" / "real-reports"))
-    return {"real-reports": shared, "real-reports-more": shared.parent / "real-reports-more"}
+    return {
+        "real-reports": shared,
+        "real-reports-more": shared.parent / "real-reports-more",
+        "real-reports-cfgpt": shared.parent / "real-reports-cfgpt",
+    }
 
 
 @dataclass
@@ -80,7 +86,7 @@ class Report:
     pages: list[str] = field(default_factory=list)
 
 
-SETS = ("seen",) + tuple(f"heldout-{n}" for n in range(1, 26))
+SETS = ("seen",) + tuple(f"heldout-{n}" for n in range(1, 29))
 
 
 def load(

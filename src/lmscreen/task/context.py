@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from lmscreen.task.metrics import Label, find_labels
 from lmscreen.task.period_text import PeriodMention, find_periods
 from lmscreen.task.periods import Period
+from lmscreen.task.statements import Statements
 from lmscreen.task.units import Mention, ScannedText
 
 SENTENCE_BREAKS = "。；;\n!?！？"
@@ -51,6 +52,8 @@ class Reading:
     main: Period | None = None
     table_lines: set[int] = field(default_factory=set)
     """Folded offsets of the lines (and markup rows) that are table rows: their numbers are read by column."""
+    statements: Statements = field(default_factory=lambda: Statements((), frozenset(), frozenset()))
+    """Where the filing prints a parent-only statement (task/statements.py)."""
     _label_ends: list[int] = field(default_factory=list)
     _period_starts: list[int] = field(default_factory=list)
     _line_breaks: list[int] = field(default_factory=list)
@@ -158,6 +161,9 @@ class Reading:
         return bisect_left(self._mention_starts, mention.folded_start)
 
 
+_COLUMNS_END_RE = re.compile(r"\s[-(]?[0-9][0-9,.]*\)?%?\s+[-(]?[0-9][0-9,.]*\)?%?\s*$")
+
+
 def _soft_wrap(folded: str, i: int) -> bool:
     """Whether the newline at `i` is a PDF layout's wrap inside a sentence: the line before it is long,
     ends mid-sentence (no full stop, colon or semicolon) and is no table row; the next line goes on."""
@@ -168,6 +174,8 @@ def _soft_wrap(folded: str, i: int) -> bool:
     last = line.rstrip()[-1:]
     if last in "。；;：:！？!?）)" or not last:
         return False
+    if _COLUMNS_END_RE.search(line):
+        return False  # `基本每股收益(人民币元) 48 2.15 2.25`: a statement's row ends in its columns
     end = folded.find("\n", i + 1)
     nxt = folded[i + 1 : end if end >= 0 else len(folded)]
     return bool(nxt) and nxt[0] not in " |\t" and "|" not in nxt and "\t" not in nxt

@@ -36,6 +36,7 @@ from lmscreen.task.lists import read_lists
 from lmscreen.task.period_text import main_period, same
 from lmscreen.task.periods import Period
 from lmscreen.task.prose import read_prose
+from lmscreen.task.statements import read_statements
 from lmscreen.task.table_facts import read_table_facts
 from lmscreen.task.tables import read_tables
 from lmscreen.task.units import FoldedText, ScannedText, scan
@@ -257,7 +258,13 @@ def read_facts(
     """
     layout = read_layout(text)
     scanned = scan(layout.text)
+    statements = read_statements(scanned.folded.text, scanned.mentions)
+    if statements.note_numbers:  # a `附注` column's note numbers are no figures
+        kept = [m for m in scanned.mentions if m.folded_start not in statements.note_numbers]
+        scanned = replace(scanned, mentions=kept)
     reading = Reading.of(text, scanned, tuple(n for n in names if n))
+    reading.statements = statements
+    reading.table_lines.update(statements.business_rows)
     tables = read_tables(scanned.folded.text, layout.rows, _to_folded(scanned.folded))
     for table in tables:
         if not table.rows:

@@ -57,6 +57,18 @@ _LABELS: list[tuple[str, str, int]] = [
     (r"扣除非经常性损益(?:后)?的?(?:加权平均)?净资产收益率|扣非(?:后)?(?:加权平均)?(?:净资产收益率|\s?ROE)",
      "roe_deducted", 0),
     (r"扣除非经常性损益(?:后)?的?(?:基本|稀释)?每股收益", "other", 0),
+    # --- a label qualified after it (`加权平均净资产收益率（扣除非经常性损益）`, a bank's table row)
+    (r"(?:年化)?(?:加权平均)?净资产收益率\s?[(（]\s?(?:扣除非经常性损益|扣非)(?:后)?\s?[)）]",
+     "roe_deducted", 0),
+    (r"(?:" + _OWNER + r"的)?净(?:利润|亏损)\s?[(（]\s?(?:扣除非经常性损益|扣非)(?:后)?\s?[)）]",
+     "net_profit_deducted", 0),
+    (r"(?:基本|稀释|摊薄)?每股收益\s?[(（]\s?(?:扣除非经常性损益|扣非)(?:后)?\s?[)）]", "other", 0),
+    # the profit left to ordinary shareholders after preferred dividends and perpetual-bond interest
+    # (a bank's EPS note): not the 归母净利润
+    (_OWNER.replace("(?:股东|所有者|权益持有人)", "普通股(?:股东|持有者)")
+     + r"的(?:本年|本期)?净(?:利润|亏损)"
+     r"|归属于(?:母公司|本行|本公司|公司)?普通股股东的(?:本年|本期)?净(?:利润|亏损)",
+     "other", 0),
     # --- margins (before the profit: 净利润率 is a margin)
     (_w("销售净利率", "净利润率", "净利率", "net margin", "net profit margin"), "net_margin", 0),
     (_w("主营业务毛利率"), "gross_margin", 1),
@@ -71,7 +83,8 @@ _LABELS: list[tuple[str, str, int]] = [
     (_w("总资产收益率", "总资产回报率", "ROAA", "ROA", "return on assets", "return on average assets"),
      "other", 0),
     # --- net profit
-    (_OWNER + r"的净(?:利润|亏损)|归母净(?:利润|利|亏损)|归属净利润|股东应占利润|拥有人应占利润"
+    (_OWNER + r"的(?:本年|本期|当期)?净(?:利润|亏损)|归母净(?:利润|利|亏损)|归属净利润|股东应占利润"
+     r"|拥有人应占利润"
      r"|归属(?:于)?(?:母公司|上市公司|本公司|本行|公司)(?:股东|所有者)?(?:的)?净(?:利润|亏损)",
      "net_profit", 0),
     (_w(
@@ -115,7 +128,8 @@ _LABELS: list[tuple[str, str, int]] = [
     # --- per share
     (r"基本每股收益|每股收益|摊薄每股收益|(?<![A-Za-z])EPS(?![A-Za-z])", "eps", 0),
     (r"稀释每股收益", "eps", 1),
-    (r"每股净资产|(?<![A-Za-z])BVPS(?![A-Za-z])|每股经营(?:活动)?现金流(?:量)?(?:净额)?|每股股利|每股派",
+    (r"每股净资产|(?<![A-Za-z])BVPS(?![A-Za-z])|每股经营(?:活动)?(?:产生的)?(?:现金流|净现金流)(?:量)?(?:净额)?"
+     r"|每股股利|每股派|每股未分配利润|每股资本公积",
      "other", 0),
     # --- PE
     (r"市盈率\s?[(（]?\s?TTM\s?[)）]?|市盈率\s?-\s?TTM|滚动市盈率|TTM\s?市盈率"
@@ -132,6 +146,7 @@ _LABELS: list[tuple[str, str, int]] = [
     # --- other figures a filing prints beside these (each ends the previous label's reach)
     (r"净息差|不良贷款率|不良率|拨备覆盖率|拨贷比|资本充足率|核心一级资本充足率|一级资本充足率|资产负债率"
      r"|(?:销售|管理|研发|财务|期间|整体)?费用率|内含价值|新业务价值|综合成本率|(?:总|净)投资收益率|股息率|分红率"
+     r"|(?:优先股|普通股)?股息(?!率)|永续债利息|现金红利|分红(?!率)"
      r"|总资产|净资产|总负债|货币资金|市值|总市值|目标价|股价|收盘价|营运资本|存货|应收账款|合同负债|预收款项",
      "other", 0),
 ]  # fmt: skip

@@ -175,6 +175,8 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     A clause that names no one takes the subject of the nearest earlier clause of its sentence that does
     (`＂体育＂营业收入为12.4亿元，营收占比为62.2%，毛利率为43.8%`: the margin is 体育's too), else the
     segment its sentence is about (`_topic`)."""
+    if reading.statements.in_parent(label.start):
+        return "parent", "母公司"  # a row of `母公司利润表` / `银行利润表`: the parent company alone
     scope, segment, explicit = _own_subject(reading, label)
     if explicit or label.text.isascii():
         return scope, segment

@@ -298,6 +298,33 @@ def _classify(
 _ENGLISH_LOSS_RE = re.compile(r"\b(?:net )?loss(?:es)?\b[^,.;:\n]{0,24}$", re.IGNORECASE)
 
 
+_COLUMN_BREAK_BEFORE_RE = re.compile(r"(?:^|[\s|])\($")
+_NUMBERS_ONLY_AFTER_RE = re.compile(r"\)[\s|0-9,.%()\-]*$")
+_CELL_BEFORE_RE = re.compile(r"\|\s*\($")
+_CELL_AFTER_RE = re.compile(r"\)\s*(?:\||$)")
+
+
+def _accounting_negative(folded: str, start: int, end: int) -> bool:
+    """`(21,382)` in a statement's or a table's row: the accountant's minus sign.
+
+    Only a number alone in its brackets, standing as a column of its row (a blank or a `|` before the
+    bracket) with nothing but more columns after it on the line: `利息支出 37 (104,954) (109,626)`,
+    `| 营业收入 | 146,695 | 164,699 | (10.9%) |`. A bracket in prose (`同比（+10.9%）`, `30.2%（29.1%）`)
+    is an aside, not a sign.
+    """
+    if start < 1 or folded[start - 1] != "(" or folded[end : end + 1] != ")":
+        return False
+    line_start = folded.rfind("\n", 0, start) + 1
+    line_end = folded.find("\n", end)
+    line_end = len(folded) if line_end < 0 else line_end
+    before, after = folded[line_start:start], folded[end:line_end]
+    if _CELL_BEFORE_RE.search(before) and _CELL_AFTER_RE.match(after):
+        return True  # a `| (12,045) |` cell
+    if not _COLUMN_BREAK_BEFORE_RE.search(before):
+        return False
+    return bool(_NUMBERS_ONLY_AFTER_RE.match(after))
+
+
 def _english_loss(folded: str, pos: int) -> bool:
     """`net loss of RMB 1.2 billion`: an English loss word shortly before the number, same clause."""
     return bool(_ENGLISH_LOSS_RE.search(folded[max(0, pos - 40) : pos]))
@@ -371,7 +398,12 @@ def scan(text: str) -> ScannedText:
                 kind, factor = (
                     ("percent", 1.0) if ctx_unit == "%" else ("money", MONEY_UNIT_FACTORS[ctx_unit])
                 )
-        negative = sign or _word_sign(folded, m.start()) or _english_loss(folded, m.start())
+        negative = (
+            sign
+            or _word_sign(folded, m.start())
+            or _english_loss(folded, m.start())
+            or (not sign and _accounting_negative(folded, start, end))
+        )
         o_start, o_end = ft.span(m.start() if sign else start, end)
         mentions.append(
             Mention(

@@ -125,3 +125,15 @@ def test_a_parent_statement_under_a_plain_company_title_only_beside_a_consolidat
     sheet = read_facts(both)
     assert sheet.screening()["revenue"].fact.value == pytest.approx(1204556310.12)
     assert (pytest.approx(640118002.55), "parent") in values(sheet, "revenue", basis="actual")
+
+
+def test_an_owner_phrase_without_yu_and_words_wrapped_by_the_layout_keep_their_metric() -> None:
+    text = (
+        "二、报告期内主要经营情况\n报告期内，公司实现营业收入98,765.43万元，较去年同期减少3.10%，实现归属上市公司\n"
+        "股东的净利润8,812.06万元，较去年同期减少20.40%，实现归属于上市公司股东的扣除非经常\n"
+        "性损益的净利润为8,700.11万元，较去年同期减少19.95%。\n"
+    )
+    sheet = read_facts(text)
+    assert values(sheet, "net_profit", basis="actual") == [(pytest.approx(88120600.0), "company")]
+    assert values(sheet, "net_profit_deducted", basis="actual") == [(pytest.approx(87001100.0), "company")]
+    assert sheet.screening()["net_profit"].fact.value == pytest.approx(88120600.0)

@@ -37,7 +37,8 @@ GROWTH_METRICS = frozenset({"revenue", "net_profit", "net_profit_deducted"})
 """Metrics whose growth rate (`同比增长41.8%`) is read as a fact of basis `growth`."""
 PE_METRICS = frozenset({"pe_ttm", "pe_dynamic", "pe_static", "pe_forward"})
 
-_OWNER = r"归属于[^，。；,;\n|]{0,16}?(?:股东|所有者|权益持有人)"
+_OWNER = r"归属于?[^，。；,;|]{0,16}?(?:股东|所有者|权益持有人)"
+"""`归属于上市公司股东`, `归属上市公司股东`, and either wrapped over a PDF's line."""
 
 
 def _w(*words: str) -> str:
@@ -83,7 +84,7 @@ _LABELS: list[tuple[str, str, int]] = [
     (_w("总资产收益率", "总资产回报率", "ROAA", "ROA", "return on assets", "return on average assets"),
      "other", 0),
     # --- net profit
-    (_OWNER + r"的(?:本年|本期|当期)?净(?:利润|亏损)|归母净(?:利润|利|亏损)|归属净利润|股东应占利润"
+    (_OWNER + r"的?(?:本年|本期|当期)?净(?:利润|亏损)|归母净(?:利润|利|亏损)|归属净利润|股东应占利润"
      r"|拥有人应占利润"
      r"|归属(?:于)?(?:母公司|上市公司|本公司|本行|公司)(?:股东|所有者)?(?:的)?净(?:利润|亏损)",
      "net_profit", 0),
@@ -150,6 +151,17 @@ _LABELS: list[tuple[str, str, int]] = [
      r"|总资产|净资产|总负债|货币资金|市值|总市值|目标价|股价|收盘价|营运资本|存货|应收账款|合同负债|预收款项",
      "other", 0),
 ]  # fmt: skip
+_WRAPPED = {"扣除非经常性损益": "\n?".join("扣除非经常性损益"), "非经常性损益": "\n?".join("非经常性损益")}
+"""The long words a PDF's layout wraps inside (`扣除非经常\n性损益`): matched across one line break."""
+
+
+def _unwrapped(pattern: str) -> str:
+    for word, wrapped in _WRAPPED.items():
+        pattern = pattern.replace(word, wrapped)
+    return pattern
+
+
+_LABELS = [(_unwrapped(p), metric, rank) for p, metric, rank in _LABELS]
 LABEL_RE = re.compile("|".join(f"(?P<l{i}>{p})" for i, (p, _, _) in enumerate(_LABELS)), re.IGNORECASE)
 _LABEL_OF = {f"l{i}": (metric, rank) for i, (_, metric, rank) in enumerate(_LABELS)}
 

@@ -140,7 +140,8 @@ _COMPARED_RE = re.compile(
 _COMPARED_END_RE = re.compile(r"(?:" + _COMPARED_RE.pattern + r")(?:于|的)?\s?$", re.IGNORECASE)
 """A comparison right before a period (`较上半年`, `小于上半年水平`), not one that ended earlier
 (`同比转正2020年前三季度，…`)."""
-_OWNER_RE = re.compile(r"归属于[^，。；,;]{0,16}?(?:股东|所有者|权益持有人)的?")
+_OWNER_RE = re.compile(r"归属于?[^，。；,;]{0,16}?(?:股东|所有者|权益持有人)的?")
+"""`归属于上市公司股东的`, `归属上市公司\n股东的` (a PDF's wrap): whose profit, no segment's name."""
 _COMPANY_METRICS = frozenset(
     {"roe", "roe_deducted", "eps", "pe_ttm", "pe_dynamic", "pe_static", "pe_forward"}
 )

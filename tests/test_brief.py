@@ -278,6 +278,28 @@ def test_a_markup_name_stays_inert_and_a_filing_without_figures_gets_no_script(t
     assert not (out / "600001.SH.txt").exists()
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_pool_without_roe_or_pe_is_said_as_the_pools_gap_beside_the_filings_own_roe(
+    tmp_path: Path, lang: str
+) -> None:
+    """The rules read the pool's ROE and PE; the script may quote the filing's ROE. "Data missing" right after
+    a quoted ROE would contradict it: the script says the pool gives none."""
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    (reports / "600519.SH.txt").write_text(filing_of("600519.SH"), encoding="utf-8")
+    pool = tmp_path / "pool.csv"
+    pool.write_text("code,name,pe_ttm,roe\n600519.SH,贵州茅台,,\n", encoding="utf-8")
+    out = tmp_path / "out"
+    brief(str(pool), "--reports", str(reports), "--out", str(out), "--lang", lang)
+    (row,) = lines(out / "briefs.jsonl")
+    text = row["text"]
+    assert row["source"] == "template", row
+    if lang == "zh":
+        assert "股票池未提供净资产收益率和市盈率" in text and "缺少" not in text, text
+    else:
+        assert "the pool giving no return on equity or PE" in text and "missing" not in text, text
+
+
 def test_bad_options_are_one_line_input_errors(tmp_path: Path) -> None:
     proc = brief(str(EXAMPLE_POOL), "--style", "tv", "--out", str(tmp_path / "o"), check=False)
     assert proc.returncode == 2 and "--style" in proc.stderr

@@ -33,13 +33,14 @@ _RULE_WORDS = {
     "st": "公司名称带有ST标记",
     "loss_two_years": "已连续两年亏损",
     "roe_lt_5": "净资产收益率偏低",
-    "roe_missing": "缺少净资产收益率数据",
     "roe_lt_15": "净资产收益率不算高",
-    "pe_missing": "缺少市盈率数据",
     "pe_le_0": "市盈率为负",
     "pe_gt_50": "估值偏高",
 }
 _LEVEL_WORDS = {"高": "高", "中": "中", "低": "低", "未知": "未知"}
+_POOL_FIELDS = {"roe_missing": "净资产收益率", "pe_missing": "市盈率"}
+"""Rules that fire on a field the pool leaves empty: said as the pool's gap, not as missing data (the
+script may just have quoted the filing's own ROE, which the rules do not read)."""
 
 Part = str | Num
 
@@ -174,6 +175,9 @@ def _risk(hl: Highlights) -> list[Part]:
     if level is None:
         return []
     reasons = risk_reasons(hl.rules_fired, _RULE_WORDS)
+    missing = [word for rule, word in _POOL_FIELDS.items() if rule in hl.rules_fired]
+    if missing:
+        reasons.append("股票池未提供" + "和".join(missing))
     if not reasons:
         return [f"按筛选规则，风险等级为{_LEVEL_WORDS.get(level, level)}，没有触发风险提示。"]
     why = "、".join(reasons)

@@ -31,13 +31,13 @@ _RULE_WORDS = {
     "st": "an ST mark on the name",
     "loss_two_years": "two years of losses in a row",
     "roe_lt_5": "a low return on equity",
-    "roe_missing": "a missing return-on-equity figure",
     "roe_lt_15": "a modest return on equity",
-    "pe_missing": "a missing PE figure",
     "pe_le_0": "a negative PE",
     "pe_gt_50": "a rich valuation",
 }
 LEVEL_WORDS = {"高": "high", "中": "medium", "低": "low", "未知": "unknown"}
+_POOL_FIELDS = {"roe_missing": "return on equity", "pe_missing": "PE"}
+"""Rules that fire on a field the pool leaves empty: said as the pool's gap (see script._POOL_FIELDS)."""
 
 
 def say_en(num: Num) -> str:
@@ -200,6 +200,9 @@ def _risk(hl: Highlights) -> list[Part]:
     if level is None:
         return []
     reasons = risk_reasons(hl.rules_fired, _RULE_WORDS)
+    missing = [word for rule, word in _POOL_FIELDS.items() if rule in hl.rules_fired]
+    if missing:
+        reasons.append("the pool giving no " + " or ".join(missing))
     said = LEVEL_WORDS.get(level, level)
     if not reasons:
         return [f"Under the screening rules the risk level is {said}, with no risk flags raised."]

@@ -3,7 +3,8 @@
 Two runs are pinned byte for byte (results.csv whole; results.jsonl with each row's `llm.seconds` removed,
 the only per-run timing in it):
 
-- `example`: the shipped example pool on the real bundled model (embedded engine);
+- `example`: the shipped example pool on the real bundled model (embedded engine), with what the model's
+  sampling alone decides masked (`stable_outputs(sampled=True)`: it differs by CPU);
 - `pool1000`: a generated 1,000-row pool with filings for a third of its rows (files in a folder and inline
   cells), answered by a real HTTP server on 127.0.0.1 that answers every question with the first id the
   schema offers for each figure and a fixed reason: deterministic, fast, and the whole runner path (keys,
@@ -19,6 +20,7 @@ import argparse
 import gzip
 import json
 import random
+import re
 from pathlib import Path
 
 from chat_server import ChatServerProcess, serve
@@ -142,16 +144,40 @@ def run_pool1000(work: Path, out: Path, base_url: str) -> Path:
     return out
 
 
-def stable_outputs(out: Path) -> dict[str, bytes]:
-    """results.csv as written; results.jsonl with each row's `llm.seconds` (wall time) taken out."""
+SAMPLED = "<sampled>"
+_REJECTED_RE = re.compile(r"reason_rejected:[a-z_]+")
+_LAST_CELL_RE = re.compile(rb",[0-9]*(?=\r?$)", re.MULTILINE)
+
+
+def stable_outputs(out: Path, sampled: bool = False) -> dict[str, bytes]:
+    """results.csv as written; results.jsonl with each row's `llm.seconds` (wall time) taken out.
+
+    With `sampled` (the real model's run), what the model's sampling alone decides is masked: its raw answer,
+    the sentence it wrote, why that sentence was rejected and how many tokens it took. llama.cpp's kernels
+    differ by CPU (its wheel is built for the machine), so the same greedy request samples other tokens on
+    another CPU; everything the runner, the reader and the rules write stays pinned byte for byte.
+    """
     lines = []
     for line in (out / "results.jsonl").read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
         if isinstance(row.get("llm"), dict):
             row["llm"].pop("seconds", None)
+            if sampled:
+                for key in ("raw", "model_reason", "finish_reason"):
+                    if row["llm"].get(key) is not None:
+                        row["llm"][key] = SAMPLED
+        if sampled:
+            if row.get("completion_tokens") is not None:
+                row["completion_tokens"] = SAMPLED
+            if isinstance(row.get("diagnostics"), str):
+                row["diagnostics"] = _REJECTED_RE.sub(f"reason_rejected:{SAMPLED}", row["diagnostics"])
         lines.append(json.dumps(row, ensure_ascii=False, sort_keys=False))
+    csv_bytes = (out / "results.csv").read_bytes()
+    if sampled:  # completion_tokens is the last column
+        head, _, body = csv_bytes.partition(b"\n")
+        csv_bytes = head + b"\n" + _LAST_CELL_RE.sub(b"," + SAMPLED.encode(), body)
     return {
-        "results.csv": (out / "results.csv").read_bytes(),
+        "results.csv": csv_bytes,
         "results.jsonl": ("\n".join(lines) + "\n").encode(),
     }
 
@@ -179,7 +205,7 @@ def main(argv: list[str] | None = None) -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        _write("example", stable_outputs(run_example(work / "example")))
+        _write("example", stable_outputs(run_example(work / "example"), sampled=True))
         with AnsweringServer() as server:
             _write("pool1000", stable_outputs(run_pool1000(work / "gen", work / "pool1000", server.base_url)))
     print(f"wrote {GOLDEN}")

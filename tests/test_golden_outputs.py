@@ -27,8 +27,8 @@ def _first_difference(got: bytes, want: bytes) -> str:
     return f"lengths differ: {len(got.splitlines())} lines against {len(want.splitlines())}"
 
 
-def assert_same(out: Path, name: str) -> None:
-    got, want = stable_outputs(out), expected(name)
+def assert_same(out: Path, name: str, sampled: bool = False) -> None:
+    got, want = stable_outputs(out, sampled), expected(name)
     for f in want:
         assert got[f] == want[f], (
             f"{f} differs from tests/data/golden/{name}: {_first_difference(got[f], want[f])}"

@@ -188,3 +188,21 @@ def test_pool_fields_give_numbers_that_name_their_cells() -> None:
     assert "Net profit for 2024 was RMB 250.00 mn, a return to profit." in english.text
     assert "The PE is negative" in english.text and "Return on equity is 8.25%." in english.text
     assert from_pool({"row": 3, "pe_ttm": None, "roe": float("nan")}, cols, "空") is None
+
+
+def test_a_main_business_margin_is_said_by_its_own_name_and_passes_the_check() -> None:
+    """`主营业务毛利率 22.27%` is the main business's margin: a script calling it the company's 毛利率 would
+    state something the filing does not."""
+    text = (
+        "某某科技2019年年度报告。报告期内，公司实现营业收入117,530.10万元，较去年同期减少4.49%，实现归属于"
+        "上市公司股东的净利润12,946.50万元，较去年同期减少28.95%。主营业务毛利率22.27%。"
+    )
+    from lmscreen.task.brief.script_en import template_en
+
+    hl = choose(read_facts(text), "某某科技", risk_level="中", rules_fired=["roe_lt_15"])
+    margin = next(h for h in hl.items if h.kind == "gross_margin")
+    assert margin.notes.get("main_business") is True
+    script = template(hl)
+    assert "主营业务毛利率为22.27%" in script.text and "。毛利率为" not in script.text, script.text
+    assert check(script.text, hl) == []
+    assert "Main-business gross margin" in template_en(hl).text

@@ -166,7 +166,8 @@ class Highlight:
     nums: dict[str, Num]
     """`value` (the figure), `growth` (a rate, printed or derived), `change` (points), `prior` …"""
     notes: dict[str, Any] = field(default_factory=dict)
-    """Words without numbers: `swing` (to_loss / to_profit), `gap` (扣非 far from 归母)."""
+    """Words without numbers: `swing` (to_loss / to_profit), `gap` (扣非 far from 归母), `main_business`
+    (the margin the filing states is the main business's, 主营业务毛利率)."""
 
 
 @dataclass
@@ -309,7 +310,9 @@ def choose(
                 op="difference",
                 inputs=(cur, prior),
             )
-        items.append(Highlight(metric, nums))
+        # `主营业务毛利率` is the main business's margin: said by its own name, not as the company's 毛利率
+        notes = {"main_business": True} if metric == "gross_margin" and cur.segment == "主营业务" else {}
+        items.append(Highlight(metric, nums, notes))
     year = None
     if sheet.period is not None and sheet.period.year is not None:
         at = sheet.text.find(str(sheet.period.year))

@@ -125,6 +125,8 @@ def _line(h: Highlight, span: str) -> list[Part]:
             return ["扣非净利润", v, "，高于归母净利润，非经常性损失拖累了当期利润。"]
         return ["扣非净利润", v, "，明显低于归母净利润，利润中有不少来自非经常性损益。"]
     name = {"gross_margin": "毛利率", "net_margin": "净利率", "roe": "加权平均净资产收益率"}[h.kind]
+    if h.notes.get("main_business"):
+        name = "主营业务毛利率"
     if "change" in h.nums:
         c = h.nums["change"]
         return [f"{name}为", v, "，较上年" + ("提升" if c.value >= 0 else "下降"), c, "。"]

@@ -132,6 +132,8 @@ def _line(h: Highlight, span: str) -> list[Part]:
         tail = ", well below the headline figure: a good part of profit came from one-off gains."
         return ["Net profit excluding one-off items was only ", v, tail]
     name = {"gross_margin": "Gross margin", "net_margin": "Net margin", "roe": "Return on equity"}[h.kind]
+    if h.notes.get("main_business"):
+        name = "Main-business gross margin"
     if "change" in h.nums:
         c = h.nums["change"]
         return [f"{name} was ", v, ", " + ("up " if c.value >= 0 else "down "), c, " from a year earlier."]

@@ -395,36 +395,10 @@ def real_sections(only: tuple[str, ...] = ()) -> None:
     cases, notes = real_texts.load(only or real_texts.SETS)
     for note in notes:
         print(f"\nnote: {note}")
-    about = {
-        "seen": "read while the reader was built",
-        "heldout-1": "held out until its first scoring (bench/data/real/heldout-round1.txt), read since",
-        "heldout-2": "held out until its first scoring (bench/data/real/heldout-round2.txt), read since",
-        "heldout-3": "held out until its first scoring (bench/data/real/heldout-round3.txt), read since",
-        "heldout-4": "held out until its first scoring (bench/data/real/heldout-round4.txt), read since",
-        "heldout-5": "held out until its first scoring (bench/data/real/heldout-round5.txt), read since",
-        "heldout-6": "held out until its first scoring (bench/data/real/heldout-round6.txt), read since",
-        "heldout-7": "held out until its first scoring (bench/data/real/heldout-round7.txt), read since",
-        "heldout-8": "held out until its first scoring (bench/data/real/heldout-round8.txt), read since",
-        "heldout-9": "held out until its first scoring (bench/data/real/heldout-round9.txt), read since",
-        "heldout-10": "held out until its first scoring (bench/data/real/heldout-round10.txt), read since",
-        "heldout-11": "held out until its first scoring (bench/data/real/heldout-round11.txt), read since",
-        "heldout-12": "held out until its first scoring (bench/data/real/heldout-round12.txt), read since",
-        "heldout-13": "held out until its first scoring (bench/data/real/heldout-round13.txt), read since",
-        "heldout-14": "held out until its first scoring (bench/data/real/heldout-round14.txt), read since",
-        "heldout-15": "held out until its first scoring (bench/data/real/heldout-round15.txt), read since",
-        "heldout-16": "held out until its first scoring (bench/data/real/heldout-round16.txt), read since",
-        "heldout-17": "held out until its first scoring (bench/data/real/heldout-round17.txt), read since",
-        "heldout-18": "held out until its first scoring (bench/data/real/heldout-round18.txt), read since",
-        "heldout-19": "held out until its first scoring (bench/data/real/heldout-round19.txt), read since",
-        "heldout-20": "held out until its first scoring (bench/data/real/heldout-round20.txt), read since",
-        "heldout-21": "held out until its first scoring (bench/data/real/heldout-round21.txt), read since",
-        "heldout-22": "held out until its first scoring (bench/data/real/heldout-round22.txt), read since",
-        "heldout-23": "held out until its first scoring (bench/data/real/heldout-round23.txt), read since",
-        "heldout-24": "held out until its first scoring (bench/data/real/heldout-round24.txt), read since",
-        "heldout-25": "held out until its first scoring (bench/data/real/heldout-round25.txt), read since",
-        "heldout-26": "held out until its first scoring (bench/data/real/heldout-round26.txt), read since",
-        "heldout-27": "held out until its first scoring (bench/data/real/heldout-round27.txt), read since",
-        "heldout-28": "held out until its first scoring (bench/data/real/heldout-round28.txt), read since",
+    about = {"seen": "read while the reader was built"} | {
+        name: f"held out until its first scoring (bench/data/real/heldout-round{name[8:]}.txt), read since"
+        for name in real_texts.SETS
+        if name.startswith("heldout-")
     }
     for which in only or real_texts.SETS:
         chosen = [c for c in cases if c.set == which]

@@ -1,0 +1,108 @@
+"""Rebuild ../shared/data/real-git-pdfs from fetched git mirrors (the documents are never committed).
+
+Real A-share filings (annual and quarterly reports as published PDFs) that public GitHub repositories
+happen to carry. Each document is pinned below by repository, commit, path and blob id, so a fresh
+machine rebuilds the same bytes: the script reads the blob from the repository's git directory (a
+`fetch github:owner/name` mirror, `<mirrors>/<owner>+<name>/repo`, or any clone passed as
+`--git owner/name=DIR`), checks that the pinned path at the pinned commit still names that blob, writes
+it byte for byte to `reports/<file>` and records repository, commit, path, blob, size and sha256 in
+PROVENANCE.md. Labels of these files are in bench/data/real/labels.jsonl (collection `real-git-pdfs`).
+
+    python bench/real_git_rebuild.py [--mirrors ../.mirror] [--git owner/name=DIR ...]
+        [--out ../shared/data/real-git-pdfs]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+COLLECTION = "real-git-pdfs"
+
+
+@dataclass(frozen=True)
+class Source:
+    file: str
+    name: str
+    repo: str
+    commit: str
+    path: str
+    blob: str
+    what: str
+
+
+SOURCES = (
+    Source(
+        "000001.SZ-2024.pdf", "平安银行", "FreeFlyingSheep/stock-analysis",
+        "5d16b74d4b6732ad9556df09d002a359b45571be", "data/reports/平安银行：2024年年度报告.pdf",
+        "ef74942bec2dc6f46b5f788225a793cbb7a30f71", "2024 annual report (a bank)",
+    ),
+    Source(
+        "300827.SZ-2025Q3.pdf", "上能电气", "imhyb1105/financial_report_extractor",
+        "be41f47a4bdec66a394aa3b356e9b22131fbb919", "财务报表数据分析/财务报表/H2_AN202510281770651478_1.pdf",
+        "1c88ade210ef97d40b40bf023120dc37f8b614c8", "2025 third-quarter report",
+    ),
+    Source(
+        "300329.SZ-2025Q3.pdf", "海伦钢琴", "imhyb1105/financial_report_extractor",
+        "be41f47a4bdec66a394aa3b356e9b22131fbb919", "财务报表数据分析/财务报表/H2_AN202510291771276074_1.pdf",
+        "00903c9616f323dd6fc01a1a4dfea6a0fc04e846", "2025 third-quarter report (a loss)",
+    ),
+    Source(
+        "600845.SH-2025.pdf", "宝信软件", "imhyb1105/financial_report_extractor",
+        "a6c6194d91f032252c360f042476e583353026d6", "财务报表数据分析/test.pdf",
+        "490e91e292b45485ed458c7b881d218481f8eb47", "2025 annual report",
+    ),
+)  # fmt: skip
+
+
+def _git(git_dir: Path, *args: str) -> bytes:
+    out = subprocess.run(["git", "--git-dir", str(git_dir), *args], capture_output=True, check=True)
+    return out.stdout
+
+
+def _git_dir(repo: str, mirrors: Path, explicit: dict[str, Path]) -> Path:
+    """The repository's git directory: an explicit clone, else the fetched mirror (bare or not)."""
+    base = explicit.get(repo, mirrors / repo.replace("/", "+") / "repo")
+    return base / ".git" if (base / ".git").exists() else base
+
+
+def rebuild(src: Source, git_dir: Path, out: Path) -> str:
+    """Write one pinned blob to out/reports and return its provenance entry; fail loudly on a mismatch."""
+    named = _git(git_dir, "rev-parse", f"{src.commit}:{src.path}").decode().strip()
+    if named != src.blob:
+        raise SystemExit(f"{src.repo} {src.commit}:{src.path} is {named}, not the pinned {src.blob}")
+    data = _git(git_dir, "cat-file", "blob", src.blob)
+    (out / "reports" / src.file).write_bytes(data)
+    digest = hashlib.sha256(data).hexdigest()
+    return (
+        f"### {src.file} ({src.name}, {src.what})\n\n"
+        f"- repository: {src.repo}\n- commit: `{src.commit}`\n- path: `{src.path}`\n"
+        f"- blob: `{src.blob}`\n- bytes: {len(data):,}\n- sha256: `{digest}`\n"
+        f"- kept: whole file (`git --git-dir=<mirror> cat-file blob {src.blob}`)\n"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mirrors", type=Path, default=ROOT.parent / ".mirror")
+    ap.add_argument("--git", action="append", default=[], help="owner/name=DIR, a clone to read instead")
+    ap.add_argument("--out", type=Path, default=ROOT.parent / "shared" / "data" / COLLECTION)
+    args = ap.parse_args()
+    explicit = {k: Path(v) for k, v in (item.split("=", 1) for item in args.git)}
+    (args.out / "reports").mkdir(parents=True, exist_ok=True)
+    entries = [rebuild(s, _git_dir(s.repo, args.mirrors, explicit), args.out) for s in SOURCES]
+    (args.out / "PROVENANCE.md").write_text(
+        f"# {COLLECTION}\n\nPublished A-share filings (PDF) found in public GitHub repositories, copied byte "
+        "for byte from the pinned git blob by bench/real_git_rebuild.py. Nothing here was written by the "
+        "lmscreen team; the labels are in bench/data/real/labels.jsonl.\n\n" + "\n".join(entries),
+        encoding="utf-8",
+    )
+    print(f"{len(entries)} documents in {args.out / 'reports'}")
+
+
+if __name__ == "__main__":
+    main()

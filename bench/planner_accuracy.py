@@ -89,6 +89,11 @@ Two sets of logged start-ups, each row citing its source:
   INT4_HYBRID_KEPT): heldout-8's Qwen3-Next W4A16 weights 19.78 → 20.76 / 22.53 (7.9% low, still a miss: the
   rest matches a 32-wide quantization group, 4.5 bpw, which cyankiwi's AWQ release uses but the row does not
   name the checkpoint), its pool 10.0% → 4.4%; held out 110 of 121, calibration unchanged.
+  Looked at since (no longer blind): every pipeline stage but the first keeps vLLM's receive buffer for the
+  hidden states and residual of max_num_batched_tokens rows (memory.overhead.pp_receive_buffer_gib, read in
+  gpu_model_runner / gpu/model_runner.py): heldout-7's Qwen3-32B PP2 pool 7.85 → 7.69 planned (second stage
+  now binds) / 6.92 logged, still a miss (13.4% → 11.2%; the logged line is the first stage's, which holds no
+  such buffer, so its ~1 GiB stays unexplained); calibration's GLM-4.7 PP8 pool 3.3% → 3.4%, median unchanged.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

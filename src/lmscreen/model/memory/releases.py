@@ -117,9 +117,11 @@ Known gaps, left unmodelled rather than patched with a constant per row:
   stage keeps 3.03 GiB besides weights and KV (the same tutorial's TP2 run: 1.66), where these terms give
   2.07. Read in vllm/v1/worker/gpu/model_runner.py (profile_run): the encoder is profiled on the first rank
   only, the dummy sampler runs on the last rank only, non-first ranks hold a max_num_batched_tokens
-  IntermediateTensors buffer (0.16 GiB here), and `profile_cudagraph_memory` returns 0; none of these adds
-  ~1 GiB to both stages, so the term is not modelled. After start-up nvidia-smi shows 40,701 / 43,667 MiB
-  on the two stages (TP2: 45,171 each).
+  IntermediateTensors buffer (0.16 GiB here; modelled since, overhead.pp_receive_buffer_gib, so the second
+  stage binds the plan at 7.69 GiB), and `profile_cudagraph_memory` returns 0 in one V2 snapshot; none of
+  these adds ~1 GiB to the first stage, whose log (PP0) sets the block count (3,540 blocks of 2 MiB = the
+  6.92 GiB it prints), so that term is not modelled. After start-up nvidia-smi shows 40,701 / 43,667 MiB on
+  the two stages (TP2: 45,171 each).
 """
 
 from __future__ import annotations

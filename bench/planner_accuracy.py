@@ -111,6 +111,11 @@ Two sets of logged start-ups, each row citing its source:
   the name estimate scales the 4B ×2.25, and that estimate plans 10.13 GiB for 4-bit and 8-bit alike, so the
   INT8 body is sized as 4-bit).
   Held out with both: 143 of 160 (89.4%).
+  Looked at since (no longer blind): every pipeline stage but the first keeps vLLM's receive buffer for the
+  hidden states and residual of max_num_batched_tokens rows (memory.overhead.pp_receive_buffer_gib, read in
+  gpu_model_runner / gpu/model_runner.py): heldout-7's Qwen3-32B PP2 pool 7.85 → 7.69 planned (second stage
+  now binds) / 6.92 logged, still a miss (13.4% → 11.2%; the logged line is the first stage's, which holds no
+  such buffer, so its ~1 GiB stays unexplained); calibration's GLM-4.7 PP8 pool 3.3% → 3.4%, median unchanged.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

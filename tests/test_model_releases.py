@@ -118,6 +118,31 @@ def test_pp2_plans_two_stages_and_the_busier_one_binds() -> None:
         plan(spec, gpu("RTX 3090"), gpus=3, pp=2)
 
 
+def test_a_later_pipeline_stage_keeps_a_receive_buffer_for_the_batched_tokens() -> None:
+    """vLLM sizes one persistent buffer for the hidden states and residual a non-first stage receives, at
+    max_num_batched_tokens rows (gpu_model_runner `_dummy_run` / V2 `load_model`), and keeps it for the CUDA
+    graphs: it is live when the pool is sized, on every stage but the first."""
+    spec = spec_for("Qwen/Qwen3-32B")
+    card = gpu("RTX PRO 6000 Blackwell")
+    args = {"gpus": 2, "pp": 2, "tp": 1, "context": 32768, "gpu_memory_utilization": 0.426}
+    small = plan(spec, card, 95.0, max_num_batched_tokens=2048, vllm_version="0.27.1", **args)
+    large = plan(spec, card, 95.0, max_num_batched_tokens=8192, vllm_version="0.27.1", **args)
+    buffers = [c for c in large.breakdown if c.name == "PP receive buffer"]
+    assert large.stage == 2 and len(buffers) == 1
+    # hidden 5120 × 2 tensors × 8192 rows × 2 bytes
+    assert buffers[0].gib == pytest.approx(2 * 8192 * 5120 * 2 / GIB)
+    small_buffer = next(c.gib for c in small.breakdown if c.name == "PP receive buffer")
+    assert small_buffer == pytest.approx(buffers[0].gib / 4)
+    # the pool is what the stage leaves after every part, the buffer included
+    parts = {c.name: c.gib for c in large.breakdown}
+    budget = parts.pop("gpu memory × utilization")
+    assert large.available_kv_gib == pytest.approx(
+        budget - sum(v for k, v in parts.items() if k != "KV cache pool")
+    )
+    single = plan(spec, card, 95.0, max_num_batched_tokens=8192, vllm_version="0.27.1", context=32768)
+    assert not any(c.name == "PP receive buffer" for c in single.breakdown)
+
+
 def test_pp_start_up_check_of_0_14_counts_the_whole_model() -> None:
     """vllm-project/vllm#32105: GLM-4.7-FP8 on eight A100 at PP8, 0.925, 202,752 tokens: '71.16 GiB KV cache
     is needed, which is larger than the available KV cache memory (28.57 GiB)' on a January 2026 nightly;

@@ -17,6 +17,9 @@ pieces, per GPU:
 - non-torch (CUDA context, NCCL): per release range, 0.32 / 0.45 GiB (TP1 / TP or PP > 1) on 0.10
   (dennislee22 TP1–TP4), 0.13 / 0.55 on 0.11–0.20 (llm-d TP1 and TP2), 0.13 at any TP from 0.21, where the
   logs print it apart (vllm-project/vllm#50722, TP4).
+- PP receive buffer: every pipeline stage but the first keeps one persistent buffer for the hidden states
+  and residual it receives, `2 × max_num_batched_tokens × hidden × 2 B` (pp_receive_buffer_gib; 0.16 GiB for
+  Qwen3-32B at 8,192 tokens), allocated before the pool is sized.
 - CUDA graphs: `0.017 GiB × layers on the GPU × min(1, 2 × max_num_seqs / 512)`, at least 0.03 GiB (logged:
   Qwen2-7B 0.50–0.65, Qwen3.5-35B-A3B TP4 1.34, gpt-oss-120b TP4 1.88, Qwen3-235B TP4+EP 3.45 at default
   batch sizes; 0.04–0.14 GiB with two or four sequences). Taken out of the pool from 0.21, before that it must
@@ -136,6 +139,25 @@ def activation_gib(
         # + 0.15; the V1 fit's max() gave 1.59)
         return encoder + max(forward, sampler) + release.activation_constant_gib
     return max(forward, sampler, encoder) + release.activation_constant_gib
+
+
+PP_RECEIVE_TENSORS = 2
+"""Tensors a decoder stage receives from the one before it: hidden_states and residual (the
+`make_empty_intermediate_tensors` of vLLM's decoder models)."""
+
+
+def pp_receive_buffer_gib(spec: ModelSpec, max_num_batched_tokens: int, stage: int) -> float:
+    """The persistent buffer a non-first pipeline stage keeps for the tensors it receives.
+
+    vLLM allocates it once for `max_num_batched_tokens` rows and keeps it, so that CUDA graphs replay on
+    the same addresses: V1 in `_dummy_run` (gpu_model_runner.py, "if self.intermediate_tensors is None:
+    ... make_empty_intermediate_tensors(batch_size=self.max_num_tokens ...)"), V2 in `load_model`
+    (gpu/model_runner.py, "For non-first PP ranks, create intermediate tensors sized for the max capture
+    size"). It is live when the pool is sized, so it comes out of the pool; the first stage embeds its
+    input and holds none. Sized in the model dtype (2 bytes) for the hidden width of the model."""
+    if stage <= 0 or not spec.hidden_size:
+        return 0.0
+    return PP_RECEIVE_TENSORS * max_num_batched_tokens * spec.hidden_size * 2 / GIB
 
 
 def non_torch_gib(tp: int = 1, vllm_version: str | None = None, pp: int = 1) -> float:

@@ -113,13 +113,22 @@ Known gaps, left unmodelled rather than patched with a constant per row:
   budget) keeps 6.5 GiB besides weights and KV where these terms give 5.7 (the sort-size sampler of
   0.12–0.15); its cached outputs, ~0.25 GiB (16,384 tokens x 2,048 x 2 B x 4 deepstack levels), stay alive
   through the sampler run and would add, but need the processor's token limit, so they are not modelled.
+  Nor is 0.11's video budget derivable from the config and the context: the Qwen2-VL rule Qwen3-VL inherited
+  then (qwen2_vl.py get_num_frames_with_most_features: frames while the video fits in max_model_len, at most
+  16, each pair of frames at the image processor's largest size, 16,384 tokens for Qwen3-VL) gives at most
+  65,536 tokens at the 4×RTX 3090 run's max-model-len of 65,536, where it logs 153,600
+  (bench/data/vllm-logs-heldout-4.csv). That run keeps ~3.70 GiB of activation per GPU; the 153,600 cached
+  tokens (× 2,048 × 4 levels × 2 B = 2.34 GiB) plus these terms' 0.92 make 3.26, so the outputs kept through
+  the text profile, not the encoder's own peak, would explain most of it, given the budget.
 - Pipeline parallel on Model Runner V2 (Qwen3-32B PP2 at 0.27.1, bench/data/vllm-logs-heldout-7.csv): each
   stage keeps 3.03 GiB besides weights and KV (the same tutorial's TP2 run: 1.66), where these terms give
   2.07. Read in vllm/v1/worker/gpu/model_runner.py (profile_run): the encoder is profiled on the first rank
   only, the dummy sampler runs on the last rank only, non-first ranks hold a max_num_batched_tokens
-  IntermediateTensors buffer (0.16 GiB here), and `profile_cudagraph_memory` returns 0; none of these adds
-  ~1 GiB to both stages, so the term is not modelled. After start-up nvidia-smi shows 40,701 / 43,667 MiB
-  on the two stages (TP2: 45,171 each).
+  IntermediateTensors buffer (0.16 GiB here; modelled since, overhead.pp_receive_buffer_gib, so the second
+  stage binds the plan at 7.69 GiB), and `profile_cudagraph_memory` returns 0 in one V2 snapshot; none of
+  these adds ~1 GiB to the first stage, whose log (PP0) sets the block count (3,540 blocks of 2 MiB = the
+  6.92 GiB it prints), so that term is not modelled. After start-up nvidia-smi shows 40,701 / 43,667 MiB on
+  the two stages (TP2: 45,171 each).
 """
 
 from __future__ import annotations

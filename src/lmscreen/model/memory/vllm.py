@@ -11,11 +11,11 @@ holds `available // (page × group_size)` blocks; a request needs `cdiv(L, B)` p
 (prefix caching on). This reproduces the three hybrid logs of fit-planners.md 2.6 to the token.
 
 Pipeline parallelism: every stage sizes its own pool (its layers, the embedding on the first stage, the
-lm_head and the sampler on the last) and vLLM gives every stage the smallest block count
-(get_kv_cache_configs), so the busier stage sets the KV of all. vLLM refuses to start when one
-max-model-len request does not fit (0.14–0.15: counted with the whole model's KV per token, vllm#32105),
-and, from 0.21, when a hybrid model's max_num_seqs exceeds the pool's blocks (one state block per decoding
-sequence). Its "maximum concurrency" assumes every request reaches max-model-len.
+lm_head and the sampler on the last, the receive buffer on all but the first) and vLLM gives every
+stage the smallest block count (get_kv_cache_configs), so the busier stage sets the KV of all. vLLM
+refuses to start when one max-model-len request does not fit (0.14–0.15: counted with the whole model's KV
+per token, vllm#32105), and, from 0.21, when a hybrid model's max_num_seqs exceeds the pool's blocks (one
+state block per decoding sequence). Its "maximum concurrency" assumes every request reaches max-model-len.
 """
 
 from __future__ import annotations
@@ -166,6 +166,7 @@ class _VllmCore:
     non_torch_gib: float
     cuda_graph_gib: float
     graphs_in_pool: bool
+    pp_buffer_gib: float
     available_gib: float
     layout: KVLayout
     blocks: VllmBlocks
@@ -213,10 +214,11 @@ def _stage_core(
         spec, tp, s.mnbt, s.version, s.max_num_seqs, last_stage=last, expert_parallel=s.expert_parallel
     )
     nt = overhead.non_torch_gib(tp, s.version, pp)
+    received = overhead.pp_receive_buffer_gib(spec, s.mnbt, stage) if pp > 1 else 0.0
     layers = pp_partition(spec.num_layers, pp)[stage] if pp > 1 and spec.num_layers else spec.num_layers or 32
     graphs = overhead.cuda_graph_gib(layers, s.max_num_seqs)
     in_pool = s.release.cudagraph_in_pool if s.cudagraph_profiling is None else s.cudagraph_profiling
-    available = s.util * s.total_gib - weights_gib - act - nt - (graphs if in_pool else 0.0)
+    available = s.util * s.total_gib - weights_gib - act - nt - received - (graphs if in_pool else 0.0)
     blocks = VllmBlocks.from_layout(layout, s.block_size, s.mnbt, s.prefix_caching)
     return _VllmCore(
         stage=stage,
@@ -227,6 +229,7 @@ def _stage_core(
         non_torch_gib=nt,
         cuda_graph_gib=graphs,
         graphs_in_pool=in_pool,
+        pp_buffer_gib=received,
         available_gib=available,
         layout=layout,
         blocks=blocks,
@@ -351,10 +354,23 @@ def _vllm_breakdown(inp: PlanInputs, core: _VllmCore, s: _Setup) -> list[Compone
             source="CUDA context" + (" + NCCL buffers" if inp.tp * inp.pp > 1 else "") + ", calibrated",
         ),
         *([graphs] if core.graphs_in_pool else []),
+        *(
+            [
+                Component(
+                    name="PP receive buffer",
+                    gib=core.pp_buffer_gib,
+                    source=f"hidden states + residual for {s.mnbt} batched tokens from the stage "
+                    "before, kept for the CUDA graphs (memory.overhead.pp_receive_buffer_gib)",
+                )
+            ]
+            if core.pp_buffer_gib
+            else []
+        ),
         Component(
             name="KV cache pool",
             gib=core.available_gib,
             source="the rest: util × total − weights − activation − non-torch"
+            + (" − PP receive buffer" if core.pp_buffer_gib else "")
             + (" − CUDA graphs" if core.graphs_in_pool else ""),
         ),
         *([] if core.graphs_in_pool else [graphs]),
@@ -483,6 +499,7 @@ def plan_vllm(
         + round(core.layout.swa_bytes_per_seq(context)),
         overhead_gib=core.activation_gib
         + core.non_torch_gib
+        + core.pp_buffer_gib
         + (core.cuda_graph_gib if core.graphs_in_pool else 0),
         available_kv_gib=core.available_gib,
         kv_cache_tokens=core.blocks.tokens(core.num_blocks, context, release.tokens_per_group)

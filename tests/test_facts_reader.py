@@ -1028,3 +1028,61 @@ def test_a_bare_single_quarter_after_a_named_quarter_is_that_quarter() -> None:
     # alone, 单季度 in an annual note is still its last quarter
     alone = "公司发布2024年年报，全年实现营业收入241.37亿元。单季度毛利率仅为13.18%。"
     assert [f.period for f in facts(read_facts(alone), "gross_margin")] == [Period(2024, "Q4")]
+
+
+def test_two_labels_joined_by_he_then_two_amounts_pair_in_order() -> None:
+    # `实现收入和归母净利润25.6亿和3.2亿`: no 分别, but labels and amounts are joined alike, one to one
+    head = "公司发布2024年年报，"
+    for listed in (
+        "2024年实现收入和归母净利润25.6亿和3.2亿，同比增长8.1%和4.5%。",
+        "2024年实现营收、归母净利润25.6亿元、3.2亿元。",
+        "2024年营收和归母净利润分别为25.6亿元和3.2亿元。",
+        "2024年营收/归母净利润为25.6/3.2亿元。",
+        "2024年营收、归母净利润分别为25.6、3.2亿元。",
+    ):
+        got = screening(head + listed)
+        assert got["revenue"] == pytest.approx(25.6e8), listed
+        assert got["net_profit"] == pytest.approx(3.2e8), listed
+    three = screening(head + "2024年实现营收、归母净利润和扣非归母净利润30.2亿元、4.1亿元和3.9亿元。")
+    assert three["revenue"] == pytest.approx(30.2e8) and three["net_profit"] == pytest.approx(4.1e8)
+    # one amount after two joined labels: whose it is cannot be settled, so it is neither's
+    for unsettled in (
+        "2024年实现收入和归母净利润25.6亿，同比增长8.1%。",
+        "2024年实现收入和归母净利润25.6亿，3.2亿。",
+    ):
+        got = screening(head + unsettled)
+        assert got["net_profit"] is None and got["revenue"] is None, unsettled
+
+
+def test_a_margin_restated_before_a_bracketed_note_on_what_was_restated() -> None:
+    head = "公司发布2024年年报，全年实现营业收入18.2亿元，归母净利润2.6亿元。"
+    for restated in (
+        "还原会计准则调整后（将运输费用调整至营业成本），2024年公司毛利率同比提升0.8pct至45.3%。",
+        "剔除运费影响（运费计入营业成本），公司毛利率为45.3%。",
+        "会计准则调整后，公司毛利率为45.3%。",
+    ):
+        assert screening(head + restated)["gross_margin"] is None, restated
+    # beside the reported margin the restated one is no rival
+    both = head + "公司毛利率为44.1%；还原运费调整后（运费计入营业成本），毛利率为46.0%。"
+    assert screening(both)["gross_margin"] == pytest.approx(44.1)
+    # a bracketed aside that restates nothing leaves the margin the report's
+    plain = head + "受益于提价（主要产品均提价），公司毛利率为44.1%。"
+    assert screening(plain)["gross_margin"] == pytest.approx(44.1)
+
+
+def test_a_margin_after_a_parts_sales_amount_is_that_parts() -> None:
+    head = "公司发布2024年年报，全年实现营业收入18.2亿元，归母净利润2.6亿元。"
+    part = head + "2024年公司储能设备海外销售3.2亿元，毛利率38.5%，高于国内31.0%。"
+    sheet = read_facts(part)
+    assert sheet.screening()["gross_margin"].fact is None
+    margin = facts(sheet, "gross_margin")
+    assert [(f.value, f.scope) for f in margin][:1] == [(pytest.approx(38.5), "segment")]
+    for channel in ("线上渠道销售额3.2亿元，毛利率38.5%。", "其中出口销售3.2亿元，毛利率38.5%。"):
+        assert screening(head + channel)["gross_margin"] is None, channel
+    # the whole's sales say nothing of a part: the margin stays the company's
+    for whole in (
+        "2024年全年实现销售18.2亿元，毛利率33.0%。",
+        "报告期内，公司实现销售收入18.2亿元，毛利率33.0%。",
+        "公司产品销售18.2亿元，毛利率33.0%。",
+    ):
+        assert screening(head + whole)["gross_margin"] == pytest.approx(33.0), whole

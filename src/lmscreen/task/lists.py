@@ -20,11 +20,11 @@ from lmscreen.task.metrics import GROWTH_METRICS, METRICS, PE_METRICS, Label
 from lmscreen.task.period_text import PeriodMention, resolve
 from lmscreen.task.periods import Period
 from lmscreen.task.prose import (
-    _ADJUSTED_BEFORE_RE,
     _COMPARED_END_RE,
     ENUM_RE,
     _subject,
     _unit_kind_ok,
+    adjusted_before,
     period_for,
 )
 from lmscreen.task.units import Mention, printed_unit
@@ -197,13 +197,26 @@ def read_lists(reading: Reading) -> list[Fact]:
     return facts
 
 
+_ENUMERATION_JOINS = ("、", "和", "及", "与")
+"""What joins the items of a plain enumeration: `A、B、C`, `A和B`, `A、B和C`."""
+
+
 def _enumerated_amounts(reading: Reading, labels: list[Label], numbers: list[Mention], hi: int) -> bool:
-    """`实现营业收入、归母净利润、扣非归母净利润47.98亿元、11.28亿元、11.09亿元`: labels joined by 、 and then
-    as many amounts joined by 、, each an amount with its own unit (or one shared at the end), the run
-    closing its clause. Why so strict: without a slash or 分别 the pairing rests on the two runs alone, so
-    any doubt (a rate among the numbers, a number left over, a label between) leaves it to the prose."""
+    """`实现营业收入、归母净利润、扣非归母净利润47.98亿元、11.28亿元、11.09亿元`,
+    `实现收入和归母净利润31.8亿和5.5亿`: labels joined by 、 or 和 and then as many amounts joined the same
+    way, each an amount with its own unit (or one shared at the end), the run closing its clause. Why so
+    strict: without a slash or 分别 the pairing rests on the two runs alone, so any doubt (a rate among the
+    numbers, a number left over, a label between, a comma inside the run) leaves it to the prose."""
     folded = reading.folded
-    if any(folded[a.end : b.start].strip() != "、" for a, b in zip(labels, labels[1:], strict=False)):
+    if any(
+        folded[a.end : b.start].strip() not in _ENUMERATION_JOINS
+        for a, b in zip(labels, labels[1:], strict=False)
+    ):
+        return False
+    if any(
+        folded[a.folded_start + len(a.printed) : b.folded_start].strip() not in _ENUMERATION_JOINS
+        for a, b in zip(numbers, numbers[1:], strict=False)
+    ):
         return False
     shared = _shared_unit(numbers)
     if shared is None or any(m.kind != "money" for m in shared):
@@ -232,7 +245,7 @@ def _pair(
     if labels:
         clause_lo = reading.start_of(labels[0].start, CLAUSE_BREAKS, 40)
         sentence_lo = reading.start_of(labels[0].start, SENTENCE_BREAKS, 90)
-        if _ADJUSTED_BEFORE_RE.search(folded, max(sentence_lo, clause_lo - 30), clause_lo):
+        if adjusted_before(folded, sentence_lo, clause_lo):
             return []  # `若剔除…减值影响，则2020年公司归母净利/扣非后归母净利分别为1.1/1.0亿`: adjusted
     clause = folded[lo : shared[-1].folded_start]
     basis = "forecast" if FORECAST_RE.search(clause) else "actual"

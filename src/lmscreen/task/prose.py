@@ -194,8 +194,10 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         if e_explicit:
             return e_scope, e_segment
     if label.metric == "gross_margin":
-        income = _business_income(reading, stop_lo, label.start) or _product_price(
-            reading, stop_lo, label.start
+        income = (
+            _business_income(reading, stop_lo, label.start)
+            or _segment_sales(reading, stop_lo, label.start)
+            or _product_price(reading, stop_lo, label.start)
         )
         if income is not None:
             return "segment", income
@@ -237,6 +239,38 @@ def _business_income(reading: Reading, lo: int, pos: int) -> str | None:
     ):
         return None
     return m.group(1)
+
+
+_SALES_RE = re.compile(
+    r"([\u4e00-\u9fffA-Za-z]{1,10})(?:销售额|销售收入|销售)\s?(?:为|达到?|约|了|实现)?\s?(?=-?[0-9])"
+)
+
+
+_OWN_LEAD_RE = re.compile(r"^(?:其中[，,]?\s?)?(?:本公司|公司|本集团|集团)?")
+
+
+def _segment_sales(reading: Reading, lo: int, pos: int) -> str | None:
+    """`2022年电池组件制造设备境外销售5.19亿，毛利率42.99%，高于国内39.40%`: a margin no one is named for,
+    after the sales amount of a named region, product or channel in its sentence, is that part's (a part's
+    sales come with their own margin; `实现销售…`, `公司销售收入…`, `产品销售…` name the whole, and a
+    revenue label of ours is the company's revenue)."""
+    for m in reversed(list(_SALES_RE.finditer(reading.folded, lo, pos))):
+        after = reading.mentions_in(m.end(), m.end() + 1)
+        if not after or after[0].kind != "money":
+            continue
+        if any(lab.metric == "revenue" for lab in reading.labels_in(m.start(), m.end())):
+            return None
+        start = m.start(1)
+        for p in reading.periods_in(max(lo, start - 12), m.end(1)):
+            start = max(start, p.end)  # `2022年…销售`: the name starts after its period
+        name = _OWN_LEAD_RE.sub(
+            "", reading.folded[start : m.end(1)].strip()
+        )  # `公司储能设备海外销售`: still a part
+        rest = _FILLER_RE.sub("", name)
+        if len(rest) < 2 or _NOT_A_PRODUCT_RE.search(name) or _WHOLE_INCOME_RE.search(name):
+            return None
+        return name
+    return None
 
 
 def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]:
@@ -425,9 +459,21 @@ def _in_range(reading: Reading, index: int) -> bool:
 
 
 _ADJUSTED_BEFORE_RE = re.compile(
-    r"(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20}(?:后|影响|因素)[，,]\s?$"
+    r"(?:(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20}(?:后|影响|因素)|调整后)[，,]\s?$"
 )
-"""The clause right before a label that removes something (`剔除股权激励费用后，`): the figure is adjusted."""
+"""The clause right before a label that removes something (`剔除股权激励费用后，`, `还原会计准则调整后，`):
+the figure is adjusted."""
+_ASIDE_RE = re.compile(r"[（(][^（()）]{0,60}[）)]")
+
+
+def adjusted_before(folded: str, lo: int, clause_lo: int) -> bool:
+    """Whether the clause ending at `clause_lo` (a label's clause opens there) restates what follows
+    (`_ADJUSTED_BEFORE_RE`), a bracketed aside on what was restated set apart: `还原会计准则调整后（2021年将
+    “销售费用-运费”调整至营业成本），2021年公司毛利率…至52.1%` is the writer's figure, not the report's."""
+    before = _ASIDE_RE.sub("", folded[max(lo, clause_lo - 90) : clause_lo])
+    return bool(_ADJUSTED_BEFORE_RE.search(before[-40:]))
+
+
 _COMPANY_INCOME_LEAD_RE = re.compile(
     r"(?:^|[，,；;。\s])\s?(?:(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?|报告期内|全年|上半年|前三季度)?\s?(?:本公司|公司|集团)\s?$"
 )
@@ -605,12 +651,15 @@ def read_prose(reading: Reading) -> tuple[list[Fact], list[Fact]]:
     return facts, loose
 
 
+_LABEL_RUN_JOINS = ("、", "和", "及", "与")
+
+
 def _last_of_label_run(reading: Reading, label: Label, sent_lo: int) -> bool:
-    """Whether the label ends a run of labels joined by 、 (`营业收入、归母净利润`): the number after such a
-    run belongs to one of them by position, which task/lists.py pairs when the numbers are a run as long;
-    the nearest label is a guess."""
+    """Whether the label ends a run of labels joined by 、 or 和 (`营业收入、归母净利润`, `收入和归母净利润`):
+    the number after such a run belongs to one of them by position, which task/lists.py pairs when the
+    numbers are a run as long; the nearest label is a guess."""
     earlier = reading.labels_in(sent_lo, label.start)
-    return bool(earlier) and reading.folded[earlier[-1].end : label.start].strip() == "、"
+    return bool(earlier) and reading.folded[earlier[-1].end : label.start].strip() in _LABEL_RUN_JOINS
 
 
 def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> Fact | None:
@@ -653,7 +702,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     if ENUM_RE.search(lead):
         return None  # `A、B、C分别实现毛利率6.7%、3.8%…`: a list's numbers, read as a list or not at all
     if (
-        (metric in _ADJUSTABLE and _ADJUSTED_BEFORE_RE.search(folded, max(sent_lo, lead_lo - 30), lead_lo))
+        (metric in _ADJUSTABLE and adjusted_before(folded, sent_lo, lead_lo))
         or _ADJUSTED_LEAD_RE.search(folded, max(sent_lo, lead_lo - 30), label.start)
         or _ADJUSTED_GAP_RE.search(gap)
         or _ADJUSTED_AFTER_RE.match(folded, pos + len(mention.printed))

@@ -1086,3 +1086,56 @@ def test_a_margin_after_a_parts_sales_amount_is_that_parts() -> None:
         "公司产品销售18.2亿元，毛利率33.0%。",
     ):
         assert screening(head + whole)["gross_margin"] == pytest.approx(33.0), whole
+
+
+def test_a_region_heading_or_a_numbered_items_name_makes_its_figures_a_parts() -> None:
+    head = "公司发布2024年年报，全年实现营业收入60.2亿元，归母净利润8.1亿元。"
+    # `国内方面：24年营收25.1亿元` … `海外方面：24年营收达35.1亿元`: each region's, not two company revenues
+    regions = (
+        head + "分区域看，国内方面：24年营收25.1亿元，同比-5.0%。海外方面：24年营收达35.1亿元，同比+60%。"
+    )
+    sheet = read_facts(regions)
+    assert [f.scope for f in facts(sheet, "revenue", basis="actual")] == ["company", "segment", "segment"]
+    assert screening(regions)["revenue"] == pytest.approx(60.2e8)
+    # a heading on the report's own figures names no part
+    own = "公司发布2024年年报。盈利能力方面：24年营收60.2亿元，归母净利润8.1亿元。"
+    assert screening(own)["revenue"] == pytest.approx(60.2e8)
+    # `1）锂电设备：80.1亿元，yoy+40%，毛利率39.0%；2）物流设备：12.2亿元；毛利率19.1%`: each item's margin
+    items = (
+        head
+        + "公司2024年各项业务情况如下：1）锂电设备：40.1亿元，yoy+40%，毛利率39.0%；2）物流设备：12.2亿元，"
+        "yoy+6%；毛利率19.1%。公司毛利率/净利率分别为36.5%/13.5%。"
+    )
+    assert screening(items)["gross_margin"] == pytest.approx(36.5)
+    assert {f.scope for f in facts(read_facts(items), "gross_margin") if f.value != pytest.approx(36.5)} == {
+        "segment"
+    }
+    # an item about a period or an aspect of the report is the company's
+    dated = (
+        "公司发布2024年年报，营业收入60.2亿元。"
+        "从盈利能力来看：1）2024：毛利率为36.5%；2）费用率：销售费用率9.1%。"
+    )
+    assert screening(dated)["gross_margin"] == pytest.approx(36.5)
+
+
+def test_a_cause_before_a_margin_is_no_part_but_a_named_part_stays_one() -> None:
+    head = "公司发布2024年年报，全年实现营业收入46.3亿元，归母净利润12.0亿元。"
+    # `（2）2024年公司产品结构持续提升，带动毛利率同+0.33pct至84.5%`: the company moved its own margin
+    cause = head + "（2）2024年公司产品结构持续提升，带动毛利率同+0.33pct至84.5%；费用率有所下降。"
+    assert screening(cause)["gross_margin"] == pytest.approx(84.5)
+    # `受益于高端系列放量，毛利率…`: what it gained from is no topic
+    benefit = head + "受益于高端系列放量，毛利率同增3.1pct至76.0%，税金及附加率同升0.7pct。"
+    assert screening(benefit)["gross_margin"] == pytest.approx(76.0)
+    # `公司业务整体毛利率`: the company's whole business
+    whole = head + "2024年公司业务整体毛利率20.60%，同比增长0.91个百分点。"
+    assert screening(whole)["gross_margin"] == pytest.approx(20.60)
+    # a product's volume driving its revenue keeps both the product's; a named business stays a part
+    product = (
+        head + "（1）成品框销量同比增长11.7%至5034万片，带动营业收入同比增长25.9%至11.2亿元，"
+        "毛利率同比提升5.9个pct至31.7%。"
+    )
+    assert screening(product)["gross_margin"] is None
+    latin = head + "2024年公司CRO业务实现收入4.50亿元，毛利率40.1%；公司CMO业务实现收入10.02亿元。"
+    got = read_facts(latin).screening()
+    assert got["revenue"].fact is not None and got["revenue"].fact.value == pytest.approx(46.3e8)
+    assert got["gross_margin"].fact is None

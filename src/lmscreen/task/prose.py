@@ -206,6 +206,8 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
 
 _PRODUCT_PRICE_RE = re.compile(r"([\u4e00-\u9fff]{1,6}?)(?:单位售价|销售均价|出厂价|吨均价|吨价|售价)")
 _NOT_A_PRODUCT_RE = re.compile(r"公司|产品|整体|综合|平均|主要|各类|其")
+_BENEFIT_LEAD_RE = re.compile(r"^(?:受益于|得益于)")
+"""`受益于青花系列放量，Q3毛利率…`: what the figure gained from opens the sentence; it is no topic."""
 _LEAD_VERB_RE = re.compile(r"^(?:实现了?|带动|推动|受益于?|由于|得益于|随着|叠加)")
 
 
@@ -300,6 +302,7 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     text = _OWNER_RE.sub(lambda m: " " * len(m.group(0)), text)  # `归属于本行普通股股东的加权平均…`
     for alias in reading.aliases:
         text = text.replace(alias, " ")
+    lettered = bool(re.search(r"[A-Za-z]", text))  # `公司CRO业务`: a part named in Latin letters
     text = _ASCII_RUN_RE.sub(" ", text)
     if "母公司" in text and "归属于" not in text and "归属" not in text:
         return "parent", "母公司", True
@@ -309,14 +312,42 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         return "company", None, named
     if _INDUSTRY_RE.search(rest):
         return "industry", rest, True
+    if named and not lettered and _GENERIC_PART_RE.fullmatch(rest):
+        return "company", None, True  # `19年Q3公司业务整体毛利率20.60%`: the company's whole business
     if _CAUSE_END_RE.search(rest):
         return "company", None, False  # `新准则影响毛利率降1.95PCT至66.20%`: a cause, no one's name
+    if _CAUSE_VERB_RE.fullmatch(rest) and _company_clause_before(reading, lo):
+        return "company", None, True  # `公司产品结构持续提升，带动毛利率…至84.5%`: the company moved it
     return "segment", rest, True
+
+
+def _company_clause_before(reading: Reading, lo: int) -> bool:
+    """Whether the clause before `lo` (in its sentence) is about the company itself: it names the company
+    and no label of ours (`2021年公司产品结构持续提升，`)."""
+    folded = reading.folded
+    if lo == 0 or folded[lo - 1] not in "，,":
+        return False
+    prev_lo = reading.start_of(lo - 1, CLAUSE_BREAKS, 40)
+    prev = folded[prev_lo : lo - 1]
+    if reading.labels_in(prev_lo, lo - 1):
+        return False
+    return bool(_COMPANY_CLAUSE_RE.match(prev))
+
+
+_COMPANY_CLAUSE_RE = re.compile(
+    r"^\s?(?:[（(]?[0-9一二三四五六七八九十]{1,2}\s?[)）、.．]\s?)?(?:(?:20)?[0-9]{2}\s?年(?:度|全年)?)?\s?"
+    r"(?:本公司|公司|集团|本集团)"
+)
+"""A clause opening on the company (after an item's number and a year at most): `（2）2021年公司…`."""
 
 
 _CAUSE_END_RE = re.compile(r"影响下?$")
 """A clause naming what moved the figure (`新准则影响`, `受疫情影响`) right before the label names no
 segment: the figure is whoever the sentence is about."""
+_CAUSE_VERB_RE = re.compile(r"带动|推动|拉动|导致|使得?|促使|致使|驱动|助推")
+"""A clause that is only a cause's verb (`，带动毛利率…`): its subject is the clause before's."""
+_GENERIC_PART_RE = re.compile(r"业务|(?:全部|整体|各项|所有)业务")
+"""A part's word with no part named (`公司业务整体毛利率`): the company's whole business."""
 
 _HEADING_RE = re.compile(
     r"^(?:[0-9]{1,2}|[一二三四五六七八九十])\s?[)）、.．]\s?(?P<name>[^，,。；;：:]{1,24}?)\s?[(（]?[A-Za-z]{0,6}[)）]?\s?[：:]$"
@@ -347,13 +378,21 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
             return "segment", name  # `2）d’zzit（DZ）：2019年实现营收8.13亿元`: the heading names whose
     if _BREAKDOWN_RE.search(folded, lo, own):
         return "segment", _BREAKDOWN_RE.search(folded, lo, own).group(0)  # type: ignore[union-attr]
+    part = _part_heading(reading, lo, own)
+    if part is not None:
+        return "segment", part
     first = folded[lo : reading.end_of(lo, CLAUSE_BREAKS, 40)]
     region = _REGION_TOPIC_RE.match(first) or _MAIN_BUSINESS_TOPIC_RE.match(first)
     if region is not None and not reading.labels_in(lo, lo + len(first)):
         return "segment", region.group(0)
     if lo + len(first) <= own:
         m = _TOPIC_RE.match(first)
-        if m is not None and not re.search(r"公司|集团|本行|整体|合计", m.group(0)):
+        if (
+            m is not None
+            and not re.search(r"公司|集团|本行|整体|合计", m.group(0))
+            and not _BENEFIT_LEAD_RE.match(first)
+        ):
+            # `受益于青花系列放量，Q3毛利率…`: a cause opening the sentence is no topic
             if not reading.labels_in(lo, lo + len(first)):
                 return "segment", m.group(0)
     # the clause right before the label's own (no figure of its own in it)
@@ -372,6 +411,40 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
         ):
             return "segment", m.group(1)
     return "company", None
+
+
+_ASPECT_HEAD_RE = re.compile(r"([\u4e00-\u9fffA-Za-z]{2,12}?)(?:方面|来看|而言)\s?[：:，,]\s?$")
+_ITEM_HEAD_RE = re.compile(
+    r"(?:^|(?<=[：:；;。，,\s]))(?:[0-9]{1,2}|[一二三四五六七八九十])\s?[)）]\s?(?P<name>[^，,。；;：:()（）]{2,24}?)\s?[：:]"
+)
+
+
+def _part_heading(reading: Reading, lo: int, own: int) -> str | None:
+    """A part named as the heading of the figures that follow it in the sentence: `国内方面：21年营收24.7亿元`
+    (a region or business, then 方面/来看, right before the figure's clause) or a numbered item
+    `4）智能物流：16.95亿元，yoy+60.53%；毛利率19.05%` (the item runs to the next item's number). A heading
+    about the report's own figures (`盈利能力方面：`, `1）2022：`, `2）费用率：`) names no part."""
+    folded = reading.folded
+    aspect = _ASPECT_HEAD_RE.search(folded, lo, own)
+    if aspect is not None:
+        name = aspect.group(1)
+        if _REGION_TOPIC_RE.match(name) or _TOPIC_RE.match(name) or _SEGMENT_WORD_RE.search(name):
+            if not _ASPECT_RE.search(name) and not _LEAD_VERB_RE.match(name):
+                return name
+        return None
+    items = list(_ITEM_HEAD_RE.finditer(folded, lo, own))
+    if not items:
+        return None
+    item = items[-1]
+    name = item.group("name").strip()
+    rest = name
+    for p in reading.periods_in(item.start("name"), item.end("name")):
+        rest = rest.replace(folded[p.start : p.end], "")
+    if len(_PUNCT_RE.sub("", rest)) < 2 or _ASPECT_RE.search(name) or _GENERIC_PART_RE.fullmatch(rest):
+        return None
+    if reading.labels_in(item.end(), own) or reading.labels_in(item.start("name"), item.end("name")):
+        return None  # `1）毛利率：…`, or a label of the company's figures between: not a part's
+    return name
 
 
 _COMPANY_SUFFIX_RE = re.compile(r"^(?:股份|公司|集团|控股|有限|本部|母公司|的)")

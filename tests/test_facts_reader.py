@@ -1139,3 +1139,43 @@ def test_a_cause_before_a_margin_is_no_part_but_a_named_part_stays_one() -> None
     got = read_facts(latin).screening()
     assert got["revenue"].fact is not None and got["revenue"].fact.value == pytest.approx(46.3e8)
     assert got["gross_margin"].fact is None
+
+
+def test_a_hope_put_as_a_heading_before_the_reports_own_figures_is_no_forecast() -> None:
+    # `发布2024年一季报，疫情后业绩有望逐步修复：24Q1实现营收33.67亿元`: the report's figures after the hope
+    text = (
+        "公司发布2024年一季报，业绩有望逐步修复：24Q1实现营收33.67亿元，同比+1.6%，实现归母净利润2.26亿元。"
+    )
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(33.67e8) and got["net_profit"] == pytest.approx(2.26e8)
+    # a hope about another period, or a forecast word after the colon, stays a forecast
+    later = "公司发布2024年一季报，营收30.1亿元。全年业绩有望高增：2024年实现营收150亿元。"
+    assert [f.basis for f in facts(read_facts(later), "revenue", period="2024E")] == ["forecast"]
+    ahead = "公司发布2024年一季报，业绩有望逐步修复：预计24Q1实现营收33.67亿元。"
+    assert screening(ahead)["revenue"] is None
+
+
+def test_a_heading_glued_to_a_sentence_opening_on_the_company() -> None:
+    # `21年收入、业绩高增长，销售毛利率略降21年公司营业收入为54.19亿元`: the company, not a part named 略降
+    text = (
+        "公司发布2024年年度报告。　　24年收入、业绩高增长，销售毛利率略降24年公司营业收入为54.19亿元，"
+        "同比+48.88%；归母净利润0.84亿元。"
+    )
+    assert screening(text)["revenue"] == pytest.approx(54.19e8)
+    # a subsidiary's figure stays its own
+    sub = "公司发布2024年年度报告，营业收入54.19亿元。控股子公司营业收入为12.3亿元。"
+    assert screening(sub)["revenue"] == pytest.approx(54.19e8)
+
+
+def test_a_numbered_items_business_heading_ending_in_fangmian_covers_its_clauses() -> None:
+    # `1）有税业务方面，…实现营收5.33亿元，实现毛利率70.32%；…实现毛利率48.81%；2）免税业务…`
+    text = (
+        "公司发布2024年一季报，24Q1实现营收33.67亿元，实现归母净利润2.26亿元。分业态看，1）有税业务方面，"
+        "奥莱业态持续增长，实现营收5.33亿元，实现毛利率70.32%；购物中心持续展现强韧性，实现营收5.95亿元，"
+        "实现毛利率48.81%；2）免税业务实现营收5599万元。公司毛利率小幅上升，相比23Q1上升1.86pct至42.80%。"
+    )
+    got = screening(text)
+    assert got["gross_margin"] == pytest.approx(42.80) and got["revenue"] == pytest.approx(33.67e8)
+    # `1）业绩方面，`: no business named, the company's own figures
+    own = "公司发布2024年一季报。1）业绩方面，24Q1实现营收33.67亿元，实现毛利率42.8%。"
+    assert screening(own)["gross_margin"] == pytest.approx(42.8)

@@ -147,12 +147,13 @@ _COMPANY_METRICS = frozenset(
 _COMPANY_LABEL_RE = re.compile(r"综合|整体|合并|公司|集团|归属于|归母|营业总收入")
 _COMPANY_RE = re.compile(r"公司|集团|本行|我行|该行|全行|本集团|上市公司")
 _CIRCUMSTANCE_COMPANY_RE = re.compile(
-    r"(?:^|[^\u4e00-\u9fff]|下|使得?|致使|促使|导致|带动|推动|拉动)(?:本公司|该公司|公司|本集团|本行|该行)"
-    r"(?:综合|整体)?\s?$"
+    r"(?:^|[^\u4e00-\u9fff]|下|使得?|致使|促使|导致|带动|推动|拉动|(?<![青少成同])年|季度)"
+    r"(?:本公司|该公司|公司|本集团|本行|该行)(?:综合|整体)?\s?$"
 )
 """`低单价下公司毛利率承压`, `…，使得公司综合毛利率由…`: the company named right before the label, after a
-circumstance (`…下`), a cause's verb (`使得`) or nothing, is the clause's subject (the circumstance or the
-verb is no segment); `子公司毛利率` is not matched."""
+circumstance (`…下`), a cause's verb (`使得`), a period (`销售毛利率略降21年公司营业收入为…`: a heading glued
+to the sentence) or nothing, is the clause's subject (the circumstance, the verb or the heading is no
+segment); `子公司毛利率` is not matched."""
 _TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{1,10}?(?:品类|业务|板块|分部|系列|子公司|分公司|事业部|产品线?)")
 _REGION_TOPIC_RE = re.compile(
     r"^(?:北美洲|南美洲|大洋洲|欧洲|亚洲|非洲|亚太|拉美|北美|欧美|海外|境外|国外|国内|境内|内销|外销|出口"
@@ -415,15 +416,17 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
 
 _ASPECT_HEAD_RE = re.compile(r"([\u4e00-\u9fffA-Za-z]{2,12}?)(?:方面|来看|而言)\s?[：:，,]\s?$")
 _ITEM_HEAD_RE = re.compile(
-    r"(?:^|(?<=[：:；;。，,\s]))(?:[0-9]{1,2}|[一二三四五六七八九十])\s?[)）]\s?(?P<name>[^，,。；;：:()（）]{2,24}?)\s?[：:]"
+    r"(?:^|(?<=[：:；;。，,\s]))(?:[0-9]{1,2}|[一二三四五六七八九十])\s?[)）]\s?(?P<name>[^，,。；;：:()（）]{2,24}?)\s?"
+    r"(?:(?P<aspect>方面)\s?[：:，,]|[：:])"
 )
 
 
 def _part_heading(reading: Reading, lo: int, own: int) -> str | None:
     """A part named as the heading of the figures that follow it in the sentence: `国内方面：21年营收24.7亿元`
     (a region or business, then 方面/来看, right before the figure's clause) or a numbered item
-    `4）智能物流：16.95亿元，yoy+60.53%；毛利率19.05%` (the item runs to the next item's number). A heading
-    about the report's own figures (`盈利能力方面：`, `1）2022：`, `2）费用率：`) names no part."""
+    `4）智能物流：16.95亿元，yoy+60.53%；毛利率19.05%`, `1）有税业务方面，…实现营收5.33亿元，实现毛利率70.32%`
+    (the item runs to the next item's number). A heading about the report's own figures (`盈利能力方面：`,
+    `1）2022：`, `2）费用率：`) names no part."""
     folded = reading.folded
     aspect = _ASPECT_HEAD_RE.search(folded, lo, own)
     if aspect is not None:
@@ -442,8 +445,10 @@ def _part_heading(reading: Reading, lo: int, own: int) -> str | None:
         rest = rest.replace(folded[p.start : p.end], "")
     if len(_PUNCT_RE.sub("", rest)) < 2 or _ASPECT_RE.search(name) or _GENERIC_PART_RE.fullmatch(rest):
         return None
-    if reading.labels_in(item.end(), own) or reading.labels_in(item.start("name"), item.end("name")):
-        return None  # `1）毛利率：…`, or a label of the company's figures between: not a part's
+    if reading.labels_in(item.start("name"), item.end("name")):
+        return None  # `1）毛利率：…`: a figure's heading, not a part's
+    if item.group("aspect") and not (_REGION_TOPIC_RE.match(name) or _SEGMENT_WORD_RE.search(name)):
+        return None  # `1）业绩方面，`: 方面 after a word that names no region or business
     return name
 
 
@@ -802,6 +807,9 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         lead = lead.replace("同期", "  ", 1)  # the period just named, this year's: no prior figure
     before = _EXPECTATION_RE.sub(lambda m: " " * len(m.group(0)), folded[sent_lo:pos])
     before = _EXPRESS_ESTIMATE_RE.sub(lambda m: " " * len(m.group(0)), before)
+    hope = _hope_heading(reading, sent_lo, pos)
+    if hope is not None:
+        before = before[: hope[0] - sent_lo] + " " * (hope[1] - hope[0]) + before[hope[1] - sent_lo :]
     if FORECAST_RE.search(before) or _FORECAST_EXTRA_RE.search(before) or _MIDPOINT_RE.search(gap):
         basis = "forecast"
     elif (
@@ -891,6 +899,29 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         approx=_approx(folded, mention, gap),
         mention=mention,
     )
+
+
+_HOPE_HEADING_RE = re.compile(r"(?:有望|可望)[^，,。；;：:]{0,12}[：:]")
+
+
+def _hope_heading(reading: Reading, sent_lo: int, pos: int) -> tuple[int, int] | None:
+    """`王府井发布2023年一季报，疫情后业绩有望逐步修复：23Q1实现营收33.67亿元`: a hope the writer puts as a
+    heading before a colon, then the document's own period and what it achieved (实现), with no forecast
+    word after the colon: the figures are the report's, the hope is about what comes next. The span of the
+    heading, or None (a figure of another period after it, `有望高增：2024年实现营收…`, stays a forecast)."""
+    folded = reading.folded
+    found = list(_HOPE_HEADING_RE.finditer(folded, sent_lo, pos))
+    main = reading.main
+    if not found or main is None:
+        return None
+    m = found[-1]
+    after = folded[m.end() : pos]
+    if "实现" not in after or FORECAST_RE.search(after) or _FORECAST_EXTRA_RE.search(after):
+        return None
+    periods = [p for p in reading.periods_in(m.end(), pos) if p.kind != "date"]
+    if not periods or any(resolve(p, main) != main for p in periods):
+        return None
+    return m.start(), m.end()
 
 
 _OPENING_FILLER_RE = re.compile(r"^(?:(?:另外|此外|同时)[，,]?\s?)?(?:公司|本公司|其|整体|综合|销售|单季)?$")

@@ -1179,3 +1179,23 @@ def test_a_numbered_items_business_heading_ending_in_fangmian_covers_its_clauses
     # `1）业绩方面，`: no business named, the company's own figures
     own = "公司发布2024年一季报。1）业绩方面，24Q1实现营收33.67亿元，实现毛利率42.8%。"
     assert screening(own)["gross_margin"] == pytest.approx(42.8)
+
+
+def test_an_annual_note_naming_the_next_first_quarters_report_gives_its_revenue_when_the_year_has_none() -> (
+    None
+):
+    # the year's profit is printed, its revenue is not; the quarter's report is named with the year's
+    text = (
+        "2025Q1公司实现营业收入32.74亿元/YoY+11.9%，归母净利润5.63亿元/YoY+62.6%。根据公司2024年年报及2025年一季报"
+        "情况，我们调整盈利预测。1）收入&利润端：2024年归母净利润23.18亿元，同比+46.2%。"
+    )
+    sheet = read_facts(text)
+    got = sheet.screening()
+    assert sheet.period == Period(2024, "FY")
+    assert got["net_profit"].fact.value == pytest.approx(23.18e8)
+    assert (
+        got["revenue"].fact.value == pytest.approx(32.74e8) and got["revenue"].fact.period_label == "2025Q1"
+    )
+    # a plain annual review quoting the next quarter names no report of it: the quarter is no document figure
+    plain = "公司发布2024年年报，2024年归母净利润23.18亿元。2025Q1公司实现营业收入32.74亿元。"
+    assert screening(plain)["revenue"] is None

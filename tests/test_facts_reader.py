@@ -1199,3 +1199,21 @@ def test_an_annual_note_naming_the_next_first_quarters_report_gives_its_revenue_
     # a plain annual review quoting the next quarter names no report of it: the quarter is no document figure
     plain = "公司发布2024年年报，2024年归母净利润23.18亿元。2025Q1公司实现营业收入32.74亿元。"
     assert screening(plain)["revenue"] is None
+
+
+def test_a_quarters_aside_stating_only_changes_does_not_carry_past_its_semicolon() -> None:
+    # `2020年上半年，公司实现…收入1383亿元，…，其中Q2单季度同比增长6.6%…；实现归母净利润33亿元`: the half's
+    text = (
+        "公司发布2024年半年报。2024年上半年，公司实现营业收入1383亿元，同比增长4.0%，其中Q2单季度同比增长6.6%，"
+        "相比Q1单季度增速提升5.7pct；实现归母净利润33亿元，同比增长10.9%。"
+    )
+    sheet = read_facts(text)
+    assert [f.period_label for f in facts(sheet, "net_profit", basis="actual")] == ["2024H1"]
+    assert screening(text)["net_profit"] == pytest.approx(33e8)
+    # an aside with a level of its own governs the clause after it
+    level = (
+        "公司发布2024年年报。2024年公司销售毛利率为28.9%，同比下降6.3pct；净利率为9.3%，其中2024Q4的毛利率"
+        "28.1%，同比下降6.8pct；净利率为8.6%，同比增加13.3pct。"
+    )
+    margins = {f.value: f.period_label for f in read_facts(level).facts if f.metric == "net_margin"}
+    assert margins == {9.3: "FY2024", 8.6: "2024Q4"}

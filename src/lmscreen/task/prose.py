@@ -638,10 +638,35 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
         if p.kind != "date"
         and not _COMPARED_END_RE.search(folded[max(sentence_lo, p.start - 4) : p.start])
         and not folded.startswith("同期", p.end)
+        and not _rate_aside(reading, p, lo)
     ]
     if earlier and _quarter_marked_clause_by_clause(folded, earlier, sentence_lo, pos):
         return None
     return earlier[-1] if earlier else None
+
+
+_ASIDE_LEAD_RE = re.compile(r"其中[，,]?\s?$")
+
+
+def _rate_aside(reading: Reading, period: PeriodMention, lo: int) -> bool:
+    """`2020年上半年，公司实现主营业务收入1383亿元，同比增长4.0%，其中Q2单季度同比增长6.6%，…；实现归母净利润
+    33亿元`: a period opening a 其中 aside that states only changes (each number after a change word) up to
+    the `；` that closes it breaks a rate down; the clause after the `；` returns to the sentence's period.
+    An aside with a level of its own (`其中，2020年第二季度实现营收…；实现归母净利2.12亿元`,
+    `其中2021Q4的毛利率28.9%，…；净利率为8.6%`) still governs the clauses after it."""
+    folded = reading.folded
+    if not _ASIDE_LEAD_RE.search(folded[max(0, period.start - 4) : period.start]):
+        return False
+    cut = max(folded.rfind(ch, period.end, lo) for ch in "；;")
+    if cut < 0:
+        return False
+    periods = reading.periods_in(period.start, cut)
+    return all(
+        m.kind == "points"
+        or CHANGE_RE.search(folded[max(period.end, m.folded_start - 8) : m.folded_start])
+        or any(p.start <= m.folded_start < p.end for p in periods)  # the `1` of `Q1`
+        for m in reading.mentions_in(period.end, cut)
+    )
 
 
 def _compared_base(folded: str, lead_lo: int, start: int, end: int, pos: int) -> bool:

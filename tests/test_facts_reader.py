@@ -1217,3 +1217,27 @@ def test_a_quarters_aside_stating_only_changes_does_not_carry_past_its_semicolon
     )
     margins = {f.value: f.period_label for f in read_facts(level).facts if f.metric == "net_margin"}
     assert margins == {9.3: "FY2024", 8.6: "2024Q4"}
+
+
+def test_two_reports_announced_together_pair_with_a_slash_pair_of_amounts() -> None:
+    # `公司发布2022年年报及2023年一季报。公司实现营业收入12.23亿元/3.30亿元…`: the year's, then the quarter's
+    text = (
+        "事件：公司发布2024年年报及2025年一季报。公司实现营业收入12.23亿元/3.30亿元，同比增长97.80%/42.47%；"
+        "实现归母净利润3.56亿元/9965.54万元，同比增长161.97%/62.65%。"
+    )
+    sheet = read_facts(text)
+    got = {(f.metric, f.period_label): f.value for f in sheet.facts if f.basis == "actual"}
+    assert got == {
+        ("revenue", "FY2024"): pytest.approx(12.23e8),
+        ("revenue", "2025Q1"): pytest.approx(3.30e8),
+        ("net_profit", "FY2024"): pytest.approx(3.56e8),
+        ("net_profit", "2025Q1"): pytest.approx(9965.54e4),
+    }
+    assert screening(text)["net_profit"] == pytest.approx(3.56e8)
+    # without the two reports, or with a period of its own, or three amounts, whose is which is not read
+    for unread in (
+        "事件：公司发布2024年年报。公司实现营业收入12.23亿元/3.30亿元。",
+        "事件：公司发布2024年年报及2025年一季报。2024年公司实现营业收入12.23亿元/3.30亿元。",
+        "事件：公司发布2024年年报及2025年一季报。公司实现营业收入12.23亿元/3.30亿元/1.1亿元。",
+    ):
+        assert not [f for f in read_facts(unread).facts if f.metric == "revenue"], unread

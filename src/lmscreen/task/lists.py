@@ -194,7 +194,54 @@ def read_lists(reading: Reading) -> list[Fact]:
             continue  # `营收、归母净利润1.2亿、增长12%` is prose, read clause by clause
         lo = reading.start_of(label.start, SENTENCE_BREAKS, 90)
         facts.extend(_pair(reading, joined, numbers, lo, label.start, growth=False, seen=seen, level=level))
+    facts.extend(_report_pairs(reading, seen))
     return facts
+
+
+_ANNOUNCE_BEFORE_RE = re.compile(r"(?:发布|公布|披露|公告)(?:了)?\s?$")
+_REPORT_NAME_RE = re.compile(r"(?:报|报告)$")
+_REPORT_JOINS = ("及", "和", "与", "、", "以及")
+
+
+def _report_pairs(reading: Reading, seen: set[int]) -> list[Fact]:
+    """`公司发布2022年年报及2023年一季报。公司实现营业收入12.23亿元/3.30亿元，…；实现归母净利润3.56亿元/
+    9965.54万元`: two reports announced together, then (in that sentence or the next, naming no period of
+    its own) a label with two amounts joined by a slash: the k-th amount is the k-th report's. Any doubt (a
+    period named between, a third amount, a rate among them) leaves the numbers unread."""
+    folded = reading.folded
+    out: list[Fact] = []
+    periods = reading.periods
+    for a, b in zip(periods, periods[1:], strict=False):
+        if a.kind != "period" or b.kind != "period" or a.period is None or b.period is None:
+            continue
+        if a.period == b.period or folded[a.end : b.start].strip() not in _REPORT_JOINS:
+            continue
+        if not (
+            _REPORT_NAME_RE.search(folded[a.start : a.end])
+            and _REPORT_NAME_RE.search(folded[b.start : b.end])
+        ):
+            continue
+        if not _ANNOUNCE_BEFORE_RE.search(folded[max(0, a.start - 6) : a.start]):
+            continue
+        first_end = reading.end_of(b.end, "。\n", 200)
+        hi = reading.end_of(first_end + 1, "。\n", 200) if first_end < len(folded) else first_end
+        lo = reading.start_of(a.start, "。\n", 90)
+        for label in reading.labels_in(b.end, hi):
+            if label.metric not in ("revenue", "net_profit", "net_profit_deducted"):
+                continue
+            if any(p.kind != "date" for p in reading.periods_in(b.end, label.start)):
+                break  # the text has moved on to a period of its own
+            numbers = _number_run(reading, label.end, reading.end_of(label.end, CLAUSE_BREAKS, 40))
+            if len(numbers) != 2:
+                continue
+            end = numbers[0].folded_start + len(numbers[0].printed)
+            if folded[end : numbers[1].folded_start].strip() not in ("/", "\\"):
+                continue
+            shared = _shared_unit(numbers)
+            if shared is None or any(m.kind != "money" for m in shared):
+                continue
+            out.extend(_pair(reading, [label], numbers, lo, label.start, growth=False, seen=seen))
+    return out
 
 
 _ENUMERATION_JOINS = ("、", "和", "及", "与")

@@ -421,6 +421,14 @@ _ITEM_HEAD_RE = re.compile(
 )
 
 
+_FROM_LEAD_RE = re.compile(r"^(?:从|按|就|在)")
+
+
+def _whole_business(name: str) -> bool:
+    """`业务`, `主营业务`, `整体业务`: words for the whole business, not one part's name."""
+    return bool(_GENERIC_PART_RE.fullmatch(name) or _TOTAL_WORD_RE.fullmatch(name))
+
+
 def _part_heading(reading: Reading, lo: int, own: int) -> str | None:
     """A part named as the heading of the figures that follow it in the sentence: `国内方面：21年营收24.7亿元`
     (a region or business, then 方面/来看, right before the figure's clause) or a numbered item
@@ -430,7 +438,9 @@ def _part_heading(reading: Reading, lo: int, own: int) -> str | None:
     folded = reading.folded
     aspect = _ASPECT_HEAD_RE.search(folded, lo, own)
     if aspect is not None:
-        name = aspect.group(1)
+        name = _FROM_LEAD_RE.sub("", aspect.group(1))
+        if _whole_business(name):
+            return None  # `主营业务方面：`, `从业务来看，`: the whole business, no part
         if _REGION_TOPIC_RE.match(name) or _TOPIC_RE.match(name) or _SEGMENT_WORD_RE.search(name):
             if not _ASPECT_RE.search(name) and not _LEAD_VERB_RE.match(name):
                 return name
@@ -443,7 +453,7 @@ def _part_heading(reading: Reading, lo: int, own: int) -> str | None:
     rest = name
     for p in reading.periods_in(item.start("name"), item.end("name")):
         rest = rest.replace(folded[p.start : p.end], "")
-    if len(_PUNCT_RE.sub("", rest)) < 2 or _ASPECT_RE.search(name) or _GENERIC_PART_RE.fullmatch(rest):
+    if len(_PUNCT_RE.sub("", rest)) < 2 or _ASPECT_RE.search(name) or _whole_business(rest):
         return None
     if reading.labels_in(item.start("name"), item.end("name")):
         return None  # `1）毛利率：…`: a figure's heading, not a part's

@@ -1060,6 +1060,8 @@ def test_a_margin_restated_before_a_bracketed_note_on_what_was_restated() -> Non
         "还原会计准则调整后（将运输费用调整至营业成本），2024年公司毛利率同比提升0.8pct至45.3%。",
         "剔除运费影响（运费计入营业成本），公司毛利率为45.3%。",
         "会计准则调整后，公司毛利率为45.3%。",
+        "若还原运费，公司毛利率为45.3%。",
+        "同口径对比，公司毛利率为45.3%。",
     ):
         assert screening(head + restated)["gross_margin"] is None, restated
     # beside the reported margin the restated one is no rival
@@ -1077,7 +1079,11 @@ def test_a_margin_after_a_parts_sales_amount_is_that_parts() -> None:
     assert sheet.screening()["gross_margin"].fact is None
     margin = facts(sheet, "gross_margin")
     assert [(f.value, f.scope) for f in margin][:1] == [(pytest.approx(38.5), "segment")]
-    for channel in ("线上渠道销售额3.2亿元，毛利率38.5%。", "其中出口销售3.2亿元，毛利率38.5%。"):
+    for channel in (
+        "线上渠道销售额3.2亿元，毛利率38.5%。",
+        "其中出口销售3.2亿元，毛利率38.5%。",
+        "2024年出口3.2亿元，毛利率38.5%。",
+    ):
         assert screening(head + channel)["gross_margin"] is None, channel
     # the whole's sales say nothing of a part: the margin stays the company's
     for whole in (

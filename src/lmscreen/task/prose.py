@@ -244,6 +244,11 @@ def _business_income(reading: Reading, lo: int, pos: int) -> str | None:
     return m.group(1)
 
 
+_REGION_AMOUNT_RE = re.compile(
+    r"(?:出口|内销|外销|境外|海外|国外|国内|境内|线上|线下|直营|加盟|经销)(?:地区|市场|渠道)?\s?(?:实现|为|达到?|约|了)?\s?"
+    r"(?=-?[0-9])"
+)
+"""A region's or channel's amount with no sales word (`2022年出口5.19亿元，毛利率42.99%`)."""
 _SALES_RE = re.compile(
     r"([\u4e00-\u9fffA-Za-z]{1,10})(?:销售额|销售收入|销售)\s?(?:为|达到?|约|了|实现)?\s?(?=-?[0-9])"
 )
@@ -257,6 +262,10 @@ def _segment_sales(reading: Reading, lo: int, pos: int) -> str | None:
     after the sales amount of a named region, product or channel in its sentence, is that part's (a part's
     sales come with their own margin; `实现销售…`, `公司销售收入…`, `产品销售…` name the whole, and a
     revenue label of ours is the company's revenue)."""
+    for m in reversed(list(_REGION_AMOUNT_RE.finditer(reading.folded, lo, pos))):
+        after = reading.mentions_in(m.end(), m.end() + 1)
+        if after and after[0].kind == "money":
+            return m.group(0).strip()
     for m in reversed(list(_SALES_RE.finditer(reading.folded, lo, pos))):
         after = reading.mentions_in(m.end(), m.end() + 1)
         if not after or after[0].kind != "money":
@@ -547,9 +556,11 @@ def _in_range(reading: Reading, index: int) -> bool:
 
 
 _ADJUSTED_BEFORE_RE = re.compile(
-    r"(?:(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20}(?:后|影响|因素)|调整后)[，,]\s?$"
+    r"(?:(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20}(?:后|影响|因素)|调整后"
+    r"|(?:若|如|如果|假设)(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20})[，,]\s?$"
 )
-"""The clause right before a label that removes something (`剔除股权激励费用后，`, `还原会计准则调整后，`):
+"""The clause right before a label that removes something (`剔除股权激励费用后，`, `还原会计准则调整后，`,
+`若还原运费，`):
 the figure is adjusted."""
 _ASIDE_RE = re.compile(r"[（(][^（()）]{0,60}[）)]")
 
@@ -571,7 +582,8 @@ _ADJUSTABLE = frozenset({"revenue", "net_profit", "gross_margin", "net_margin", 
 """Figures a writer restates after removing something; a 扣非 profit after `剔除该影响，` is still the
 reported deducted profit (the removal is its own)."""
 _ADJUSTED_LEAD_RE = re.compile(
-    r"(?:(?:可比|同|备考|模拟(?:合并)?|调整后(?:的)?)口径|经调整|调整后的?)(?:计算|来看|看|下)?[，,]?[^，,；;。]{0,8}$"
+    r"(?:(?:可比|同|备考|模拟(?:合并)?|调整后(?:的)?)口径|经调整|调整后的?)(?:计算|来看|看|下|对比|比较)?[，,]?"
+    r"[^，,；;。]{0,8}$"
 )
 """Right before the label, a basis other than the reported one (`按可比口径计算，公司毛利率`, `同口径下公司…`,
 `经调整净利润`): the writer's restated figure."""

@@ -1125,6 +1125,12 @@ def test_a_region_heading_or_a_numbered_items_name_makes_its_figures_a_parts() -
         "从盈利能力来看：1）2024：毛利率为36.5%；2）费用率：销售费用率9.1%。"
     )
     assert screening(dated)["gross_margin"] == pytest.approx(36.5)
+    # a reason's heading (its text opens on no figure of a part) leaves the margin after it the company's
+    for reason in (
+        "毛利率提升的原因：1）产品结构：高端产品占比提升，毛利率提升至35.0%。",
+        "1）原材料价格：价格回落，毛利率同比+2pct至35.0%。",
+    ):
+        assert screening(head + reason)["gross_margin"] == pytest.approx(35.0), reason
 
 
 def test_a_cause_before_a_margin_is_no_part_but_a_named_part_stays_one() -> None:

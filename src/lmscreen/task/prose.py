@@ -466,9 +466,29 @@ def _part_heading(reading: Reading, lo: int, own: int) -> str | None:
         return None
     if reading.labels_in(item.start("name"), item.end("name")):
         return None  # `1）毛利率：…`: a figure's heading, not a part's
-    if item.group("aspect") and not (_REGION_TOPIC_RE.match(name) or _SEGMENT_WORD_RE.search(name)):
-        return None  # `1）业绩方面，`: 方面 after a word that names no region or business
+    if item.group("aspect"):
+        if not (_REGION_TOPIC_RE.match(name) or _SEGMENT_WORD_RE.search(name)):
+            return None  # `1）业绩方面，`: 方面 after a word that names no region or business
+    elif not _opens_on_figures(reading, item.end()):
+        return None  # `1）产品结构：高端产品占比提升，毛利率…`: a reason's heading, not a part's figures
     return name
+
+
+def _opens_on_figures(reading: Reading, pos: int) -> bool:
+    """Whether an item's text opens on its figures: an amount (`：99.44亿元`) or a revenue label
+    (`：营收10.56亿`, `：20年实现营收23亿元`), as a breakdown of parts does."""
+    folded = reading.folded
+    start = pos
+    while start < len(folded) and folded[start] in " \t":
+        start += 1
+    for p in reading.periods_in(start, start + 12):
+        if p.start == start:
+            start = p.end  # `：20年营收…`
+    head = folded[start : start + 12]
+    if re.match(r"(?:实现|营业)?\s?(?:营收|收入|营业收入|销售收入|营业总收入)", head):
+        return True
+    first = reading.mentions_in(start, start + 2)
+    return bool(first) and first[0].kind == "money"
 
 
 _COMPANY_SUFFIX_RE = re.compile(r"^(?:股份|公司|集团|控股|有限|本部|母公司|的)")

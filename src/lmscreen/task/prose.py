@@ -10,9 +10,12 @@ The rules, each general and each seen in real notes:
 - a number in a comparison or threshold clause (`超过500亿元`, `低于1亿元`, `50倍以上`) or a range
   (`1883.70万元–2260.44万元`) is no fact; `约831.42亿元` and `750亿元左右` are (approximate);
 - the subject of the clause says whose it is: the company (`公司`, its name), a segment (`葵花籽实现营收`,
-  `产险业务…净利润`, `均胜安全业务毛利率`) or an industry (`厨电行业…`);
+  `产险业务…净利润`, `均胜安全业务毛利率`, a part's heading `国内方面：`, `4）智能物流：16.95亿元…`, a margin
+  after a part's sales `境外销售5.19亿，毛利率…`) or an industry (`厨电行业…`);
+- a figure the writer restates (`还原…后，`, `若剔除…，`, `可比口径下`, `调整后`) is not the reported one;
 - the period is the one the clause names (`2季度实现营业收入`), else the one the sentence opens with
-  (`其中，2020年第二季度…；实现归母净利2.12亿元`), else the document's own;
+  (`其中，2020年第二季度…；实现归母净利2.12亿元`; an aside stating only changes, `其中Q2同比增长6.6%；`,
+  does not carry), else the document's own;
 - a bare number right after a money label takes the unit its sentence's other amounts share
   (`营业总收入536,779.16万元，…，归属于上市公司股东的净利润106,783.12`).
 """

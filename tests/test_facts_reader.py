@@ -1138,6 +1138,10 @@ def test_a_cause_before_a_margin_is_no_part_but_a_named_part_stays_one() -> None
     # `（2）2024年公司产品结构持续提升，带动毛利率同+0.33pct至84.5%`: the company moved its own margin
     cause = head + "（2）2024年公司产品结构持续提升，带动毛利率同+0.33pct至84.5%；费用率有所下降。"
     assert screening(cause)["gross_margin"] == pytest.approx(84.5)
+    # `产品结构升级带动毛利率…`: a change that moved the margin, no part's name
+    for moved in ("产品结构升级带动毛利率上升1.72pct至84.5%。", "销售收入增长带动毛利率提升至84.5%。"):
+        assert screening(head + moved)["gross_margin"] == pytest.approx(84.5), moved
+    assert screening(head + "白酒业务收入增长带动毛利率提升至84.5%。")["gross_margin"] is None
     # `受益于高端系列放量，毛利率…`: what it gained from is no topic
     benefit = head + "受益于高端系列放量，毛利率同增3.1pct至76.0%，税金及附加率同升0.7pct。"
     assert screening(benefit)["gross_margin"] == pytest.approx(76.0)

@@ -331,6 +331,8 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         return "company", None, False  # `新准则影响毛利率降1.95PCT至66.20%`: a cause, no one's name
     if _CAUSE_VERB_RE.fullmatch(rest) and _company_clause_before(reading, lo):
         return "company", None, True  # `公司产品结构持续提升，带动毛利率…至84.5%`: the company moved it
+    if _CHANGE_CAUSE_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
+        return "company", None, False  # `产品结构升级带动毛利率…`: a change that moved it, no part's name
     return "segment", rest, True
 
 
@@ -359,6 +361,12 @@ _CAUSE_END_RE = re.compile(r"影响下?$")
 segment: the figure is whoever the sentence is about."""
 _CAUSE_VERB_RE = re.compile(r"带动|推动|拉动|导致|使得?|促使|致使|驱动|助推")
 """A clause that is only a cause's verb (`，带动毛利率…`): its subject is the clause before's."""
+_CHANGE_CAUSE_RE = re.compile(
+    r"(?:增长|提升|提高|上升|下降|回落|优化|改善|升级|恢复|放量|扩大|减少|上涨|下滑|回暖|释放|显现)的?"
+    r"(?:带动|推动|拉动|导致|使得?|促使|致使|驱动|助推)$"
+)
+"""A clause ending on a change and a cause's verb (`产品结构升级带动`, `产能利用率的恢复带动`): what moved the
+figure, not whose it is."""
 _GENERIC_PART_RE = re.compile(r"业务|(?:全部|整体|各项|所有)业务")
 """A part's word with no part named (`公司业务整体毛利率`): the company's whole business."""
 

@@ -1260,3 +1260,19 @@ def test_two_reports_announced_together_pair_with_a_slash_pair_of_amounts() -> N
         "事件：公司发布2024年年报及2025年一季报。公司实现营业收入12.23亿元/3.30亿元/1.1亿元。",
     ):
         assert not [f for f in read_facts(unread).facts if f.metric == "revenue"], unread
+
+
+def test_a_business_sentences_margin_is_the_business_and_the_compared_company_margin_the_company() -> None:
+    """`公司创新业务…，毛利率为84%，明显高于公司整体毛利率35%`: the sentence is about one business, and
+    the figure it is compared with is the company's own (a comparison with a labelled figure is no
+    threshold); `可比公司…平均PE` stays the peers'."""
+    text = (
+        "某某科技2019年营收26.52亿元，同增24%；其中创新业务实现收入7605万元，同增562%。公司创新业务属于运营"
+        "服务类业务，具备规模效应，毛利率为84%，明显高于公司整体毛利率35%。"
+    )
+    sheet = read_facts(text)
+    margins = sorted((f.value, f.scope) for f in facts(sheet, "gross_margin"))
+    assert margins == [(35.0, "company"), (84.0, "segment")]
+    assert screening(text)["gross_margin"] == 35.0
+    peers = read_facts("某某科技2022年营收26.52亿元。可比公司2022年平均PE为14x，公司估值偏低。")
+    assert not [f for f in peers.facts if f.metric.startswith("pe") and f.scope == "company"]

@@ -140,6 +140,11 @@ _COMPARED_RE = re.compile(
     r"较|比|相比|同比|对比|相较|超过|超越|高于|低于|小于|大于|快于|慢于|优于|好于|弱于|强于|不及|vs",
     re.IGNORECASE,
 )
+_HIGHER_LOWER_RE = re.compile(
+    r"(?:明显|显著|远|略|大幅|均|皆|仍)?(?:高于|低于|超过|超越|大于|小于|优于|好于|弱于|强于|不及)"
+)
+"""`…，明显高于公司整体毛利率35%`: a comparison whose other side is a labelled figure (not `比` / `较`, which
+also sit inside words: `可比公司`, `较同期`)."""
 _COMPARED_END_RE = re.compile(r"(?:" + _COMPARED_RE.pattern + r")(?:于|的)?\s?$", re.IGNORECASE)
 """A comparison right before a period (`较上半年`, `小于上半年水平`), not one that ended earlier
 (`同比转正2020年前三季度，…`)."""
@@ -208,7 +213,27 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         )
         if income is not None:
             return "segment", income
+        business = _business_subject(reading, label.start)
+        if business is not None:
+            return "segment", business
     return _topic(reading, label.start)
+
+
+def _business_subject(reading: Reading, pos: int) -> str | None:
+    """`公司创新业务属于运营服务类业务，…，毛利率为84%`: a margin no one is named for, in a sentence whose
+    subject is one of the company's businesses (its first clause, with no figure of its own), is that
+    business's."""
+    folded = reading.folded
+    lo = reading.start_of(pos, STOPS, 160)
+    while lo < pos and folded[lo] in " \t":
+        lo += 1
+    first_end = reading.end_of(lo, CLAUSE_BREAKS, 40)
+    if first_end >= reading.start_of(pos, SUBJECT_BREAKS, 60) or reading.labels_in(lo, first_end):
+        return None
+    m = _BUSINESS_RE.match(folded[lo:first_end])
+    if m is None or _TOTAL_WORD_RE.search(m.group(0)) or m.group(1).startswith(("公司", "本公司")):
+        return None
+    return m.group(1)
 
 
 _PRODUCT_PRICE_RE = re.compile(r"([\u4e00-\u9fff]{1,6}?)(?:单位售价|销售均价|出厂价|吨均价|吨价|售价)")
@@ -300,6 +325,12 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     if gap is not None:
         lo = label.start - gap.start()
     raw = folded[lo : label.start]
+    compared = list(_HIGHER_LOWER_RE.finditer(raw))
+    if compared:
+        # `毛利率为84%，明显高于公司整体毛利率35%`: what a comparison is made with names its own subject
+        cut = compared[-1].end()
+        cut += 1 if raw[cut : cut + 1] in ("于", "的") else 0
+        lo, raw = lo + cut, raw[cut:]
     if not raw.strip() or raw.isascii():
         return "company", None, False
     if raw.lstrip().startswith("占"):

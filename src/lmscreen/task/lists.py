@@ -36,17 +36,22 @@ _LABEL_SEP_RE = re.compile(r"^\s?(?:[、,，/\\和及与]|以及)\s?$")
 _AFTER_ENUM_RE = re.compile(r"^(?:为|是|达到?|录得|实现|约为?|:|：)?\s?")
 _CHANGE_AFTER_RE = re.compile(
     r"^(?:同比|较上年同期|较上年|比上年同期|比上年)?\s?(?:增长|增加|上升|提升|下降|减少|下滑|增|降|变动)"
+    r"|^(?:同比|较上年同期|较上年|比上年同期|比上年)\s?(?=[+\-][0-9])"
 )
+"""The changes a list states after 分别 (`分别同比增长…`, `分别同比-2.71pct、-0.22pct至…`)."""
 _NUMBER_KINDS = ("money", "percent", "times", "none")
 _SLASH_CHANGE_RE = re.compile(
     r"\s?(?:(?:同比|较上年同期|较上年|比上年同期|比上年|同)?\s?"
     r"(?:增长|增加|上升|提升|提高|下降|减少|下滑|降低|增|降|升|变动)|yoy|yoy\s?(?:变动|变化))\s?(?=[+\-]?[0-9])",
     re.IGNORECASE,
 )
+_CHANGE_UNIT = r"(?:个百分点|百分点|个pcts?|pcts?|pp|%)"
 _LEVELS_AFTER_CHANGES_RE = re.compile(
-    r"[+\-]?[0-9][0-9.]*%?(?:\s?[/、,，]\s?[+\-]?[0-9][0-9.]*%?)+\s?(?:个百分点|百分点|个pcts?|pcts?|pp|%)?\s?(?:至|到)"
+    rf"[+\-]?[0-9][0-9.]*\s?{_CHANGE_UNIT}?(?:\s?[/、,，]\s?[+\-]?[0-9][0-9.]*\s?{_CHANGE_UNIT}?)+\s?(?:至|到)",
+    re.IGNORECASE,
 )
-"""`1.59/0.57个百分点至`: a run of changes, then 至: the numbers after it are the levels reached."""
+"""`1.59/0.57个百分点至`, `-2.71pct、-0.22pct至`: a run of changes, then 至: the numbers after it are the
+levels reached."""
 
 
 _ASIDE_RE = re.compile(r"\s?[（(][^（()）]{1,24}[）)]")

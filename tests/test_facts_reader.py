@@ -1281,7 +1281,7 @@ def test_a_business_sentences_margin_is_the_business_and_the_compared_company_ma
 def test_a_list_of_signed_changes_then_zhi_gives_the_levels_reached() -> None:
     """`ROE、ROA分别同比-2.71pct、-0.22pct至11.70%、0.95%`: each change carries its own unit; the levels after
     至 are the figures, the changes are not."""
-    text = "某某银行2020年半年报点评。1-6月年化ROE、ROA分别同比-2.71pct、-0.22pct至11.70%、0.95%，ROE处大行中等水平。"
+    text = "某某银行2020年半年报点评。1-6月年化ROE、ROA分别同比-2.71pct、-0.22pct至11.70%、0.95%，ROE居中。"
     assert screening(text)["roe"] == 11.70
     margins = "公司2020年毛利率、净利率分别同比+1.2%、-0.5%。"
     assert screening(margins)["gross_margin"] is None  # changes alone give no level

@@ -137,3 +137,51 @@ def test_an_owner_phrase_without_yu_and_words_wrapped_by_the_layout_keep_their_m
     assert values(sheet, "net_profit", basis="actual") == [(pytest.approx(88120600.0), "company")]
     assert values(sheet, "net_profit_deducted", basis="actual") == [(pytest.approx(87001100.0), "company")]
     assert sheet.screening()["net_profit"].fact.value == pytest.approx(88120600.0)
+
+
+def test_a_statement_with_revenue_and_cost_in_both_years_derives_both_years_margins() -> None:
+    """How the margin moved is what `compare` asks: the prior year's column gives that year's margin, kept
+    apart (basis prior) from the current one, which alone is the screening figure."""
+    text = (
+        "某某制造股份有限公司 2024年年度报告\n合并利润表\n单位：元\n项目 | 2024年度 | 2023年度\n"
+        "一、营业总收入 | 1,000,000,000.00 | 800,000,000.00\n"
+        "其中：营业收入 | 1,000,000,000.00 | 800,000,000.00\n"
+        "其中：营业成本 | 600,000,000.00 | 520,000,000.00\n"
+    )
+    sheet = read_facts(text)
+    derived = sorted((f.basis, f.period_label, f.value) for f in sheet.facts if f.metric == "gross_margin")
+    assert derived == [("actual", "FY2024", 40.0), ("prior", "FY2023", 35.0)], derived
+    assert sheet.screening()["gross_margin"].fact.value == 40.0
+
+
+def test_the_readers_version_changes_with_its_source(tmp_path) -> None:
+    """Cached facts and checkpointed answers are keyed by the reader's version: a reader edit that left
+    it alone would serve an older reader's facts as current. A copy of the package with one line added to
+    the prose reader (and one to the PDF reader) reports another version."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import lmscreen
+    from lmscreen.task.facts import FACTS_VERSION
+
+    copy = tmp_path / "src" / "lmscreen"
+    shutil.copytree(Path(lmscreen.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+
+    def version() -> str:
+        code = "from lmscreen.task.facts import FACTS_VERSION; print(FACTS_VERSION)"
+        env = {**os.environ, "PYTHONPATH": str(tmp_path / "src")}
+        return subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        ).stdout.strip()
+
+    assert version() == FACTS_VERSION
+    with (copy / "task" / "prose.py").open("a", encoding="utf-8") as fh:
+        fh.write("\n# a reader edit\n")
+    edited = version()
+    assert edited != FACTS_VERSION
+    with (copy / "filings" / "pdf.py").open("a", encoding="utf-8") as fh:
+        fh.write("\n# a text extraction edit\n")
+    assert version() not in (edited, FACTS_VERSION)

@@ -23,11 +23,13 @@ first after it) are kept as `readings`: candidates a served model may choose amo
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from lmscreen.task.context import Reading
 from lmscreen.task.fact import TIER_CONTEXT, Fact
@@ -42,8 +44,24 @@ from lmscreen.task.tables import read_tables
 from lmscreen.task.units import FoldedText, ScannedText, scan
 from lmscreen.task.vocabulary import FORECAST_RE
 
-FACTS_VERSION = "1"
-"""Part of the prompt hash: the candidates the model sees depend on the reader."""
+
+def _reader_version() -> str:
+    """A digest of the reader's own source: the task modules (this package's top level), the period
+    vocabulary and the filings readers that give it its text. A hand-kept number was never raised when the
+    reader changed (it stayed "1" through dozens of reader changes), so a cached document's facts from an
+    older reader were read back as current; the source cannot be changed without changing this."""
+    here = Path(__file__).resolve().parent
+    package = here.parent
+    files = sorted(here.glob("*.py")) + [package / "periods.py"] + sorted((package / "filings").glob("*.py"))
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+FACTS_VERSION = _reader_version()
+"""Part of the prompt hash and of every cached document's facts: both depend on the reader."""
 SCREEN_FIELDS: tuple[str, ...] = ("revenue", "net_profit", "gross_margin", "roe", "pe_ttm")
 _AGREE = 0.005
 _ANNOUNCED_RE = re.compile(

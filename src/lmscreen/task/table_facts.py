@@ -90,9 +90,7 @@ def read_table_facts(reading: Reading, tables: list[Table]) -> list[Fact]:
         )
         facts.extend(found)
         if scope == "company":
-            derived = _derived_margin(reading, found)
-            if derived is not None:
-                facts.append(derived)
+            facts.extend(_derived_margins(found))
     return facts
 
 
@@ -213,15 +211,30 @@ def _segment_rows(reading: Reading, table: Table, tier: int) -> list[Fact]:
     return out
 
 
-def _derived_margin(reading: Reading, facts: list[Fact]) -> Fact | None:
-    """(营业收入 − 营业成本) / 营业收入 of the main period, from one table's current column."""
-    main = reading.main
-    current = [f for f in facts if f.basis == "actual" and f.scope == "company" and same(f.period, main)]
+def _derived_margins(facts: list[Fact]) -> list[Fact]:
+    """(营业收入 − 营业成本) / 营业收入 of each period one table prints both in (the current column, and a
+    prior year's column as that year's figure: how the margin moved is what `compare` asks)."""
+    out: list[Fact] = []
+    periods = [f.period for f in facts if f.metric == "revenue" and f.basis in ("actual", "prior")]
+    for period in dict.fromkeys(p for p in periods if p is not None):
+        margin = _derived_margin(facts, period)
+        if margin is not None:
+            out.append(margin)
+    return out
+
+
+def _derived_margin(facts: list[Fact], period: Period) -> Fact | None:
+    """The margin of one period, from one table's revenue and cost of that period and basis."""
+    current = [
+        f for f in facts if f.basis in ("actual", "prior") and f.scope == "company" and same(f.period, period)
+    ]
     revenue = [f for f in current if f.metric == "revenue"]
-    cost = [f for f in current if f.metric == "operating_cost"]
-    if not revenue or not cost:
+    if not revenue:
         return None
     rev = min(revenue, key=lambda f: (f.rank, f.start))
+    cost = [f for f in current if f.metric == "operating_cost" and f.basis == rev.basis]
+    if not cost:
+        return None
     cst = cost[0]
     if rev.value <= 0 or cst.value < 0:
         return None
@@ -232,7 +245,7 @@ def _derived_margin(reading: Reading, facts: list[Fact]) -> Fact | None:
         metric="gross_margin",
         period=rev.period,
         scope="company",
-        basis="actual",
+        basis=rev.basis,
         value=margin,
         unit="%",
         start=rev.start,

@@ -229,8 +229,10 @@ def _growth(sheet: FactSheet, metric: str) -> Fact | None:
 
 
 def _prior(sheet: FactSheet, metric: str, current: Fact) -> Fact | None:
-    """The comparison period's figure: printed as `prior`, or an actual of the year before."""
-    facts = _company(sheet, metric, "prior")
+    """The comparison period's figure: printed as `prior`, or an actual of the year before. Not one the
+    reader derived (a prior year's margin from that column's revenue and cost): a change of two derived
+    margins would be a derivation of derivations, which the script's numbers do not trace."""
+    facts = [f for f in _company(sheet, metric, "prior") if f.source != "derived"]
     if not facts and current.period is not None and current.period.year is not None:
         facts = [
             f

@@ -56,6 +56,17 @@ SOURCES = (
         "a6c6194d91f032252c360f042476e583353026d6", "财务报表数据分析/test.pdf",
         "490e91e292b45485ed458c7b881d218481f8eb47", "2025 annual report",
     ),
+    Source(
+        "000027.SZ-2016.pdf", "深圳能源", "StuPeter/Company_Annual_Report_Analysis_TF",
+        "da16600fb164a221e0f172f09e268e775ecaa41a", "000027深圳能源2016年年度报告-20170408(2)(1).pdf",
+        "dbf5f227d4b88868e856d2eacfa0546818601f89", "2016 annual report (excerpt: key figures, statements)",
+    ),
+    Source(
+        "02565.HK-2025.pdf", "派格生物", "zhangenping/Annual_Report",
+        "750ef7315f5e23366e6992c6236cf17bdb068995", "docs/report/H2_AN202604281821703679_1.pdf",
+        "548e821d8e37f9400e47ca2ca2a89b4c08236bef",
+        "2025 annual report (a Hong Kong H share in traditional Chinese, no revenue, a loss)",
+    ),
 )  # fmt: skip
 
 

@@ -88,7 +88,7 @@ class Report:
     pages: list[str] = field(default_factory=list)
 
 
-SETS = ("seen",) + tuple(f"heldout-{n}" for n in range(1, 32))
+SETS = ("seen",) + tuple(f"heldout-{n}" for n in range(1, 37))
 
 
 def load(

@@ -1288,8 +1288,8 @@ def test_a_list_of_signed_changes_then_zhi_gives_the_levels_reached() -> None:
 
 
 def test_a_figure_over_a_span_of_years_is_no_years_figure() -> None:
-    """`2016年至2019年，…净利润徘徊在0.5亿元左右`: a level held over four years is no one year's figure (and no
-    document period); the quarter the news reports is."""
+    """`2016年至2019年，…净利润徘徊在0.5亿元左右`: a level held over four years is no one year's figure
+    (and no document period); the quarter the news reports is."""
     text = (
         "财报显示，2016年至2019年，某某星马归属于上市公司股东的净利润徘徊在0.5亿元左右。2020年一季度，某某星马"
         "归属于上市公司股东的净利润亏损约1.1亿元，去年同期约为596万元。"
@@ -1300,5 +1300,7 @@ def test_a_figure_over_a_span_of_years_is_no_years_figure() -> None:
     assert not [f for f in sheet.facts if f.metric == "net_profit" and f.value == 0.5e8]
     listed = read_facts("我们预测公司2022年至2024年归母净利润分别为14.98亿元、53.04亿元、63.74亿元。")
     assert [(f.period_label, f.basis) for f in listed.facts if f.metric == "net_profit"] == [
-        ("2022E", "forecast"), ("2023E", "forecast"), ("2024E", "forecast")
+        ("2022E", "forecast"),
+        ("2023E", "forecast"),
+        ("2024E", "forecast"),
     ]

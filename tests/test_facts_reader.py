@@ -1304,3 +1304,16 @@ def test_a_figure_over_a_span_of_years_is_no_years_figure() -> None:
         ("2023E", "forecast"),
         ("2024E", "forecast"),
     ]
+
+
+def test_a_thousands_comma_ends_no_clause() -> None:
+    """`分别为122,329.09万元、91,885.22万元`: the comma groups digits; the list and its subject go on."""
+    text = (
+        "公司发布2020年半年报。实现利润总额、归属于上市公司股东的净利润分别为122,329.09万元、91,885.22万元，"
+        "较上年同期分别上升了31.18%、31.15%；实现归属于上市公司股东的净利润172,581.44万元、扣除非经常性损益后"
+        "归属于上市公司股东的净利润为171,764.31万元。"
+    )
+    sheet = read_facts(text)
+    assert 918852200.0 in [f.value for f in facts(sheet, "net_profit", basis="actual")]
+    deducted = facts(sheet, "net_profit_deducted", basis="actual")
+    assert [(f.value, f.scope) for f in deducted] == [(1717643100.0, "company")]

@@ -89,7 +89,7 @@ class Reading:
         i = pos - 1
         while i >= lo:
             ch = folded[i]
-            if ch in breaks and not (ch == "\n" and _soft_wrap(folded, i)):
+            if ch in breaks and not (ch == "\n" and _soft_wrap(folded, i)) and not _grouping(folded, i):
                 return i + 1
             if ch == " " and i > 0 and folded[i - 1] == " " and i + 1 < pos:
                 return i + 1  # a run of blanks: a paragraph break in pasted notes (`预期　　2020年…`)
@@ -102,7 +102,7 @@ class Reading:
         n = len(folded)
         while hi < n and hi - pos < limit:
             ch = folded[hi]
-            if ch in breaks and not (ch == "\n" and _soft_wrap(folded, hi)):
+            if ch in breaks and not (ch == "\n" and _soft_wrap(folded, hi)) and not _grouping(folded, hi):
                 break
             if ch == " " and hi + 1 < n and folded[hi + 1] == " ":
                 break
@@ -159,6 +159,17 @@ class Reading:
 
     def mention_index(self, mention: Mention) -> int:
         return bisect_left(self._mention_starts, mention.folded_start)
+
+
+def _grouping(folded: str, i: int) -> bool:
+    """Whether the `,` at `i` groups a number's digits (`122,329.09万元`): no clause ends inside a number."""
+    return (
+        folded[i] == ","
+        and 0 < i < len(folded) - 1
+        and folded[i - 1].isdigit()
+        and folded[i + 1 : i + 4].isdigit()
+        and not folded[i + 4 : i + 5].isdigit()
+    )
 
 
 _COLUMNS_END_RE = re.compile(r"\s[-(]?[0-9][0-9,.]*\)?%?\s+[-(]?[0-9][0-9,.]*\)?%?\s*$")

@@ -366,9 +366,9 @@ def _main_period(
         return found
     # the first sentence's period (`中联重科2019年一季度实现…`), then a report the text says was published
     first_end = min([i for i in (folded.find(ch, 0, 200) for ch in "。\n!?！？") if i > 0] or [200])
-    found = _first_dated(folded, periods, first_end, forecast, today)
-    if found is not None:
-        return found
+    dated = _first_dated(folded, periods, first_end, forecast, today)
+    if dated is not None:
+        return _figures_period(folded, periods, dated, forecast, today)
     # the first sentence names a part without its year (`一季度实现收入…`): the latest actual year
     for m in periods:
         if m.start >= first_end:
@@ -394,9 +394,9 @@ def _main_period(
         )
         if found is not None:
             return found
-    found = _first_dated(folded, periods, _HEAD_CHARS, forecast, today)
-    if found is not None:
-        return found
+    dated = _first_dated(folded, periods, _HEAD_CHARS, forecast, today)
+    if dated is not None:
+        return _figures_period(folded, periods, dated, forecast, today)
     if table_period is not None:
         return table_period
     # a part named without a year (`上半年归属于母公司所有者的净利润…`)
@@ -417,7 +417,7 @@ def _first_dated(
     limit: int,
     forecast: re.Pattern[str] | None,
     today: date | None,
-) -> Period | None:
+) -> PeriodMention | None:
     for m in periods:
         if m.start >= limit:
             break
@@ -431,7 +431,98 @@ def _first_dated(
             continue  # `截至2018年半年报，拥有…`: the report a figure is as of, not the document
         if not p.sub and not _NUMBER_IN_CLAUSE_RE.match(folded, m.end) and not _in_title(folded, m):
             continue  # `2019年公司业绩进入稳健增长周期，增持。`: a year told about, no figure in its sentence
-        return Period(p.year, p.sub or "FY")
+        if _span_end(folded, m) or _aimed_at(folded, m):
+            continue
+        return m
+    return None
+
+
+_SPAN_FROM_RE = re.compile(r"(?:从|自|由|始于|起始于)\s?$")
+_SPAN_TO_RE = re.compile(r"\s?(?:起|以来|开始|至今|[到至]\s?(?:20[0-9]{2}|[0-9]{2}|今|现在))")
+_SPAN_TO_BEFORE_RE = re.compile(r"(?:从|自)[^，,。；;]{1,10}?[到至]\s?$")
+_AIM_RE = re.compile(r"[^，,。；;]{0,10}?(?:激励计划|股权激励|持股计划|考核目标|业绩考核|考核条件|目标)")
+
+
+def _span_end(folded: str, m: PeriodMention) -> bool:
+    """`从16年到18Q3`, `自2017年起`, `2017年以来`: the ends of a span of time the text looks back over (a
+    trend, a compound growth); neither end is the period the document reports."""
+    before = folded[max(0, m.start - 4) : m.start]
+    if _SPAN_FROM_RE.search(before) and _SPAN_TO_RE.match(folded, m.end):
+        return True
+    if _SPAN_TO_BEFORE_RE.search(folded, max(0, m.start - 16), m.start):
+        return True
+    return bool(re.match(r"\s?(?:以来|起)", folded[m.end : m.end + 3]))
+
+
+def _aimed_at(folded: str, m: PeriodMention) -> bool:
+    """`2020年限制性股票激励计划`, `2021年考核目标`: a year a plan or a target is set for, not a period the
+    document reports."""
+    return bool(_AIM_RE.match(folded, m.end))
+
+
+_FIGURE_AFTER_RE = re.compile(
+    r"[^。；;！？\n\d]{0,14}?(?<!行业)(?<!市场)(?:营业总收入|营业收入|总营收|营收|收入|归母净利润|归母净利|净利润)"
+    r"[^，,。；;！？\n\d%]{0,8}?[-−]?\s?[0-9][0-9,.]*(?:\s?[/、]\s?[-−]?[0-9][0-9,.]*)*\s?"
+    r"(?:万亿|亿|万|千万|百万)?\s?元?(?<=[亿万元])"
+)
+"""A period followed in its clause by the company's revenue or profit as an amount (`18年营收115.2亿`,
+`2022年前三季度公司收入为52.28亿元`): the period the text's own figures are of."""
+_REVISED_RE = re.compile(r"上调|下调|调整|预测|预计|假设|引入|给予|对应|目标")
+_THIS_YEAR_RE = re.compile(r"(?:今年|本年|当年)\s?$")
+
+
+def _has_figure(folded: str, m: PeriodMention) -> bool:
+    return bool(_FIGURE_AFTER_RE.match(folded, m.end)) and "行业" not in folded[m.end : m.end + 14]
+
+
+def _figures_period(
+    folded: str,
+    periods: list[PeriodMention],
+    dated: PeriodMention,
+    forecast: re.Pattern[str] | None,
+    today: date | None,
+) -> Period | None:
+    """The first dated period of the opening, unless nothing of the company's is reported for it there
+    (`从16年到18Q3，存款增速…`, `公司发布2020年限制性股票激励计划`, `2022年该数值为48.2%`) and the text
+    states its revenue or profit for a period elsewhere (`拉动18年营收115.2亿`, `今年上半年，宁德时代实现
+    营收1892.46亿元`): then the figures' own period is the document's. A part with no year but `今年`
+    before it keeps no year (the years the text prints are others': comparisons, last year's)."""
+    p = dated.period
+    assert p is not None
+    own = Period(p.year, p.sub or "FY")
+    if _has_figure(folded, dated) or not _NUMBER_IN_CLAUSE_RE.match(folded, dated.end):
+        return own  # its own figures, or a period named with none (`2019Q3业绩预告略低于预期。`)
+    return _first_figures(folded, periods, own.year, forecast, today) or own
+
+
+def _first_figures(
+    folded: str,
+    periods: list[PeriodMention],
+    year: int | None,
+    forecast: re.Pattern[str] | None,
+    today: date | None,
+) -> Period | None:
+    """The first period the text states the company's revenue or profit for as an amount, not forecast,
+    planned, revised or a span's end; a part without a year takes `year` (none after `今年`)."""
+    for m in periods:
+        q = m.period
+        if q is None or m.kind != "period" or q.sub in ("E", LAST_QUARTER) or not _plausible(q.year, today):
+            continue
+        if _forecast_before(folded, m.start, forecast) or _span_end(folded, m) or _aimed_at(folded, m):
+            continue
+        lead = folded[max(0, m.start - _FORECAST_WINDOW) : m.start]
+        lead = lead[max(lead.rfind(ch) for ch in "。；;\n") + 1 :]
+        if _REVISED_RE.search(lead) or _planned(folded, m):
+            continue  # `下调2019年营收8.44亿`: an estimate revised, not a figure reported
+        if "单" in folded[m.start : m.end + 2] or not _has_figure(folded, m):
+            continue  # a quarter alone beside the report's figures is not the report
+        if q.year is not None:
+            return Period(q.year, q.sub or "FY")
+        if q.sub in ("", "FY"):
+            continue
+        if _THIS_YEAR_RE.search(folded, max(0, m.start - 3), m.start):
+            return Period(None, q.sub)
+        return Period(year, q.sub)
     return None
 
 

@@ -1,0 +1,80 @@
+"""The document's own period is the period its figures are of, not the first year it prints.
+
+Research notes open with a trend (`从17年到19Q3…`, `收入自2016年起提速`), a plan (`公司发布2021年限制性股票
+激励计划`), or a comparison (`2021年该比例为40.1%`) before they state the company's figures. A span's ends
+and a plan's or target's year name no period of the document; a dated period whose clause holds numbers but
+none of the company's revenue or profit gives way to the period the text states them for. Texts written
+here in those shapes; the reader is the real one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from lmscreen.task.facts import read_facts
+
+
+def test_the_ends_of_a_span_are_not_the_documents_period() -> None:
+    text = (
+        "　　息差优势扩大，规模增速领先　　从17年到19Q3，可比银行贷款增速均值从21.3%降到11.2%，而同期公司"
+        "却从10.4%提至16.8%；19Q3同业存单发行大增85%。19年营收98.6亿，YoY+17.2%；归母净利润38.1亿，"
+        "YoY+15.4%；ROE达15.2%，超出可比均值1.3pct。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2019, "FY")
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(98.6e8)
+    assert got["net_profit"].fact.value == pytest.approx(38.1e8)
+
+
+def test_a_year_a_trend_starts_from_is_not_the_documents_period() -> None:
+    text = (
+        "　　包装龙头，业绩亮眼　　公司业务规模快速扩大，收入自2016年起增长提速，"
+        "2011-2016年收入年复合增速5%，而2016-2020年收入年复合增速22%；利润端于2019年见底回升。2021年前三季度公司收入为41.07亿元，同比"
+        "增长28.10%，归母净利润为1.92亿元，同比增长40.02%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2021, "Q1-Q3")
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(41.07e8)
+    assert got["net_profit"].fact.value == pytest.approx(1.92e8)
+
+
+def test_a_plans_year_is_not_the_documents_period() -> None:
+    text = (
+        "事项：公司发布2021年限制性股票激励计划（草案），拟授予限制性股票1200万股，考核条件为2021-2023年"
+        "净利润较2020年增长不低于15%、30%、60%。公司2020年营收18.34亿，同增21%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2020, "FY")
+    assert sheet.screening()["revenue"].fact.value == pytest.approx(18.34e8)
+
+
+def test_a_comparisons_year_gives_way_to_this_years_half() -> None:
+    # the text never prints its own year: `今年上半年` keeps none, and a prior year's share is no period
+    text = (
+        "某某网 8 月 5 日消息，据报道，今年以来行业需求放缓。\n"
+        "财报显示，今年上半年，某电池实现营收 821.35 亿元，同比增长 40.12%，净利润 95.20 亿元，同比增长"
+        " 60.33%。数据显示，今年上半年该公司国内市占率为 41.2%，2022 年该数值为 46.8%，2021 年为 50.3%。"
+    )
+    sheet = read_facts(text, names=("某电池",))
+    assert sheet.period.year is None and sheet.period.sub == "H1"
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(821.35e8)
+    assert got["net_profit"].fact.value == pytest.approx(95.20e8)
+
+
+def test_a_dated_opening_with_its_own_figures_or_none_stays_the_period() -> None:
+    # its own figures beside it, across a comma, and as a slash list
+    own = read_facts("2020年上半年，公司实现营业收入31.4亿元，同比增长17.4%。2019年营收50.2亿元。")
+    assert (own.period.year, own.period.sub) == (2020, "H1")
+    listed = read_facts(
+        "2018年公司营收和归母净利润139.8/4.32亿，分别同比+32%/10%。预计2021年归母净利润13.6亿元。"
+    )
+    assert (listed.period.year, listed.period.sub) == (2018, "FY")
+    # a revised estimate later is no reported figure: the opening's quarter stands
+    revised = read_facts(
+        "2019Q3 业绩预告略低于预期。公司 2019Q3 业绩预告 1-9 月归母净利润 7100~8100 万。"
+        "下调 2019 年营收 8.44 亿。"
+    )
+    assert revised.period.year == 2019 and revised.period.sub == "Q1-Q3"

@@ -78,3 +78,30 @@ def test_a_dated_opening_with_its_own_figures_or_none_stays_the_period() -> None
         "下调 2019 年营收 8.44 亿。"
     )
     assert revised.period.year == 2019 and revised.period.sub == "Q1-Q3"
+
+
+def test_a_bare_first_quarter_in_an_annual_note_that_publishes_the_next_first_quarter() -> None:
+    text = (
+        "　　事件描述　　4月20日，公司发布2023年年度报告以及2024年一季度报告，"
+        "2023年公司实现营业收入15.20亿元，同比增长30.11%，实现归母净利润5.02亿元，同比增长40.35%。"
+        "2024年一季度公司实现营业收入3.61亿元，同比增长12.08%，实现归母净利润1.27亿元。"
+        " 公司一季度毛利率维持在去年高位水平，毛利率为66.42%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2023, "FY")
+    margin = [f for f in sheet.facts if f.metric == "gross_margin"]
+    assert [(f.value, f.period_label) for f in margin] == [(pytest.approx(66.42), "2024Q1")]
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(15.20e8)
+    assert got["gross_margin"].fact.value == pytest.approx(66.42)
+    # the year's own quarters named together (`一季度、四季度`, `一季度…，四季度…`) keep the year
+    listed = read_facts(
+        "公司发布2023年年度报告以及2024年一季度报告。2024年一季度公司实现营业收入3.61亿元。"
+        "公司一季度、四季度净利率分别为30.2%、31.0%。公司一季度毛利率为60.1%，四季度毛利率为62.3%。"
+    )
+    quarters = sorted((f.metric, f.period_label) for f in listed.facts if f.metric != "revenue")
+    year_own = [("gross_margin", "2023Q1"), ("gross_margin", "2023Q4")]
+    assert quarters == year_own + [("net_margin", "2023Q1"), ("net_margin", "2023Q4")]
+    # without the next quarter's report published, a bare first quarter is the year's own
+    plain = read_facts("公司发布2023年年度报告，2023年实现营业收入15.20亿元。公司一季度毛利率为60.1%。")
+    assert [f.period_label for f in plain.facts if f.metric == "gross_margin"] == ["2023Q1"]

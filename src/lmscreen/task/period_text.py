@@ -648,3 +648,45 @@ _PLANNED_RE = re.compile(r"[^，。；,;]{0,8}?(?:计划|目标|预计|有望|�
 def _planned(folded: str, m: PeriodMention) -> bool:
     """`2021年公司计划拓店350家`, `2021年将加快…`: a year the text plans for, not one it reports."""
     return m.period is not None and m.period.sub in ("", "FY") and bool(_PLANNED_RE.match(folded, m.end))
+
+
+_NEXT_Q1_REPORT_RE = re.compile(
+    r"(?:发布|公布|披露|公告)[^。]{0,30}?(?P<y>20[0-9]{2}|[0-9]{2})\s?年?\s?(?:一季报|一季度报告|第一季度报告)"
+)
+
+
+def next_first_quarter(
+    folded: str, mentions: list[PeriodMention], main: Period | None
+) -> list[PeriodMention]:
+    """`公司发布2021年年度报告以及2022年一季度报告…2022年一季度公司实现营业收入4.29亿元…公司一季度毛利率…`:
+    a note on an annual report that also publishes the next year's first-quarter report speaks of that
+    quarter when it says `一季度` without a year after it has named it with its year; the year's own first
+    quarter is then always dated or listed with the others (`一季度、二季度…分别`), so a bare first quarter in
+    a sentence naming another quarter keeps the main year."""
+    if main is None or main.sub != "FY" or main.year is None:
+        return mentions
+    published = _NEXT_Q1_REPORT_RE.search(folded)
+    if published is None or _year(published.group("y")) != main.year + 1:
+        return mentions
+    dated = [
+        m
+        for m in mentions
+        if m.period is not None and m.period.year == main.year + 1 and m.period.sub == "Q1"
+    ]
+    if not dated:
+        return mentions
+    out = []
+    for m in mentions:
+        p = m.period
+        if p is not None and p.year is None and p.sub == "Q1" and m.start > dated[0].start:
+            lo = max(folded.rfind(ch, 0, m.start) for ch in "。；;\n") + 1
+            hi = min([i for i in (folded.find(ch, m.end) for ch in "。；;\n") if i >= 0] or [len(folded)])
+            others = [
+                o for o in mentions
+                if lo <= o.start < hi and o.period is not None and o.period.year is None
+                and o.period.sub in ("Q2", "Q3", "Q4", LAST_QUARTER)
+            ]  # fmt: skip
+            if not others:
+                m = PeriodMention(m.start, m.end, Period(main.year + 1, "Q1"), m.kind, m.years)
+        out.append(m)
+    return out

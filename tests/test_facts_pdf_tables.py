@@ -63,8 +63,20 @@ def test_a_quarterly_table_with_wrapped_labels_restated_columns_and_a_page_break
     quarter = [f for f in sheet.facts if f.metric == "roe" and f.period_label == "2025Q3"]
     assert [f.value for f in quarter] == [pytest.approx(4.75)]
     # 调整前 and 调整后 are both the prior period: neither is a current figure
-    priors = {round(f.value, 2) for f in sheet.facts if f.metric == "net_profit" and f.basis == "prior"}
-    assert 301870420.17 in priors and 310902079.52 not in priors
+    priors = {
+        (round(f.value, 2), f.period_label)
+        for f in sheet.facts
+        if f.metric == "net_profit" and f.basis == "prior"
+    }
+    assert priors == {(301870420.17, "2024Q1-Q3"), (141186516.34, "2024Q3")}
+    # the change columns are each of their own current column's period
+    growth = {
+        (f.value, f.period_label) for f in sheet.facts if f.metric == "net_profit" and f.basis == "growth"
+    }
+    assert growth == {(-21.81, "2025Q3"), (2.99, "2025Q1-Q3")}
+    # the ratio's change in points is no prior ratio, though the shifted header calls its column 调整后
+    roe_prior = {(f.value, f.period_label) for f in sheet.facts if f.metric == "roe" and f.basis == "prior"}
+    assert roe_prior == {(7.17, "2024Q3"), (15.76, "2024Q1-Q3")}
     # a `-` cell is no figure and keeps the cells after it under their own columns
     cash = [f for f in sheet.facts if f.metric == "operating_cash_flow" and f.basis == "actual"]
     assert [f.value for f in cash] == [pytest.approx(-893202531.10)]

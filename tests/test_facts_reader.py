@@ -1028,3 +1028,260 @@ def test_a_bare_single_quarter_after_a_named_quarter_is_that_quarter() -> None:
     # alone, 单季度 in an annual note is still its last quarter
     alone = "公司发布2024年年报，全年实现营业收入241.37亿元。单季度毛利率仅为13.18%。"
     assert [f.period for f in facts(read_facts(alone), "gross_margin")] == [Period(2024, "Q4")]
+
+
+def test_two_labels_joined_by_he_then_two_amounts_pair_in_order() -> None:
+    # `实现收入和归母净利润25.6亿和3.2亿`: no 分别, but labels and amounts are joined alike, one to one
+    head = "公司发布2024年年报，"
+    for listed in (
+        "2024年实现收入和归母净利润25.6亿和3.2亿，同比增长8.1%和4.5%。",
+        "2024年实现营收、归母净利润25.6亿元、3.2亿元。",
+        "2024年营收和归母净利润分别为25.6亿元和3.2亿元。",
+        "2024年营收/归母净利润为25.6/3.2亿元。",
+        "2024年营收、归母净利润分别为25.6、3.2亿元。",
+    ):
+        got = screening(head + listed)
+        assert got["revenue"] == pytest.approx(25.6e8), listed
+        assert got["net_profit"] == pytest.approx(3.2e8), listed
+    three = screening(head + "2024年实现营收、归母净利润和扣非归母净利润30.2亿元、4.1亿元和3.9亿元。")
+    assert three["revenue"] == pytest.approx(30.2e8) and three["net_profit"] == pytest.approx(4.1e8)
+    # one amount after two joined labels: whose it is cannot be settled, so it is neither's
+    for unsettled in (
+        "2024年实现收入和归母净利润25.6亿，同比增长8.1%。",
+        "2024年实现收入和归母净利润25.6亿，3.2亿。",
+    ):
+        got = screening(head + unsettled)
+        assert got["net_profit"] is None and got["revenue"] is None, unsettled
+
+
+def test_a_margin_restated_before_a_bracketed_note_on_what_was_restated() -> None:
+    head = "公司发布2024年年报，全年实现营业收入18.2亿元，归母净利润2.6亿元。"
+    for restated in (
+        "还原会计准则调整后（将运输费用调整至营业成本），2024年公司毛利率同比提升0.8pct至45.3%。",
+        "剔除运费影响（运费计入营业成本），公司毛利率为45.3%。",
+        "会计准则调整后，公司毛利率为45.3%。",
+        "若还原运费，公司毛利率为45.3%。",
+        "同口径对比，公司毛利率为45.3%。",
+    ):
+        assert screening(head + restated)["gross_margin"] is None, restated
+    # beside the reported margin the restated one is no rival
+    both = head + "公司毛利率为44.1%；还原运费调整后（运费计入营业成本），毛利率为46.0%。"
+    assert screening(both)["gross_margin"] == pytest.approx(44.1)
+    # a bracketed aside that restates nothing leaves the margin the report's
+    plain = head + "受益于提价（主要产品均提价），公司毛利率为44.1%。"
+    assert screening(plain)["gross_margin"] == pytest.approx(44.1)
+
+
+def test_a_margin_after_a_parts_sales_amount_is_that_parts() -> None:
+    head = "公司发布2024年年报，全年实现营业收入18.2亿元，归母净利润2.6亿元。"
+    part = head + "2024年公司储能设备海外销售3.2亿元，毛利率38.5%，高于国内31.0%。"
+    sheet = read_facts(part)
+    assert sheet.screening()["gross_margin"].fact is None
+    margin = facts(sheet, "gross_margin")
+    assert [(f.value, f.scope) for f in margin][:1] == [(pytest.approx(38.5), "segment")]
+    for channel in (
+        "线上渠道销售额3.2亿元，毛利率38.5%。",
+        "其中出口销售3.2亿元，毛利率38.5%。",
+        "2024年出口3.2亿元，毛利率38.5%。",
+    ):
+        assert screening(head + channel)["gross_margin"] is None, channel
+    # the whole's sales say nothing of a part: the margin stays the company's
+    for whole in (
+        "2024年全年实现销售18.2亿元，毛利率33.0%。",
+        "报告期内，公司实现销售收入18.2亿元，毛利率33.0%。",
+        "公司产品销售18.2亿元，毛利率33.0%。",
+    ):
+        assert screening(head + whole)["gross_margin"] == pytest.approx(33.0), whole
+
+
+def test_a_region_heading_or_a_numbered_items_name_makes_its_figures_a_parts() -> None:
+    head = "公司发布2024年年报，全年实现营业收入60.2亿元，归母净利润8.1亿元。"
+    # `国内方面：24年营收25.1亿元` … `海外方面：24年营收达35.1亿元`: each region's, not two company revenues
+    regions = (
+        head + "分区域看，国内方面：24年营收25.1亿元，同比-5.0%。海外方面：24年营收达35.1亿元，同比+60%。"
+    )
+    sheet = read_facts(regions)
+    assert [f.scope for f in facts(sheet, "revenue", basis="actual")] == ["company", "segment", "segment"]
+    assert screening(regions)["revenue"] == pytest.approx(60.2e8)
+    # a heading on the report's own figures names no part
+    for own in (
+        "公司发布2024年年报。盈利能力方面：24年营收60.2亿元，归母净利润8.1亿元。",
+        "公司发布2024年年报。主营业务方面：24年营收60.2亿元，归母净利润8.1亿元。",
+    ):
+        assert screening(own)["revenue"] == pytest.approx(60.2e8), own
+    # `1）锂电设备：80.1亿元，yoy+40%，毛利率39.0%；2）物流设备：12.2亿元；毛利率19.1%`: each item's margin
+    items = (
+        head
+        + "公司2024年各项业务情况如下：1）锂电设备：40.1亿元，yoy+40%，毛利率39.0%；2）物流设备：12.2亿元，"
+        "yoy+6%；毛利率19.1%。公司毛利率/净利率分别为36.5%/13.5%。"
+    )
+    assert screening(items)["gross_margin"] == pytest.approx(36.5)
+    assert {f.scope for f in facts(read_facts(items), "gross_margin") if f.value != pytest.approx(36.5)} == {
+        "segment"
+    }
+    # an item about a period or an aspect of the report is the company's
+    dated = (
+        "公司发布2024年年报，营业收入60.2亿元。"
+        "从盈利能力来看：1）2024：毛利率为36.5%；2）费用率：销售费用率9.1%。"
+    )
+    assert screening(dated)["gross_margin"] == pytest.approx(36.5)
+    # a reason's heading (its text opens on no figure of a part) leaves the margin after it the company's
+    for reason in (
+        "毛利率提升的原因：1）产品结构：高端产品占比提升，毛利率提升至35.0%。",
+        "1）原材料价格：价格回落，毛利率同比+2pct至35.0%。",
+    ):
+        assert screening(head + reason)["gross_margin"] == pytest.approx(35.0), reason
+
+
+def test_a_cause_before_a_margin_is_no_part_but_a_named_part_stays_one() -> None:
+    head = "公司发布2024年年报，全年实现营业收入46.3亿元，归母净利润12.0亿元。"
+    # `（2）2024年公司产品结构持续提升，带动毛利率同+0.33pct至84.5%`: the company moved its own margin
+    cause = head + "（2）2024年公司产品结构持续提升，带动毛利率同+0.33pct至84.5%；费用率有所下降。"
+    assert screening(cause)["gross_margin"] == pytest.approx(84.5)
+    # `产品结构升级带动毛利率…`: a change that moved the margin, no part's name
+    for moved in ("产品结构升级带动毛利率上升1.72pct至84.5%。", "销售收入增长带动毛利率提升至84.5%。"):
+        assert screening(head + moved)["gross_margin"] == pytest.approx(84.5), moved
+    assert screening(head + "白酒业务收入增长带动毛利率提升至84.5%。")["gross_margin"] is None
+    # `受益于高端系列放量，毛利率…`: what it gained from is no topic
+    benefit = head + "受益于高端系列放量，毛利率同增3.1pct至76.0%，税金及附加率同升0.7pct。"
+    assert screening(benefit)["gross_margin"] == pytest.approx(76.0)
+    # `公司业务整体毛利率`: the company's whole business
+    whole = head + "2024年公司业务整体毛利率20.60%，同比增长0.91个百分点。"
+    assert screening(whole)["gross_margin"] == pytest.approx(20.60)
+    # a product's volume driving its revenue keeps both the product's; a named business stays a part
+    product = (
+        head + "（1）成品框销量同比增长11.7%至5034万片，带动营业收入同比增长25.9%至11.2亿元，"
+        "毛利率同比提升5.9个pct至31.7%。"
+    )
+    assert screening(product)["gross_margin"] is None
+    latin = head + "2024年公司CRO业务实现收入4.50亿元，毛利率40.1%；公司CMO业务实现收入10.02亿元。"
+    got = read_facts(latin).screening()
+    assert got["revenue"].fact is not None and got["revenue"].fact.value == pytest.approx(46.3e8)
+    assert got["gross_margin"].fact is None
+
+
+def test_a_hope_put_as_a_heading_before_the_reports_own_figures_is_no_forecast() -> None:
+    # `发布2024年一季报，疫情后业绩有望逐步修复：24Q1实现营收33.67亿元`: the report's figures after the hope
+    text = (
+        "公司发布2024年一季报，业绩有望逐步修复：24Q1实现营收33.67亿元，同比+1.6%，实现归母净利润2.26亿元。"
+    )
+    got = screening(text)
+    assert got["revenue"] == pytest.approx(33.67e8) and got["net_profit"] == pytest.approx(2.26e8)
+    # a hope about another period, or a forecast word after the colon, stays a forecast
+    later = "公司发布2024年一季报，营收30.1亿元。全年业绩有望高增：2024年实现营收150亿元。"
+    assert [f.basis for f in facts(read_facts(later), "revenue", period="2024E")] == ["forecast"]
+    ahead = "公司发布2024年一季报，业绩有望逐步修复：预计24Q1实现营收33.67亿元。"
+    assert screening(ahead)["revenue"] is None
+
+
+def test_a_heading_glued_to_a_sentence_opening_on_the_company() -> None:
+    # `21年收入、业绩高增长，销售毛利率略降21年公司营业收入为54.19亿元`: the company, not a part named 略降
+    text = (
+        "公司发布2024年年度报告。　　24年收入、业绩高增长，销售毛利率略降24年公司营业收入为54.19亿元，"
+        "同比+48.88%；归母净利润0.84亿元。"
+    )
+    assert screening(text)["revenue"] == pytest.approx(54.19e8)
+    # a subsidiary's figure stays its own
+    sub = "公司发布2024年年度报告，营业收入54.19亿元。控股子公司营业收入为12.3亿元。"
+    assert screening(sub)["revenue"] == pytest.approx(54.19e8)
+
+
+def test_a_numbered_items_business_heading_ending_in_fangmian_covers_its_clauses() -> None:
+    # `1）有税业务方面，…实现营收5.33亿元，实现毛利率70.32%；…实现毛利率48.81%；2）免税业务…`
+    text = (
+        "公司发布2024年一季报，24Q1实现营收33.67亿元，实现归母净利润2.26亿元。分业态看，1）有税业务方面，"
+        "奥莱业态持续增长，实现营收5.33亿元，实现毛利率70.32%；购物中心持续展现强韧性，实现营收5.95亿元，"
+        "实现毛利率48.81%；2）免税业务实现营收5599万元。公司毛利率小幅上升，相比23Q1上升1.86pct至42.80%。"
+    )
+    got = screening(text)
+    assert got["gross_margin"] == pytest.approx(42.80) and got["revenue"] == pytest.approx(33.67e8)
+    # `1）业绩方面，`: no business named, the company's own figures
+    own = "公司发布2024年一季报。1）业绩方面，24Q1实现营收33.67亿元，实现毛利率42.8%。"
+    assert screening(own)["gross_margin"] == pytest.approx(42.8)
+
+
+def test_an_annual_note_naming_the_next_first_quarters_report_gives_its_revenue_when_the_year_has_none() -> (
+    None
+):
+    # the year's profit is printed, its revenue is not; the quarter's report is named with the year's
+    text = (
+        "2025Q1公司实现营业收入32.74亿元/YoY+11.9%，归母净利润5.63亿元/YoY+62.6%。根据公司2024年年报及2025年一季报"
+        "情况，我们调整盈利预测。1）收入&利润端：2024年归母净利润23.18亿元，同比+46.2%。"
+    )
+    sheet = read_facts(text)
+    got = sheet.screening()
+    assert sheet.period == Period(2024, "FY")
+    assert got["net_profit"].fact.value == pytest.approx(23.18e8)
+    assert (
+        got["revenue"].fact.value == pytest.approx(32.74e8) and got["revenue"].fact.period_label == "2025Q1"
+    )
+    # a plain annual review quoting the next quarter names no report of it: the quarter is no document figure
+    plain = "公司发布2024年年报，2024年归母净利润23.18亿元。2025Q1公司实现营业收入32.74亿元。"
+    assert screening(plain)["revenue"] is None
+
+
+def test_a_quarters_aside_stating_only_changes_does_not_carry_past_its_semicolon() -> None:
+    # `2020年上半年，公司实现…收入1383亿元，…，其中Q2单季度同比增长6.6%…；实现归母净利润33亿元`: the half's
+    text = (
+        "公司发布2024年半年报。2024年上半年，公司实现营业收入1383亿元，同比增长4.0%，其中Q2单季度同比增长6.6%，"
+        "相比Q1单季度增速提升5.7pct；实现归母净利润33亿元，同比增长10.9%。"
+    )
+    sheet = read_facts(text)
+    assert [f.period_label for f in facts(sheet, "net_profit", basis="actual")] == ["2024H1"]
+    assert screening(text)["net_profit"] == pytest.approx(33e8)
+    # an aside with a level of its own governs the clause after it
+    level = (
+        "公司发布2024年年报。2024年公司销售毛利率为28.9%，同比下降6.3pct；净利率为9.3%，其中2024Q4的毛利率"
+        "28.1%，同比下降6.8pct；净利率为8.6%，同比增加13.3pct。"
+    )
+    margins = {f.value: f.period_label for f in read_facts(level).facts if f.metric == "net_margin"}
+    assert margins == {9.3: "FY2024", 8.6: "2024Q4"}
+
+
+def test_two_reports_announced_together_pair_with_a_slash_pair_of_amounts() -> None:
+    # `公司发布2022年年报及2023年一季报。公司实现营业收入12.23亿元/3.30亿元…`: the year's, then the quarter's
+    text = (
+        "事件：公司发布2024年年报及2025年一季报。公司实现营业收入12.23亿元/3.30亿元，同比增长97.80%/42.47%；"
+        "实现归母净利润3.56亿元/9965.54万元，同比增长161.97%/62.65%。"
+    )
+    sheet = read_facts(text)
+    got = {(f.metric, f.period_label): f.value for f in sheet.facts if f.basis == "actual"}
+    assert got == {
+        ("revenue", "FY2024"): pytest.approx(12.23e8),
+        ("revenue", "2025Q1"): pytest.approx(3.30e8),
+        ("net_profit", "FY2024"): pytest.approx(3.56e8),
+        ("net_profit", "2025Q1"): pytest.approx(9965.54e4),
+    }
+    assert screening(text)["net_profit"] == pytest.approx(3.56e8)
+    # without the two reports, or with a period of its own, or three amounts, whose is which is not read
+    for unread in (
+        "事件：公司发布2024年年报。公司实现营业收入12.23亿元/3.30亿元。",
+        "事件：公司发布2024年年报及2025年一季报。2024年公司实现营业收入12.23亿元/3.30亿元。",
+        "事件：公司发布2024年年报及2025年一季报。公司实现营业收入12.23亿元/3.30亿元/1.1亿元。",
+    ):
+        assert not [f for f in read_facts(unread).facts if f.metric == "revenue"], unread
+
+
+def test_a_business_sentences_margin_is_the_business_and_the_compared_company_margin_the_company() -> None:
+    """`公司创新业务…，毛利率为84%，明显高于公司整体毛利率35%`: the sentence is about one business, and
+    the figure it is compared with is the company's own (a comparison with a labelled figure is no
+    threshold); `可比公司…平均PE` stays the peers'."""
+    text = (
+        "某某科技2019年营收26.52亿元，同增24%；其中创新业务实现收入7605万元，同增562%。公司创新业务属于运营"
+        "服务类业务，具备规模效应，毛利率为84%，明显高于公司整体毛利率35%。"
+    )
+    sheet = read_facts(text)
+    margins = sorted((f.value, f.scope) for f in facts(sheet, "gross_margin"))
+    assert margins == [(35.0, "company"), (84.0, "segment")]
+    assert screening(text)["gross_margin"] == 35.0
+    peers = read_facts("某某科技2022年营收26.52亿元。可比公司2022年平均PE为14x，公司估值偏低。")
+    assert not [f for f in peers.facts if f.metric.startswith("pe") and f.scope == "company"]
+
+
+def test_a_list_of_signed_changes_then_zhi_gives_the_levels_reached() -> None:
+    """`ROE、ROA分别同比-2.71pct、-0.22pct至11.70%、0.95%`: each change carries its own unit; the levels after
+    至 are the figures, the changes are not."""
+    text = "某某银行2020年半年报点评。1-6月年化ROE、ROA分别同比-2.71pct、-0.22pct至11.70%、0.95%，ROE居中。"
+    assert screening(text)["roe"] == 11.70
+    margins = "公司2020年毛利率、净利率分别同比+1.2%、-0.5%。"
+    assert screening(margins)["gross_margin"] is None  # changes alone give no level

@@ -24,11 +24,6 @@ import polars as pl
 OPTIONS: dict[str, Any] = {"compression": "zstd", "compression_level": 1, "statistics": False}
 
 _END = object()
-_ABORT = object()
-
-
-class _Aborted(Exception):
-    """Raised inside the sink's source when the writer gives up: the half-written file is discarded."""
 
 
 class ParquetStream:
@@ -70,8 +65,6 @@ class ParquetStream:
                 item = self._queue.get()
                 if item is _END:
                     return
-                if item is _ABORT:
-                    raise _Aborted
                 yield item  # type: ignore[misc]
 
         def sink() -> None:
@@ -109,7 +102,10 @@ class ParquetStream:
             self._held = None
             return
         try:
-            self._put(_END if exc_type is None else _ABORT)
+            # Ended as a whole file even when the block failed: polars' streaming engine may still open its
+            # output after a source that raised has already stopped the query, so a discarded temp file
+            # could reappear after the caller removed it. A completed sink has closed the file for good.
+            self._put(_END)
         except BaseException:
             if exc_type is None:
                 raise

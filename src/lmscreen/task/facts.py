@@ -99,7 +99,7 @@ class FactSheet:
         out: dict[str, Screened] = {}
         for name in SCREEN_FIELDS:
             kept = [f for f in self.facts if f.metric == name and self.main(f) and _plausible(f)]
-            if not kept and name == "gross_margin":
+            if not kept and name in _NEXT_QUARTER_FIELDS:
                 kept = self._next_first_quarter(name)
             pool = [f for f in kept if f.source != "derived"] or kept
             if not pool:
@@ -125,10 +125,12 @@ class FactSheet:
 
     def _next_first_quarter(self, name: str) -> list[Fact]:
         """`公司发布2020年报…公司同时发布2021年一季报…2021Q1的综合毛利率28.83%`: a note on an annual report
-        that also announces the next first quarter's report and prints no margin of the year but the
-        quarter's own company margin: that quarter is the text's latest own period, so its margin stands
-        for the field (its fact keeps the quarter, so results say which period it is). Only with the
-        quarter's report announced; a Q1 margin quoted in a plain annual review is no document figure."""
+        that also announces the next first quarter's report (or names the two reports together: `根据公司
+        2022年年报及2023年一季报情况`) and prints no figure of the year for the field but the quarter's own
+        company figure (a margin, or `2023Q1公司实现营业收入32.74亿元` beside the year's profit alone): that
+        quarter is the text's latest own period, so its figure stands for the field (its fact keeps the
+        quarter, so results say which period it is). Only with the quarter's report announced; a Q1 figure
+        quoted in a plain annual review is no document figure."""
         main = self.period
         if main is None or main.sub != "FY" or main.year is None:
             return []
@@ -189,8 +191,14 @@ class FactSheet:
         return [f.to_json(self.text) for f in self.facts]
 
 
-_ALSO_Q1_RE = re.compile(r"(?:发布|公布|披露|公告)[^。]{0,30}(?:一季报|一季度报告|第一季度报告)")
-"""A first quarter's report announced (`公司同时发布2021年一季报`, `披露2020年年报、2021年一季报`)."""
+_NEXT_QUARTER_FIELDS = frozenset({"revenue", "net_profit", "gross_margin"})
+"""Fields an annual note's announced next first quarter may stand for when the year's is not printed."""
+_ALSO_Q1_RE = re.compile(
+    r"(?:发布|公布|披露|公告)[^。]{0,30}(?:一季报|一季度报告|第一季度报告)"
+    r"|(?:年报|年度报告)(?:和|及|与|、|以及)\s?(?:20[0-9]{2}\s?年)?\s?(?:一季报|一季度报告|第一季度报告)"
+)
+"""A first quarter's report announced (`公司同时发布2021年一季报`, `披露2020年年报、2021年一季报`) or named
+with the annual report it follows (`根据公司2022年年报及2023年一季报情况`)."""
 
 _LEAST_YUAN = 1e5
 """A company's revenue or profit printed in plain 元 below this is taken for a dropped 万

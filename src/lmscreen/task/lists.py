@@ -20,11 +20,11 @@ from lmscreen.task.metrics import GROWTH_METRICS, METRICS, PE_METRICS, Label
 from lmscreen.task.period_text import PeriodMention, resolve
 from lmscreen.task.periods import Period
 from lmscreen.task.prose import (
-    _ADJUSTED_BEFORE_RE,
     _COMPARED_END_RE,
     ENUM_RE,
     _subject,
     _unit_kind_ok,
+    adjusted_before,
     period_for,
 )
 from lmscreen.task.units import Mention, printed_unit
@@ -36,17 +36,22 @@ _LABEL_SEP_RE = re.compile(r"^\s?(?:[、,，/\\和及与]|以及)\s?$")
 _AFTER_ENUM_RE = re.compile(r"^(?:为|是|达到?|录得|实现|约为?|:|：)?\s?")
 _CHANGE_AFTER_RE = re.compile(
     r"^(?:同比|较上年同期|较上年|比上年同期|比上年)?\s?(?:增长|增加|上升|提升|下降|减少|下滑|增|降|变动)"
+    r"|^(?:同比|较上年同期|较上年|比上年同期|比上年)\s?(?=[+\-][0-9])"
 )
+"""The changes a list states after 分别 (`分别同比增长…`, `分别同比-2.71pct、-0.22pct至…`)."""
 _NUMBER_KINDS = ("money", "percent", "times", "none")
 _SLASH_CHANGE_RE = re.compile(
     r"\s?(?:(?:同比|较上年同期|较上年|比上年同期|比上年|同)?\s?"
     r"(?:增长|增加|上升|提升|提高|下降|减少|下滑|降低|增|降|升|变动)|yoy|yoy\s?(?:变动|变化))\s?(?=[+\-]?[0-9])",
     re.IGNORECASE,
 )
+_CHANGE_UNIT = r"(?:个百分点|百分点|个pcts?|pcts?|pp|%)"
 _LEVELS_AFTER_CHANGES_RE = re.compile(
-    r"[+\-]?[0-9][0-9.]*%?(?:\s?[/、,，]\s?[+\-]?[0-9][0-9.]*%?)+\s?(?:个百分点|百分点|个pcts?|pcts?|pp|%)?\s?(?:至|到)"
+    rf"[+\-]?[0-9][0-9.]*\s?{_CHANGE_UNIT}?(?:\s?[/、,，]\s?[+\-]?[0-9][0-9.]*\s?{_CHANGE_UNIT}?)+\s?(?:至|到)",
+    re.IGNORECASE,
 )
-"""`1.59/0.57个百分点至`: a run of changes, then 至: the numbers after it are the levels reached."""
+"""`1.59/0.57个百分点至`, `-2.71pct、-0.22pct至`: a run of changes, then 至: the numbers after it are the
+levels reached."""
 
 
 _ASIDE_RE = re.compile(r"\s?[（(][^（()）]{1,24}[）)]")
@@ -194,16 +199,76 @@ def read_lists(reading: Reading) -> list[Fact]:
             continue  # `营收、归母净利润1.2亿、增长12%` is prose, read clause by clause
         lo = reading.start_of(label.start, SENTENCE_BREAKS, 90)
         facts.extend(_pair(reading, joined, numbers, lo, label.start, growth=False, seen=seen, level=level))
+    facts.extend(_report_pairs(reading, seen))
     return facts
 
 
-def _enumerated_amounts(reading: Reading, labels: list[Label], numbers: list[Mention], hi: int) -> bool:
-    """`实现营业收入、归母净利润、扣非归母净利润47.98亿元、11.28亿元、11.09亿元`: labels joined by 、 and then
-    as many amounts joined by 、, each an amount with its own unit (or one shared at the end), the run
-    closing its clause. Why so strict: without a slash or 分别 the pairing rests on the two runs alone, so
-    any doubt (a rate among the numbers, a number left over, a label between) leaves it to the prose."""
+_ANNOUNCE_BEFORE_RE = re.compile(r"(?:发布|公布|披露|公告)(?:了)?\s?$")
+_REPORT_NAME_RE = re.compile(r"(?:报|报告)$")
+_REPORT_JOINS = ("及", "和", "与", "、", "以及")
+
+
+def _report_pairs(reading: Reading, seen: set[int]) -> list[Fact]:
+    """`公司发布2022年年报及2023年一季报。公司实现营业收入12.23亿元/3.30亿元，…；实现归母净利润3.56亿元/
+    9965.54万元`: two reports announced together, then (in that sentence or the next, naming no period of
+    its own) a label with two amounts joined by a slash: the k-th amount is the k-th report's. Any doubt (a
+    period named between, a third amount, a rate among them) leaves the numbers unread."""
     folded = reading.folded
-    if any(folded[a.end : b.start].strip() != "、" for a, b in zip(labels, labels[1:], strict=False)):
+    out: list[Fact] = []
+    periods = reading.periods
+    for a, b in zip(periods, periods[1:], strict=False):
+        if a.kind != "period" or b.kind != "period" or a.period is None or b.period is None:
+            continue
+        if a.period == b.period or folded[a.end : b.start].strip() not in _REPORT_JOINS:
+            continue
+        if not (
+            _REPORT_NAME_RE.search(folded[a.start : a.end])
+            and _REPORT_NAME_RE.search(folded[b.start : b.end])
+        ):
+            continue
+        if not _ANNOUNCE_BEFORE_RE.search(folded[max(0, a.start - 6) : a.start]):
+            continue
+        first_end = reading.end_of(b.end, "。\n", 200)
+        hi = reading.end_of(first_end + 1, "。\n", 200) if first_end < len(folded) else first_end
+        lo = reading.start_of(a.start, "。\n", 90)
+        for label in reading.labels_in(b.end, hi):
+            if label.metric not in ("revenue", "net_profit", "net_profit_deducted"):
+                continue
+            if any(p.kind != "date" for p in reading.periods_in(b.end, label.start)):
+                break  # the text has moved on to a period of its own
+            numbers = _number_run(reading, label.end, reading.end_of(label.end, CLAUSE_BREAKS, 40))
+            if len(numbers) != 2:
+                continue
+            end = numbers[0].folded_start + len(numbers[0].printed)
+            if folded[end : numbers[1].folded_start].strip() not in ("/", "\\"):
+                continue
+            shared = _shared_unit(numbers)
+            if shared is None or any(m.kind != "money" for m in shared):
+                continue
+            out.extend(_pair(reading, [label], numbers, lo, label.start, growth=False, seen=seen))
+    return out
+
+
+_ENUMERATION_JOINS = ("、", "和", "及", "与")
+"""What joins the items of a plain enumeration: `A、B、C`, `A和B`, `A、B和C`."""
+
+
+def _enumerated_amounts(reading: Reading, labels: list[Label], numbers: list[Mention], hi: int) -> bool:
+    """`实现营业收入、归母净利润、扣非归母净利润47.98亿元、11.28亿元、11.09亿元`,
+    `实现收入和归母净利润31.8亿和5.5亿`: labels joined by 、 or 和 and then as many amounts joined the same
+    way, each an amount with its own unit (or one shared at the end), the run closing its clause. Why so
+    strict: without a slash or 分别 the pairing rests on the two runs alone, so any doubt (a rate among the
+    numbers, a number left over, a label between, a comma inside the run) leaves it to the prose."""
+    folded = reading.folded
+    if any(
+        folded[a.end : b.start].strip() not in _ENUMERATION_JOINS
+        for a, b in zip(labels, labels[1:], strict=False)
+    ):
+        return False
+    if any(
+        folded[a.folded_start + len(a.printed) : b.folded_start].strip() not in _ENUMERATION_JOINS
+        for a, b in zip(numbers, numbers[1:], strict=False)
+    ):
         return False
     shared = _shared_unit(numbers)
     if shared is None or any(m.kind != "money" for m in shared):
@@ -232,7 +297,7 @@ def _pair(
     if labels:
         clause_lo = reading.start_of(labels[0].start, CLAUSE_BREAKS, 40)
         sentence_lo = reading.start_of(labels[0].start, SENTENCE_BREAKS, 90)
-        if _ADJUSTED_BEFORE_RE.search(folded, max(sentence_lo, clause_lo - 30), clause_lo):
+        if adjusted_before(folded, sentence_lo, clause_lo):
             return []  # `若剔除…减值影响，则2020年公司归母净利/扣非后归母净利分别为1.1/1.0亿`: adjusted
     clause = folded[lo : shared[-1].folded_start]
     basis = "forecast" if FORECAST_RE.search(clause) else "actual"

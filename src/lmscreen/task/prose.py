@@ -10,9 +10,12 @@ The rules, each general and each seen in real notes:
 - a number in a comparison or threshold clause (`超过500亿元`, `低于1亿元`, `50倍以上`) or a range
   (`1883.70万元–2260.44万元`) is no fact; `约831.42亿元` and `750亿元左右` are (approximate);
 - the subject of the clause says whose it is: the company (`公司`, its name), a segment (`葵花籽实现营收`,
-  `产险业务…净利润`, `均胜安全业务毛利率`) or an industry (`厨电行业…`);
+  `产险业务…净利润`, `均胜安全业务毛利率`, a part's heading `国内方面：`, `4）智能物流：16.95亿元…`, a margin
+  after a part's sales `境外销售5.19亿，毛利率…`) or an industry (`厨电行业…`);
+- a figure the writer restates (`还原…后，`, `若剔除…，`, `可比口径下`, `调整后`) is not the reported one;
 - the period is the one the clause names (`2季度实现营业收入`), else the one the sentence opens with
-  (`其中，2020年第二季度…；实现归母净利2.12亿元`), else the document's own;
+  (`其中，2020年第二季度…；实现归母净利2.12亿元`; an aside stating only changes, `其中Q2同比增长6.6%；`,
+  does not carry), else the document's own;
 - a bare number right after a money label takes the unit its sentence's other amounts share
   (`营业总收入536,779.16万元，…，归属于上市公司股东的净利润106,783.12`).
 """
@@ -137,6 +140,11 @@ _COMPARED_RE = re.compile(
     r"较|比|相比|同比|对比|相较|超过|超越|高于|低于|小于|大于|快于|慢于|优于|好于|弱于|强于|不及|vs",
     re.IGNORECASE,
 )
+_HIGHER_LOWER_RE = re.compile(
+    r"(?:明显|显著|远|略|大幅|均|皆|仍)?(?:高于|低于|超过|超越|大于|小于|优于|好于|弱于|强于|不及)"
+)
+"""`…，明显高于公司整体毛利率35%`: a comparison whose other side is a labelled figure (not `比` / `较`, which
+also sit inside words: `可比公司`, `较同期`)."""
 _COMPARED_END_RE = re.compile(r"(?:" + _COMPARED_RE.pattern + r")(?:于|的)?\s?$", re.IGNORECASE)
 """A comparison right before a period (`较上半年`, `小于上半年水平`), not one that ended earlier
 (`同比转正2020年前三季度，…`)."""
@@ -148,12 +156,13 @@ _COMPANY_METRICS = frozenset(
 _COMPANY_LABEL_RE = re.compile(r"综合|整体|合并|公司|集团|归属于|归母|营业总收入")
 _COMPANY_RE = re.compile(r"公司|集团|本行|我行|该行|全行|本集团|上市公司")
 _CIRCUMSTANCE_COMPANY_RE = re.compile(
-    r"(?:^|[^\u4e00-\u9fff]|下|使得?|致使|促使|导致|带动|推动|拉动)(?:本公司|该公司|公司|本集团|本行|该行)"
-    r"(?:综合|整体)?\s?$"
+    r"(?:^|[^\u4e00-\u9fff]|下|使得?|致使|促使|导致|带动|推动|拉动|(?<![青少成同])年|季度)"
+    r"(?:本公司|该公司|公司|本集团|本行|该行)(?:综合|整体)?\s?$"
 )
 """`低单价下公司毛利率承压`, `…，使得公司综合毛利率由…`: the company named right before the label, after a
-circumstance (`…下`), a cause's verb (`使得`) or nothing, is the clause's subject (the circumstance or the
-verb is no segment); `子公司毛利率` is not matched."""
+circumstance (`…下`), a cause's verb (`使得`), a period (`销售毛利率略降21年公司营业收入为…`: a heading glued
+to the sentence) or nothing, is the clause's subject (the circumstance, the verb or the heading is no
+segment); `子公司毛利率` is not matched."""
 _TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{1,10}?(?:品类|业务|板块|分部|系列|子公司|分公司|事业部|产品线?)")
 _REGION_TOPIC_RE = re.compile(
     r"^(?:北美洲|南美洲|大洋洲|欧洲|亚洲|非洲|亚太|拉美|北美|欧美|海外|境外|国外|国内|境内|内销|外销|出口"
@@ -197,16 +206,40 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         if e_explicit:
             return e_scope, e_segment
     if label.metric == "gross_margin":
-        income = _business_income(reading, stop_lo, label.start) or _product_price(
-            reading, stop_lo, label.start
+        income = (
+            _business_income(reading, stop_lo, label.start)
+            or _segment_sales(reading, stop_lo, label.start)
+            or _product_price(reading, stop_lo, label.start)
         )
         if income is not None:
             return "segment", income
+        business = _business_subject(reading, label.start)
+        if business is not None:
+            return "segment", business
     return _topic(reading, label.start)
+
+
+def _business_subject(reading: Reading, pos: int) -> str | None:
+    """`公司创新业务属于运营服务类业务，…，毛利率为84%`: a margin no one is named for, in a sentence whose
+    subject is one of the company's businesses (its first clause, with no figure of its own), is that
+    business's."""
+    folded = reading.folded
+    lo = reading.start_of(pos, STOPS, 160)
+    while lo < pos and folded[lo] in " \t":
+        lo += 1
+    first_end = reading.end_of(lo, CLAUSE_BREAKS, 40)
+    if first_end >= reading.start_of(pos, SUBJECT_BREAKS, 60) or reading.labels_in(lo, first_end):
+        return None
+    m = _BUSINESS_RE.match(folded[lo:first_end])
+    if m is None or _TOTAL_WORD_RE.search(m.group(0)) or m.group(1).startswith(("公司", "本公司")):
+        return None
+    return m.group(1)
 
 
 _PRODUCT_PRICE_RE = re.compile(r"([\u4e00-\u9fff]{1,6}?)(?:单位售价|销售均价|出厂价|吨均价|吨价|售价)")
 _NOT_A_PRODUCT_RE = re.compile(r"公司|产品|整体|综合|平均|主要|各类|其")
+_BENEFIT_LEAD_RE = re.compile(r"^(?:受益于|得益于)")
+"""`受益于青花系列放量，Q3毛利率…`: what the figure gained from opens the sentence; it is no topic."""
 _LEAD_VERB_RE = re.compile(r"^(?:实现了?|带动|推动|受益于?|由于|得益于|随着|叠加)")
 
 
@@ -242,6 +275,47 @@ def _business_income(reading: Reading, lo: int, pos: int) -> str | None:
     return m.group(1)
 
 
+_REGION_AMOUNT_RE = re.compile(
+    r"(?:出口|内销|外销|境外|海外|国外|国内|境内|线上|线下|直营|加盟|经销)(?:地区|市场|渠道)?\s?(?:实现|为|达到?|约|了)?\s?"
+    r"(?=-?[0-9])"
+)
+"""A region's or channel's amount with no sales word (`2022年出口5.19亿元，毛利率42.99%`)."""
+_SALES_RE = re.compile(
+    r"([\u4e00-\u9fffA-Za-z]{1,10})(?:销售额|销售收入|销售)\s?(?:为|达到?|约|了|实现)?\s?(?=-?[0-9])"
+)
+
+
+_OWN_LEAD_RE = re.compile(r"^(?:其中[，,]?\s?)?(?:本公司|公司|本集团|集团)?")
+
+
+def _segment_sales(reading: Reading, lo: int, pos: int) -> str | None:
+    """`2022年电池组件制造设备境外销售5.19亿，毛利率42.99%，高于国内39.40%`: a margin no one is named for,
+    after the sales amount of a named region, product or channel in its sentence, is that part's (a part's
+    sales come with their own margin; `实现销售…`, `公司销售收入…`, `产品销售…` name the whole, and a
+    revenue label of ours is the company's revenue)."""
+    for m in reversed(list(_REGION_AMOUNT_RE.finditer(reading.folded, lo, pos))):
+        after = reading.mentions_in(m.end(), m.end() + 1)
+        if after and after[0].kind == "money":
+            return m.group(0).strip()
+    for m in reversed(list(_SALES_RE.finditer(reading.folded, lo, pos))):
+        after = reading.mentions_in(m.end(), m.end() + 1)
+        if not after or after[0].kind != "money":
+            continue
+        if any(lab.metric == "revenue" for lab in reading.labels_in(m.start(), m.end())):
+            return None
+        start = m.start(1)
+        for p in reading.periods_in(max(lo, start - 12), m.end(1)):
+            start = max(start, p.end)  # `2022年…销售`: the name starts after its period
+        name = _OWN_LEAD_RE.sub(
+            "", reading.folded[start : m.end(1)].strip()
+        )  # `公司储能设备海外销售`: still a part
+        rest = _FILLER_RE.sub("", name)
+        if len(rest) < 2 or _NOT_A_PRODUCT_RE.search(name) or _WHOLE_INCOME_RE.search(name):
+            return None
+        return name
+    return None
+
+
 def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]:
     """The subject the label's own clause names, and whether it names one at all."""
     folded = reading.folded
@@ -251,6 +325,12 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     if gap is not None:
         lo = label.start - gap.start()
     raw = folded[lo : label.start]
+    compared = list(_HIGHER_LOWER_RE.finditer(raw))
+    if compared:
+        # `毛利率为84%，明显高于公司整体毛利率35%`: what a comparison is made with names its own subject
+        cut = compared[-1].end()
+        cut += 1 if raw[cut : cut + 1] in ("于", "的") else 0
+        lo, raw = lo + cut, raw[cut:]
     if not raw.strip() or raw.isascii():
         return "company", None, False
     if raw.lstrip().startswith("占"):
@@ -269,6 +349,7 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     text = _OWNER_RE.sub(lambda m: " " * len(m.group(0)), text)  # `归属于本行普通股股东的加权平均…`
     for alias in reading.aliases:
         text = text.replace(alias, " ")
+    lettered = bool(re.search(r"[A-Za-z]", text))  # `公司CRO业务`: a part named in Latin letters
     text = _ASCII_RUN_RE.sub(" ", text)
     if "母公司" in text and "归属于" not in text and "归属" not in text:
         return "parent", "母公司", True
@@ -278,14 +359,50 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         return "company", None, named
     if _INDUSTRY_RE.search(rest):
         return "industry", rest, True
+    if named and not lettered and _GENERIC_PART_RE.fullmatch(rest):
+        return "company", None, True  # `19年Q3公司业务整体毛利率20.60%`: the company's whole business
     if _CAUSE_END_RE.search(rest):
         return "company", None, False  # `新准则影响毛利率降1.95PCT至66.20%`: a cause, no one's name
+    if _CAUSE_VERB_RE.fullmatch(rest) and _company_clause_before(reading, lo):
+        return "company", None, True  # `公司产品结构持续提升，带动毛利率…至84.5%`: the company moved it
+    if _CHANGE_CAUSE_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
+        return "company", None, False  # `产品结构升级带动毛利率…`: a change that moved it, no part's name
     return "segment", rest, True
+
+
+def _company_clause_before(reading: Reading, lo: int) -> bool:
+    """Whether the clause before `lo` (in its sentence) is about the company itself: it names the company
+    and no label of ours (`2021年公司产品结构持续提升，`)."""
+    folded = reading.folded
+    if lo == 0 or folded[lo - 1] not in "，,":
+        return False
+    prev_lo = reading.start_of(lo - 1, CLAUSE_BREAKS, 40)
+    prev = folded[prev_lo : lo - 1]
+    if reading.labels_in(prev_lo, lo - 1):
+        return False
+    return bool(_COMPANY_CLAUSE_RE.match(prev))
+
+
+_COMPANY_CLAUSE_RE = re.compile(
+    r"^\s?(?:[（(]?[0-9一二三四五六七八九十]{1,2}\s?[)）、.．]\s?)?(?:(?:20)?[0-9]{2}\s?年(?:度|全年)?)?\s?"
+    r"(?:本公司|公司|集团|本集团)"
+)
+"""A clause opening on the company (after an item's number and a year at most): `（2）2021年公司…`."""
 
 
 _CAUSE_END_RE = re.compile(r"影响下?$")
 """A clause naming what moved the figure (`新准则影响`, `受疫情影响`) right before the label names no
 segment: the figure is whoever the sentence is about."""
+_CAUSE_VERB_RE = re.compile(r"带动|推动|拉动|导致|使得?|促使|致使|驱动|助推")
+"""A clause that is only a cause's verb (`，带动毛利率…`): its subject is the clause before's."""
+_CHANGE_CAUSE_RE = re.compile(
+    r"(?:增长|提升|提高|上升|下降|回落|优化|改善|升级|恢复|放量|扩大|减少|上涨|下滑|回暖|释放|显现)的?"
+    r"(?:带动|推动|拉动|导致|使得?|促使|致使|驱动|助推)$"
+)
+"""A clause ending on a change and a cause's verb (`产品结构升级带动`, `产能利用率的恢复带动`): what moved the
+figure, not whose it is."""
+_GENERIC_PART_RE = re.compile(r"业务|(?:全部|整体|各项|所有)业务")
+"""A part's word with no part named (`公司业务整体毛利率`): the company's whole business."""
 
 _HEADING_RE = re.compile(
     r"^(?:[0-9]{1,2}|[一二三四五六七八九十])\s?[)）、.．]\s?(?P<name>[^，,。；;：:]{1,24}?)\s?[(（]?[A-Za-z]{0,6}[)）]?\s?[：:]$"
@@ -316,13 +433,21 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
             return "segment", name  # `2）d’zzit（DZ）：2019年实现营收8.13亿元`: the heading names whose
     if _BREAKDOWN_RE.search(folded, lo, own):
         return "segment", _BREAKDOWN_RE.search(folded, lo, own).group(0)  # type: ignore[union-attr]
+    part = _part_heading(reading, lo, own)
+    if part is not None:
+        return "segment", part
     first = folded[lo : reading.end_of(lo, CLAUSE_BREAKS, 40)]
     region = _REGION_TOPIC_RE.match(first) or _MAIN_BUSINESS_TOPIC_RE.match(first)
     if region is not None and not reading.labels_in(lo, lo + len(first)):
         return "segment", region.group(0)
     if lo + len(first) <= own:
         m = _TOPIC_RE.match(first)
-        if m is not None and not re.search(r"公司|集团|本行|整体|合计", m.group(0)):
+        if (
+            m is not None
+            and not re.search(r"公司|集团|本行|整体|合计", m.group(0))
+            and not _BENEFIT_LEAD_RE.match(first)
+        ):
+            # `受益于青花系列放量，Q3毛利率…`: a cause opening the sentence is no topic
             if not reading.labels_in(lo, lo + len(first)):
                 return "segment", m.group(0)
     # the clause right before the label's own (no figure of its own in it)
@@ -341,6 +466,74 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
         ):
             return "segment", m.group(1)
     return "company", None
+
+
+_ASPECT_HEAD_RE = re.compile(r"([\u4e00-\u9fffA-Za-z]{2,12}?)(?:方面|来看|而言)\s?[：:，,]\s?$")
+_ITEM_HEAD_RE = re.compile(
+    r"(?:^|(?<=[：:；;。，,\s]))(?:[0-9]{1,2}|[一二三四五六七八九十])\s?[)）]\s?(?P<name>[^，,。；;：:()（）]{2,24}?)\s?"
+    r"(?:(?P<aspect>方面)\s?[：:，,]|[：:])"
+)
+
+
+_FROM_LEAD_RE = re.compile(r"^(?:从|按|就|在)")
+
+
+def _whole_business(name: str) -> bool:
+    """`业务`, `主营业务`, `整体业务`: words for the whole business, not one part's name."""
+    return bool(_GENERIC_PART_RE.fullmatch(name) or _TOTAL_WORD_RE.fullmatch(name))
+
+
+def _part_heading(reading: Reading, lo: int, own: int) -> str | None:
+    """A part named as the heading of the figures that follow it in the sentence: `国内方面：21年营收24.7亿元`
+    (a region or business, then 方面/来看, right before the figure's clause) or a numbered item
+    `4）智能物流：16.95亿元，yoy+60.53%；毛利率19.05%`, `1）有税业务方面，…实现营收5.33亿元，实现毛利率70.32%`
+    (the item runs to the next item's number). A heading about the report's own figures (`盈利能力方面：`,
+    `1）2022：`, `2）费用率：`) names no part."""
+    folded = reading.folded
+    aspect = _ASPECT_HEAD_RE.search(folded, lo, own)
+    if aspect is not None:
+        name = _FROM_LEAD_RE.sub("", aspect.group(1))
+        if _whole_business(name):
+            return None  # `主营业务方面：`, `从业务来看，`: the whole business, no part
+        if _REGION_TOPIC_RE.match(name) or _TOPIC_RE.match(name) or _SEGMENT_WORD_RE.search(name):
+            if not _ASPECT_RE.search(name) and not _LEAD_VERB_RE.match(name):
+                return name
+        return None
+    items = list(_ITEM_HEAD_RE.finditer(folded, lo, own))
+    if not items:
+        return None
+    item = items[-1]
+    name = item.group("name").strip()
+    rest = name
+    for p in reading.periods_in(item.start("name"), item.end("name")):
+        rest = rest.replace(folded[p.start : p.end], "")
+    if len(_PUNCT_RE.sub("", rest)) < 2 or _ASPECT_RE.search(name) or _whole_business(rest):
+        return None
+    if reading.labels_in(item.start("name"), item.end("name")):
+        return None  # `1）毛利率：…`: a figure's heading, not a part's
+    if item.group("aspect"):
+        if not (_REGION_TOPIC_RE.match(name) or _SEGMENT_WORD_RE.search(name)):
+            return None  # `1）业绩方面，`: 方面 after a word that names no region or business
+    elif not _opens_on_figures(reading, item.end()):
+        return None  # `1）产品结构：高端产品占比提升，毛利率…`: a reason's heading, not a part's figures
+    return name
+
+
+def _opens_on_figures(reading: Reading, pos: int) -> bool:
+    """Whether an item's text opens on its figures: an amount (`：99.44亿元`) or a revenue label
+    (`：营收10.56亿`, `：20年实现营收23亿元`), as a breakdown of parts does."""
+    folded = reading.folded
+    start = pos
+    while start < len(folded) and folded[start] in " \t":
+        start += 1
+    for p in reading.periods_in(start, start + 12):
+        if p.start == start:
+            start = p.end  # `：20年营收…`
+    head = folded[start : start + 12]
+    if re.match(r"(?:实现|营业)?\s?(?:营收|收入|营业收入|销售收入|营业总收入)", head):
+        return True
+    first = reading.mentions_in(start, start + 2)
+    return bool(first) and first[0].kind == "money"
 
 
 _COMPANY_SUFFIX_RE = re.compile(r"^(?:股份|公司|集团|控股|有限|本部|母公司|的)")
@@ -428,9 +621,23 @@ def _in_range(reading: Reading, index: int) -> bool:
 
 
 _ADJUSTED_BEFORE_RE = re.compile(
-    r"(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20}(?:后|影响|因素)[，,]\s?$"
+    r"(?:(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20}(?:后|影响|因素)|调整后"
+    r"|(?:若|如|如果|假设)(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20})[，,]\s?$"
 )
-"""The clause right before a label that removes something (`剔除股权激励费用后，`): the figure is adjusted."""
+"""The clause right before a label that removes something (`剔除股权激励费用后，`, `还原会计准则调整后，`,
+`若还原运费，`):
+the figure is adjusted."""
+_ASIDE_RE = re.compile(r"[（(][^（()）]{0,60}[）)]")
+
+
+def adjusted_before(folded: str, lo: int, clause_lo: int) -> bool:
+    """Whether the clause ending at `clause_lo` (a label's clause opens there) restates what follows
+    (`_ADJUSTED_BEFORE_RE`), a bracketed aside on what was restated set apart: `还原会计准则调整后（2021年将
+    “销售费用-运费”调整至营业成本），2021年公司毛利率…至52.1%` is the writer's figure, not the report's."""
+    before = _ASIDE_RE.sub("", folded[max(lo, clause_lo - 90) : clause_lo])
+    return bool(_ADJUSTED_BEFORE_RE.search(before[-40:]))
+
+
 _COMPANY_INCOME_LEAD_RE = re.compile(
     r"(?:^|[，,；;。\s])\s?(?:(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?|报告期内|全年|上半年|前三季度)?\s?(?:本公司|公司|集团)\s?$"
 )
@@ -440,7 +647,8 @@ _ADJUSTABLE = frozenset({"revenue", "net_profit", "gross_margin", "net_margin", 
 """Figures a writer restates after removing something; a 扣非 profit after `剔除该影响，` is still the
 reported deducted profit (the removal is its own)."""
 _ADJUSTED_LEAD_RE = re.compile(
-    r"(?:(?:可比|同|备考|模拟(?:合并)?|调整后(?:的)?)口径|经调整|调整后的?)(?:计算|来看|看|下)?[，,]?[^，,；;。]{0,8}$"
+    r"(?:(?:可比|同|备考|模拟(?:合并)?|调整后(?:的)?)口径|经调整|调整后的?)(?:计算|来看|看|下|对比|比较)?[，,]?"
+    r"[^，,；;。]{0,8}$"
 )
 """Right before the label, a basis other than the reported one (`按可比口径计算，公司毛利率`, `同口径下公司…`,
 `经调整净利润`): the writer's restated figure."""
@@ -517,10 +725,35 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
         if p.kind != "date"
         and not _COMPARED_END_RE.search(folded[max(sentence_lo, p.start - 4) : p.start])
         and not folded.startswith("同期", p.end)
+        and not _rate_aside(reading, p, lo)
     ]
     if earlier and _quarter_marked_clause_by_clause(folded, earlier, sentence_lo, pos):
         return None
     return earlier[-1] if earlier else None
+
+
+_ASIDE_LEAD_RE = re.compile(r"其中[，,]?\s?$")
+
+
+def _rate_aside(reading: Reading, period: PeriodMention, lo: int) -> bool:
+    """`2020年上半年，公司实现主营业务收入1383亿元，同比增长4.0%，其中Q2单季度同比增长6.6%，…；实现归母净利润
+    33亿元`: a period opening a 其中 aside that states only changes (each number after a change word) up to
+    the `；` that closes it breaks a rate down; the clause after the `；` returns to the sentence's period.
+    An aside with a level of its own (`其中，2020年第二季度实现营收…；实现归母净利2.12亿元`,
+    `其中2021Q4的毛利率28.9%，…；净利率为8.6%`) still governs the clauses after it."""
+    folded = reading.folded
+    if not _ASIDE_LEAD_RE.search(folded[max(0, period.start - 4) : period.start]):
+        return False
+    cut = max(folded.rfind(ch, period.end, lo) for ch in "；;")
+    if cut < 0:
+        return False
+    periods = reading.periods_in(period.start, cut)
+    return all(
+        m.kind == "points"
+        or CHANGE_RE.search(folded[max(period.end, m.folded_start - 8) : m.folded_start])
+        or any(p.start <= m.folded_start < p.end for p in periods)  # the `1` of `Q1`
+        for m in reading.mentions_in(period.end, cut)
+    )
 
 
 def _compared_base(folded: str, lead_lo: int, start: int, end: int, pos: int) -> bool:
@@ -608,12 +841,15 @@ def read_prose(reading: Reading) -> tuple[list[Fact], list[Fact]]:
     return facts, loose
 
 
+_LABEL_RUN_JOINS = ("、", "和", "及", "与")
+
+
 def _last_of_label_run(reading: Reading, label: Label, sent_lo: int) -> bool:
-    """Whether the label ends a run of labels joined by 、 (`营业收入、归母净利润`): the number after such a
-    run belongs to one of them by position, which task/lists.py pairs when the numbers are a run as long;
-    the nearest label is a guess."""
+    """Whether the label ends a run of labels joined by 、 or 和 (`营业收入、归母净利润`, `收入和归母净利润`):
+    the number after such a run belongs to one of them by position, which task/lists.py pairs when the
+    numbers are a run as long; the nearest label is a guess."""
     earlier = reading.labels_in(sent_lo, label.start)
-    return bool(earlier) and reading.folded[earlier[-1].end : label.start].strip() == "、"
+    return bool(earlier) and reading.folded[earlier[-1].end : label.start].strip() in _LABEL_RUN_JOINS
 
 
 def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> Fact | None:
@@ -656,7 +892,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     if ENUM_RE.search(lead):
         return None  # `A、B、C分别实现毛利率6.7%、3.8%…`: a list's numbers, read as a list or not at all
     if (
-        (metric in _ADJUSTABLE and _ADJUSTED_BEFORE_RE.search(folded, max(sent_lo, lead_lo - 30), lead_lo))
+        (metric in _ADJUSTABLE and adjusted_before(folded, sent_lo, lead_lo))
         or _ADJUSTED_LEAD_RE.search(folded, max(sent_lo, lead_lo - 30), label.start)
         or _ADJUSTED_GAP_RE.search(gap)
         or _ADJUSTED_AFTER_RE.match(folded, pos + len(mention.printed))
@@ -683,6 +919,9 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         lead = lead.replace("同期", "  ", 1)  # the period just named, this year's: no prior figure
     before = _EXPECTATION_RE.sub(lambda m: " " * len(m.group(0)), folded[sent_lo:pos])
     before = _EXPRESS_ESTIMATE_RE.sub(lambda m: " " * len(m.group(0)), before)
+    hope = _hope_heading(reading, sent_lo, pos)
+    if hope is not None:
+        before = before[: hope[0] - sent_lo] + " " * (hope[1] - hope[0]) + before[hope[1] - sent_lo :]
     if FORECAST_RE.search(before) or _FORECAST_EXTRA_RE.search(before) or _MIDPOINT_RE.search(gap):
         basis = "forecast"
     elif (
@@ -772,6 +1011,29 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         approx=_approx(folded, mention, gap),
         mention=mention,
     )
+
+
+_HOPE_HEADING_RE = re.compile(r"(?:有望|可望)[^，,。；;：:]{0,12}[：:]")
+
+
+def _hope_heading(reading: Reading, sent_lo: int, pos: int) -> tuple[int, int] | None:
+    """`王府井发布2023年一季报，疫情后业绩有望逐步修复：23Q1实现营收33.67亿元`: a hope the writer puts as a
+    heading before a colon, then the document's own period and what it achieved (实现), with no forecast
+    word after the colon: the figures are the report's, the hope is about what comes next. The span of the
+    heading, or None (a figure of another period after it, `有望高增：2024年实现营收…`, stays a forecast)."""
+    folded = reading.folded
+    found = list(_HOPE_HEADING_RE.finditer(folded, sent_lo, pos))
+    main = reading.main
+    if not found or main is None:
+        return None
+    m = found[-1]
+    after = folded[m.end() : pos]
+    if "实现" not in after or FORECAST_RE.search(after) or _FORECAST_EXTRA_RE.search(after):
+        return None
+    periods = [p for p in reading.periods_in(m.end(), pos) if p.kind != "date"]
+    if not periods or any(resolve(p, main) != main for p in periods):
+        return None
+    return m.start(), m.end()
 
 
 _OPENING_FILLER_RE = re.compile(r"^(?:(?:另外|此外|同时)[，,]?\s?)?(?:公司|本公司|其|整体|综合|销售|单季)?$")

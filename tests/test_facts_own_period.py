@@ -105,3 +105,20 @@ def test_a_bare_first_quarter_in_an_annual_note_that_publishes_the_next_first_qu
     # without the next quarter's report published, a bare first quarter is the year's own
     plain = read_facts("公司发布2023年年度报告，2023年实现营业收入15.20亿元。公司一季度毛利率为60.1%。")
     assert [f.period_label for f in plain.facts if f.metric == "gross_margin"] == ["2023Q1"]
+
+
+def test_a_report_named_without_a_year_takes_it_from_the_date_it_was_published() -> None:
+    # the year after it is a comparison's (`较2023年全年下滑`), not the report's
+    text = (
+        "事件：2024年4月25日，公司发布一季报。一季度实现营业收入512.30亿元，同比增长20.12%；实现归母净利润"
+        "10.05亿元，同比增长3.10%。一季度毛利率为15.2%，较2023年全年下滑4.1个百分点。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "Q1")
+    assert sheet.screening()["revenue"].fact.period_label == "2024Q1"
+    # an annual report is published the year after the one it reports
+    annual = read_facts("2024年3月28日，公司发布年报。全年实现营业总收入729.89亿元，同比增长16.72%。")
+    assert (annual.period.year, annual.period.sub) == (2023, "FY")
+    # a month no such report is published in says nothing of its year
+    odd = read_facts("2024年9月2日，公司发布年报。全年实现营业总收入729.89亿元。2022年营收600.1亿元。")
+    assert odd.period.year != 2023

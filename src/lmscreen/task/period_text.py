@@ -584,11 +584,35 @@ def _from_report_word(
         ):
             continue  # `…是半年报及三季报营收增长的主要原因`: a report spoken of, not the title
         if year is None:
-            year = _year_near(folded, offset + rm.end(), periods, sub, today, forecast)
+            year = _published_on(folded, offset + rm.start(), sub) or _year_near(
+                folded, offset + rm.end(), periods, sub, today, forecast
+            )
         if not _plausible(year, today):
             continue
         return Period(year, sub or "FY")
     return None
+
+
+_DATED_BEFORE_RE = re.compile(
+    r"(?<![0-9])(?P<y>20[0-9]{2})\s?年\s?(?P<m>[01]?[0-9])\s?月(?:\s?[0-3]?[0-9]\s?日)?[^。；;！？\n]{0,24}$"
+)
+_PUBLISHED_MONTHS = {"Q1": (4, 5), "H1": (7, 9), "Q1-Q3": (10, 11), "FY": (1, 6)}
+"""When each report is published (an annual report by the end of April, by June at the latest; the first
+quarter's in April; the half year's in July to August; the third quarter's in October)."""
+
+
+def _published_on(folded: str, pos: int, sub: str | None) -> int | None:
+    """The year of a report named without one, from the date the sentence says it was published on
+    (`2021年4月22日，公司发布一季报` is 2021's first quarter; `2022年3月28日，公司发布年报` is FY2021);
+    None when no date precedes it or the month is not one that report is published in."""
+    m = _DATED_BEFORE_RE.search(folded, max(0, pos - 40), pos)
+    if m is None or sub not in _PUBLISHED_MONTHS:
+        return None
+    year, month = int(m.group("y")), int(m.group("m"))
+    first, last = _PUBLISHED_MONTHS[sub]
+    if not first <= month <= last:
+        return None
+    return year - 1 if sub == "FY" else year
 
 
 def _year_near(

@@ -39,6 +39,9 @@ QUARTERLY = (
     " | 产生的现 |  |  |  |  |  |  |  |  |  |  | \n"
     " | 金流量净 |  |  |  |  |  |  |  |  |  |  | \n"
     " | 额（元） |  |  |  |  |  |  |  |  |  |  | \n"
+    " | 基本每股 |  | 0.22 | 0.39 | 0.28 | -21.43% | 0.62 | 0.84 | 0.60 |  | 3.33% | \n"
+    " | 收益（元/ |  |  |  |  |  |  |  |  |  |  | \n"
+    " | 股） |  |  |  |  |  |  |  |  |  |  | \n"
     " | 加权平均 |  | 4.75% | 7.17% | 7.17% | -2.42% | 13.66% | 15.76% | 15.76% |  | -2.10% | \n"
     " | 净资产收 |  |  |  |  |  |  |  |  |  |  | \n"
     " | 益率 |  |  |  |  |  |  |  |  |  |  | \n"
@@ -74,6 +77,9 @@ def test_a_quarterly_table_with_wrapped_labels_restated_columns_and_a_page_break
         (f.value, f.period_label) for f in sheet.facts if f.metric == "net_profit" and f.basis == "growth"
     }
     assert growth == {(-21.81, "2025Q3"), (2.99, "2025Q1-Q3")}
+    # restated: the prior period is the 调整后 column; the 调整前 one is no figure
+    eps_prior = {(f.value, f.period_label) for f in sheet.facts if f.metric == "eps" and f.basis == "prior"}
+    assert eps_prior == {(0.28, "2024Q3"), (0.60, "2024Q1-Q3")}
     # the ratio's change in points is no prior ratio, though the shifted header calls its column 调整后
     roe_prior = {(f.value, f.period_label) for f in sheet.facts if f.metric == "roe" and f.basis == "prior"}
     assert roe_prior == {(7.17, "2024Q3"), (15.76, "2024Q1-Q3")}
@@ -152,3 +158,17 @@ def test_a_pdf_table_with_numbers_wrapped_in_narrow_cells(tmp_path: Path) -> Non
     assert "110,394,569.50" in pdf.text and "3,564,707,872.26" in pdf.text
     got = read_facts(pdf.text, page_at=pdf.page_at).screening()
     assert got["net_profit"].fact.value == pytest.approx(310902079.52) and got["net_profit"].fact.page == 1
+
+
+def test_the_cash_flow_statements_subtotals_are_not_the_net_operating_cash_flow() -> None:
+    text = (
+        "某公司2025年第三季度报告\n3、合并年初到报告期末现金流量表\n单位：元\n"
+        "项目 |  |  | 本期发生额 | 上期发生额\n"
+        "一、经营活动产生的现金流量： |  |  |  | \n"
+        "经营活动现金流入小计 |  |  | 5,195,718,446.57 | 3,672,620,707.93\n"
+        "经营活动现金流出小计 |  |  | 6,088,920,977.67 | 4,321,720,358.30\n"
+        "经营活动产生的现金流量净额 |  |  | -893,202,531.10 | -649,099,650.37\n"
+    )
+    sheet = read_facts(text)
+    cash = [(f.value, f.basis) for f in sheet.facts if f.metric == "operating_cash_flow"]
+    assert cash == [(pytest.approx(-893202531.10), "actual"), (pytest.approx(-649099650.37), "prior")]

@@ -161,6 +161,8 @@ def _column(cell: Cell, index: int) -> Column | None:
     if not text:
         return None
     unit = cell_unit(text)
+    if "调整前" in text and not _CHANGE_RE.search(text):
+        return None  # a prior period before its restatement: the restated (调整后) column is the figure
     if _CHANGE_RE.search(text) and not re.fullmatch(r"[(（]?[%％][)）]?", text):
         metric = table_label(text)
         if metric is not None and not re.search(r"增减|变动|比上年|同比", text):

@@ -122,3 +122,23 @@ def test_a_report_named_without_a_year_takes_it_from_the_date_it_was_published()
     # a month no such report is published in says nothing of its year
     odd = read_facts("2024年9月2日，公司发布年报。全年实现营业总收入729.89亿元。2022年营收600.1亿元。")
     assert odd.period.year != 2023
+
+
+def test_this_years_half_named_without_a_year_does_not_take_last_years() -> None:
+    text = (
+        "半年大赚85亿元，这家车企正在回归？8月28日晚间，某汽车集团发布了上半年财报。报告期内，某汽车集团实现"
+        "营业总收入2860.12亿元，同比增长21.40%；归母净利润为85.33亿元，同比增长40.12%。"
+        + "受芯片短缺影响，集团部分车型交付延后，但自主品牌与合资品牌的销量结构持续改善，海外市场表现亮眼。"
+        * 10
+        + "据该集团去年财报，"
+        "2020年该集团归母净利润为120亿元。今年上半年，集团完成整车批售180.2万辆。"
+    )
+    sheet = read_facts(text, names=("某汽车集团",))
+    assert sheet.period.year is None and sheet.period.sub == "H1"
+    assert sheet.screening()["net_profit"].fact.value == pytest.approx(85.33e8)
+    # nor does a year the sentence calls last year's, where it comes early in the text
+    early = read_facts(text.replace("海外市场表现亮眼。" * 10, "海外市场表现亮眼。"), names=("某汽车集团",))
+    assert early.period.year is None and early.period.sub == "H1"
+    # without `今年`, the latest actual year the text names is the part's
+    plain = read_facts("上半年公司实现营业收入31.4亿元，同比增长17.4%。2020年营收50.2亿元。")
+    assert (plain.period.year, plain.period.sub) == (2020, "H1")

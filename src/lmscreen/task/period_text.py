@@ -381,7 +381,7 @@ def _main_period(
                 continue  # `Q4大客户指引总体平稳`: a quarter the note looks ahead to, not its own
             if not _forecast_before(folded, m.start, forecast):
                 year = _year_of_same_part(folded, periods, p.sub, forecast, today)
-                return Period(year or _latest_actual_year(folded, periods, forecast, today), p.sub)
+                return Period(year or _part_year(folded, periods, p.sub, forecast, today), p.sub)
     published = _PUBLISHED_RE.search(folded)
     if published is not None:
         found = _from_report_word(
@@ -407,7 +407,7 @@ def _main_period(
         if p is not None and p.year is None and p.sub not in ("", LAST_QUARTER):
             if _forecast_before(folded, m.start, forecast) or _GUIDANCE_AFTER_RE.match(folded, m.end):
                 continue
-            return Period(_latest_actual_year(folded, periods, forecast, today), p.sub)
+            return Period(_part_year(folded, periods, p.sub, forecast, today), p.sub)
     return None
 
 
@@ -431,10 +431,18 @@ def _first_dated(
             continue  # `截至2018年半年报，拥有…`: the report a figure is as of, not the document
         if not p.sub and not _NUMBER_IN_CLAUSE_RE.match(folded, m.end) and not _in_title(folded, m):
             continue  # `2019年公司业绩进入稳健增长周期，增持。`: a year told about, no figure in its sentence
-        if _span_end(folded, m) or _aimed_at(folded, m):
+        if _span_end(folded, m) or _aimed_at(folded, m) or _last_years(folded, m):
             continue
         return m
     return None
+
+
+_LAST_YEAR_RE = re.compile(r"(?:去年|上年|上一年|上年度)[^。；;！？\n\d]{0,12}$")
+
+
+def _last_years(folded: str, m: PeriodMention) -> bool:
+    """`据该集团去年财报，2020年…`: a year the sentence calls last year's is not the document's own."""
+    return bool(_LAST_YEAR_RE.search(folded, max(0, m.start - 14), m.start))
 
 
 _SPAN_FROM_RE = re.compile(r"(?:从|自|由|始于|起始于)\s?$")
@@ -509,6 +517,8 @@ def _first_figures(
         if q is None or m.kind != "period" or q.sub in ("E", LAST_QUARTER) or not _plausible(q.year, today):
             continue
         if _forecast_before(folded, m.start, forecast) or _span_end(folded, m) or _aimed_at(folded, m):
+            continue
+        if _last_years(folded, m):
             continue
         lead = folded[max(0, m.start - _FORECAST_WINDOW) : m.start]
         lead = lead[max(lead.rfind(ch) for ch in "。；;\n") + 1 :]
@@ -624,7 +634,7 @@ def _year_near(
     forecast: re.Pattern[str] | None = None,
 ) -> int | None:
     """The year of a report named without one (`披露半年报。公司2021年上半年…`): the first year named soon
-    after, else the latest actual year the text names."""
+    after, else the year of the part (`_part_year`)."""
     for m in periods:
         if m.start < pos - 60 or m.period is None or m.period.year is None:
             continue
@@ -633,7 +643,30 @@ def _year_near(
         if _plausible(m.period.year, today) and not _planned(folded, m):
             if not _forecast_before(folded, m.start, forecast):
                 return m.period.year
+    return _part_year(folded, periods, sub, forecast, today)
+
+
+def _part_year(
+    folded: str,
+    periods: list[PeriodMention],
+    sub: str | None,
+    forecast: re.Pattern[str] | None,
+    today: date | None,
+) -> int | None:
+    """The year of a part the text names without one: the latest actual year it names, unless it calls the
+    part this year's (`今年上半年`): then the years it prints are others' (`据去年财报，2020年…`, a prior
+    year's share) and the year stays unknown."""
+    this_year = _THIS_YEARS_PART.get(sub or "")
+    if this_year is not None and re.search(this_year, folded):
+        return None
     return _latest_actual_year(folded, periods, forecast, today)
+
+
+_THIS_YEARS_PART = {
+    "H1": r"今年\s?(?:上半年|半年|H1|1-6月)",
+    "Q1": r"今年\s?(?:第?一季度|Q1|1-3月)",
+    "Q1-Q3": r"今年\s?(?:前三季度|1-9月|Q1-Q3)",
+}
 
 
 def _year_of_same_part(

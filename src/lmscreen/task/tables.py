@@ -266,7 +266,7 @@ def read_tables(
             else:
                 broken = None
             current = None
-            if not _RESTATED_NOTE_RE.search(item):
+            if not _RESTATED_NOTE_RE.search(item) or _MAIN_TABLE_RE.search(item):
                 context = (context + [item])[-_CONTEXT_LINES:]
             continue
         assert isinstance(item, list)

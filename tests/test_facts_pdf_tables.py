@@ -172,3 +172,21 @@ def test_the_cash_flow_statements_subtotals_are_not_the_net_operating_cash_flow(
     sheet = read_facts(text)
     cash = [(f.value, f.basis) for f in sheet.facts if f.metric == "operating_cash_flow"]
     assert cash == [(pytest.approx(-893202531.10), "actual"), (pytest.approx(-649099650.37), "prior")]
+
+
+def test_a_label_only_row_that_starts_a_label_is_no_part_of_the_row_above() -> None:
+    # `每股收益（元/股）` with its figures on the row below is its own row: joined to the profit row
+    # above it would lend that row its unit (元/股) and turn a 万元 figure into yuan
+    text = (
+        "某公司2024年度业绩快报\n单位：万元\n"
+        " |  | 本报告期 | 上年同期 | 增减变动幅度(%)\n"
+        " | 营业总收入 | 536,779.16 | 479,221.05 | 12.01\n"
+        " | 归属于上市公司股东的净利润 | 106,783.12 | 98,432.08 | 8.49\n"
+        " | 每股收益（元/股） |  |  | \n"
+        " | 基本每股收益 | 1.25 | 1.15 | 8.70\n"
+    )
+    got = read_facts(text).screening()
+    assert (
+        got["net_profit"].fact.value == pytest.approx(106783.12e4) and got["net_profit"].fact.unit == "万元"
+    )
+    assert got["revenue"].fact.value == pytest.approx(536779.16e4)

@@ -411,7 +411,20 @@ def _continues_label(table: Table, cells: list[Cell], moved_from: int, label_at:
     above = last[0].text
     if _open(above):
         return True
-    return moved_from > 0 and moved_from == label_at and not above.rstrip().endswith(("）", ")"))
+    if moved_from == 0 or moved_from != label_at or above.rstrip().endswith(("）", ")")):
+        return False
+    if table_label(above) is None:
+        return True  # `归属于上`: no label yet, so the row below holds the rest of it
+    # `每股收益（元/股）` under `…净利润`: a row of its own, not the rest of the label above
+    return not _begins_label(cells[0].text)
+
+
+def _begins_label(text: str) -> bool:
+    """Whether a cell starts with a figure's label (`营业成本`, `每股收益（元/股）`), not a label's middle
+    (`市公司股`, `东的净利`)."""
+    compact = "".join(text.split())
+    named = table_label(compact)
+    return named is not None and compact.startswith(named[2])
 
 
 def _join_label(table: Table, cells: list[Cell]) -> None:

@@ -29,6 +29,7 @@ repeated run never extracts a PDF again; a fresh one at most once.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,7 @@ from lmscreen.errors import InputError
 from lmscreen.filings import cache
 from lmscreen.filings.sections import SECTION_HEADINGS, is_toc_line
 
-EXTRACTOR_VERSION = 2
+EXTRACTOR_VERSION = 3
 """Bump on any change to what `extract_pdf` returns for a file: old cache entries are then never read."""
 LONG_REPORT_CHARS = 30_000
 """Above this many characters, only the pages holding the figures' sections are sent."""
@@ -94,8 +95,24 @@ class PdfText:
         }
 
 
+_NUMBER_RE = re.compile(r"[-−]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?[%％]?")
+_PIECE_RE = re.compile(r"[-−]?[0-9,.]*[%％]?")
+
+
 def _cell(value: object) -> str:
-    return " ".join(str(value).split()) if value is not None else ""
+    """A cell's text on one line. A number the cell's width wrapped (`110,394,5` over `69.50`, a narrow
+    column of a quarterly report) is joined again without a blank: it is one figure, and a blank in it
+    would read as two."""
+    if value is None:
+        return ""
+    pieces = str(value).split()
+    if len(pieces) > 1 and all(_PIECE_RE.fullmatch(p) for p in pieces):
+        joined = "".join(pieces)
+        digits = [p for p in pieces if p not in ("-", "−")]
+        cut = any(p[0] in ",." or not _NUMBER_RE.fullmatch(p) for p in digits)
+        if cut and _NUMBER_RE.fullmatch(joined) and ("," in joined or "." in joined):
+            return joined  # two whole numbers (`1.5 2`, `2023 2024`) stay two
+    return " ".join(pieces)
 
 
 def _page_text(page: Any) -> str:

@@ -35,7 +35,7 @@ from lmscreen.task.context import Reading
 from lmscreen.task.fact import TIER_CONTEXT, Fact
 from lmscreen.task.layout import read_layout
 from lmscreen.task.lists import read_lists
-from lmscreen.task.period_text import main_period, same
+from lmscreen.task.period_text import main_period, next_first_quarter, same
 from lmscreen.task.periods import Period
 from lmscreen.task.prose import read_prose
 from lmscreen.task.statements import read_statements
@@ -305,6 +305,7 @@ def read_facts(
                 line = nxt + 1
     table_period = _first_table_period(tables)
     reading.main = main_period(reading.folded, reading.periods, FORECAST_RE, table_period)
+    reading.periods = next_first_quarter(reading.folded, reading.periods, reading.main)
     found = read_table_facts(reading, tables)
     found.extend(read_lists(reading))
     prose, loose = read_prose(reading)

@@ -99,7 +99,8 @@ _LABELS: list[tuple[str, str, int]] = [
      "other", 0),
     (r"净利润|净亏损|净亏(?!损)|净利(?![率润])|" + _w("net profit", "net income", "net loss"),
      "net_profit", 1),
-    # --- cash flow
+    # --- cash flow (its inflow and outflow subtotals, `经营活动现金流入小计`, are not the net flow)
+    (r"经营活动(?:产生的)?现金流(?:量)?[入出]", "other", 0),
     (r"经营活动(?:产生的)?现金流量?净额|经营活动(?:产生的)?净现金流(?:量)?|经营性现金流(?:量)?净额|经营性净现金流"
      r"|经营现金流(?:量)?净额|经营活动现金流(?:量)?|经营性现金流(?:量)?|经营现金流(?:量)?|"
      + _w("operating cash flow"),

@@ -367,9 +367,9 @@ def _main_period(
         return found
     # the first sentence's period (`中联重科2019年一季度实现…`), then a report the text says was published
     first_end = min([i for i in (folded.find(ch, 0, 200) for ch in "。\n!?！？") if i > 0] or [200])
-    found = _first_dated(folded, periods, first_end, forecast, today)
-    if found is not None:
-        return found
+    dated = _first_dated(folded, periods, first_end, forecast, today)
+    if dated is not None:
+        return _figures_period(folded, periods, dated, forecast, today)
     # the first sentence names a part without its year (`一季度实现收入…`): the latest actual year
     for m in periods:
         if m.start >= first_end:
@@ -382,7 +382,7 @@ def _main_period(
                 continue  # `Q4大客户指引总体平稳`: a quarter the note looks ahead to, not its own
             if not _forecast_before(folded, m.start, forecast):
                 year = _year_of_same_part(folded, periods, p.sub, forecast, today)
-                return Period(year or _latest_actual_year(folded, periods, forecast, today), p.sub)
+                return Period(year or _part_year(folded, periods, p.sub, forecast, today), p.sub)
     published = _PUBLISHED_RE.search(folded)
     if published is not None:
         found = _from_report_word(
@@ -395,9 +395,9 @@ def _main_period(
         )
         if found is not None:
             return found
-    found = _first_dated(folded, periods, _HEAD_CHARS, forecast, today)
-    if found is not None:
-        return found
+    dated = _first_dated(folded, periods, _HEAD_CHARS, forecast, today)
+    if dated is not None:
+        return _figures_period(folded, periods, dated, forecast, today)
     if table_period is not None:
         return table_period
     # a part named without a year (`上半年归属于母公司所有者的净利润…`)
@@ -408,7 +408,7 @@ def _main_period(
         if p is not None and p.year is None and p.sub not in ("", LAST_QUARTER):
             if _forecast_before(folded, m.start, forecast) or _GUIDANCE_AFTER_RE.match(folded, m.end):
                 continue
-            return Period(_latest_actual_year(folded, periods, forecast, today), p.sub)
+            return Period(_part_year(folded, periods, p.sub, forecast, today), p.sub)
     return None
 
 
@@ -418,7 +418,7 @@ def _first_dated(
     limit: int,
     forecast: re.Pattern[str] | None,
     today: date | None,
-) -> Period | None:
+) -> PeriodMention | None:
     for m in periods:
         if m.start >= limit:
             break
@@ -432,7 +432,108 @@ def _first_dated(
             continue  # `截至2018年半年报，拥有…`: the report a figure is as of, not the document
         if not p.sub and not _NUMBER_IN_CLAUSE_RE.match(folded, m.end) and not _in_title(folded, m):
             continue  # `2019年公司业绩进入稳健增长周期，增持。`: a year told about, no figure in its sentence
-        return Period(p.year, p.sub or "FY")
+        if _span_end(folded, m) or _aimed_at(folded, m) or _last_years(folded, m):
+            continue
+        return m
+    return None
+
+
+_LAST_YEAR_RE = re.compile(r"(?:去年|上年|上一年|上年度)[^。；;！？\n\d]{0,12}$")
+
+
+def _last_years(folded: str, m: PeriodMention) -> bool:
+    """`据该集团去年财报，2020年…`: a year the sentence calls last year's is not the document's own."""
+    return bool(_LAST_YEAR_RE.search(folded, max(0, m.start - 14), m.start))
+
+
+_SPAN_FROM_RE = re.compile(r"(?:从|自|由|始于|起始于)\s?$")
+_SPAN_TO_RE = re.compile(r"\s?(?:起|以来|开始|至今|[到至]\s?(?:20[0-9]{2}|[0-9]{2}|今|现在))")
+_SPAN_TO_BEFORE_RE = re.compile(r"(?:从|自)[^，,。；;]{1,10}?[到至]\s?$")
+_AIM_RE = re.compile(r"[^，,。；;]{0,10}?(?:激励计划|股权激励|持股计划|考核目标|业绩考核|考核条件|目标)")
+
+
+def _span_end(folded: str, m: PeriodMention) -> bool:
+    """`从16年到18Q3`, `自2017年起`, `2017年以来`: the ends of a span of time the text looks back over (a
+    trend, a compound growth); neither end is the period the document reports."""
+    before = folded[max(0, m.start - 4) : m.start]
+    if _SPAN_FROM_RE.search(before) and _SPAN_TO_RE.match(folded, m.end):
+        return True
+    if _SPAN_TO_BEFORE_RE.search(folded, max(0, m.start - 16), m.start):
+        return True
+    return bool(re.match(r"\s?(?:以来|起)", folded[m.end : m.end + 3]))
+
+
+def _aimed_at(folded: str, m: PeriodMention) -> bool:
+    """`2020年限制性股票激励计划`, `2021年考核目标`: a year a plan or a target is set for, not a period the
+    document reports."""
+    return bool(_AIM_RE.match(folded, m.end))
+
+
+_FIGURE_AFTER_RE = re.compile(
+    r"[^。；;！？\n\d]{0,14}?(?<!行业)(?<!市场)(?:营业总收入|营业收入|总营收|营收|收入|归母净利润|归母净利|净利润)"
+    r"[^，,。；;！？\n\d%]{0,8}?[-−]?\s?[0-9][0-9,.]*(?:\s?[/、]\s?[-−]?[0-9][0-9,.]*)*\s?"
+    r"(?:万亿|亿|万|千万|百万)?\s?元?(?<=[亿万元])"
+)
+"""A period followed in its clause by the company's revenue or profit as an amount (`18年营收115.2亿`,
+`2022年前三季度公司收入为52.28亿元`): the period the text's own figures are of."""
+_REVISED_RE = re.compile(r"上调|下调|调整|预测|预计|假设|引入|给予|对应|目标")
+_THIS_YEAR_RE = re.compile(r"(?:今年|本年|当年)\s?$")
+
+
+def _has_figure(folded: str, m: PeriodMention) -> bool:
+    return bool(_FIGURE_AFTER_RE.match(folded, m.end)) and "行业" not in folded[m.end : m.end + 14]
+
+
+def _figures_period(
+    folded: str,
+    periods: list[PeriodMention],
+    dated: PeriodMention,
+    forecast: re.Pattern[str] | None,
+    today: date | None,
+) -> Period | None:
+    """The first dated period of the opening, unless nothing of the company's is reported for it there
+    (`从16年到18Q3，存款增速…`, `公司发布2020年限制性股票激励计划`, `2022年该数值为48.2%`) and the text
+    states its revenue or profit for a period elsewhere (`拉动18年营收115.2亿`, `今年上半年，宁德时代实现
+    营收1892.46亿元`): then the figures' own period is the document's. A part with no year but `今年`
+    before it keeps no year (the years the text prints are others': comparisons, last year's)."""
+    p = dated.period
+    assert p is not None
+    own = Period(p.year, p.sub or "FY")
+    if _has_figure(folded, dated) or not _NUMBER_IN_CLAUSE_RE.match(folded, dated.end):
+        return own  # its own figures, or a period named with none (`2019Q3业绩预告略低于预期。`)
+    return _first_figures(folded, periods, own.year, forecast, today) or own
+
+
+def _first_figures(
+    folded: str,
+    periods: list[PeriodMention],
+    year: int | None,
+    forecast: re.Pattern[str] | None,
+    today: date | None,
+) -> Period | None:
+    """The first period the text states the company's revenue or profit for as an amount, not forecast,
+    planned, revised or a span's end; a part without a year takes `year` (none after `今年`)."""
+    for m in periods:
+        q = m.period
+        if q is None or m.kind != "period" or q.sub in ("E", LAST_QUARTER) or not _plausible(q.year, today):
+            continue
+        if _forecast_before(folded, m.start, forecast) or _span_end(folded, m) or _aimed_at(folded, m):
+            continue
+        if _last_years(folded, m):
+            continue
+        lead = folded[max(0, m.start - _FORECAST_WINDOW) : m.start]
+        lead = lead[max(lead.rfind(ch) for ch in "。；;\n") + 1 :]
+        if _REVISED_RE.search(lead) or _planned(folded, m):
+            continue  # `下调2019年营收8.44亿`: an estimate revised, not a figure reported
+        if "单" in folded[m.start : m.end + 2] or not _has_figure(folded, m):
+            continue  # a quarter alone beside the report's figures is not the report
+        if q.year is not None:
+            return Period(q.year, q.sub or "FY")
+        if q.sub in ("", "FY"):
+            continue
+        if _THIS_YEAR_RE.search(folded, max(0, m.start - 3), m.start):
+            return Period(None, q.sub)
+        return Period(year, q.sub)
     return None
 
 
@@ -494,11 +595,35 @@ def _from_report_word(
         ):
             continue  # `…是半年报及三季报营收增长的主要原因`: a report spoken of, not the title
         if year is None:
-            year = _year_near(folded, offset + rm.end(), periods, sub, today, forecast)
+            year = _published_on(folded, offset + rm.start(), sub) or _year_near(
+                folded, offset + rm.end(), periods, sub, today, forecast
+            )
         if not _plausible(year, today):
             continue
         return Period(year, sub or "FY")
     return None
+
+
+_DATED_BEFORE_RE = re.compile(
+    r"(?<![0-9])(?P<y>20[0-9]{2})\s?年\s?(?P<m>[01]?[0-9])\s?月(?:\s?[0-3]?[0-9]\s?日)?[^。；;！？\n]{0,24}$"
+)
+_PUBLISHED_MONTHS = {"Q1": (4, 5), "H1": (7, 9), "Q1-Q3": (10, 11), "FY": (1, 6)}
+"""When each report is published (an annual report by the end of April, by June at the latest; the first
+quarter's in April; the half year's in July to August; the third quarter's in October)."""
+
+
+def _published_on(folded: str, pos: int, sub: str | None) -> int | None:
+    """The year of a report named without one, from the date the sentence says it was published on
+    (`2021年4月22日，公司发布一季报` is 2021's first quarter; `2022年3月28日，公司发布年报` is FY2021);
+    None when no date precedes it or the month is not one that report is published in."""
+    m = _DATED_BEFORE_RE.search(folded, max(0, pos - 40), pos)
+    if m is None or sub not in _PUBLISHED_MONTHS:
+        return None
+    year, month = int(m.group("y")), int(m.group("m"))
+    first, last = _PUBLISHED_MONTHS[sub]
+    if not first <= month <= last:
+        return None
+    return year - 1 if sub == "FY" else year
 
 
 def _year_near(
@@ -510,7 +635,7 @@ def _year_near(
     forecast: re.Pattern[str] | None = None,
 ) -> int | None:
     """The year of a report named without one (`披露半年报。公司2021年上半年…`): the first year named soon
-    after, else the latest actual year the text names."""
+    after, else the year of the part (`_part_year`)."""
     for m in periods:
         if m.start < pos - 60 or m.period is None or m.period.year is None:
             continue
@@ -519,7 +644,30 @@ def _year_near(
         if _plausible(m.period.year, today) and not _planned(folded, m):
             if not _forecast_before(folded, m.start, forecast):
                 return m.period.year
+    return _part_year(folded, periods, sub, forecast, today)
+
+
+def _part_year(
+    folded: str,
+    periods: list[PeriodMention],
+    sub: str | None,
+    forecast: re.Pattern[str] | None,
+    today: date | None,
+) -> int | None:
+    """The year of a part the text names without one: the latest actual year it names, unless it calls the
+    part this year's (`今年上半年`): then the years it prints are others' (`据去年财报，2020年…`, a prior
+    year's share) and the year stays unknown."""
+    this_year = _THIS_YEARS_PART.get(sub or "")
+    if this_year is not None and re.search(this_year, folded):
+        return None
     return _latest_actual_year(folded, periods, forecast, today)
+
+
+_THIS_YEARS_PART = {
+    "H1": r"今年\s?(?:上半年|半年|H1|1-6月)",
+    "Q1": r"今年\s?(?:第?一季度|Q1|1-3月)",
+    "Q1-Q3": r"今年\s?(?:前三季度|1-9月|Q1-Q3)",
+}
 
 
 def _year_of_same_part(
@@ -558,3 +706,45 @@ _PLANNED_RE = re.compile(r"[^，。；,;]{0,8}?(?:计划|目标|预计|有望|�
 def _planned(folded: str, m: PeriodMention) -> bool:
     """`2021年公司计划拓店350家`, `2021年将加快…`: a year the text plans for, not one it reports."""
     return m.period is not None and m.period.sub in ("", "FY") and bool(_PLANNED_RE.match(folded, m.end))
+
+
+_NEXT_Q1_REPORT_RE = re.compile(
+    r"(?:发布|公布|披露|公告)[^。]{0,30}?(?P<y>20[0-9]{2}|[0-9]{2})\s?年?\s?(?:一季报|一季度报告|第一季度报告)"
+)
+
+
+def next_first_quarter(
+    folded: str, mentions: list[PeriodMention], main: Period | None
+) -> list[PeriodMention]:
+    """`公司发布2021年年度报告以及2022年一季度报告…2022年一季度公司实现营业收入4.29亿元…公司一季度毛利率…`:
+    a note on an annual report that also publishes the next year's first-quarter report speaks of that
+    quarter when it says `一季度` without a year after it has named it with its year; the year's own first
+    quarter is then always dated or listed with the others (`一季度、二季度…分别`), so a bare first quarter in
+    a sentence naming another quarter keeps the main year."""
+    if main is None or main.sub != "FY" or main.year is None:
+        return mentions
+    published = _NEXT_Q1_REPORT_RE.search(folded)
+    if published is None or _year(published.group("y")) != main.year + 1:
+        return mentions
+    dated = [
+        m
+        for m in mentions
+        if m.period is not None and m.period.year == main.year + 1 and m.period.sub == "Q1"
+    ]
+    if not dated:
+        return mentions
+    out = []
+    for m in mentions:
+        p = m.period
+        if p is not None and p.year is None and p.sub == "Q1" and m.start > dated[0].start:
+            lo = max(folded.rfind(ch, 0, m.start) for ch in "。；;\n") + 1
+            hi = min([i for i in (folded.find(ch, m.end) for ch in "。；;\n") if i >= 0] or [len(folded)])
+            others = [
+                o for o in mentions
+                if lo <= o.start < hi and o.period is not None and o.period.year is None
+                and o.period.sub in ("Q2", "Q3", "Q4", LAST_QUARTER)
+            ]  # fmt: skip
+            if not others:
+                m = PeriodMention(m.start, m.end, Period(main.year + 1, "Q1"), m.kind, m.years)
+        out.append(m)
+    return out

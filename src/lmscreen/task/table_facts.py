@@ -44,9 +44,28 @@ def _with_unit(mention: Mention, unit: str | None) -> Mention | None:
     return replace(mention, kind="money", factor=factor, unit_source="header")
 
 
-def _column_period(reading: Reading, col: Column) -> tuple[Period | None, str] | None:
-    """(period, basis) of a column, against the main period; None when the column is no period's."""
+def _quarter_owned(table: Table, index: int) -> bool:
+    """Whether a prior or change column belongs to the quarter-alone column left of it (`本报告期 | 上年同期
+    | 本报告期比上年同期增减 | 年初至报告期末 | …`): the nearest current column before it is the quarter's."""
+    for i in sorted((i for i in table.columns if 0 < i < index), reverse=True):
+        col = table.columns[i]
+        if col.basis == "actual":
+            return col.relative == "quarter"
+    return False
+
+
+def _column_period(
+    reading: Reading, col: Column, quarter_owned: bool = False
+) -> tuple[Period | None, str] | None:
+    """(period, basis) of a column, against the main period; None when the column is no period's. In a
+    third-quarter report a prior or change column after the quarter's own column is the quarter's."""
     main = reading.main
+    if quarter_owned and main is not None and main.sub == "Q1-Q3" and col.period is None:
+        quarter = Period(main.year, "Q3")
+        if col.basis == "growth":
+            return quarter, "growth"
+        if col.basis == "prior":
+            return previous(quarter), "prior"
     if col.basis == "growth":
         return main, "growth"
     if col.relative == "to_date":
@@ -94,10 +113,34 @@ def read_table_facts(reading: Reading, tables: list[Table]) -> list[Fact]:
     return facts
 
 
+_MONEY_ROWS = ("revenue", "net_profit", "net_profit_deducted")
+
+
+def _change_columns(table: Table) -> set[int]:
+    """Columns the header calls a period's but whose amount rows (营业收入, 净利润) print only percents
+    (`16.15%` under a `调整后` a PDF's merged header cells shifted): they are change columns, and a ratio
+    row's percent there is a change in points, not the ratio."""
+    out = set()
+    for index, col in table.columns.items():
+        if index == 0 or col.basis not in ("prior", "actual") or col.metric is not None:
+            continue
+        cells = []
+        for row in table.rows:
+            named = table_label(row[0].text) if row and row[0].text else None
+            if named is not None and named[0] in _MONEY_ROWS:
+                cell = align(table, row, index)
+                if cell is not None and cell.text:
+                    cells.append(cell.text.replace(" ", ""))
+        if cells and all(c.endswith(("%", "％")) for c in cells):
+            out.add(index)
+    return out
+
+
 def _rows(reading: Reading, table: Table, tier: int, scope: str) -> list[Fact]:
     out: list[Fact] = []
     declared = table.declared_unit
     section_unit: str | None = None
+    changes = _change_columns(table)
     for row in table.rows:
         if not row or not row[0].text:
             continue
@@ -114,7 +157,9 @@ def _rows(reading: Reading, table: Table, tier: int, scope: str) -> list[Fact]:
         for index, col in table.columns.items():
             if index == 0 or col.metric is not None:
                 continue
-            got = _column_period(reading, col)
+            if index in changes:
+                col = replace(col, basis="growth", period=None, relative=None)
+            got = _column_period(reading, col, _quarter_owned(table, index))
             if got is None:
                 continue
             period, basis = got

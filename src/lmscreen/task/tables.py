@@ -86,6 +86,8 @@ class Table:
     start: int = 0
     spans: list[tuple[int, int]] = field(default_factory=list)
     """[start, end) of the header and every row (folded offsets): the prose reader leaves them alone."""
+    parts: list[tuple[int, int]] = field(default_factory=list)
+    """(first row, cells per row) of each part a page break continued."""
 
     @property
     def is_main(self) -> bool:
@@ -132,11 +134,15 @@ def _split(line: str, offset: int) -> list[Cell]:
     else:
         return []  # prose: single spaces separate words, not cells
     cells = []
-    for m in parts:
+    found = list(parts)
+    separator = all(set(m.group(0).strip()) <= set("-:— ") for m in found)
+    for m in found:
         raw = m.group(0)
         stripped = raw.strip()
         if not stripped or set(stripped) <= set("-:— "):
-            if keep_empty and stripped == "":
+            if keep_empty and (stripped == "" or not separator):
+                # a `-` cell is a figure not given: kept as an empty cell, so the cells after it stay
+                # under their own header columns
                 start = offset + m.start()
                 cells.append(Cell("", start, start))
             continue
@@ -155,6 +161,8 @@ def _column(cell: Cell, index: int) -> Column | None:
     if not text:
         return None
     unit = cell_unit(text)
+    if "调整前" in text and not _CHANGE_RE.search(text):
+        return None  # a prior period before its restatement: the restated (调整后) column is the figure
     if _CHANGE_RE.search(text) and not re.fullmatch(r"[(（]?[%％][)）]?", text):
         metric = table_label(text)
         if metric is not None and not re.search(r"增减|变动|比上年|同比", text):
@@ -241,17 +249,42 @@ def read_tables(
     tables: list[Table] = []
     current: Table | None = None
     context: list[str] = []
+    broken: _Break | None = None
+    label_at = 0
+    """Where the current table's last data row had its label (a PDF's merged cells shift it right)."""
     for kind, item, pos, stop in source.items:
         if kind == "line":
             assert isinstance(item, str)
-            if current is not None and source.transparent(item):
+            if (current is not None or broken is not None) and source.transparent(item):
                 continue
+            if _DECLARED_RE.search(item) or _UNIT_LINE_RE.search(item) or item.endswith("表"):
+                broken = None  # a new table's unit or title: what follows is not the table before
+            elif current is not None and current.rows and len(item) <= _PAGE_FRAGMENT:
+                broken = _Break(current, label_at, 1)  # maybe a page break's stray header pieces
+            elif broken is not None and len(item) <= _PAGE_FRAGMENT and broken.lines < _PAGE_FRAGMENTS:
+                broken.lines += 1
+            else:
+                broken = None
             current = None
-            context = (context + [item])[-_CONTEXT_LINES:]
+            if not _RESTATED_NOTE_RE.search(item) or _MAIN_TABLE_RE.search(item):
+                context = (context + [item])[-_CONTEXT_LINES:]
             continue
         assert isinstance(item, list)
         cells = item
+        if current is None and broken is not None and _resumes(broken, cells):
+            current = broken.table
+            label_at = broken.label_at
+            current.parts.append((len(current.rows), len(cells)))
+        broken = None
+        if current is not None:
+            cells, moved_from = _label_first(current, cells)
+        else:
+            moved_from = 0
         if sum(_is_numeric(c) for c in cells[1:]) == 0:
+            if current is not None and _continues_label(current, cells, moved_from, label_at):
+                _join_label(current, cells)  # `归属于上` / `市公司股` / `东的净利润（元）`: one label wrapped
+                current.spans.append((pos, stop))
+                continue
             if current is not None and current.rows and cells[0].text and not any(c.text for c in cells[1:]):
                 current.rows.append(cells)  # a section row (`盈利能力(%)`): its unit holds for the rows below
                 current.spans.append((pos, stop))
@@ -278,7 +311,126 @@ def read_tables(
         if current is not None:
             current.rows.append(cells)
             current.spans.append((pos, stop))
+            label_at = moved_from
+    for table in tables:
+        _realign(table)
     return tables
+
+
+_PAGE_FRAGMENT = 12
+"""A line this short inside a table's run is a fragment a page break left (a header cell's piece
+`比上年同`, a page number), not prose that ends the table."""
+_PAGE_FRAGMENTS = 10
+_RESTATED_NOTE_RE = re.compile(
+    r"追溯调整|重述|^[\s□☑■√]*是[\s□☑■√]*否[\s]*$|^其他原因$|^会计政策变更$|^同一控制下企业合并$"
+)
+"""`公司是否需追溯调整或重述以前年度会计数据 / 是 □否 / 其他原因`: the questions a report answers between its
+`主要会计数据和财务指标` heading and the table; they do not push the heading out of the table's context."""
+
+
+@dataclass
+class _Break:
+    """A table interrupted by short lines (a page break): its next row may go on with it."""
+
+    table: Table
+    label_at: int
+    lines: int = 0
+
+
+def _resumes(broken: _Break, cells: list[Cell]) -> bool:
+    """Whether a row after a page break goes on with the interrupted table: it is no header of its own and
+    has the table's cells, or one more (a page's table may be cut into one more, empty, column)."""
+    if _header(cells) is not None and sum(_is_numeric(c) for c in cells[1:]) == 0:
+        return False
+    return len(cells) in (len(broken.table.header), len(broken.table.header) + 1)
+
+
+def _realign(table: Table) -> None:
+    """The rows a page break continued with one more column, laid out as the table's: the extra column is
+    the one whose dropping puts every row's text on a column the rows before the break use. When no
+    column, or more than one, does that for all of the part's rows, the part is dropped: which figure is
+    under which header would be a guess."""
+    if not table.parts:
+        return
+    width = len(table.header)
+    bounds = [start for start, _ in table.parts] + [len(table.rows)]
+    kept: list[list[Cell]] = table.rows[: bounds[0]]
+    used = {i for row in kept for i, c in enumerate(row) if c.text and i > 0}
+    for (start, cells_wide), end in zip(table.parts, bounds[1:], strict=True):
+        part = table.rows[start:end]
+        if cells_wide == width and all(len(r) == width for r in part):
+            kept.extend(part)
+            continue
+        if cells_wide != width + 1 or any(len(r) != width + 1 for r in part):
+            break
+        layouts: dict[tuple, list[list[Cell]]] = {}
+        for point in range(1, width + 1):
+            if all(_fits(r, point, used) for r in part):
+                laid = [[c for i, c in enumerate(r) if i != point] for r in part]
+                layouts.setdefault(tuple(tuple(c.text for c in r) for r in laid), laid)
+        if len(layouts) != 1:
+            break  # two layouts fit (or none): which figure is under which header would be a guess
+        kept.extend(next(iter(layouts.values())))
+    table.rows = kept
+
+
+def _fits(row: list[Cell], point: int, used: set[int]) -> bool:
+    """Whether dropping cell `point` of a row one cell too wide puts its text under used columns."""
+    if row[point].text:
+        return False
+    return all((i if i < point else i - 1) in used for i, c in enumerate(row) if c.text and i > 0)
+
+
+def _label_first(table: Table, cells: list[Cell]) -> tuple[list[Cell], int]:
+    """A row whose label a PDF's merged cells put right of the first cell (` | 营业收入 |  | 1,380,240.63`):
+    the label moved into the first cell, where every reader looks, and where it was."""
+    if not cells or cells[0].text:
+        return cells, 0
+    first_column = min((i for i in table.columns if i > 0), default=len(cells))
+    for k in range(1, min(first_column, len(cells))):
+        if cells[k].text:
+            if _is_numeric(cells[k]):
+                return cells, 0
+            moved = [cells[k]] + cells[1:k] + [Cell("", cells[k].end, cells[k].end)] + cells[k + 1 :]
+            return moved, k
+    return cells, 0
+
+
+def _open(label: str) -> bool:
+    return label.count("（") + label.count("(") > label.count("）") + label.count(")")
+
+
+def _continues_label(table: Table, cells: list[Cell], moved_from: int, label_at: int) -> bool:
+    """A label-only row that is the rest of the row above's wrapped label: in the same (shifted) cell as
+    that label while it is not closed by `）`, or any row while a `（` is open."""
+    if not table.rows or not cells[0].text or any(c.text for c in cells[1:]):
+        return False
+    last = table.rows[-1]
+    if not last or not last[0].text or sum(_is_numeric(c) for c in last[1:]) == 0 and not _open(last[0].text):
+        return False
+    above = last[0].text
+    if _open(above):
+        return True
+    if moved_from == 0 or moved_from != label_at or above.rstrip().endswith(("）", ")")):
+        return False
+    if table_label(above) is None:
+        return True  # `归属于上`: no label yet, so the row below holds the rest of it
+    # `每股收益（元/股）` under `…净利润`: a row of its own, not the rest of the label above
+    return not _begins_label(cells[0].text)
+
+
+def _begins_label(text: str) -> bool:
+    """Whether a cell starts with a figure's label (`营业成本`, `每股收益（元/股）`), not a label's middle
+    (`市公司股`, `东的净利`)."""
+    compact = "".join(text.split())
+    named = table_label(compact)
+    return named is not None and compact.startswith(named[2])
+
+
+def _join_label(table: Table, cells: list[Cell]) -> None:
+    last = table.rows[-1]
+    head = last[0]
+    last[0] = Cell(head.text + cells[0].text, head.start, cells[0].end)
 
 
 def _merge_header(table: Table, cells: list[Cell]) -> None:

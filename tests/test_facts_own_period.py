@@ -1,0 +1,144 @@
+"""The document's own period is the period its figures are of, not the first year it prints.
+
+Research notes open with a trend (`从17年到19Q3…`, `收入自2016年起提速`), a plan (`公司发布2021年限制性股票
+激励计划`), or a comparison (`2021年该比例为40.1%`) before they state the company's figures. A span's ends
+and a plan's or target's year name no period of the document; a dated period whose clause holds numbers but
+none of the company's revenue or profit gives way to the period the text states them for. Texts written
+here in those shapes; the reader is the real one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from lmscreen.task.facts import read_facts
+
+
+def test_the_ends_of_a_span_are_not_the_documents_period() -> None:
+    text = (
+        "　　息差优势扩大，规模增速领先　　从17年到19Q3，可比银行贷款增速均值从21.3%降到11.2%，而同期公司"
+        "却从10.4%提至16.8%；19Q3同业存单发行大增85%。19年营收98.6亿，YoY+17.2%；归母净利润38.1亿，"
+        "YoY+15.4%；ROE达15.2%，超出可比均值1.3pct。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2019, "FY")
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(98.6e8)
+    assert got["net_profit"].fact.value == pytest.approx(38.1e8)
+
+
+def test_a_year_a_trend_starts_from_is_not_the_documents_period() -> None:
+    text = (
+        "　　包装龙头，业绩亮眼　　公司业务规模快速扩大，收入自2016年起增长提速，"
+        "2011-2016年收入年复合增速5%，而2016-2020年收入年复合增速22%；利润端于2019年见底回升。2021年前三季度公司收入为41.07亿元，同比"
+        "增长28.10%，归母净利润为1.92亿元，同比增长40.02%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2021, "Q1-Q3")
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(41.07e8)
+    assert got["net_profit"].fact.value == pytest.approx(1.92e8)
+
+
+def test_a_plans_year_is_not_the_documents_period() -> None:
+    text = (
+        "事项：公司发布2021年限制性股票激励计划（草案），拟授予限制性股票1200万股，考核条件为2021-2023年"
+        "净利润较2020年增长不低于15%、30%、60%。公司2020年营收18.34亿，同增21%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2020, "FY")
+    assert sheet.screening()["revenue"].fact.value == pytest.approx(18.34e8)
+
+
+def test_a_comparisons_year_gives_way_to_this_years_half() -> None:
+    # the text never prints its own year: `今年上半年` keeps none, and a prior year's share is no period
+    text = (
+        "某某网 8 月 5 日消息，据报道，今年以来行业需求放缓。\n"
+        "财报显示，今年上半年，某电池实现营收 821.35 亿元，同比增长 40.12%，净利润 95.20 亿元，同比增长"
+        " 60.33%。数据显示，今年上半年该公司国内市占率为 41.2%，2022 年该数值为 46.8%，2021 年为 50.3%。"
+    )
+    sheet = read_facts(text, names=("某电池",))
+    assert sheet.period.year is None and sheet.period.sub == "H1"
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(821.35e8)
+    assert got["net_profit"].fact.value == pytest.approx(95.20e8)
+
+
+def test_a_dated_opening_with_its_own_figures_or_none_stays_the_period() -> None:
+    # its own figures beside it, across a comma, and as a slash list
+    own = read_facts("2020年上半年，公司实现营业收入31.4亿元，同比增长17.4%。2019年营收50.2亿元。")
+    assert (own.period.year, own.period.sub) == (2020, "H1")
+    listed = read_facts(
+        "2018年公司营收和归母净利润139.8/4.32亿，分别同比+32%/10%。预计2021年归母净利润13.6亿元。"
+    )
+    assert (listed.period.year, listed.period.sub) == (2018, "FY")
+    # a revised estimate later is no reported figure: the opening's quarter stands
+    revised = read_facts(
+        "2019Q3 业绩预告略低于预期。公司 2019Q3 业绩预告 1-9 月归母净利润 7100~8100 万。"
+        "下调 2019 年营收 8.44 亿。"
+    )
+    assert revised.period.year == 2019 and revised.period.sub == "Q1-Q3"
+
+
+def test_a_bare_first_quarter_in_an_annual_note_that_publishes_the_next_first_quarter() -> None:
+    text = (
+        "　　事件描述　　4月20日，公司发布2023年年度报告以及2024年一季度报告，"
+        "2023年公司实现营业收入15.20亿元，同比增长30.11%，实现归母净利润5.02亿元，同比增长40.35%。"
+        "2024年一季度公司实现营业收入3.61亿元，同比增长12.08%，实现归母净利润1.27亿元。"
+        " 公司一季度毛利率维持在去年高位水平，毛利率为66.42%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2023, "FY")
+    margin = [f for f in sheet.facts if f.metric == "gross_margin"]
+    assert [(f.value, f.period_label) for f in margin] == [(pytest.approx(66.42), "2024Q1")]
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(15.20e8)
+    assert got["gross_margin"].fact.value == pytest.approx(66.42)
+    # the year's own quarters named together (`一季度、四季度`, `一季度…，四季度…`) keep the year
+    listed = read_facts(
+        "公司发布2023年年度报告以及2024年一季度报告。2024年一季度公司实现营业收入3.61亿元。"
+        "公司一季度、四季度净利率分别为30.2%、31.0%。公司一季度毛利率为60.1%，四季度毛利率为62.3%。"
+    )
+    quarters = sorted((f.metric, f.period_label) for f in listed.facts if f.metric != "revenue")
+    year_own = [("gross_margin", "2023Q1"), ("gross_margin", "2023Q4")]
+    assert quarters == year_own + [("net_margin", "2023Q1"), ("net_margin", "2023Q4")]
+    # without the next quarter's report published, a bare first quarter is the year's own
+    plain = read_facts("公司发布2023年年度报告，2023年实现营业收入15.20亿元。公司一季度毛利率为60.1%。")
+    assert [f.period_label for f in plain.facts if f.metric == "gross_margin"] == ["2023Q1"]
+
+
+def test_a_report_named_without_a_year_takes_it_from_the_date_it_was_published() -> None:
+    # the year after it is a comparison's (`较2023年全年下滑`), not the report's
+    text = (
+        "事件：2024年4月25日，公司发布一季报。一季度实现营业收入512.30亿元，同比增长20.12%；实现归母净利润"
+        "10.05亿元，同比增长3.10%。一季度毛利率为15.2%，较2023年全年下滑4.1个百分点。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2024, "Q1")
+    assert sheet.screening()["revenue"].fact.period_label == "2024Q1"
+    # an annual report is published the year after the one it reports
+    annual = read_facts("2024年3月28日，公司发布年报。全年实现营业总收入729.89亿元，同比增长16.72%。")
+    assert (annual.period.year, annual.period.sub) == (2023, "FY")
+    # a month no such report is published in says nothing of its year
+    odd = read_facts("2024年9月2日，公司发布年报。全年实现营业总收入729.89亿元。2022年营收600.1亿元。")
+    assert odd.period.year != 2023
+
+
+def test_this_years_half_named_without_a_year_does_not_take_last_years() -> None:
+    text = (
+        "半年大赚85亿元，这家车企正在回归？8月28日晚间，某汽车集团发布了上半年财报。报告期内，某汽车集团实现"
+        "营业总收入2860.12亿元，同比增长21.40%；归母净利润为85.33亿元，同比增长40.12%。"
+        + "受芯片短缺影响，集团部分车型交付延后，但自主品牌与合资品牌的销量结构持续改善，海外市场表现亮眼。"
+        * 10
+        + "据该集团去年财报，"
+        "2020年该集团归母净利润为120亿元。今年上半年，集团完成整车批售180.2万辆。"
+    )
+    sheet = read_facts(text, names=("某汽车集团",))
+    assert sheet.period.year is None and sheet.period.sub == "H1"
+    assert sheet.screening()["net_profit"].fact.value == pytest.approx(85.33e8)
+    # nor does a year the sentence calls last year's, where it comes early in the text
+    early = read_facts(text.replace("海外市场表现亮眼。" * 10, "海外市场表现亮眼。"), names=("某汽车集团",))
+    assert early.period.year is None and early.period.sub == "H1"
+    # without `今年`, the latest actual year the text names is the part's
+    plain = read_facts("上半年公司实现营业收入31.4亿元，同比增长17.4%。2020年营收50.2亿元。")
+    assert (plain.period.year, plain.period.sub) == (2020, "H1")

@@ -142,3 +142,18 @@ def test_this_years_half_named_without_a_year_does_not_take_last_years() -> None
     # without `今年`, the latest actual year the text names is the part's
     plain = read_facts("上半年公司实现营业收入31.4亿元，同比增长17.4%。2020年营收50.2亿元。")
     assert (plain.period.year, plain.period.sub) == (2020, "H1")
+
+
+def test_an_estimate_after_a_quarter_and_two_summed_quarters_set_no_period() -> None:
+    """`发布2021年度主要财务数据及2022年第一季度主要经营情况公告…22Q1公司预计实现营收105亿元左右…加总21Q4与
+    22Q1数据一起来看，期间实现营收132亿`: the year's report is the document's; the quarter's figure is an
+    estimate, and a figure over two quarters added together is neither quarter's."""
+    text = (
+        "公司发布2021年度主要财务数据及2022年第一季度主要经营情况公告，2021年公司收入近两百亿。22Q1公司预计实现"
+        "营收105亿元左右，同比+43%左右。2021年公司实现营业总收入199.7亿，同比+42.8%。加总21Q4与22Q1数据一起"
+        "来看，期间实现营收132亿，同比+21%。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period.label() == "FY2021"
+    assert sheet.screening()["revenue"].fact.value == 199.7e8
+    assert not [f for f in sheet.facts if f.metric == "revenue" and f.value == 132e8]

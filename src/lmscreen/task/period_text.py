@@ -208,7 +208,31 @@ def find_periods(folded: str) -> list[PeriodMention]:
             # `截至2020Q3`: a point in time; what a report states as of then is the cumulative period
             mention = PeriodMention(mention.start, mention.end, Period(p.year, _TO_END[p.sub]), mention.kind)
         found.append(mention)
-    return found
+    return _summed(folded, found)
+
+
+_SUMMED_BEFORE_RE = re.compile(r"(?:加总|合计|汇总|累计|合并|叠加)\s?$")
+_SUMMED_JOIN_RE = re.compile(r"^\s?(?:与|和|及|、|\+|加)\s?$")
+
+
+def _summed(folded: str, found: list[PeriodMention]) -> list[PeriodMention]:
+    """`加总21Q4与22Q1数据一起来看，期间实现营收132亿`: two periods added together are one span, no single
+    period: a figure over them is neither's."""
+    out: list[PeriodMention] = []
+    for mention in found:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.period is not None
+            and mention.period is not None
+            and _SUMMED_JOIN_RE.match(folded[prev.end : mention.start])
+            and _SUMMED_BEFORE_RE.search(folded, max(0, prev.start - 4), prev.start)
+        ):
+            years = tuple(y for y in (prev.period.year, mention.period.year) if y is not None)
+            out[-1] = PeriodMention(prev.start, mention.end, None, "range", years)
+            continue
+        out.append(mention)
+    return out
 
 
 def last_quarter(main: Period | None) -> str | None:
@@ -504,6 +528,13 @@ def _figures_period(
     return _first_figures(folded, periods, own.year, forecast, today) or own
 
 
+def _clause_after(folded: str, pos: int, limit: int = 16) -> str:
+    """The words right after `pos`, up to the clause's end."""
+    text = folded[pos : pos + limit]
+    cut = min([i for i in (text.find(ch) for ch in "，,。；;\n") if i >= 0], default=len(text))
+    return text[:cut]
+
+
 def _first_figures(
     folded: str,
     periods: list[PeriodMention],
@@ -527,6 +558,8 @@ def _first_figures(
             continue  # `下调2019年营收8.44亿`: an estimate revised, not a figure reported
         if "单" in folded[m.start : m.end + 2] or not _has_figure(folded, m):
             continue  # a quarter alone beside the report's figures is not the report
+        if forecast is not None and forecast.search(_clause_after(folded, m.end)):
+            continue  # `22Q1公司预计实现营收105亿元`: the figure after the period is an estimate
         if q.year is not None:
             return Period(q.year, q.sub or "FY")
         if q.sub in ("", "FY"):

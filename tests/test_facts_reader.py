@@ -1317,3 +1317,11 @@ def test_a_thousands_comma_ends_no_clause() -> None:
     assert 918852200.0 in [f.value for f in facts(sheet, "net_profit", basis="actual")]
     deducted = facts(sheet, "net_profit_deducted", basis="actual")
     assert [(f.value, f.scope) for f in deducted] == [(1717643100.0, "company")]
+
+
+def test_a_shared_word_after_two_qualifiers_names_both_profits() -> None:
+    """`归母/扣非净利润3.24亿/4.28亿`: 归母 and 扣非 share 净利润; the first is the attributable profit."""
+    sheet = read_facts("2020Q1营业收入下降35.8%至51.5亿元，实现归母/扣非净利润3.24亿/4.28亿。")
+    assert [f.value for f in facts(sheet, "net_profit", basis="actual")] == [3.24e8]
+    assert [f.value for f in facts(sheet, "net_profit_deducted", basis="actual")] == [4.28e8]
+    assert screening("公司2020年实现归母及扣非净利润分别为3.24亿元、4.28亿元。")["net_profit"] == 3.24e8

@@ -84,6 +84,8 @@ _LABELS: list[tuple[str, str, int]] = [
     (_w("总资产收益率", "总资产回报率", "ROAA", "ROA", "return on assets", "return on average assets"),
      "other", 0),
     # --- net profit
+    # `归母/扣非净利润3.24亿/4.28亿`, `归母及扣非净利润`: the shared word ends the second label only
+    (r"(?:归母|归属于?母公司(?:股东)?的?)(?=\s?[/、和及与]\s?扣非)", "net_profit", 0),
     (_OWNER + r"的?(?:本年|本期|当期)?净(?:利润|亏损)|归母净(?:利润|利|亏损)|归属净利润|股东应占利润"
      r"|拥有人应占利润"
      r"|归属(?:于)?(?:母公司|上市公司|本公司|本行|公司)(?:股东|所有者)?(?:的)?净(?:利润|亏损)",

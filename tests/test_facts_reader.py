@@ -1325,3 +1325,12 @@ def test_a_shared_word_after_two_qualifiers_names_both_profits() -> None:
     assert [f.value for f in facts(sheet, "net_profit", basis="actual")] == [3.24e8]
     assert [f.value for f in facts(sheet, "net_profit_deducted", basis="actual")] == [4.28e8]
     assert screening("公司2020年实现归母及扣非净利润分别为3.24亿元、4.28亿元。")["net_profit"] == 3.24e8
+
+
+def test_a_bare_tongqi_right_before_the_label_is_this_period() -> None:
+    """`同期毛利率下降23.5pcts至21.1%` (no 公司 between 同期 and the label): the change says the level is this
+    period's; `上年同期毛利率` stays the prior year's."""
+    now = "2020Q1营业收入51.5亿元。同期毛利率下降23.5pcts至21.1%，主要由于成本上升。"
+    assert screening(now)["gross_margin"] == 21.1
+    assert screening("2020Q1营业收入51.5亿元。同期毛利率为21.1%，同比下降23.5pcts。")["gross_margin"] == 21.1
+    assert screening("2020Q1营业收入51.5亿元，上年同期毛利率为21.1%。")["gross_margin"] is None

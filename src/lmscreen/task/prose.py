@@ -126,7 +126,7 @@ _FROM_TO_RE = re.compile(r"(?:由|从)\s?$")
 _TO_AFTER_RE = re.compile(
     r"^\s?(?:同比)?(?:增|降|提升|上升|下降|减少|增加|下滑|回升|扩大|收窄|提高|降低)?(?:至|到)"
 )
-_SAME_PERIOD_LEAD_RE = re.compile(r"^\s?同期(?:内)?(?=[\u4e00-\u9fff])")
+_SAME_PERIOD_LEAD_RE = re.compile(r"^\s?同期(?:内)?(?=[\u4e00-\u9fff]|$)")
 """`同期公司毛利率2.1%，同比下降19.7pcts`: a clause opening with a bare 同期 (no 上年/去年/较 before it) is
 the period the text was just on, and the year-on-year change after the figure says it is this period's."""
 _CHANGE_AFTER_RE = re.compile(r"^[，,（(]?\s?(?:同比|较上年|较去年|比上年|比去年|yoy)", re.IGNORECASE)
@@ -914,7 +914,11 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     # forecasts: the sentence before the number (a `；` ends a forecast's reach)
     basis = "actual"
     after = folded[pos + len(mention.printed) : pos + len(mention.printed) + 8]
-    same_as_before = bool(_SAME_PERIOD_LEAD_RE.match(lead) and _CHANGE_AFTER_RE.match(after))
+    # `同期公司毛利率2.1%，同比下降…`, `同期毛利率下降23.5pcts至21.1%`: a change says the level is now
+    same_as_before = bool(
+        _SAME_PERIOD_LEAD_RE.match(lead)
+        and (_CHANGE_AFTER_RE.match(after) or (CHANGE_RE.search(gap) and level_after_change(gap)))
+    )
     if same_as_before:
         lead = lead.replace("同期", "  ", 1)  # the period just named, this year's: no prior figure
     before = _EXPECTATION_RE.sub(lambda m: " " * len(m.group(0)), folded[sent_lo:pos])

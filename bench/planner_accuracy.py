@@ -305,12 +305,18 @@ def logged_quantization(weights_format: str, model: str = "") -> str | None:
     A named format wins (nvfp4, mxfp4, awq, gptq, fp8); otherwise every word goes through the planner's
     normalizer (memory.weights.normalize_quantization), so the spellings vLLM and llm-compressor print
     (`w4a16`, `int4`, `w8a16`, `autoround`) mean what `model fit` takes them to mean; then bf16/fp16.
+    The log cell is read before the checkpoint name: cyankiwi's "Qwen3.5-9B-AWQ-BF16-INT8" is an 8-bit
+    checkpoint made with the AWQ method, which its log states as "int8 (compressed-tensors WNA16)".
     """
     fmt = (weights_format or "").lower()
-    quant = next((q for q in _LOGGED_FORMATS if q in fmt or q in model.lower()), None)
-    if quant is None:
-        words = re.findall(r"[a-z0-9]+", f"{fmt} {model.lower()}")
-        quant = next((q for w in words if (q := normalize_quantization(w)) in _WEIGHT_ONLY), None)
+    quant = None
+    for text in (fmt, model.lower()):
+        quant = next((q for q in _LOGGED_FORMATS if q in text), None)
+        if quant is None:
+            words = re.findall(r"[a-z0-9]+", text)
+            quant = next((q for w in words if (q := normalize_quantization(w)) in _WEIGHT_ONLY), None)
+        if quant is not None:
+            break
     if quant is None and ("bf16" in fmt or "fp16" in fmt):
         quant = "bf16"
     return quant

@@ -90,7 +90,7 @@ def test_lookup_is_forgiving(query: str, expected: str) -> None:
 
 
 def test_unknown_model_lists_close_matches() -> None:
-    assert lookup("qwen3.5:9b") is None
+    assert lookup("qwen3.5:13b") is None
     with pytest.raises(InputError, match="close matches: .*Qwen3-8B"):
         spec_for("Qwen3-9B")
 
@@ -422,3 +422,39 @@ def test_granite_33_2b_is_planned_from_its_config_not_a_qwen_sibling() -> None:
     assert 2.50e9 < (spec.total_params or 0) < 2.56e9
     assert abs(weights(spec).per_gpu_gib - 4.74) / 4.74 < 0.05
     assert lookup("granite-3.3-2b-instruct").id == "ibm-granite/granite-3.3-2b-instruct"
+
+
+def test_qwen35_9b_entry_matches_its_checkpoint() -> None:
+    """The Qwen3.5-9B config.json copied in public test code; its checkpoint holds 9.653 B parameters, ~0.24 B
+    of them the MTP layer vLLM does not load without a speculative config."""
+    from lmscreen.model.memory.weights import weights
+
+    spec = spec_for("Qwen/Qwen3.5-9B")
+    assert spec.num_layers == 32 and spec.hidden_size == 4096 and spec.vocab_size == 248320
+    assert spec.is_vision and 0.40e9 < (spec.vision_params or 0) < 0.50e9
+    assert spec.total_params + 0.24e9 == pytest.approx(9.653e9, rel=0.02)
+    bf16 = weights(spec, engine="vllm").per_gpu_gib
+    int8 = weights(spec, engine="vllm", quantization="int8").per_gpu_gib
+    int4 = weights(spec, engine="vllm", quantization="awq").per_gpu_gib
+    assert bf16 > int8 > int4 and int8 - int4 > 2.5  # the INT8 release is not sized as the 4-bit one
+
+
+def test_granite_40_micro_entry_reproduces_its_logged_kv_per_token() -> None:
+    """IBM's Code Engine tutorial (vLLM 0.11.0, one L40S) logs 463,136 tokens in a 35.34 GiB pool: 81,935
+    bytes a token, which 40 layers × 8 KV heads × 64 × 2 (K and V) × 2 B of the config give (81,920)."""
+    from lmscreen.model.memory.kv import kv_layout
+
+    spec = spec_for("ibm-granite/granite-4.0-micro")
+    assert spec.num_layers == 40 and spec.head_dim == 64 and not spec.num_experts
+    layout = kv_layout(spec, "auto", 1, 1, "vllm")
+    logged = 35.34 * (1 << 30) / 463_136
+    assert layout.bytes_per_token == pytest.approx(logged, rel=0.01)
+
+
+@pytest.mark.parametrize("name", ["ibm-granite/granite-4.0-h-tiny", "ibm-granite/granite-4.0-h-small"])
+def test_a_size_tier_name_is_refused_saying_the_size_is_unknown(name: str) -> None:
+    from lmscreen.errors import InputError
+    from lmscreen.model.arch.estimate import spec_from_name
+
+    with pytest.raises(InputError, match=r"is a tier name, not a parameter count, so its size is unknown"):
+        spec_from_name(name)

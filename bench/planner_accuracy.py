@@ -116,6 +116,20 @@ Two sets of logged start-ups, each row citing its source:
   gpu_model_runner / gpu/model_runner.py): heldout-7's Qwen3-32B PP2 pool 7.85 → 7.69 planned (second stage
   now binds) / 6.92 logged, still a miss (13.4% → 11.2%; the logged line is the first stage's, which holds no
   such buffer, so its ~1 GiB stays unexplained); calibration's GLM-4.7 PP8 pool 3.3% → 3.4%, median unchanged.
+  Looked at since (no longer blind), issue 25's planmech2 pass: (1) the GPU catalog's visible totals are what
+  CUDA reports (vLLM's "Free memory on device (free/TOTAL)"), each with its log: L4 22.03, T4 14.56, A10
+  21.99, H200 139.81, H100 NVL 93.00, RTX 3090 23.56, RTX PRO 6000 95.0, MI300X 191.69: heldout-12's L4 TP2 /
+  PP2 pools 10.0% / 14.5% → 2.4% / 1.9% (143 → 144 of 160). (2) The 0.17–0.20 sampler peak is counted from
+  vllm-0.17.1's code, not fitted (memory.releases: 3.5 fp32 copies of rows × vocab, the Triton kernel's
+  one-row-per-SM buffer, the dummy forward's hidden states; 0.16.0 still sorts): heldout-13's five RTX 3090
+  0.17.1 pools 6.0 / 4.9 / 15.0 / 33.3 / 50.0% → 1.2 / 0.2 / 2.3 / 4.8 / 7.4%, heldout-8's Qwen2.5-72B TP4 on
+  four L40S (0.19) 7.9% → 3.2%, calibration's gpt-oss-20b A100 (0.19) 0.6% → 0.3% and median 0.6% → 0.4% (144
+  → 147 of 160); the 0.15.1 A100 pool of heldout-11 stays at 2.3% (0.12–0.16 keep the fitted sort, whose peak
+  is inside torch's segmented sort, not vLLM's code). (3) Catalog entries from config.json copies:
+  Qwen/Qwen3.5-9B and ibm-granite/granite-4.0-micro (heldout-12's micro row planned at last: 3.41 / 3.42 GiB,
+  its start-up verdict right), and the bench reads the log cell's format before the checkpoint name, so
+  cyankiwi/Qwen3.5-9B-AWQ-BF16-INT8 is sized 8-bit (7.99 → 11.23 / 13.04 GiB, still 14% low: which layers that
+  checkpoint keeps in bf16 is not in any copy found). Held out 149 of 162 (92.0%).
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it
@@ -305,12 +319,18 @@ def logged_quantization(weights_format: str, model: str = "") -> str | None:
     A named format wins (nvfp4, mxfp4, awq, gptq, fp8); otherwise every word goes through the planner's
     normalizer (memory.weights.normalize_quantization), so the spellings vLLM and llm-compressor print
     (`w4a16`, `int4`, `w8a16`, `autoround`) mean what `model fit` takes them to mean; then bf16/fp16.
+    The log cell is read before the checkpoint name: cyankiwi's "Qwen3.5-9B-AWQ-BF16-INT8" is an 8-bit
+    checkpoint made with the AWQ method, which its log states as "int8 (compressed-tensors WNA16)".
     """
     fmt = (weights_format or "").lower()
-    quant = next((q for q in _LOGGED_FORMATS if q in fmt or q in model.lower()), None)
-    if quant is None:
-        words = re.findall(r"[a-z0-9]+", f"{fmt} {model.lower()}")
-        quant = next((q for w in words if (q := normalize_quantization(w)) in _WEIGHT_ONLY), None)
+    quant = None
+    for text in (fmt, model.lower()):
+        quant = next((q for q in _LOGGED_FORMATS if q in text), None)
+        if quant is None:
+            words = re.findall(r"[a-z0-9]+", text)
+            quant = next((q for w in words if (q := normalize_quantization(w)) in _WEIGHT_ONLY), None)
+        if quant is not None:
+            break
     if quant is None and ("bf16" in fmt or "fp16" in fmt):
         quant = "bf16"
     return quant

@@ -395,22 +395,27 @@ def test_a_far_scaled_name_estimate_keeps_the_size_the_name_states() -> None:
     assert same_size.total_params == pytest.approx(7.62e9, rel=0.01)
 
 
-def test_0_12_to_0_15_profile_the_sort_based_sampler_of_0_11() -> None:
+def test_0_12_to_0_16_profile_the_sort_based_sampler_of_0_11() -> None:
     """Through 0.15 V1's dummy sampler filters top-k / top-p by a full-vocabulary sort (~9 fp32 copies of the
-    logits, vllm-project/vllm#32558); the Triton kernel of #33538 replaces it from 0.16 (memory.releases).
+    logits, vllm-project/vllm#32558); the Triton kernel of #33538 replaces it from 0.17.0, the first sdist
+    that ships topk_topp_triton.py (memory.releases).
     Logged on vLLM 0.13.0 (bench/data/vllm-logs-heldout-8.csv): a Qwen3-VL-30B-A3B on an H100 NVL at the
     1,024-sequence default and 8,192 tokens keeps 19.40 GiB of KV; the smaller sampler planned 23.20."""
     spec = spec_for("Qwen/Qwen3-VL-30B-A3B-Instruct")
     args = {"context": 8192, "gpu_memory_utilization": 0.9, "table": False}
     card = gpu("H100 NVL")
-    at = {v: plan(spec, card, vllm_version=v, **args) for v in ("0.11.0", "0.13.0", "0.15.1", "0.16.0")}
-    assert release_for("0.16").first == TRITON_SAMPLER_FROM
-    assert release_for("0.13").sampler_copies == release_for("0.15").sampler_copies == SORT_SAMPLER_COPIES
-    assert release_for("0.16").sampler_copies < SORT_SAMPLER_COPIES / 1.5
+    at = {
+        v: plan(spec, card, vllm_version=v, **args)
+        for v in ("0.11.0", "0.13.0", "0.15.1", "0.16.0", "0.17.0")
+    }
+    assert release_for("0.17").first == TRITON_SAMPLER_FROM == (0, 17, 0)
+    assert release_for("0.17").triton_sampler and not release_for("0.16.1").triton_sampler
+    assert release_for("0.13").sampler_copies == release_for("0.16").sampler_copies == SORT_SAMPLER_COPIES
     sort_peak = SORT_SAMPLER_COPIES * 1024 * (spec.vocab_size or 0) * 4 / GIB
     assert _activation(at["0.13.0"]) == pytest.approx(sort_peak + SORT_CONSTANT_GIB, abs=0.01)
     assert _activation(at["0.15.1"]) == pytest.approx(_activation(at["0.13.0"]), abs=0.01)
-    assert _activation(at["0.16.0"]) < _activation(at["0.13.0"]) - 2.0
+    assert _activation(at["0.16.0"]) == pytest.approx(_activation(at["0.13.0"]), abs=0.01)
+    assert _activation(at["0.17.0"]) < _activation(at["0.13.0"]) - 2.0
     assert at["0.13.0"].weights_gib == pytest.approx(58.23, rel=0.02)
     assert at["0.13.0"].available_kv_gib == pytest.approx(19.40, rel=0.08)
     # with few sequences the sampler is small, and before 0.16 no per-parameter encoder term takes its place:
@@ -419,3 +424,50 @@ def test_0_12_to_0_15_profile_the_sort_based_sampler_of_0_11() -> None:
     small = plan(vl, gpu("RTX 3090"), context=4096, vllm_version="0.13.0", table=False)
     later = plan(vl, gpu("RTX 3090"), context=4096, vllm_version="0.16.0", table=False)
     assert vl.vision_params and _activation(small) < 1.9 < _activation(later)
+
+
+def test_0_17_to_0_20_sampler_peak_is_counted_from_the_code() -> None:
+    """0.17–0.20's dummy sampler (vllm-0.17.1 sdist) holds the bf16 logits, their fp32 copy, the softmax and
+    the exponential draw (3.5 fp32 copies of rows × vocab), plus the Triton kernel's buffer of one vocabulary
+    row per SM it runs on, plus the dummy forward's hidden states; the fitted 4.96 copies and 0.15 GiB left
+    one RTX 3090 on 0.17.1 0.31–0.35 GiB short of every logged pool (bench/data/vllm-logs-heldout-13.csv)."""
+    from lmscreen.model.memory.overhead import sampler_gib, triton_buffer_rows
+
+    assert triton_buffer_rows(256, 82) == 82  # RTX 3090: one program per SM
+    assert triton_buffer_rows(256, 142) == 142  # L40S
+    assert triton_buffer_rows(100, 132) == 128  # next power of two of the 100 programs, under the SM count
+    assert triton_buffer_rows(256, None) == 256  # unknown card: as many SMs as rows (an upper bound)
+    spec = spec_for("meta-llama/Llama-3.1-8B-Instruct")
+    release = release_for("0.17.1")
+    row = (spec.vocab_size or 0) * 4
+    counted = ((3.5 * 256 + 82) * row + (2048 + 512) * (spec.hidden_size or 0) * 2) / GIB
+    assert sampler_gib(spec, 256, release, 2048, sm_count=82) == pytest.approx(counted)
+    # a bigger card keeps a bigger buffer; below 8 rows the PyTorch sort runs instead (6 copies, no buffer)
+    assert sampler_gib(spec, 256, release, 2048, sm_count=142) > sampler_gib(
+        spec, 256, release, 2048, sm_count=82
+    )
+    few = sampler_gib(spec, 4, release, 2048, sm_count=82)
+    assert few == pytest.approx((6.0 * 4 * row + (2048 + 8) * (spec.hidden_size or 0) * 2) / GIB)
+    # the release before it still sorts, and costs more at 256 rows
+    assert sampler_gib(spec, 256, release_for("0.16.0"), 2048) > 1.5 * sampler_gib(
+        spec, 256, release, 2048, sm_count=82
+    )
+
+
+@pytest.mark.parametrize(
+    ("model", "util", "logged"),
+    [("meta-llama/Llama-3.1-8B-Instruct", 0.90, 5.68), ("Qwen/Qwen2.5-7B-Instruct", 0.90, 6.32)],
+)
+def test_rtx3090_pool_on_0_17_1_at_the_serve_defaults(model: str, util: float, logged: float) -> None:
+    """TheBuccaneer/vllm-offload-profiles: one RTX 3090 (23.54 GiB), vLLM 0.17.1, 8,192 tokens, 256 sequences
+    and 2,048 batched tokens (the serve defaults below 70 GiB)."""
+    p = plan(
+        spec_for(model),
+        gpu("RTX 3090"),
+        23.54,
+        context=8192,
+        gpu_memory_utilization=util,
+        vllm_version="0.17.1",
+        table=False,
+    )
+    assert p.available_kv_gib == pytest.approx(logged, rel=0.05)

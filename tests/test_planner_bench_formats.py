@@ -47,3 +47,18 @@ def test_a_w4a16_cell_is_planned_at_4_bit() -> None:
     w16 = bench.weights(bf16, tp=2).per_gpu_gib
     assert spec.quantization == "gptq"
     assert w4 < 0.35 * w16
+
+
+def test_the_log_cell_wins_over_the_checkpoint_name() -> None:
+    """cyankiwi/Qwen3.5-9B-AWQ-BF16-INT8 is an 8-bit checkpoint made with the AWQ method; its log says
+    'int8 (compressed-tensors WNA16, Marlin)'. Reading "AWQ" in the name first sized its body 4-bit."""
+    bench = _bench()
+    name = "cyankiwi/Qwen3.5-9B-AWQ-BF16-INT8"
+    assert bench.logged_quantization("int8 (compressed-tensors WNA16, Marlin)", name) == "int8"
+    assert bench.logged_quantization("", name) == "awq"  # no cell: the name is all there is
+    assert (
+        bench.logged_quantization(
+            "awq 4-bit (compressed-tensors WNA16, Marlin)", "cyankiwi/Qwen3.5-4B-AWQ-4bit"
+        )
+        == "awq"
+    )

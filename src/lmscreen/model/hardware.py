@@ -33,6 +33,9 @@ class GPU:
     bandwidth_gbs: float
     fp8: bool
     fp4: bool
+    sm_count: int | None = None
+    """Streaming multiprocessors (AMD: compute units): vLLM's Triton top-k/top-p sampler keeps one
+    vocabulary-wide fp32 row per SM it runs on (memory.overhead.sampler_gib); None where not recorded."""
     bf16_tflops: float | None = None
     """Dense BF16 tensor-core TFLOPS (the datasheet's sparse figure halved); None where not recorded."""
     tflops_source: str | None = None

@@ -276,6 +276,16 @@ def _fitted_config(
     return _with_tie(scaled_config(template, math.sqrt(lo * hi)), tie)
 
 
+SIZE_TIERS = ("nano", "micro", "tiny", "mini", "small", "medium", "large")
+"""Words releases use for a size class (granite-4.0-h-tiny is 7 B, -small 32 B; Phi-3-mini 3.8 B): no
+parameter count can be read from them, so a name with only such a word is refused, saying so."""
+
+
+def _size_tier(name: str) -> str | None:
+    words = re.findall(r"[a-z]+", name.lower().rsplit("/", 1)[-1])
+    return next((w for w in words if w in SIZE_TIERS), None)
+
+
 def spec_from_name(name: str, *, exclude: frozenset[str] = frozenset()) -> ModelSpec:
     """Estimate the architecture of `name` from the catalog model it most resembles; InputError if none.
 
@@ -289,8 +299,10 @@ def spec_from_name(name: str, *, exclude: frozenset[str] = frozenset()) -> Model
     decoded = decode(name)
     size_b = _name_size(name)
     if size_b is None:
+        tier = _size_tier(name)
+        said = f"'{tier}' is a tier name, not a parameter count" if tier else "the name states no size"
         raise InputError(
-            f"{name!r}: no config.json on disk, no catalog entry, and the name states no size; "
+            f"{name!r}: no config.json on disk, no catalog entry, and {said}, so its size is unknown; "
             "pass the model folder or its config.json"
         )
     effective = decoded.source.get("total_params_b") != "name"

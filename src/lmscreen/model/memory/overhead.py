@@ -8,8 +8,9 @@ pieces, per GPU:
   0.16, with a vision tower) the encoder's profile, plus a constant (on V2, memory.releases: the encoder term
   plus the larger of the other two, with a top-k-free sampler of ~1 copy): `max(copies × rows × vocab × 4 B, f
   × max_num_batched_tokens × MLP width per rank × 2 B, k × vision params) + constant`, rows being the profile
-  batch's requests, min(max_num_seqs, max_num_batched_tokens), copies 1.5 / 8.85 (0.10.2–0.15, the sort) /
-  4.96 / 6.16 by release range, f 1.6 for dense MLPs and 3.3 for fused MoE, k 3.13 GiB per billion
+  batch's requests, min(max_num_seqs, max_num_batched_tokens), copies 1.5 / 8.85 (0.10.2–0.16, the sort) /
+  counted from the code on 0.17–0.20 (triton_sampler_gib: 3.5 copies + one row per SM + the held hidden
+  states) / 6.16 by release range, f 1.6 for dense MLPs and 3.3 for fused MoE, k 3.13 GiB per billion
   (memory.releases). The logits term is what makes Qwen models (vocab 151,936) heavier than Llama (128,256) at
   equal size and gpt-oss (201,088) heavier still on llm-d's H100 runs; the forward term is what makes
   Kimi-Linear at `--max-num-batched-tokens 64000` leave only 2.30 GiB on two RTX 3090
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 from lmscreen.model.memory.releases import (
     SAMPLER_COPIES_V2,
+    TRITON_SAMPLER_COPIES,
     VllmRelease,
     release_for,
     uses_v2_runner,
@@ -90,15 +92,58 @@ def forward_bytes_per_token(spec: ModelSpec, tp: int = 1, expert_parallel: bool 
     return width * 2 // tp
 
 
+TRITON_MIN_ROWS = 8
+"""`apply_top_k_top_p` (0.17–0.20) uses the Triton kernel for `logits.shape[0] >= 8` and the PyTorch sort
+below that."""
+SMALL_BATCH_SORT_COPIES = 6.0
+"""fp32 (rows × vocab) copies at the peak of 0.17–0.20's `apply_top_k_top_p_pytorch` (batches under 8 rows):
+the bf16 logits (0.5) and their fp32 copy (1), the sorted values (1) and int64 indices (2), the top-k and
+top-p bool masks (0.25 each) and the top-p softmax (1); its `scatter_` writes back in place."""
+
+
+def _next_power_of_2(n: int) -> int:
+    return 1 << max(0, (n - 1).bit_length())
+
+
+def triton_buffer_rows(rows: int, sm_count: int | None) -> int:
+    """Vocabulary-wide fp32 rows of the Triton top-k/top-p kernel's buffer (topk_topp_triton.py:
+    `NUM_PROGRAMS = min(num_sm, batch_size)`, `size = min(next_power_of_2(NUM_PROGRAMS), num_sm)`,
+    `logits.new_empty((size, vocab_size))`, cached for the life of the process). An unknown card is taken
+    to have at least as many SMs as rows."""
+    sms = sm_count or rows
+    return min(_next_power_of_2(min(sms, rows)), sms)
+
+
+def triton_sampler_gib(
+    spec: ModelSpec, rows: int, max_num_batched_tokens: int, sm_count: int | None
+) -> float:
+    """The dummy sampler's peak on 0.17–0.20 (V1), tensor by tensor from the release's code: the copies of
+    releases.TRITON_SAMPLER_COPIES plus the kernel's per-SM buffer (or the small-batch sort), plus what
+    `profile_run` still holds from the dummy forward while the sampler runs: its hidden states for every
+    batched token, the last-token rows and their `torch.rand_like` copy (model dtype, 2 B)."""
+    row_bytes = (spec.vocab_size or 32000) * 4
+    if rows < TRITON_MIN_ROWS:
+        logits = SMALL_BATCH_SORT_COPIES * rows * row_bytes
+    else:
+        logits = (TRITON_SAMPLER_COPIES * rows + triton_buffer_rows(rows, sm_count)) * row_bytes
+    held = (max_num_batched_tokens + 2 * rows) * (spec.hidden_size or 0) * 2
+    return (logits + held) / GIB
+
+
 def sampler_gib(
     spec: ModelSpec,
     max_num_seqs: int,
     release: VllmRelease,
     max_num_batched_tokens: int,
     v2_runner: bool = False,
+    sm_count: int | None = None,
 ) -> float:
     """The profiled logits peak: fp32 copies of (rows × vocab), every rank holding the whole vocabulary;
     rows are the profile batch's requests, one sampled row each: min(max_num_seqs, batched tokens)."""
+    if release.triton_sampler and not v2_runner:
+        return triton_sampler_gib(
+            spec, min(max_num_seqs, max_num_batched_tokens), max_num_batched_tokens, sm_count
+        )
     copies = release.sampler_copies
     if spec.is_vision and release.sampler_copies_multimodal is not None:
         copies = release.sampler_copies_multimodal
@@ -125,13 +170,16 @@ def activation_gib(
     *,
     last_stage: bool = True,
     expert_parallel: bool = False,
+    sm_count: int | None = None,
 ) -> float:
     """vLLM's profiled activation peak on one GPU (see the module docstring; constants per release)."""
     release = release_for(vllm_version)
     factor = MOE_FORWARD_FACTOR if spec.num_experts and spec.num_experts_per_tok else FORWARD_FACTOR
     forward = factor * max_num_batched_tokens * forward_bytes_per_token(spec, tp, expert_parallel) / GIB
     v2 = uses_v2_runner(vllm_version, spec)
-    sampler = sampler_gib(spec, max_num_seqs, release, max_num_batched_tokens, v2) if last_stage else 0.0
+    sampler = (
+        sampler_gib(spec, max_num_seqs, release, max_num_batched_tokens, v2, sm_count) if last_stage else 0.0
+    )
     encoder = vision_profile_gib(spec, release)
     if v2:
         # V2 keeps the dummy encoder outputs through the text run and the sampler: the encoder term adds

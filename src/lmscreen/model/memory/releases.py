@@ -45,11 +45,20 @@ and prints the error per range):
   sort-size sampler gives 5.6, the 4.96-copy one 3.0), and Qwen2-VL-7B on an RTX 3090 at 256 sequences
   profiles 1.39 GiB in all, below the per-parameter encoder term alone (2.1 GiB, fitted on a 2026-08
   build): that term is not applied before 0.16. Both logs were held out and looked at for this change.
-- 0.16–0.20: copies 4.96, constant 0.15; non-torch 0.13 / 0.55 —
-  myoceane.fr A100 log (0.19.0, gpt-oss-20b at 0.65: 13.72 GiB weights, 36.56 GiB KV). The sort is replaced
-  by the Triton top-k / top-p kernel of vllm-project/vllm#33538 (0.38 GB where the sort takes 1.25 in
-  #32558's measurement), opened 2026-02-02 after 0.15's branch; 0.16 (TRITON_SAMPLER_FROM) is the first
-  release after it, not a logged boundary.
+- 0.16: the sort of 0.12–0.15 (SORT_SAMPLER_COPIES, SORT_CONSTANT_GIB), the PP check per stage again
+  (#33698): vllm-0.16.0's sdist has no topk_topp_triton.py and `apply_top_k_top_p` sorts the vocabulary.
+- 0.17–0.20: the Triton top-k / top-p kernel of vllm-project/vllm#33538 (first in the 0.17.0 sdist,
+  TRITON_SAMPLER_FROM), and the sampler's peak is counted tensor by tensor from vllm-0.17.1's code instead
+  of fitted (overhead.triton_sampler_gib): `_dummy_sampler_run` keeps the bf16 logits while
+  `Sampler.forward` makes the fp32 copy, the kernel masks in place with a cached buffer of one vocabulary
+  row per SM (`min(next_power_of_2(min(num_sm, rows)), num_sm)` rows), then `softmax` and `random_sample`'s
+  `empty_like` add two more copies (TRITON_SAMPLER_COPIES 3.5 + the buffer), while `profile_run` still
+  holds the dummy forward's hidden states; no constant besides non-torch 0.13 / 0.55 (llm-d's logged
+  non-torch). The fit it replaces (4.96 copies + 0.15 GiB on the myoceane.fr 0.19.0 A100 log) left one
+  RTX 3090 on 0.17.1 0.31–0.35 GiB short of five logged pools (bench/data/vllm-logs-heldout-13.csv, looked
+  at for this change); counted, those come within 0.2–7.4% (the small pools), the gpt-oss-20b A100 log
+  within 0.3% and Qwen2.5-72B at TP4 on four L40S (0.19.0) within 3.2%. The same tensors in 0.19.0 and
+  0.20.0 (`_dummy_sampler_run` gains only `logprob_token_ids=None`).
 - 0.21–0.33: copies 6.16, constant 0.15, non-torch 0.13 at any TP, and the
   CUDA-graph estimate is subtracted from the pool ("CUDA graph memory profiling is enabled (default since
   v0.21.0)" in 0.2x start-up logs; `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS` "Enabled by default as of
@@ -173,6 +182,9 @@ class VllmRelease:
     """True when "GPU KV cache size" reports blocks // groups × block size (through 0.20, vllm#40691); later
     releases report max concurrency × max-model-len (vllm#51041)."""
     sources: tuple[str, ...]
+    triton_sampler: bool = False
+    """True when the profile's sampler peak is counted tensor by tensor from the release's code (the Triton
+    top-k/top-p kernel of 0.17–0.20: overhead.triton_sampler_gib) instead of by sampler_copies."""
 
     @property
     def span(self) -> str:
@@ -209,13 +221,19 @@ indices, the mask and scatter copies, softmax and the exponential draw. Fitted w
 (njhill, 2026-01-18: 1.25 GB for 256 × 131,072 fp32 logits, ~9.3 copies; its Triton kernel 0.38 GB)."""
 SORT_CONSTANT_GIB = 0.43
 """The constant fitted with SORT_SAMPLER_COPIES (llm-d, 0.11.0)."""
-TRITON_SAMPLER_FROM = (0, 16, 0)
-"""First release taken to filter top-k / top-p with the Triton kernel of vllm-project/vllm#33538 (opened
-2026-02-02, after 0.15's branch: 0.15.2rc1 is of 2026-02-08) instead of the sort, which
-`apply_top_k_top_p_pytorch` keeps only for batches under 8 rows (vllm-project/vllm#48913). The 0.19.0 log
-(myoceane.fr) profiles 4.96 copies; the 0.13.0 logs (bench/data/vllm-logs-heldout-5.csv, -8.csv: Qwen2-VL-7B
-at 256 sequences, a Qwen3-VL-30B-A3B at 1,024) keep the sort's. Which release first shipped it is not
-logged; 0.16 is the first after the PR opened."""
+TRITON_SAMPLER_COPIES = 3.5
+"""fp32 (rows × vocab) copies alive at the peak of 0.17–0.20's dummy sampler run, counted in its code
+(vllm-0.17.1 sdist): `_dummy_sampler_run` keeps the model-dtype logits (bf16: half a copy) while
+`Sampler.forward` makes the fp32 copy (`logits.to(torch.float32)`), temperature divides in place, the Triton
+kernel masks top-k / top-p in place, and `forward_native` then allocates the probabilities (`softmax`) and
+`random_sample` the exponential draw (`torch.empty_like(probs)`): 0.5 + 1 + 1 + 1. The kernel's per-SM row
+buffer comes on top (overhead.triton_sampler_gib)."""
+TRITON_SAMPLER_FROM = (0, 17, 0)
+"""First release that filters top-k / top-p with the Triton kernel of vllm-project/vllm#33538 instead of the
+sort, which `apply_top_k_top_p_pytorch` keeps only for batches under 8 rows: read in the released sources
+(PyPI sdists): vllm-0.16.0 has no vllm/v1/sample/ops/topk_topp_triton.py and its `apply_top_k_top_p` sorts;
+vllm-0.17.0 ships the file and `apply_top_k_top_p` calls `apply_top_k_top_p_triton` for
+`logits.shape[0] >= 8` (the same in 0.17.1, 0.19.0 and 0.20.0)."""
 
 
 RELEASES: tuple[VllmRelease, ...] = (
@@ -301,14 +319,14 @@ RELEASES: tuple[VllmRelease, ...] = (
         ),
     ),
     VllmRelease(
-        label="Triton top-k/top-p sampler (vllm#33538), PP check per stage again",
+        label="sort-based top-k/top-p sampler, PP check per stage again (vllm#33698)",
         first=(0, 16, 0),
-        last=(0, 20, LAST_PATCH),
+        last=(0, 16, LAST_PATCH),
         default_utilization=0.90,
-        sampler_copies=4.96,
+        sampler_copies=SORT_SAMPLER_COPIES,
         sampler_copies_multimodal=None,
         vision_profile_gib_per_b=VISION_PROFILE_GIB_PER_B,
-        activation_constant_gib=0.15,
+        activation_constant_gib=SORT_CONSTANT_GIB,
         non_torch_tp1_gib=0.13,
         non_torch_tp_gib=0.55,
         cudagraph_in_pool=False,
@@ -316,10 +334,32 @@ RELEASES: tuple[VllmRelease, ...] = (
         mamba_seq_check=False,
         tokens_per_group=True,
         sources=(
-            MYOCEANE,
+            "vllm-0.16.0 sdist: v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p (full-vocabulary sort)",
             "https://github.com/vllm-project/vllm/pull/33698",
+        ),
+    ),
+    VllmRelease(
+        label="Triton top-k/top-p sampler (vllm#33538), its peak counted from the code",
+        first=TRITON_SAMPLER_FROM,
+        last=(0, 20, LAST_PATCH),
+        default_utilization=0.90,
+        sampler_copies=TRITON_SAMPLER_COPIES,
+        sampler_copies_multimodal=None,
+        vision_profile_gib_per_b=VISION_PROFILE_GIB_PER_B,
+        activation_constant_gib=0.0,
+        non_torch_tp1_gib=0.13,
+        non_torch_tp_gib=0.55,
+        cudagraph_in_pool=False,
+        pp_check_whole_model=False,
+        mamba_seq_check=False,
+        tokens_per_group=True,
+        sources=(
+            "vllm-0.17.1 sdist: gpu_model_runner.py _dummy_sampler_run / profile_run, v1/sample/sampler.py, "
+            "v1/sample/ops/topk_topp_sampler.py, topk_topp_triton.py (the same in 0.19.0 and 0.20.0)",
+            MYOCEANE,
             "https://github.com/vllm-project/vllm/pull/33538 (Triton top-k/top-p kernels)",
         ),
+        triton_sampler=True,
     ),
     VllmRelease(
         label="CUDA-graph memory profiled and taken out of the pool",

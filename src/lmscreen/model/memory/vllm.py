@@ -211,7 +211,14 @@ def _stage_core(
     layout = kv_layout(spec, s.kv_dtype, tp, pp, "vllm", stage=stage if pp > 1 else None)
     last = stage == pp - 1
     act = overhead.activation_gib(
-        spec, tp, s.mnbt, s.version, s.max_num_seqs, last_stage=last, expert_parallel=s.expert_parallel
+        spec,
+        tp,
+        s.mnbt,
+        s.version,
+        s.max_num_seqs,
+        last_stage=last,
+        expert_parallel=s.expert_parallel,
+        sm_count=_sm_count(s.gpu_name),
     )
     nt = overhead.non_torch_gib(tp, s.version, pp)
     received = overhead.pp_receive_buffer_gib(spec, s.mnbt, stage) if pp > 1 else 0.0
@@ -249,6 +256,16 @@ def _arch(gpu_name: str | None) -> str | None:
         return None
     try:
         return find_gpu(gpu_name).arch
+    except InputError:
+        return None
+
+
+def _sm_count(gpu_name: str | None) -> int | None:
+    """Streaming multiprocessors of a catalog GPU (None when unknown): sizes the Triton sampler's buffer."""
+    if not gpu_name:
+        return None
+    try:
+        return find_gpu(gpu_name).sm_count
     except InputError:
         return None
 

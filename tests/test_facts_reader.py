@@ -1334,3 +1334,16 @@ def test_a_bare_tongqi_right_before_the_label_is_this_period() -> None:
     assert screening(now)["gross_margin"] == 21.1
     assert screening("2020Q1营业收入51.5亿元。同期毛利率为21.1%，同比下降23.5pcts。")["gross_margin"] == 21.1
     assert screening("2020Q1营业收入51.5亿元，上年同期毛利率为21.1%。")["gross_margin"] is None
+
+
+def test_an_item_opening_on_a_subsidiary_keeps_its_figures_the_subsidiarys() -> None:
+    # `；③控股子公司某云公司…，上半年实现营业收入3.92亿元，归母净利润-0.26亿元`: even 归母 is the subsidiary's
+    text = (
+        "公司2024上半年营业收入307.50亿元，同比增长20.11%，归母净利润9.26亿元。看点有：①主营业务稳步增长；"
+        "②控股子公司甲乙云公司拓展行业云，打造运营能力，上半年实现营业收入3.92亿元，归母净利润-0.26亿元。"
+    )
+    got = screening(text)
+    assert got["net_profit"] == pytest.approx(9.26e8)
+    assert got["revenue"] == pytest.approx(307.50e8)
+    sheet = read_facts(text)
+    assert [f.scope for f in facts(sheet, "net_profit", basis="actual")] == ["company", "segment"]

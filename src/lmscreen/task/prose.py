@@ -190,6 +190,9 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     scope, segment, explicit = _own_subject(reading, label)
     if explicit or label.text.isascii():
         return scope, segment
+    subsidiary = _subsidiary_item(reading, label.start)
+    if subsidiary is not None:
+        return "segment", subsidiary
     stop_lo = reading.stop_start(label.start, 160)
     if label.text.startswith("整体") and label.metric not in _COMPANY_METRICS:
         # `公司数据中心业务实现收入28.18亿元，…，整体毛利率为30.89%`: the business's overall margin
@@ -217,6 +220,28 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         if business is not None:
             return "segment", business
     return _topic(reading, label.start)
+
+
+_ITEM_BREAK_RE = re.compile(r"[；;]")
+_SUBSIDIARY_LEAD_RE = re.compile(
+    r"\s?(?:[(（]?[0-9一二三四五六七八九十]{1,2}\s?[)）、.．]?\s?)?(?:其中[，,]?\s?)?(?:公司|本公司)?(?:旗下)?"
+    r"(?:控股|全资|参股|下属|重要|核心)?子公司(?P<name>[\u4e00-\u9fffA-Za-z]{0,12})"
+)
+
+
+def _subsidiary_item(reading: Reading, pos: int) -> str | None:
+    """`③控股子公司紫光云公司积极拓展行业云，…，上半年实现营业收入3.92亿元，归母净利润-2590.94万元`: an item
+    of a sentence (after `；`, its number folded to a bare digit) that opens on a subsidiary is about that
+    subsidiary, so its figures whose own clause names no one are the subsidiary's, even under a company-wide
+    label such as 归母 (the subsidiary's own profit to its owners)."""
+    folded = reading.folded
+    lo = reading.start_of(pos, STOPS, 200)
+    breaks = list(_ITEM_BREAK_RE.finditer(folded, lo, pos))
+    item_lo = breaks[-1].end() if breaks else lo
+    m = _SUBSIDIARY_LEAD_RE.match(folded, item_lo, pos)
+    if m is None:
+        return None
+    return "子公司" + m.group("name")
 
 
 def _business_subject(reading: Reading, pos: int) -> str | None:

@@ -1347,3 +1347,17 @@ def test_an_item_opening_on_a_subsidiary_keeps_its_figures_the_subsidiarys() -> 
     assert got["revenue"] == pytest.approx(307.50e8)
     sheet = read_facts(text)
     assert [f.scope for f in facts(sheet, "net_profit", basis="actual")] == ["company", "segment"]
+
+
+def test_another_companys_profit_after_its_named_revenue_is_not_ours() -> None:
+    # `其中某柴股份2024年实现营业收入61.31亿元，归母净利润2.03亿元`: the other company's 归母 too
+    text = (
+        "年报显示，2024年公司实现营收44.56亿元，归属于上市公司股东净利润1.72亿元，同比增长78.16%。"
+        "柴油发动机企业普遍报喜，其中甲柴股份2024年实现营业收入61.31亿元，归母净利润2.03亿元，分别同比增长52%和74%。"
+    )
+    got = screening(text)
+    assert got["net_profit"] == pytest.approx(1.72e8)
+    assert got["revenue"] == pytest.approx(44.56e8)
+    # the company's own name is not another company
+    own = "甲柴股份2024年实现营业收入61.31亿元，归母净利润2.03亿元。"
+    assert screening(own, name="甲柴股份")["net_profit"] == pytest.approx(2.03e8)

@@ -190,7 +190,7 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     scope, segment, explicit = _own_subject(reading, label)
     if explicit or label.text.isascii():
         return scope, segment
-    subsidiary = _subsidiary_item(reading, label.start)
+    subsidiary = _subsidiary_item(reading, label.start) or _other_company_before(reading, label)
     if subsidiary is not None:
         return "segment", subsidiary
     stop_lo = reading.stop_start(label.start, 160)
@@ -242,6 +242,30 @@ def _subsidiary_item(reading: Reading, pos: int) -> str | None:
     if m is None:
         return None
     return "子公司" + m.group("name")
+
+
+_OTHER_COMPANY_RE = re.compile(r"[\u4e00-\u9fffA-Za-z]{2,10}(?:股份|集团|控股|公司|银行|证券|保险)")
+
+
+def _other_company_before(reading: Reading, label: Label) -> str | None:
+    """`其中上柴股份2020年实现营业收入61.31亿元，归母净利润2.03亿元`: a label whose own clause names no one,
+    after a label in the same item (since the sentence's start or its last `；`) whose clause names another
+    company by its name (not one of this text's names for itself), is that company's figure too, even 归母
+    or a company-wide ratio: it is the other company's own."""
+    folded = reading.folded
+    lo = reading.start_of(label.start, STOPS, 200)
+    breaks = list(_ITEM_BREAK_RE.finditer(folded, lo, label.start))
+    item_lo = breaks[-1].end() if breaks else lo
+    for earlier in reversed(reading.labels_in(item_lo, label.start)):
+        scope, name, explicit = _own_subject(reading, earlier)
+        if not explicit:
+            continue
+        if scope != "segment" or name is None or _SEGMENT_WORD_RE.search(name):
+            return None
+        if not _OTHER_COMPANY_RE.fullmatch(name) or any(a in name for a in reading.aliases):
+            return None
+        return name
+    return None
 
 
 def _business_subject(reading: Reading, pos: int) -> str | None:

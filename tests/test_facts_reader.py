@@ -1361,3 +1361,16 @@ def test_another_companys_profit_after_its_named_revenue_is_not_ours() -> None:
     # the company's own name is not another company
     own = "甲柴股份2024年实现营业收入61.31亿元，归母净利润2.03亿元。"
     assert screening(own, name="甲柴股份")["net_profit"] == pytest.approx(2.03e8)
+
+
+def test_a_paragraph_under_a_numbered_business_heading_is_that_business() -> None:
+    # `1.石油机械设备。公司…，实现营业收入17.09亿`: the heading sentence names whose the figures are
+    text = (
+        "2024年上半年，公司克服不利影响。上半年，实现营业收入31.51亿元。\n"
+        "1.石油机械设备。公司紧密跟踪市场信息，取得重点项目，实现营业收入17.09亿，同比增加0.64%。\n"
+        "2.钻头及钻具。公司优化市场资源配置，实现营业收入4.63亿，同比增加11.38%。\n"
+    )
+    assert screening(text)["revenue"] == pytest.approx(31.51e8)
+    # a heading that says how things went names no business
+    plain = "公司发布2024年半年报。\n1.收入稳步增长。公司跟踪市场信息，实现营业收入17.09亿，同比增加0.64%。\n"
+    assert screening(plain)["revenue"] == pytest.approx(17.09e8)

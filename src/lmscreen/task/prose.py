@@ -514,7 +514,40 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
             and not _TOTAL_WORD_RE.search(m.group(0))
         ):
             return "segment", m.group(1)
+    item = _item_paragraph(reading, pos)
+    if item is not None:
+        return "segment", item
     return "company", None
+
+
+_PARAGRAPH_BREAK_RE = re.compile(r"\n|\s{2,}(?=\S)")
+_ITEM_SENTENCE_RE = re.compile(
+    r"\s*(?:[(（]?[0-9一二三四五六七八九十]{1,2}\s?[)）.．、]\s?)(?P<name>[\u4e00-\u9fffA-Za-z]{2,10})\s?。"
+)
+_STATEMENT_WORD_RE = re.compile(
+    r"增|降|升|提|减|改善|优化|影响|符合|超|低于|高于|预期|稳|恢复|回暖|承压|亮眼|强劲|良好|不及|转|扭|亏|盈|加速|放缓"
+)
+"""Words of a heading that states how things went (`1.收入稳步增长。`), not which business the paragraph is
+on."""
+
+
+def _item_paragraph(reading: Reading, pos: int) -> str | None:
+    """`1.石油机械设备。公司紧密跟踪市场信息，…，实现营业收入17.09亿`: a paragraph opening on a numbered
+    heading that is a sentence of its own naming a business is about that business, so the figures in it
+    whose clause names no one are that business's (`1.业绩。`, `2.收入稳步增长。` name no business)."""
+    folded = reading.folded
+    lo = max(0, pos - 800)
+    breaks = list(_PARAGRAPH_BREAK_RE.finditer(folded, lo, pos))
+    para_lo = breaks[-1].end() if breaks else lo
+    if not breaks and lo > 0:
+        return None
+    m = _ITEM_SENTENCE_RE.match(folded, para_lo, pos)
+    if m is None:
+        return None
+    name = m.group("name")
+    if _ASPECT_RE.search(name) or _STATEMENT_WORD_RE.search(name) or reading.labels_in(m.start(), m.end()):
+        return None
+    return name
 
 
 _ASPECT_HEAD_RE = re.compile(r"([\u4e00-\u9fffA-Za-z]{2,12}?)(?:方面|来看|而言)\s?[：:，,]\s?$")

@@ -1374,3 +1374,16 @@ def test_a_paragraph_under_a_numbered_business_heading_is_that_business() -> Non
     # a heading that says how things went names no business
     plain = "公司发布2024年半年报。\n1.收入稳步增长。公司跟踪市场信息，实现营业收入17.09亿，同比增加0.64%。\n"
     assert screening(plain)["revenue"] == pytest.approx(17.09e8)
+
+
+def test_a_sentence_opening_on_qizhong_and_a_part_is_that_parts() -> None:
+    # `其中洗碗机增长强劲，2020年实现收入2.24亿元`: one of the product lines just listed
+    text = (
+        "公司2024年实现营收81.29亿元，同增4.74%。新品类发展良好，第一品类群以外产品收入占比提升至25.85%。"
+        "其中洗碗机增长强劲，2024年实现收入2.24亿元，同比增长62.13%。"
+    )
+    assert screening(text)["revenue"] == pytest.approx(81.29e8)
+    # `其中` before a period is the company's quarter, not a part
+    quarter = "公司2024年实现营收81.29亿元。其中四季度增长强劲，2024年实现收入25.02亿元。"
+    sheet = read_facts(quarter)
+    assert all(f.scope == "company" for f in facts(sheet, "revenue"))

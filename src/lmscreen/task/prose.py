@@ -175,6 +175,12 @@ _MAIN_BUSINESS_TOPIC_RE = re.compile(
 )
 """`1）主业垃圾焚烧产能集中释放，…，实现营业收入同比+38.99%，毛利率为54.25%`: a sentence opening on the main
 business by name is that business's, not the whole company's."""
+_AMONG_TOPIC_RE = re.compile(
+    r"^其中[，,]?\s?(?P<name>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:的)?"
+    r"(?=增长|增速|表现|收入|营收|销售|销量|实现|同比|延续|保持|继续|持续|大幅|快速|稳步|高速|贡献)"
+)
+"""`…新品类发展良好…。其中洗碗机增长强劲，…`: a sentence opening on 其中 and a name is about that one part of
+what the text just listed (not `其中20Q4营收…`, a period, nor `其中公司…`)."""
 _ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
 _PUNCT_RE = re.compile(r"[、，,：:；;（）()“”\"'《》\[\]【】—\-·/\\\s]+")
 
@@ -489,6 +495,18 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     region = _REGION_TOPIC_RE.match(first) or _MAIN_BUSINESS_TOPIC_RE.match(first)
     if region is not None and not reading.labels_in(lo, lo + len(first)):
         return "segment", region.group(0)
+    among = _AMONG_TOPIC_RE.match(first)
+    if among is not None and lo + len(first) <= own and not reading.labels_in(lo, lo + len(first)):
+        name = among.group("name")
+        if (
+            len(_FILLER_RE.sub("", name)) >= 2
+            and not _COMPANY_RE.search(name)
+            and not _ASPECT_RE.search(name)
+            and not _whole_business(name)
+            and not reading.periods_in(lo, lo + among.end("name"))
+            and not any(alias in name for alias in reading.aliases)
+        ):
+            return "segment", name  # `其中洗碗机增长强劲，2020年实现收入2.24亿元`: a part just named
     if lo + len(first) <= own:
         m = _TOPIC_RE.match(first)
         if (

@@ -1387,3 +1387,17 @@ def test_a_sentence_opening_on_qizhong_and_a_part_is_that_parts() -> None:
     quarter = "公司2024年实现营收81.29亿元。其中四季度增长强劲，2024年实现收入25.02亿元。"
     sheet = read_facts(quarter)
     assert all(f.scope == "company" for f in facts(sheet, "revenue"))
+
+
+def test_a_business_named_only_in_latin_letters_is_that_business() -> None:
+    # `IDC实现收入186.1亿元`: the clause's subject is a business unit written in Latin letters
+    text = (
+        "公司发布2024年三季报。报告期内，公司实现营收2639.78亿元，同比增长8.0%。"
+        "联通云实现收入268.7亿元，同比提升142.0%。IDC实现收入186.1亿元，同比增长12.9%。"
+    )
+    assert screening(text)["revenue"] == pytest.approx(2639.78e8)
+    sheet = read_facts(text)
+    assert [f.segment for f in facts(sheet, "revenue", basis="actual", scope="segment")][-1] == "IDC"
+    # a period in Latin letters names no business
+    quarter = "公司发布2024年三季报。Q3实现收入186.1亿元，同比增长12.9%。"
+    assert screening(quarter)["revenue"] == pytest.approx(186.1e8)

@@ -386,7 +386,15 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         cut = compared[-1].end()
         cut += 1 if raw[cut : cut + 1] in ("于", "的") else 0
         lo, raw = lo + cut, raw[cut:]
-    if not raw.strip() or raw.isascii():
+    if not raw.strip():
+        return "company", None, False
+    if raw.isascii():
+        blank = raw
+        for p in reading.periods_in(lo, label.start):  # `Q3实现收入`: a period, no name
+            blank = blank[: p.start - lo] + " " * (p.end - p.start) + blank[p.end - lo :]
+        latin = _latin_name(blank)
+        if latin is not None and not reading.mentions_in(lo, label.start):
+            return "segment", latin, True  # `IDC实现收入186.1亿元`: a business named only in Latin letters
         return "company", None, False
     if raw.lstrip().startswith("占"):
         return "company", None, False  # `占公司总营收的41.7%`: a share of the whole names no one's figure
@@ -405,12 +413,15 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     for alias in reading.aliases:
         text = text.replace(alias, " ")
     lettered = bool(re.search(r"[A-Za-z]", text))  # `公司CRO业务`: a part named in Latin letters
+    latin = _latin_name(text)
     text = _ASCII_RUN_RE.sub(" ", text)
     if "母公司" in text and "归属于" not in text and "归属" not in text:
         return "parent", "母公司", True
     text = _FILLER_RE.sub(" ", text)
     rest = _PUNCT_RE.sub("", text)
     if len(rest) < 2:
+        if latin is not None and not named:
+            return "segment", latin, True  # `IDC实现收入186.1亿元`: a business named only in Latin letters
         return "company", None, named
     if _INDUSTRY_RE.search(rest):
         return "industry", rest, True
@@ -423,6 +434,21 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     if _CHANGE_CAUSE_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
         return "company", None, False  # `产品结构升级带动毛利率…`: a change that moved it, no part's name
     return "segment", rest, True
+
+
+_LATIN_NAME_RE = re.compile(r"[A-Z][A-Za-z0-9&+]{1,15}")
+_NOT_A_LATIN_NAME = frozenset({"YOY", "QOQ", "TTM", "LTM", "GAAP", "IFRS", "WIND", "EPS", "ROE", "PE", "PB"})
+"""Latin words a clause carries that name no business: changes, bases, a data vendor, a metric."""
+
+
+def _latin_name(text: str) -> str | None:
+    """The one Latin-letter word left in a clause once its periods, labels, numbers and the company's names
+    are blanked (`IDC` in `IDC实现`), if it is the only one and reads as a name (an upper-case start)."""
+    runs = [r.strip(" -_.,/") for r in _ASCII_RUN_RE.findall(text)]
+    runs = [r for r in runs if re.search(r"[A-Za-z]", r)]
+    if len(runs) != 1 or not _LATIN_NAME_RE.fullmatch(runs[0]):
+        return None
+    return None if runs[0].upper() in _NOT_A_LATIN_NAME else runs[0]
 
 
 def _company_clause_before(reading: Reading, lo: int) -> bool:

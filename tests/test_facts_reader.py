@@ -1401,3 +1401,17 @@ def test_a_business_named_only_in_latin_letters_is_that_business() -> None:
     # a period in Latin letters names no business
     quarter = "公司发布2024年三季报。Q3实现收入186.1亿元，同比增长12.9%。"
     assert screening(quarter)["revenue"] == pytest.approx(186.1e8)
+
+
+def test_one_label_after_slashed_periods_gives_each_period_its_number() -> None:
+    # `公司2020年/21Q1毛利率同增1.89/0.82pct至56.16%/57.34%`: the levels after 至, one per period
+    text = (
+        "公司发布2024年年报和2025年一季报。"
+        "公司2024年/25Q1毛利率同增1.89/0.82pct至56.16%/57.34%，主要系产品结构优化。"
+    )
+    sheet = read_facts(text)
+    got = {f.period_label: f.value for f in facts(sheet, "gross_margin", basis="actual")}
+    assert got == {"FY2024": pytest.approx(56.16), "2025Q1": pytest.approx(57.34)}
+    # `Q1/Q2单季度收入2.9/3.4亿元`: plain numbers, one per period
+    quarters = read_facts("公司发布2024年半年报。分季度来看，2024Q1/Q2单季度收入2.9/3.4亿元。")
+    assert sorted(f.value for f in facts(quarters, "revenue", basis="actual")) == [2.9e8, 3.4e8]

@@ -199,8 +199,44 @@ def read_lists(reading: Reading) -> list[Fact]:
             continue  # `营收、归母净利润1.2亿、增长12%` is prose, read clause by clause
         lo = reading.start_of(label.start, SENTENCE_BREAKS, 90)
         facts.extend(_pair(reading, joined, numbers, lo, label.start, growth=False, seen=seen, level=level))
+    facts.extend(_period_slash_lists(reading, seen))
     facts.extend(_report_pairs(reading, seen))
     return facts
+
+
+def _period_slash_lists(reading: Reading, seen: set[int]) -> list[Fact]:
+    """`公司2020年/21Q1毛利率同增1.89/0.82pct至56.16%/57.34%`: one label after periods joined by `/`, then as
+    many slashed numbers (or changes, then 至 and the levels): each number is the label's for its period."""
+    folded = reading.folded
+    out: list[Fact] = []
+    for label in reading.labels:
+        clause_lo = reading.start_of(label.start, CLAUSE_BREAKS, 40)
+        periods = [p for p in reading.periods_in(clause_lo, label.start) if p.kind != "date"]
+        if len(periods) < 2 or folded[periods[-1].end : label.start].strip():
+            continue  # the periods must lead straight into the label
+        if any(
+            folded[a.end : b.start].strip() not in ("/", "\\")
+            for a, b in zip(periods, periods[1:], strict=False)
+        ):
+            continue
+        far = reading.end_of(label.end, CLAUSE_BREAKS, 60)
+        level = False
+        chg = _SLASH_CHANGE_RE.match(folded, label.end, far)
+        if chg is not None and (to := _LEVELS_AFTER_CHANGES_RE.match(folded, chg.end(), far)) is not None:
+            numbers = _number_run(reading, to.end(), far)
+            level = True
+        else:
+            numbers = _number_run(reading, label.end, far)
+        if len(numbers) != len(periods):
+            continue
+        if not re.search(r"[/\\]", folded[numbers[0].folded_start : numbers[-1].folded_start]):
+            continue
+        out.extend(
+            _pair(
+                reading, [label], numbers, periods[0].start, label.start, growth=False, seen=seen, level=level
+            )
+        )
+    return out
 
 
 _ANNOUNCE_BEFORE_RE = re.compile(r"(?:发布|公布|披露|公告)(?:了)?\s?$")

@@ -1415,3 +1415,14 @@ def test_one_label_after_slashed_periods_gives_each_period_its_number() -> None:
     # `Q1/Q2单季度收入2.9/3.4亿元`: plain numbers, one per period
     quarters = read_facts("公司发布2024年半年报。分季度来看，2024Q1/Q2单季度收入2.9/3.4亿元。")
     assert sorted(f.value for f in facts(quarters, "revenue", basis="actual")) == [2.9e8, 3.4e8]
+
+
+def test_an_item_opening_on_qizhong_and_a_business_is_that_business() -> None:
+    # `2019年营收26.52亿，同增24%；其中创新业务经多年布局后取得突破，…，实现收入7605万元`
+    text = (
+        "公司发布2024年年报。2024年营收26.52亿，同增24%；其中创新业务经多年布局后取得实质突破，"
+        "助力多家城商行提升业绩，实现收入7605万元，同增562%。"
+    )
+    assert screening(text)["revenue"] == pytest.approx(26.52e8)
+    sheet = read_facts(text)
+    assert [f.segment for f in facts(sheet, "revenue", basis="actual", scope="segment")] == ["创新业务"]

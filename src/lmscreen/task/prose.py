@@ -234,6 +234,11 @@ _SUBSIDIARY_LEAD_RE = re.compile(
     r"(?:控股|全资|参股|下属|重要|核心)?子公司(?P<name>[\u4e00-\u9fffA-Za-z]{0,12})"
 )
 
+_AMONG_PART_LEAD_RE = re.compile(
+    r"\s?其中[，,]?\s?(?P<name>[\u4e00-\u9fffA-Za-z]{1,10}?(?:业务|板块|分部|事业部|品类|产品线))"
+)
+"""`；其中创新业务…`: an item opening on 其中 and a business's name breaks the figures before it down."""
+
 
 def _subsidiary_item(reading: Reading, pos: int) -> str | None:
     """`③控股子公司紫光云公司积极拓展行业云，…，上半年实现营业收入3.92亿元，归母净利润-2590.94万元`: an item
@@ -245,9 +250,12 @@ def _subsidiary_item(reading: Reading, pos: int) -> str | None:
     breaks = list(_ITEM_BREAK_RE.finditer(folded, lo, pos))
     item_lo = breaks[-1].end() if breaks else lo
     m = _SUBSIDIARY_LEAD_RE.match(folded, item_lo, pos)
-    if m is None:
+    if m is not None:
+        return "子公司" + m.group("name")
+    part = _AMONG_PART_LEAD_RE.match(folded, item_lo, pos)
+    if part is None or _whole_business(part.group("name")) or _COMPANY_RE.search(part.group("name")):
         return None
-    return "子公司" + m.group("name")
+    return part.group("name")  # `；其中创新业务经多年布局…，实现收入7605万元`: one business of the company's
 
 
 _OTHER_COMPANY_RE = re.compile(r"[\u4e00-\u9fffA-Za-z]{2,10}(?:股份|集团|控股|公司|银行|证券|保险)")

@@ -1426,3 +1426,16 @@ def test_an_item_opening_on_qizhong_and_a_business_is_that_business() -> None:
     assert screening(text)["revenue"] == pytest.approx(26.52e8)
     sheet = read_facts(text)
     assert [f.segment for f in facts(sheet, "revenue", basis="actual", scope="segment")] == ["创新业务"]
+
+
+def test_a_breakdown_heading_without_kan_still_breaks_the_figures_down() -> None:
+    # `(A)分业态，3Q线下门店销售收入降9.47%，毛利率提升1.13pct至27.31%`: a part's margin, not the company's
+    text = (
+        "公司发布2024年年报。2024年收入降8.53%至5.14亿元，毛利率同比增0.77pct至31.74%。"
+        "(A)分业态，2024年线下门店销售收入降9.47%，毛利率提升1.13pct至27.31%；"
+        "线上电商业务收入增长16.70%，毛利率增加1.49pct至14.21%。"
+    )
+    assert screening(text)["gross_margin"] == pytest.approx(31.74)
+    # `部分产品，` inside a word is no breakdown
+    part = "公司发布2024年年报。受部分产品，2024年毛利率提升1.13pct至27.31%。"
+    assert screening(part)["gross_margin"] == pytest.approx(27.31)

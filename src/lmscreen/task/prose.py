@@ -130,8 +130,12 @@ _SAME_PERIOD_LEAD_RE = re.compile(r"^\s?同期(?:内)?(?=[\u4e00-\u9fff]|$)")
 """`同期公司毛利率2.1%，同比下降19.7pcts`: a clause opening with a bare 同期 (no 上年/去年/较 before it) is
 the period the text was just on, and the year-on-year change after the figure says it is this period's."""
 _CHANGE_AFTER_RE = re.compile(r"^[，,（(]?\s?(?:同比|较上年|较去年|比上年|比去年|yoy)", re.IGNORECASE)
-_BREAKDOWN_RE = re.compile(r"分(?:渠道|产品|业务|地区|区域|板块|品类|行业|模式|市场|事业部)(?:来)?看")
-"""`分渠道来看，…`: the sentence breaks the company's figures down; the figures in it are a segment's."""
+_BREAKDOWN_KINDS = r"(?:渠道|产品|业务|业态|地区|区域|板块|品类|行业|模式|市场|事业部)"
+_BREAKDOWN_RE = re.compile(
+    r"分" + _BREAKDOWN_KINDS + r"(?:来)?看|(?<![\u4e00-\u9fff])分" + _BREAKDOWN_KINDS + r"\s?[，,：:]"
+)
+"""`分渠道来看，…`, `(A)分业态，…`: the sentence breaks the company's figures down; the figures in it are a
+segment's (`部分产品，` is no breakdown)."""
 _BUSINESS_RE = re.compile(
     r"^(?:公司|本公司)?([\u4e00-\u9fffA-Za-z]{1,12}?(?:业务|板块|分部|品类|渠道|产品线|子公司|事业部))"
 )

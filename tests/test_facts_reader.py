@@ -1440,3 +1440,14 @@ def test_a_breakdown_heading_without_kan_still_breaks_the_figures_down() -> None
     from lmscreen.task.prose import _BREAKDOWN_RE
 
     assert _BREAKDOWN_RE.search("(A)分业态，") and not _BREAKDOWN_RE.search("受部分产品，毛利率")
+
+
+def test_a_customer_sides_margin_is_that_sides() -> None:
+    # `B端毛利率大幅回升15pct至54%` beside `2024H1综合毛利率+8.5pct至34.5%`
+    text = (
+        "公司发布2024年半年报。存量恢复，B端毛利率大幅回升15pct至54%。"
+        "2024H1综合毛利率+8.5pct至34.5%，主要是B端恢复。"
+    )
+    assert screening(text)["gross_margin"] == pytest.approx(34.5)
+    sheet = read_facts(text)
+    assert [f.segment for f in facts(sheet, "gross_margin", scope="segment")] == ["B端"]

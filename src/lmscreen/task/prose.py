@@ -434,6 +434,9 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     if len(rest) < 2:
         if latin is not None and not named:
             return "segment", latin, True  # `IDC实现收入186.1亿元`: a business named only in Latin letters
+        side = _CUSTOMER_SIDE_RE.search(raw)
+        if side is not None and rest == "端" and not named:
+            return "segment", side.group(0), True  # `B端毛利率大幅回升15pct至54%`: one customer side's
         return "company", None, named
     if _INDUSTRY_RE.search(rest):
         return "industry", rest, True
@@ -448,6 +451,8 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     return "segment", rest, True
 
 
+_CUSTOMER_SIDE_RE = re.compile(r"(?<![A-Za-z])(?:to\s?)?[A-Za-z]端", re.IGNORECASE)
+"""`B端`, `C端`, `To B端`: the business sold to one kind of customer, a part of the company."""
 _LATIN_NAME_RE = re.compile(r"[A-Z][A-Za-z0-9&+]{1,15}")
 _NOT_A_LATIN_NAME = frozenset({"YOY", "QOQ", "TTM", "LTM", "GAAP", "IFRS", "WIND", "EPS", "ROE", "PE", "PB"})
 """Latin words a clause carries that name no business: changes, bases, a data vendor, a metric."""

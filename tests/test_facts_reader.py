@@ -1451,3 +1451,15 @@ def test_a_customer_sides_margin_is_that_sides() -> None:
     assert screening(text)["gross_margin"] == pytest.approx(34.5)
     sheet = read_facts(text)
     assert [f.segment for f in facts(sheet, "gross_margin", scope="segment")] == ["B端"]
+
+
+def test_a_label_right_after_fenbie_is_the_lists_own() -> None:
+    # `2024年Q1、Q2、Q3和Q4分别实现营收50.6亿元、85.0亿元、94.9亿元和139.3亿元`: one label, four quarters
+    text = (
+        "公司发布2024年度报告，2024年公司实现营业收入369.8亿元，同比增长8.3%；"
+        "2024年Q1、Q2、Q3和Q4分别实现营收50.6亿元、85.0亿元、94.9亿元和139.3亿元。"
+    )
+    sheet = read_facts(text)
+    got = {f.period_label: f.value for f in facts(sheet, "revenue", basis="actual")}
+    assert got["2024Q4"] == pytest.approx(139.3e8) and got["2024Q1"] == pytest.approx(50.6e8)
+    assert screening(text)["revenue"] == pytest.approx(369.8e8)

@@ -138,6 +138,13 @@ def read_lists(reading: Reading) -> list[Fact]:
             level = True
         else:
             numbers = _number_run(reading, start, hi)
+        own = [lab for lab in reading.labels_in(start, start + 12) if lab.start == start]
+        if len(numbers) < 2 and own and change is None:
+            # `必易微分别实现营业收入2.57亿元、3.48亿元、4.29亿元`: the label after 分别 is the list's own
+            numbers = _number_run(reading, own[0].end, hi)
+            if len(numbers) >= 2 and not _run_before(reading, enum.start(), lo):
+                facts.extend(_pair(reading, own[:1], numbers, lo, enum.start(), growth=False, seen=seen))
+            continue
         if len(numbers) < 2:
             continue
         # the labels joined right before 分别 (`公司毛利率、净利率分别为…`), else every label of the sentence

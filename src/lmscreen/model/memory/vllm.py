@@ -24,6 +24,7 @@ import math
 from dataclasses import dataclass
 
 from lmscreen.errors import InputError
+from lmscreen.model.hardware import GPU
 from lmscreen.model.hardware import gpu as find_gpu
 from lmscreen.model.memory import overhead
 from lmscreen.model.memory.common import (
@@ -250,24 +251,26 @@ def _vllm_core(spec: ModelSpec, s: _Setup, tp: int, pp: int, quantization: str |
     return min(cores, key=lambda c: (c.num_blocks, c.available_gib))
 
 
-def _arch(gpu_name: str | None) -> str | None:
-    """Architecture of a catalog GPU (None for a bare memory size)."""
+def _catalog_gpu(gpu_name: str | None) -> GPU | None:
+    """The catalog GPU of that name (None for a bare memory size or a card the catalog does not hold)."""
     if not gpu_name:
         return None
     try:
-        return find_gpu(gpu_name).arch
+        return find_gpu(gpu_name)
     except InputError:
         return None
+
+
+def _arch(gpu_name: str | None) -> str | None:
+    """Architecture of a catalog GPU (None for a bare memory size)."""
+    gpu = _catalog_gpu(gpu_name)
+    return gpu.arch if gpu is not None else None
 
 
 def _sm_count(gpu_name: str | None) -> int | None:
     """Streaming multiprocessors of a catalog GPU (None when unknown): sizes the Triton sampler's buffer."""
-    if not gpu_name:
-        return None
-    try:
-        return find_gpu(gpu_name).sm_count
-    except InputError:
-        return None
+    gpu = _catalog_gpu(gpu_name)
+    return gpu.sm_count if gpu is not None else None
 
 
 def _choose_context(reach: int, native: int) -> int:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from lmscreen.task.metrics import Label, find_labels
 from lmscreen.task.period_text import PeriodMention, find_periods
 from lmscreen.task.periods import Period
-from lmscreen.task.statements import Statements
+from lmscreen.task.statements import COLUMNS_END_RE, Statements
 from lmscreen.task.units import Mention, ScannedText
 
 SENTENCE_BREAKS = "。；;\n!?！？"
@@ -172,9 +172,6 @@ def _grouping(folded: str, i: int) -> bool:
     )
 
 
-_COLUMNS_END_RE = re.compile(r"\s[-(]?[0-9][0-9,.]*\)?%?\s+[-(]?[0-9][0-9,.]*\)?%?\s*$")
-
-
 def _soft_wrap(folded: str, i: int) -> bool:
     """Whether the newline at `i` is a PDF layout's wrap inside a sentence: the line before it is long,
     ends mid-sentence (no full stop, colon or semicolon) and is no table row; the next line goes on."""
@@ -185,7 +182,7 @@ def _soft_wrap(folded: str, i: int) -> bool:
     last = line.rstrip()[-1:]
     if last in "。；;：:！？!?）)" or not last:
         return False
-    if _COLUMNS_END_RE.search(line):
+    if COLUMNS_END_RE.search(line):
         return False  # `基本每股收益(人民币元) 48 2.15 2.25`: a statement's row ends in its columns
     end = folded.find("\n", i + 1)
     nxt = folded[i + 1 : end if end >= 0 else len(folded)]

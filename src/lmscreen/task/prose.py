@@ -286,14 +286,21 @@ def _other_company_before(reading: Reading, label: Label) -> str | None:
     return None
 
 
+def _sentence_lo(reading: Reading, pos: int) -> int:
+    """Where the sentence holding `pos` starts, past the blanks that open it."""
+    folded = reading.folded
+    lo = reading.start_of(pos, STOPS, 160)
+    while lo < pos and folded[lo] in " \t":
+        lo += 1
+    return lo
+
+
 def _business_subject(reading: Reading, pos: int) -> str | None:
     """`公司创新业务属于运营服务类业务，…，毛利率为84%`: a margin no one is named for, in a sentence whose
     subject is one of the company's businesses (its first clause, with no figure of its own), is that
     business's."""
     folded = reading.folded
-    lo = reading.start_of(pos, STOPS, 160)
-    while lo < pos and folded[lo] in " \t":
-        lo += 1
+    lo = _sentence_lo(reading, pos)
     first_end = reading.end_of(lo, CLAUSE_BREAKS, 40)
     if first_end >= reading.start_of(pos, SUBJECT_BREAKS, 60) or reading.labels_in(lo, first_end):
         return None
@@ -520,9 +527,7 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     breakdown (`分渠道来看，…实现营收3.4亿元`), or the clause right before naming a business
     (`公司工程大宗业务渠道表现强劲，实现营收3.4亿元`, `云服务业务（不含金融）加速增长，营收19.71亿元`)."""
     folded = reading.folded
-    lo = reading.start_of(pos, STOPS, 160)
-    while lo < pos and folded[lo] in " \t":
-        lo += 1
+    lo = _sentence_lo(reading, pos)
     own = reading.start_of(pos, SUBJECT_BREAKS, 60)
     heading = _HEADING_RE.match(folded[lo:own].strip())
     if heading is not None and not reading.labels_in(lo, own):

@@ -42,8 +42,8 @@ _NOTE_ROW_RE = re.compile(
 _HEADER_TOKEN_RE = re.compile(r"[\u4e00-\u9fff]{2,12}")
 _TOTAL_TOKEN_RE = re.compile(r"(?:合计|总计|小计|抵销)$")
 _NOTE_TOKEN_RE = re.compile(r"^附注[一二三四五六七八九十]*$")
-_COLUMNS_END_RE = re.compile(r"(?:\s+(?:[-(]?[0-9][0-9,.]*\)?%?|-)){2,}\s*$")
-"""A row ending in two or more columns of figures (or `-`, none)."""
+COLUMNS_END_RE = re.compile(r"(?:\s+(?:[-(]?[0-9][0-9,.]*\)?%?|-)){2,}\s*$")
+"""A row ending in two or more columns of figures (or `-`, none): a statement's row, no PDF line wrap."""
 _PROSE_RE = re.compile(r"[，。；：,;:]")
 
 
@@ -132,7 +132,7 @@ def _business_rows(folded: str) -> frozenset[int]:
             continue
         if not under:
             continue
-        if _COLUMNS_END_RE.search(line):
+        if COLUMNS_END_RE.search(line):
             rows.add(pos)
         elif _PROSE_RE.search(line):
             under = False

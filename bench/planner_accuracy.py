@@ -130,6 +130,17 @@ Two sets of logged start-ups, each row citing its source:
   its start-up verdict right), and the bench reads the log cell's format before the checkpoint name, so
   cyankiwi/Qwen3.5-9B-AWQ-BF16-INT8 is sized 8-bit (7.99 → 11.23 / 13.04 GiB, still 14% low: which layers that
   checkpoint keeps in bf16 is not in any copy found). Held out 149 of 162 (92.0%).
+  vllm-logs-heldout-14.csv (15 start-ups from public files, committed in 460f336 before this script saw
+  them: llm-d-planner's H100 sweep on 0.19.0 and its 0.15.0 / 0.17.0 version sweep, an RTX 4090 and two RTX
+  PRO 6000 at TP2 on 0.24.0): 39 of 43 checks (90.7%: weights 13/13, KV within 10% 12/15, verdicts 14/15),
+  over TP 1 / 2 / 4, PP2, fp8 KV, FP8 / W4A16 / MXFP4 weights, MoE, MLA and a vision model. Its misses:
+  Qwen2.5-72B at TP2 on two H100 (0.19.0, a 3.04 GiB pool planned 4.71, 55%: the pool is what is left of
+  75.23 GiB after 67.80 of weights, so 1.7 GiB of overhead planned short is half of it), Llama-4-Scout at
+  TP4 (21.03 / 16.75, 25.5%; weights 50.76 / 53.12), Qwen3-8B on one RTX 4090 at 0.92 and 32,768 tokens
+  (0.24.0: 4.69 / 6.03, 22%; planned 34,144 tokens where 43,888 were logged), and gpt-oss-20b at 0.95
+  planned to start where the sampler warm-up of 1,024 dummy requests ran out of memory after the pool was
+  allocated. Its largest KV error inside 10%: the Qwen3-32B TP2 pool on the RTX PRO 6000s (51.91 / 55.78,
+  6.9%). The 0.15.0 / 0.17.0 Qwen3-14B pools came out at 0.1% / 0.0%. Held out with it: 188 of 205 (91.7%).
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

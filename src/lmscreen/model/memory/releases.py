@@ -171,7 +171,7 @@ class VllmRelease:
     activation_constant_gib: float
     non_torch_tp1_gib: float
     non_torch_tp_gib: float
-    """Per GPU when TP or PP > 1 (NCCL and custom all-reduce buffers)."""
+    """Per GPU when TP > 1 (NCCL and custom all-reduce buffers; PP alone keeps the TP1 figure)."""
     cudagraph_in_pool: bool
     """True when the profiled CUDA-graph estimate is taken out of the KV pool."""
     pp_check_whole_model: bool

@@ -27,3 +27,28 @@ def test_pipeline_stages_all_reduce_nothing_so_keep_the_tp1_figure() -> None:
     pp2 = plan(spec, card, 79.19, gpus=2, tp=1, pp=2, **args)
     tp2 = plan(spec, card, 79.19, gpus=2, tp=2, **args)
     assert _non_torch(pp2) == _non_torch(tp1) < _non_torch(tp2)
+
+
+def test_tp_on_nvswitch_cards_counts_the_multicast_all_reduce_buffers_on_0_17_to_0_20() -> None:
+    """vLLM 0.19.0 profiles ~2.1 GiB of non-torch memory per H100 SXM at TP2 / TP4 (NVLink multicast over
+    the NVSwitch); a PCIe card at the same TP, one card, a PP stage and other releases keep their figures."""
+    assert non_torch_gib(2, "0.19.0", nvlink_multicast=True) == 2.1
+    assert non_torch_gib(4, "0.17.1", nvlink_multicast=True) == 2.1
+    assert non_torch_gib(2, "0.19.0") == non_torch_gib(2, "0.19.0", nvlink_multicast=False) < 1.0
+    assert non_torch_gib(1, "0.19.0", nvlink_multicast=True) == non_torch_gib(1, "0.19.0")
+    assert non_torch_gib(1, "0.19.0", pp=2, nvlink_multicast=True) == non_torch_gib(1, "0.19.0")
+    for version in ("0.11.0", "0.15.1", "0.24.0"):
+        assert non_torch_gib(2, version, nvlink_multicast=True) == non_torch_gib(2, version)
+    assert gpu("H100 SXM").nvlink_multicast and gpu("H200").nvlink_multicast
+    assert not gpu("H100 PCIe").nvlink_multicast and not gpu("L40S").nvlink_multicast
+
+    spec = spec_for("Qwen/Qwen2.5-72B-Instruct")
+    args = dict(gpus=2, tp=2, context=8192, gpu_memory_utilization=0.95, engine="vllm", table=False)
+    sxm = plan(spec, gpu("H100 SXM"), 79.19, vllm_version="0.19.0", **args)
+    pcie = plan(spec, gpu("H100 PCIe"), 79.19, vllm_version="0.19.0", **args)
+    assert _non_torch(sxm) == 2.1 and "multicast" in next(
+        c.source for c in sxm.breakdown if c.name == "non-torch memory"
+    )
+    assert sxm.available_kv_gib < pcie.available_kv_gib - 1.0
+    later = plan(spec, gpu("H100 SXM"), 79.19, vllm_version="0.24.0", **args)
+    assert _non_torch(later) == non_torch_gib(2, "0.24.0")

@@ -39,6 +39,10 @@ class GPU:
     bf16_tflops: float | None = None
     """Dense BF16 tensor-core TFLOPS (the datasheet's sparse figure halved); None where not recorded."""
     tflops_source: str | None = None
+    nvlink_multicast: bool = False
+    """Sold on an NVSwitch baseboard (HGX / DGX) whose NVLink multicast (NVLS) NCCL and vLLM's
+    symmetric-memory all-reduce use under tensor parallelism; the buffers that takes are outside torch's
+    allocator (memory.releases non_torch_tp_multicast_gib). False for PCIe cards and NVLink-bridged pairs."""
     unified_memory: bool = False
     usable_fraction: float = 1.0
     """Share of the memory a model may use: 0.75 on Apple unified memory (OS + GPU wired limit)."""

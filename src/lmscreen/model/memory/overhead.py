@@ -18,7 +18,8 @@ pieces, per GPU:
 - non-torch (CUDA context, NCCL): per release range, 0.32 / 0.45 GiB (TP1 / TP > 1) on 0.10 (dennislee22
   TP1–TP4), 0.13 / 0.55 on 0.11–0.20 (llm-d TP1 and TP2), 0.13 at any TP from 0.21, where the logs print it
   apart (vllm-project/vllm#50722, TP4). PP alone all-reduces nothing and keeps the TP1 figure (0.07 GiB
-  logged at PP2 / PP4 on 0.19.0).
+  logged at PP2 / PP4 on 0.19.0). Under TP on NVSwitch cards (H100 SXM, H200, B200) 0.17–0.20 count ~2.1 GiB
+  of NVLink-multicast all-reduce buffers (llm-d-planner's 0.19.0 H100 logs, TP2 and TP4).
 - PP receive buffer: every pipeline stage but the first keeps one persistent buffer for the hidden states
   and residual it receives, `2 × max_num_batched_tokens × hidden × 2 B` (pp_receive_buffer_gib; 0.16 GiB for
   Qwen3-32B at 8,192 tokens), allocated before the pool is sized.
@@ -209,16 +210,23 @@ def pp_receive_buffer_gib(spec: ModelSpec, max_num_batched_tokens: int, stage: i
     return PP_RECEIVE_TENSORS * max_num_batched_tokens * spec.hidden_size * 2 / GIB
 
 
-def non_torch_gib(tp: int = 1, vllm_version: str | None = None, pp: int = 1) -> float:
+def non_torch_gib(
+    tp: int = 1, vllm_version: str | None = None, pp: int = 1, nvlink_multicast: bool = False
+) -> float:
     """CUDA context and communication buffers outside torch's allocator, per GPU.
 
     The all-reduce buffers (NCCL's and vLLM's custom all-reduce) belong to the tensor-parallel group: a
     pipeline stage with TP 1 sends and receives its hidden states point to point and all-reduces nothing,
     so it keeps the TP1 figure whatever `pp` is (logged on vLLM 0.19.0, one H100 per stage: 0.07 GiB of
     non-torch memory at PP2 and PP4, 0.25 at TP1, 2.07–2.13 at TP2 / TP4; llm-d-planner
-    accuracy/results/v0.19.0)."""
+    accuracy/results/v0.19.0). On NVSwitch cards (`nvlink_multicast`) a TP group's first all-reduce also
+    allocates NVLink-multicast buffers, which 0.17–0.20 count here (releases.NON_TORCH_TP_MULTICAST_GIB)."""
     release = release_for(vllm_version)
-    return release.non_torch_tp1_gib if tp <= 1 else release.non_torch_tp_gib
+    if tp <= 1:
+        return release.non_torch_tp1_gib
+    if nvlink_multicast and release.non_torch_tp_multicast_gib is not None:
+        return release.non_torch_tp_multicast_gib
+    return release.non_torch_tp_gib
 
 
 def cuda_graph_gib(layers: int = 32, max_num_seqs: int = 256) -> float:

@@ -182,6 +182,10 @@ class VllmRelease:
     """True when "GPU KV cache size" reports blocks // groups × block size (through 0.20, vllm#40691); later
     releases report max concurrency × max-model-len (vllm#51041)."""
     sources: tuple[str, ...]
+    non_torch_tp_multicast_gib: float | None = None
+    """Per GPU under TP > 1 on NVSwitch cards (GPU.nvlink_multicast), where the release's profile counts
+    the multicast all-reduce buffers the first forward allocates; None where no log shows it (then
+    non_torch_tp_gib)."""
     triton_sampler: bool = False
     """True when the profile's sampler peak is counted tensor by tensor from the release's code (the Triton
     top-k/top-p kernel of 0.17–0.20: overhead.triton_sampler_gib) instead of by sampler_copies."""
@@ -202,6 +206,10 @@ class VllmRelease:
 LLMD = "llm-d/llm-d-benchmark config_explorer/empirical-vllm-memory-results.md (0.11.0, H100)"
 DENNISLEE = "https://github.com/dennislee22/vLLM-benchmarking (0.10.1.1 start-up logs, A100)"
 MYOCEANE = "https://myoceane.fr/index.php/ai-vllm-a100-gemma-4/ (0.19.0 start-up log, A100)"
+LLMD_PLANNER = (
+    "https://github.com/llm-d-incubation/llm-d-planner/tree/d3121e059da88662db39a926a3ead964be97359b/"
+    "accuracy/results/v0.19.0/logs (0.19.0 start-up logs, H100 SXM, TP1-TP4, PP2-PP4)"
+)
 AWS_L40S = (
     "https://github.com/aws-samples/sample-claude-code-multi-model/blob/main/self-hosted/vllm/README.md "
     "(0.24.0, 4×L40S)"
@@ -234,6 +242,14 @@ sort, which `apply_top_k_top_p_pytorch` keeps only for batches under 8 rows: rea
 (PyPI sdists): vllm-0.16.0 has no vllm/v1/sample/ops/topk_topp_triton.py and its `apply_top_k_top_p` sorts;
 vllm-0.17.0 ships the file and `apply_top_k_top_p` calls `apply_top_k_top_p_triton` for
 `logits.shape[0] >= 8` (the same in 0.17.1, 0.19.0 and 0.20.0)."""
+NON_TORCH_TP_MULTICAST_GIB = 2.1
+"""Non-torch memory per H100 SXM under TP on 0.19.0: the profile's "non-torch forward increase memory" is
+2.06-2.11 GiB at TP2 over ten models (Llama-3.1-8B, Qwen2.5-7B / 72B, Mixtral-8x7B, gpt-oss-20b, Llama-3.3-70B
+FP8 / W8A8 ...) and 2.13-2.21 at TP4, where one H100 logs 0.25, PP2 / PP4 0.07, and TP4 on PCIe L40S (0.19,
+bench heldout-8) fits the 0.55 of non_torch_tp_gib: the first all-reduce over NVLink multicast allocates it
+(VLLM_ALLREDUCE_USE_SYMM_MEM on in those logs; LLMD_PLANNER). 0.11.0's llm-d H100 TP2 row logs 0.55 and
+0.12-0.16 have no such log, so only 0.17-0.20 carry it; from 0.21 vLLM prints the non-torch memory apart and
+its H100 TP4 log shows 0.13 (vllm-project/vllm#50722)."""
 
 
 RELEASES: tuple[VllmRelease, ...] = (
@@ -349,6 +365,7 @@ RELEASES: tuple[VllmRelease, ...] = (
         activation_constant_gib=0.0,
         non_torch_tp1_gib=0.13,
         non_torch_tp_gib=0.55,
+        non_torch_tp_multicast_gib=NON_TORCH_TP_MULTICAST_GIB,
         cudagraph_in_pool=False,
         pp_check_whole_model=False,
         mamba_seq_check=False,
@@ -358,6 +375,7 @@ RELEASES: tuple[VllmRelease, ...] = (
             "v1/sample/ops/topk_topp_sampler.py, topk_topp_triton.py (the same in 0.19.0 and 0.20.0)",
             MYOCEANE,
             "https://github.com/vllm-project/vllm/pull/33538 (Triton top-k/top-p kernels)",
+            LLMD_PLANNER,
         ),
         triton_sampler=True,
     ),

@@ -221,7 +221,7 @@ def _stage_core(
         expert_parallel=s.expert_parallel,
         sm_count=_sm_count(s.gpu_name),
     )
-    nt = overhead.non_torch_gib(tp, s.version, pp)
+    nt = overhead.non_torch_gib(tp, s.version, pp, nvlink_multicast=_nvlink_multicast(s.gpu_name))
     received = overhead.pp_receive_buffer_gib(spec, s.mnbt, stage) if pp > 1 else 0.0
     layers = pp_partition(spec.num_layers, pp)[stage] if pp > 1 and spec.num_layers else spec.num_layers or 32
     graphs = overhead.cuda_graph_gib(layers, s.max_num_seqs)
@@ -265,6 +265,12 @@ def _arch(gpu_name: str | None) -> str | None:
     """Architecture of a catalog GPU (None for a bare memory size)."""
     gpu = _catalog_gpu(gpu_name)
     return gpu.arch if gpu is not None else None
+
+
+def _nvlink_multicast(gpu_name: str | None) -> bool:
+    """Whether a catalog GPU sits on an NVSwitch baseboard (its TP all-reduce uses NVLink multicast)."""
+    gpu = _catalog_gpu(gpu_name)
+    return gpu.nvlink_multicast if gpu is not None else False
 
 
 def _sm_count(gpu_name: str | None) -> int | None:
@@ -371,7 +377,14 @@ def _vllm_breakdown(inp: PlanInputs, core: _VllmCore, s: _Setup) -> list[Compone
         Component(
             name="non-torch memory",
             gib=core.non_torch_gib,
-            source="CUDA context" + (" + NCCL buffers" if inp.tp * inp.pp > 1 else "") + ", calibrated",
+            source="CUDA context"
+            + (" + NCCL buffers" if inp.tp * inp.pp > 1 else "")
+            + (
+                " + NVLink-multicast all-reduce buffers (NVSwitch)"
+                if inp.tp > 1 and _nvlink_multicast(s.gpu_name) and s.release.non_torch_tp_multicast_gib
+                else ""
+            )
+            + ", calibrated",
         ),
         *([graphs] if core.graphs_in_pool else []),
         *(

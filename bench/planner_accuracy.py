@@ -141,6 +141,18 @@ Two sets of logged start-ups, each row citing its source:
   planned to start where the sampler warm-up of 1,024 dummy requests ran out of memory after the pool was
   allocated. Its largest KV error inside 10%: the Qwen3-32B TP2 pool on the RTX PRO 6000s (51.91 / 55.78,
   6.9%). The 0.15.0 / 0.17.0 Qwen3-14B pools came out at 0.1% / 0.0%. Held out with it: 188 of 205 (91.7%).
+  Looked at since (no longer blind), the logs14 pass: a pipeline stage with TP 1 keeps the TP1 non-torch
+  figure (PP all-reduces nothing; 0.07 GiB logged at PP2 / PP4), and TP on NVSwitch cards
+  (GPU.nvlink_multicast: H100 SXM, H20, H200, B200) counts ~2.1 GiB of NVLink-multicast all-reduce buffers
+  per GPU on 0.17–0.20 (memory.releases.NON_TORCH_TP_MULTICAST_GIB, 2.06–2.21 logged over eleven TP2 / TP4
+  runs): heldout-14 40 of 43 (Qwen2.5-72B TP2 55.0% → 4.0%, Llama-3.3-70B FP8 TP4 3.2% → 0.3%, Llama-3.1-8B
+  TP4 2.4% → 0.1%, PP2 2.0% → 1.3%, Llama-4-Scout TP4 25.5% → 16.3%), calibration's GLM-4.7 PP8 pool 3.4% →
+  2.0%, median 0.4%, 33 of 33; held out 189 of 205 (92.2%). Still missed there: Llama-4-Scout (its weights
+  50.76 planned / 53.12 logged: vLLM's rotary cos/sin table of 10,485,760 positions × 128 × 2 B = 2.5 GiB on
+  each GPU is not counted; counting it (branch logs14-rope) also adds 8–256 MiB to every other model and
+  takes heldout-12's 2 × RTX 3090 Qwen3.6 AutoRound pool from 9.8% to 10.4% and the research CSV's median
+  from 2.8% to 3.01%, through weights planned high there already), the RTX 4090 Qwen3-8B pool (the same
+  project logs 36,992 and 43,888 tokens for the same command) and gpt-oss-20b's sampler warm-up OOM.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

@@ -1474,3 +1474,13 @@ def test_nine_months_written_without_du_name_their_period() -> None:
     assert screening(text)["revenue"] == pytest.approx(18.62e8)
     sheet = read_facts(text)
     assert [f.period_label for f in facts(sheet, "revenue", basis="actual")] == ["2023Q1-Q3"]
+
+
+def test_guimu_lirun_is_the_attributable_profit() -> None:
+    # `归母利润为4321万元`: 归母净利润 with 净 left out
+    text = "某公司2023年实现营业收入3.15亿元，归母利润为2870万元，加权平均净资产收益率为12.3%。"
+    got = screening(text)
+    assert got["net_profit"] == pytest.approx(2870e4)
+    assert got["revenue"] == pytest.approx(3.15e8) and got["roe"] == pytest.approx(12.3)
+    # a margin or a total is not the profit
+    assert screening("某公司2023年实现营业收入3.15亿元，归母利润率为9.1%。")["net_profit"] is None

@@ -4,12 +4,13 @@ The texts stay where they are (`../shared/data/real-reports`, with PROVENANCE.md
 `../shared/data/real-reports-more`, more records of the same public datasets; and
 `../shared/data/real-reports-cfgpt`, a second source: TongjiFinLab/CFGPT's CFData-sft samples, rebuilt by
 bench/real_cfgpt_rebuild.py; `../shared/data/real-git-pdfs`, published annual and quarterly reports as PDFs
-that public GitHub repositories carry, rebuilt by bench/real_git_rebuild.py); this repository keeps only
-their labels (`bench/data/real/labels.jsonl`): per text its set (`seen`: read while the reader was built;
-`heldout`: labelled and scored, never tuned on), its kind, the traps it holds, and the accepted values of
-the five screening figures of its own period in base units (or null). Each text is read the way `screen`
-reads it (a PDF through lmscreen.filings, with its page map) by the deterministic reader alone: that is
-what the default install (the 135M model, which only writes the reason) keeps.
+that public GitHub repositories carry, rebuilt by bench/real_git_rebuild.py; `../shared/data/real-git-texts`,
+news texts that public GitHub repositories carry in their data files, rebuilt by bench/real_git_texts.py);
+this repository keeps only their labels (`bench/data/real/labels.jsonl`): per text its set (`seen`: read
+while the reader was built; `heldout`: labelled and scored, never tuned on), its kind, the traps it holds,
+and the accepted values of the five screening figures of its own period in base units (or null). Each text
+is read the way `screen` reads it (a PDF through lmscreen.filings, with its page map) by the deterministic
+reader alone: that is what the default install (the 135M model, which only writes the reason) keeps.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ def folders() -> dict[str, Path]:
         "real-reports-more": shared.parent / "real-reports-more",
         "real-reports-cfgpt": shared.parent / "real-reports-cfgpt",
         "real-git-pdfs": shared.parent / "real-git-pdfs",
+        "real-git-texts": shared.parent / "real-git-texts",
     }
 
 
@@ -88,7 +90,7 @@ class Report:
     pages: list[str] = field(default_factory=list)
 
 
-SETS = ("seen",) + tuple(f"heldout-{n}" for n in range(1, 37))
+SETS = ("seen",) + tuple(f"heldout-{n}" for n in range(1, 38))
 
 
 def load(

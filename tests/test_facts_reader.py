@@ -1463,3 +1463,24 @@ def test_a_label_right_after_fenbie_is_the_lists_own() -> None:
     got = {f.period_label: f.value for f in facts(sheet, "revenue", basis="actual")}
     assert got["2024Q4"] == pytest.approx(139.3e8) and got["2024Q1"] == pytest.approx(50.6e8)
     assert screening(text)["revenue"] == pytest.approx(369.8e8)
+
+
+def test_nine_months_written_without_du_name_their_period() -> None:
+    # `前三季实现营业收入…`: 前三季度 with 度 left out is the nine months, not a part named 前三季
+    text = (
+        "某公司发布2023年第三季度报告，前三季实现营业收入18.62亿元，同比增长12.5%；"
+        "归属于上市公司股东的净利润2.13亿元。"
+    )
+    assert screening(text)["revenue"] == pytest.approx(18.62e8)
+    sheet = read_facts(text)
+    assert [f.period_label for f in facts(sheet, "revenue", basis="actual")] == ["2023Q1-Q3"]
+
+
+def test_guimu_lirun_is_the_attributable_profit() -> None:
+    # `归母利润为4321万元`: 归母净利润 with 净 left out
+    text = "某公司2023年实现营业收入3.15亿元，归母利润为2870万元，加权平均净资产收益率为12.3%。"
+    got = screening(text)
+    assert got["net_profit"] == pytest.approx(2870e4)
+    assert got["revenue"] == pytest.approx(3.15e8) and got["roe"] == pytest.approx(12.3)
+    # a margin or a total is not the profit
+    assert screening("某公司2023年实现营业收入3.15亿元，归母利润率为9.1%。")["net_profit"] is None

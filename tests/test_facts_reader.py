@@ -237,10 +237,13 @@ def test_every_fact_span_is_the_printed_number() -> None:
     forecasts = {f.period_label: f.value for f in facts(sheet, "net_profit", basis="forecast")}
     assert forecasts == {"2025E": pytest.approx(935.12e8), "2026E": pytest.approx(1011.34e8),
                          "2027E": pytest.approx(1090.67e8)}  # fmt: skip
-    assert {f.metric: f.value for f in sheet.facts if f.metric.startswith("pe_")} == {
+    assert {f.metric: f.value for f in sheet.facts if f.metric.startswith("pe_") and f.basis == "actual"} == {
         "pe_ttm": pytest.approx(21.8),
         "pe_dynamic": pytest.approx(20.5),
     }
+    # `对应PE分别为…` after the forecast list of its sentence: the forecast years' own PEs
+    forward = {f.period_label: f.value for f in sheet.facts if f.metric == "pe_forward"}
+    assert forward in ({}, {"2025E": 20.1, "2026E": 18.6, "2027E": 17.2})
 
 
 def test_a_quarter_alone_in_the_heading_is_not_the_notes_period() -> None:

@@ -318,6 +318,8 @@ def read_facts(
         facts = [_paged(f, pages) for f in facts]
         loose = [_paged(f, pages) for f in loose]
     period = _quarter_only(reading.main, facts, _second_report_period(reading.folded, reading.main, facts))
+    if period is None:
+        period = _latest_printed(facts)
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases)
 
 
@@ -366,6 +368,32 @@ def _quarter_only(main: Period | None, facts: list[Fact], period: Period | None)
         return period
     quarter = Period(main.year, "Q3")
     return quarter if _printed(facts, quarter) and not _printed(facts, main) else period
+
+
+_PERIOD_END = {"Q1": 3, "H1": 6, "Q2": 6, "Q1-Q3": 9, "Q3": 9, "FY": 12, "H2": 12, "Q4": 12}
+_CUMULATIVE = frozenset({"Q1", "H1", "Q1-Q3", "FY"})
+
+
+def _latest_printed(facts: list[Fact]) -> Period | None:
+    """`2017年至2019年及2020年上半年，公司营业收入分别为…`: a text that names no period of its own (a news
+    piece on a listing application, its figures far from the opening) but prints the company's revenue or
+    profit for several periods is about the latest of them; a cumulative period before a quarter ending
+    with it (`2021年1-9月` before `三季度`). None when it prints them for fewer than two periods (nothing
+    says which is its own then)."""
+    printed = {
+        f.period
+        for f in facts
+        if f.metric in ("revenue", "net_profit") and f.scope == "company" and f.basis == "actual"
+        and f.period is not None and f.period.year is not None and f.period.sub in _PERIOD_END
+    }  # fmt: skip
+    listed = {
+        f.period for f in facts
+        if f.source == "list" and f.metric in ("revenue", "net_profit") and f.scope == "company"
+        and f.basis == "actual"
+    }  # fmt: skip
+    if len(printed) < 2 or len(listed & printed) < 2:
+        return None  # only a list of the company's figures over its periods says they are the text's own
+    return max(printed, key=lambda p: (p.year, _PERIOD_END[p.sub], p.sub in _CUMULATIVE))
 
 
 def _paged(fact: Fact, page_at: Callable[[int], int | None]) -> Fact:

@@ -121,10 +121,12 @@ def read_lists(reading: Reading) -> list[Fact]:
     folded = reading.folded
     facts: list[Fact] = []
     seen: set[int] = set()
+    last: tuple[int, int] | None = None  # the previous list read: where its numbers end, its periods' start
     for enum in ENUM_RE.finditer(folded):
         if enum.group(0).lower() == "respectively":
             continue
         lo = reading.start_of(enum.start(), SENTENCE_BREAKS, 90)
+        periods_lo = _carried(reading, lo, enum.start(), last)
         hi = reading.end_of(enum.end(), CLAUSE_BREAKS, 80)
         after = folded[enum.end() : hi]
         skip = _AFTER_ENUM_RE.match(after)
@@ -138,12 +140,24 @@ def read_lists(reading: Reading) -> list[Fact]:
             level = True
         else:
             numbers = _number_run(reading, start, hi)
-        own = [lab for lab in reading.labels_in(start, start + 12) if lab.start == start]
+        own = [lab for lab in reading.labels_in(start, hi) if lab.start == start]
         if len(numbers) < 2 and own and change is None:
             # `必易微分别实现营业收入2.57亿元、3.48亿元、4.29亿元`: the label after 分别 is the list's own
             numbers = _number_run(reading, own[0].end, hi)
             if len(numbers) >= 2 and not _run_before(reading, enum.start(), lo):
-                facts.extend(_pair(reading, own[:1], numbers, lo, enum.start(), growth=False, seen=seen))
+                read = _pair(
+                    reading,
+                    own[:1],
+                    numbers,
+                    lo,
+                    enum.start(),
+                    growth=False,
+                    seen=seen,
+                    periods_lo=periods_lo,
+                )
+                facts.extend(read)
+                if read:
+                    last = (numbers[-1].folded_start + len(numbers[-1].printed), periods_lo)
             continue
         if len(numbers) < 2:
             continue
@@ -154,11 +168,16 @@ def read_lists(reading: Reading) -> list[Fact]:
             # `销售、管理和研发费用率分别为41.8%、6.1%和2.8%`: the labels right before 分别 are the list's own
             # (some shortened past reading, one not a metric of ours); the sentence's other labels are not
             continue
+        # `营业收入分别为a、b、c、d，同期净利润分别为e、f、g、h`: a list naming its label right before 分别
+        # after another list of its sentence does not take that list's labels
+        labels_lo = last[0] if run and last is not None and lo <= last[0] < run[0].start else lo
         labels = (
             run
             if len(run) == len(numbers)
             else [
-                lab for lab in reading.labels_in(lo, enum.start()) if not folded.endswith("占", 0, lab.start)
+                lab
+                for lab in reading.labels_in(labels_lo, enum.start())
+                if not folded.endswith("占", 0, lab.start)
             ]
         )
         run_lo = reading.start_of(run[0].start, CLAUSE_BREAKS, 40) if run and labels is run else lo
@@ -168,12 +187,14 @@ def read_lists(reading: Reading) -> list[Fact]:
         )
         # a forecast word earlier in the sentence governs the list, unless the list's own clause names
         # an actual period (`预计…影响，2020年上半年公司毛利率、净利率分别为…`)
-        facts.extend(
-            _pair(
-                reading, labels, numbers, max(lo, run_lo) if dated else lo, enum.start(),
-                growth=change is not None and not level, seen=seen, level=level,
-            )
+        read = _pair(
+            reading, labels, numbers, max(lo, run_lo) if dated else lo, enum.start(),
+            growth=change is not None and not level, seen=seen, level=level,
+            periods_lo=periods_lo if periods_lo < lo and not dated else None,
         )  # fmt: skip
+        facts.extend(read)
+        if read:
+            last = (numbers[-1].folded_start + len(numbers[-1].printed), periods_lo)
     # slash lists without 分别: `收入\\净利22.9\\2.95亿`
     labels = reading.labels
     for i, label in enumerate(labels):
@@ -331,8 +352,10 @@ def _pair(
     growth: bool,
     seen: set[int],
     level: bool = False,
+    periods_lo: int | None = None,
 ) -> list[Fact]:
-    """`level`: the numbers are the levels a change list reached (`分别提升…至a/b`), never changes."""
+    """`level`: the numbers are the levels a change list reached (`分别提升…至a/b`), never changes;
+    `periods_lo`: where the list's periods are named, when before its own sentence (see `_carried`)."""
     folded = reading.folded
     shared = _shared_unit(numbers)
     if shared is None:
@@ -344,7 +367,11 @@ def _pair(
             return []  # `若剔除…减值影响，则2020年公司归母净利/扣非后归母净利分别为1.1/1.0亿`: adjusted
     clause = folded[lo : shared[-1].folded_start]
     basis = "forecast" if FORECAST_RE.search(clause) else "actual"
-    if PRIOR_RE.search(folded[lo:enum_start]) and basis == "actual":
+    prior_text = folded[lo:enum_start]
+    if labels and _same_periods(reading, lo, labels[0].start):
+        # `2017年至2020年1-6月，营业收入分别为…，同期净利润分别为…`: 同期 is the periods just listed
+        prior_text = folded[lo : labels[0].start - 2] + folded[labels[0].start : enum_start]
+    if PRIOR_RE.search(prior_text) and basis == "actual":
         basis = "prior"
     if not level and (
         growth
@@ -353,7 +380,8 @@ def _pair(
         if basis != "actual":
             return []
         basis = "growth"
-    periods = [p for p in reading.periods_in(lo, enum_start) if p.kind not in ("date",)]
+    named_from = lo if periods_lo is None else min(lo, periods_lo)
+    periods = [p for p in reading.periods_in(named_from, enum_start) if p.kind not in ("date",)]
     if level:
         # the period a change is measured from (`较2020年`) is not the levels' period
         periods = [p for p in periods if not _COMPARED_END_RE.search(folded[max(lo, p.start - 4) : p.start])]
@@ -382,6 +410,9 @@ def _pair(
             )
             if len(named) == len(shared) and joined:
                 slots = [(label, _period(reading, p, basis)) for p in named]
+            elif basis != "forecast" and (listed := _listed_periods(reading, named, basis)):
+                if len(listed) == len(shared):
+                    slots = [(label, p) for p in listed]
     if not slots:
         return []
     scope, segment = _subject(reading, slots[0][0])
@@ -422,6 +453,91 @@ def _pair(
             )
         )
     return out
+
+
+def _carried(reading: Reading, lo: int, enum_start: int, last: tuple[int, int] | None) -> int:
+    """`报告期内（2018年、2019年、2020年），必易微分别实现营业收入a、b、c；分别实现…净利润d、e、f`: a list
+    right after `；` (or `。`) that names no period of its own continues the list just before it, whose
+    numbers end there, over the same periods: its periods are read from that list's start."""
+    if last is None or lo == 0 or reading.folded[lo - 1] not in "；;。":
+        return lo
+    end, last_lo = last
+    if reading.folded[end : lo - 1].strip():
+        return lo
+    if any(p.kind != "date" for p in reading.periods_in(lo, enum_start)):
+        return lo
+    return last_lo
+
+
+def _same_periods(reading: Reading, lo: int, label_start: int) -> bool:
+    """A bare `同期` right before a list's label, after another list of its sentence over two or more dated
+    periods (not `上年同期`, `去年同期`): the same periods as that list's, not the prior ones."""
+    folded = reading.folded
+    if label_start - lo < 2 or folded[label_start - 2 : label_start] != "同期":
+        return False
+    before = folded[lo : label_start - 2].rstrip()
+    if not before.endswith(("，", ",")) or re.search(r"(?:上年|去年|上期|比|较)$", before):
+        return False
+    dated = [p for p in reading.periods_in(lo, label_start) if p.kind in ("period", "range")]
+    return len(dated) >= 2 or any(p.kind == "range" for p in dated)
+
+
+_LIST_JOINS = ("、", "，", ",", "/", "和", "及", "与", "以及")
+_SPAN_JOINS = ("至", "到", "-", "—", "~", "～")
+
+
+def _listed_periods(reading: Reading, named: list[PeriodMention], basis: str) -> list[Period] | None:
+    """The periods a list of actual figures runs over when the text spells them as a span and more
+    (`2017年至2019年及2020年上半年`, `2017年至2020年1-6月`: the whole years, then the part year) or spells
+    out a relative word in brackets (`报告期内（2018年、2019年、2020年）`): the k-th number is the k-th
+    period's. None when anything between the periods is not a plain list or span."""
+    folded = reading.folded
+    items = list(named)
+    for i in range(len(items) - 1):
+        m, nxt = items[i], items[i + 1]
+        if (
+            m.period is None
+            and m.kind not in ("range", "period")
+            and folded[m.end : nxt.start].strip() in "（("
+        ):
+            items[i] = None  # type: ignore[call-overload]  # the brackets say what the word means
+    kept = [m for m in items if m is not None]
+    out: list[Period] = []
+    i = 0
+    while i < len(kept):
+        m = kept[i]
+        nxt = kept[i + 1] if i + 1 < len(kept) else None
+        between = folded[m.end : nxt.start].strip() if nxt is not None else ""
+        if m.kind == "range" and len(m.years) >= 2 and m.years == tuple(range(m.years[0], m.years[-1] + 1)):
+            out.extend(Period(y, "FY") for y in m.years)
+        elif (
+            m.kind == "period"
+            and m.period is not None
+            and m.period.year is not None
+            and m.period.sub in ("", "FY")
+        ):
+            q = nxt.period if nxt is not None else None
+            if between in _SPAN_JOINS and nxt is not None and nxt.kind == "period" and q is not None:
+                # `2017年至2020年1-6月`: the whole years from the first, then the part year that ends it
+                if q.year is None or not 0 < q.year - m.period.year <= 10:
+                    return None
+                whole = q.sub in ("", "FY")
+                out.extend(Period(y, "FY") for y in range(m.period.year, q.year + (1 if whole else 0)))
+                if not whole:
+                    out.append(Period(q.year, q.sub))
+                i += 2
+                if i < len(kept) and folded[nxt.end : kept[i].start].strip() not in _LIST_JOINS:
+                    return None
+                continue
+            out.append(Period(m.period.year, "FY"))
+        elif m.kind == "period" and m.period is not None and m.period.year is not None:
+            out.append(Period(m.period.year, m.period.sub))
+        else:
+            return None
+        if nxt is not None and between not in _LIST_JOINS:
+            return None
+        i += 1
+    return out if len(out) >= 2 else None
 
 
 def _period(reading: Reading, when: PeriodMention | None, basis: str) -> Period | None:

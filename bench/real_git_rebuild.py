@@ -81,12 +81,17 @@ def _git_dir(repo: str, mirrors: Path, explicit: dict[str, Path]) -> Path:
     return base / ".git" if (base / ".git").exists() else base
 
 
+def read_pinned(git_dir: Path, repo: str, commit: str, path: str, blob: str) -> bytes:
+    """The pinned blob's bytes; fail loudly when the pinned path at the pinned commit names another blob."""
+    named = _git(git_dir, "rev-parse", f"{commit}:{path}").decode().strip()
+    if named != blob:
+        raise SystemExit(f"{repo} {commit}:{path} is {named}, not the pinned {blob}")
+    return _git(git_dir, "cat-file", "blob", blob)
+
+
 def rebuild(src: Source, git_dir: Path, out: Path) -> str:
     """Write one pinned blob to out/reports and return its provenance entry; fail loudly on a mismatch."""
-    named = _git(git_dir, "rev-parse", f"{src.commit}:{src.path}").decode().strip()
-    if named != src.blob:
-        raise SystemExit(f"{src.repo} {src.commit}:{src.path} is {named}, not the pinned {src.blob}")
-    data = _git(git_dir, "cat-file", "blob", src.blob)
+    data = read_pinned(git_dir, src.repo, src.commit, src.path, src.blob)
     (out / "reports" / src.file).write_bytes(data)
     digest = hashlib.sha256(data).hexdigest()
     return (

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from real_git_rebuild import _git, _git_dir
+from real_git_rebuild import _git_dir, read_pinned
 
 ROOT = Path(__file__).resolve().parents[1]
 COLLECTION = "real-git-texts"
@@ -224,10 +224,7 @@ def main() -> None:
         src = text.src
         if src not in blobs:
             git_dir = _git_dir(src.repo, args.mirrors, explicit)
-            named = _git(git_dir, "rev-parse", f"{src.commit}:{src.path}").decode().strip()
-            if named != src.blob:
-                raise SystemExit(f"{src.repo} {src.commit}:{src.path} is {named}, not the pinned {src.blob}")
-            blobs[src] = _git(git_dir, "cat-file", "blob", src.blob)
+            blobs[src] = read_pinned(git_dir, src.repo, src.commit, src.path, src.blob)
         data = excerpt(text, blobs[src])
         (args.out / "reports" / f"{text.id}.txt").write_bytes(data)
         entries.append(

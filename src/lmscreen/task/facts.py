@@ -380,17 +380,13 @@ def _latest_printed(facts: list[Fact]) -> Period | None:
     profit for several periods is about the latest of them; a cumulative period before a quarter ending
     with it (`2021年1-9月` before `三季度`). None when it prints them for fewer than two periods (nothing
     says which is its own then)."""
-    printed = {
-        f.period
-        for f in facts
+    own = [
+        f for f in facts
         if f.metric in ("revenue", "net_profit") and f.scope == "company" and f.basis == "actual"
         and f.period is not None and f.period.year is not None and f.period.sub in _PERIOD_END
-    }  # fmt: skip
-    listed = {
-        f.period for f in facts
-        if f.source == "list" and f.metric in ("revenue", "net_profit") and f.scope == "company"
-        and f.basis == "actual"
-    }  # fmt: skip
+    ]  # fmt: skip
+    printed = {f.period for f in own}
+    listed = {f.period for f in own if f.source == "list"}
     if len(printed) < 2 or len(listed & printed) < 2:
         return None  # only a list of the company's figures over its periods says they are the text's own
     return max(printed, key=lambda p: (p.year, _PERIOD_END[p.sub], p.sub in _CUMULATIVE))

@@ -224,9 +224,16 @@ def non_torch_gib(
     release = release_for(vllm_version)
     if tp <= 1:
         return release.non_torch_tp1_gib
-    if nvlink_multicast and release.non_torch_tp_multicast_gib is not None:
-        return release.non_torch_tp_multicast_gib
+    multicast = release.non_torch_tp_multicast_gib
+    if multicast is not None and counts_multicast(tp, vllm_version, nvlink_multicast):
+        return multicast
     return release.non_torch_tp_gib
+
+
+def counts_multicast(tp: int, vllm_version: str | None, nvlink_multicast: bool) -> bool:
+    """Whether the non-torch figure holds NVLink-multicast all-reduce buffers: TP > 1 on an NVSwitch card,
+    under a release whose logs show them (releases.NON_TORCH_TP_MULTICAST_GIB)."""
+    return tp > 1 and nvlink_multicast and release_for(vllm_version).non_torch_tp_multicast_gib is not None
 
 
 def cuda_graph_gib(layers: int = 32, max_num_seqs: int = 256) -> float:

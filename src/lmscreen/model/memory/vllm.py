@@ -381,7 +381,7 @@ def _vllm_breakdown(inp: PlanInputs, core: _VllmCore, s: _Setup) -> list[Compone
             + (" + NCCL buffers" if inp.tp * inp.pp > 1 else "")
             + (
                 " + NVLink-multicast all-reduce buffers (NVSwitch)"
-                if inp.tp > 1 and _nvlink_multicast(s.gpu_name) and s.release.non_torch_tp_multicast_gib
+                if overhead.counts_multicast(inp.tp, s.version, _nvlink_multicast(s.gpu_name))
                 else ""
             )
             + ", calibrated",

@@ -153,6 +153,21 @@ Two sets of logged start-ups, each row citing its source:
   takes heldout-12's 2 × RTX 3090 Qwen3.6 AutoRound pool from 9.8% to 10.4% and the research CSV's median
   from 2.8% to 3.01%, through weights planned high there already), the RTX 4090 Qwen3-8B pool (the same
   project logs 36,992 and 43,888 tokens for the same command) and gpt-oss-20b's sampler warm-up OOM.
+  vllm-logs-heldout-15.csv (15 start-ups from public files, committed in a586720 before this script saw them:
+  llm-d-planner's H100 v0.19.0 logs that -14 did not use and its Qwen3-14B 0.16.0 / 0.18.0 version-sweep runs,
+  Kimi-K2.5 on eight H100 at 0.15.0, GLM-4.7 NVFP4 on four RTX PRO 6000 Max-Q at 0.15.1): 34 of 42 checks
+  (81.0%: weights 13/14, KV within 10% 9/13, verdicts 12/15), over TP 1 / 2 / 4 / 8, PP4, MXFP4 / NVFP4 / INT4
+  / fp32 weights, MoE, MLA and five failures. Its misses: Llama-3.1-8B at --dtype float32 (14.96 planned /
+  29.98 logged GiB of weights, pool 58.29 / 42.80: the bench read the log cell 'fp32 (--dtype float32)' as no
+  format, so bf16 was planned); the verdicts of gpt-oss-20b TP2 at 0.95 and GLM-4.7 NVFP4 TP4 at 0.90 (planned
+  to start; both OOM in the sampler warm-up of 1,024 dummy requests after the pool was allocated, the
+  mechanism of -14's gpt-oss-20b row); Kimi-K2.5 at TP8 (weights 70.02 / 72.02, inside 5%, but the pools -0.31
+  / -3.32 and 3.65 / 0.64 GiB, ~3 GiB a GPU planned short, so the 16,384-token start is planned to fit);
+  GLM-4.7 NVFP4 at 0.80 (23.16 / 31.99 GiB; the logged weights and pool add up to 79.10 GiB, more than the
+  75.98 GiB the logged 0.80 of 94.97 GiB allows, and its 729,248 tokens are 46 KiB a token-GPU, half the bf16
+  layout's: an fp8 KV cache the excerpt does not name). Its largest KV errors inside 10%: gemma-3-12b (2.0%)
+  and Mixtral-8x7B TP2 (1.6%); Kimi-Dev-72B named bare 0.8%, Qwen3-14B at 0.16.0 / 0.18.0 0.1% / 0.2%. Held
+  out with it: 223 of 247 (90.3%).
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

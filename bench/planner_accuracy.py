@@ -168,6 +168,11 @@ Two sets of logged start-ups, each row citing its source:
   layout's: an fp8 KV cache the excerpt does not name). Its largest KV errors inside 10%: gemma-3-12b (2.0%)
   and Mixtral-8x7B TP2 (1.6%); Kimi-Dev-72B named bare 0.8%, Qwen3-14B at 0.16.0 / 0.18.0 0.1% / 0.2%. Held
   out with it: 223 of 247 (90.3%).
+  Looked at since (no longer blind), the logs15 pass: (1) a start-up at --dtype float32 is planned at 4-byte
+  weights and, at kv auto, a 4-byte KV cache (vLLM's auto KV dtype is the model dtype:
+  memory.kv.vllm_auto_kv_dtype), and the bench reads a 'fp32' / 'float32' log cell as that format:
+  heldout-15's Llama-3.1-8B float32 weights 14.96 -> 29.91 / 29.98 GiB and pool 58.29 -> 43.33 / 42.80 (36.2%
+  -> 1.2%); held out 223 -> 225 of 247, calibration unchanged (0.4%, 33 of 33).
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it
@@ -371,6 +376,8 @@ def logged_quantization(weights_format: str, model: str = "") -> str | None:
             quant = next((q for w in words if (q := normalize_quantization(w)) in _WEIGHT_ONLY), None)
         if quant is not None:
             break
+    if quant is None and re.search(r"\b(fp32|float32)\b", fmt):
+        quant = "fp32"  # `--dtype float32`: 4-byte weights (and an fp32 KV cache at kv auto)
     if quant is None and ("bf16" in fmt or "fp16" in fmt):
         quant = "bf16"
     return quant

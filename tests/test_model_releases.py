@@ -471,3 +471,21 @@ def test_rtx3090_pool_on_0_17_1_at_the_serve_defaults(model: str, util: float, l
         table=False,
     )
     assert p.available_kv_gib == pytest.approx(logged, rel=0.05)
+
+
+def test_float32_checkpoint_caches_fp32_kv_at_kv_auto() -> None:
+    """`--dtype float32` makes vLLM's kv auto 4 bytes an element (its KV dtype is the model dtype): the
+    llm-d-planner 0.19.0 log of Llama-3.1-8B at float32 on an H100 holds 175,296 tokens in 42.8 GiB."""
+    spec = replace(spec_for("meta-llama/Llama-3.1-8B-Instruct"), **{"quantization": "fp32"})
+    p = plan(spec, gpu("H100 80GB"), 79.19, context=8192, gpu_memory_utilization=0.95, vllm_version="0.19.0")
+    bf16 = plan(
+        spec_for("meta-llama/Llama-3.1-8B-Instruct"),
+        gpu("H100 80GB"),
+        79.19,
+        context=8192,
+        gpu_memory_utilization=0.95,
+        vllm_version="0.19.0",
+    )
+    assert p.kv_bytes_per_token == 2 * bf16.kv_bytes_per_token == 256 * 1024
+    assert abs(p.weights_gib - 29.98) / 29.98 < 0.01
+    assert abs(p.available_kv_gib - 42.8) / 42.8 < 0.05

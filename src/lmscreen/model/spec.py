@@ -34,6 +34,11 @@ class MLA:
 
     kv_lora_rank: int
     qk_rope_head_dim: int
+    q_lora_rank: int | None = None
+    """Rank of the low-rank query path (q_a_proj → q_b_proj); None where the query is one q_proj
+    (DeepSeek-V2-Lite, Kimi-Linear)."""
+    qk_nope_head_dim: int | None = None
+    v_head_dim: int | None = None
 
 
 @dataclass(kw_only=True)

@@ -266,10 +266,13 @@ def spec_from_config(config: dict[str, Any], name: str, records: Records = PLAIN
             spec.fp8_params = attention_linear_params(spec, cfg) or None
         spec.lm_head_quantized = lm_head
     if quant and quant not in ("mxfp4",):  # mxfp4 sizes experts only: the rest is bf16 already
+        from lmscreen.model.arch.params import moe_layer_flags
         from lmscreen.model.arch.unquantized import kept_modules, patterns
 
         q = config.get("quantization_config") or (config.get("text_config") or {}).get("quantization_config")
-        modules = kept_modules(spec, patterns(q))
+        flags = moe_layer_flags(spec, cfg)
+        dense = {i for i, moe in enumerate(flags) if not moe} if spec.num_experts else None
+        modules = kept_modules(spec, patterns(q), dense)
         kept = sum(n for _, n in modules)
         if kept:
             spec.unquantized_params = kept
@@ -339,4 +342,10 @@ def _fill_layout(
             state_dtype_bytes=4 if str(cfg.get("mamba_ssm_dtype", "float32")) == "float32" else 2,
         )
     if _first(cfg, "kv_lora_rank") and _first(cfg, "qk_rope_head_dim"):
-        spec.mla = records.mla(kv_lora_rank=cfg["kv_lora_rank"], qk_rope_head_dim=cfg["qk_rope_head_dim"])
+        spec.mla = records.mla(
+            kv_lora_rank=cfg["kv_lora_rank"],
+            qk_rope_head_dim=cfg["qk_rope_head_dim"],
+            q_lora_rank=_first(cfg, "q_lora_rank") or None,
+            qk_nope_head_dim=_first(cfg, "qk_nope_head_dim") or None,
+            v_head_dim=_first(cfg, "v_head_dim") or None,
+        )

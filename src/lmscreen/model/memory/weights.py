@@ -450,6 +450,11 @@ def _weights(
         body = max(total - emb_in_bytes - (emb_out_bytes if emb_out else 0), 0)
         share = body / pp + (max(emb_in_bytes, emb_out_bytes) if pp > 1 else total - body)
         per_gpu = round(share / tp)
+    if engine not in ("llamacpp", "ollama") and tp > 1:
+        extra = _mla_replicated_bytes(spec, quant, tp, pp, stage)
+        if extra:
+            per_gpu += extra
+            detail += f" + {extra / GIB:.2f} GiB of MLA latent projections every TP rank holds whole"
     return Weights(
         total_bytes=total,
         per_gpu_bytes=per_gpu,
@@ -459,6 +464,30 @@ def _weights(
         source=source,
         detail=detail,
     )
+
+
+def _mla_replicated_bytes(spec: ModelSpec, quant: str, tp: int, pp: int, stage: int | None) -> int:
+    """Bytes one TP rank holds beyond its 1/TP share: vLLM replicates MLA's latent down-projections
+    (arch.unquantized.mla_latent_params), so each rank keeps (1 − 1/TP) of them on top of the even split.
+
+    They are 16 bit where the checkpoint keeps its attention unquantized (a compressed-tensors `ignore` of
+    `self_attn`, as moonshotai/Kimi-K2.5's INT4 release: its 16-bit parameters then cover every latent
+    projection), else in the checkpoint's format. Kimi-K2.5 at TP8 on H100: 72.02 GiB per GPU logged (the
+    0.15.0 start-up of bench/data/vllm-logs-heldout-15.csv), ~1.5 GiB of it these projections."""
+    if spec.mla is None or not spec.num_layers or is_gguf(quant):
+        return 0
+    from lmscreen.model.arch.unquantized import mla_latent_params
+
+    per_layer = mla_latent_params(spec)
+    layers = pp_partition(spec.num_layers, pp)[stage] if pp > 1 and stage is not None else spec.num_layers
+    if not per_layer or not layers:
+        return 0
+    kept = spec.unquantized_params or 0
+    if quant in ("bf16", "fp32") or kept >= per_layer * spec.num_layers:
+        bits = HF_BITS.get(quant, 16.0) if quant in ("bf16", "fp32") else 16.0
+    else:
+        bits = hf_bits(spec, quant)
+    return round(per_layer * layers * bits / 8 * (1 - 1 / tp))
 
 
 def expert_bytes_per_layer(spec: ModelSpec, quantization: str | None = None) -> int:

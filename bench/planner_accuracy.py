@@ -173,6 +173,18 @@ Two sets of logged start-ups, each row citing its source:
   memory.kv.vllm_auto_kv_dtype), and the bench reads a 'fp32' / 'float32' log cell as that format:
   heldout-15's Llama-3.1-8B float32 weights 14.96 -> 29.91 / 29.98 GiB and pool 58.29 -> 43.33 / 42.80 (36.2%
   -> 1.2%); held out 223 -> 225 of 247, calibration unchanged (0.4%, 33 of 33).
+  (3) vLLM's rotary cos/sin table is weight memory: RotaryEmbedding registers a (max_position_embeddings ×
+  rotary_dim) table in the model dtype (bf16), one per rope configuration (get_rope's cache), so every GPU
+  holds max positions × rotary width × 2 B (memory.weights.rope_cache_bytes; the rotary width is MLA's
+  qk_rope_head_dim or head_dim × partial_rotary_factor, 0.25 for the Qwen3-Next / 3.5 / 3.6 families whose
+  catalog copies leave the factor out). Llama-4-Scout's 10,485,760 positions make 2.5 GiB; in fp32 its load
+  would be 55.8 GiB, not the 53.12 logged. The compensating term: the two fitted activation constants had
+  absorbed the tables of the rows they were fitted on, since the planned weights held none, so each drops by
+  their mean table (0.10.2-0.16's sort constant 0.43 -> 0.41 GiB, 0.21-0.33's 0.15 -> 0.115 GiB, and the
+  encoder term of club-3090#1087 refitted to the new constant). heldout-14's Llama-4-Scout TP4 weights 50.76
+  -> 53.26 / 53.12 and pool 19.48 -> 16.98 / 16.75 (16.3% -> 1.4%); heldout-12's Qwen3.6 AutoRound TP2 pool
+  9.8% -> 9.7% (10.4% with the table and the old constants); no held-out check turned wrong; held out 226 ->
+  227 of 247, calibration KV median 0.4% -> 0.3%, 33 of 33.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

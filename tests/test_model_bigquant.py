@@ -81,10 +81,15 @@ def test_ignore_list_only_changes_its_own_format() -> None:
 
 
 def test_embeddings_and_lm_head_shard_under_tp() -> None:
-    """vLLM's VocabParallelEmbedding splits embedding and lm_head by TP: per-GPU bytes halve at TP 2."""
+    """vLLM's VocabParallelEmbedding splits embedding and lm_head by TP: per-GPU bytes halve at TP 2, all
+    but the rotary cos/sin table every rank holds whole."""
+    from lmscreen.model.memory.weights import rope_cache_bytes
+
     spec = spec_from_config(_config("Qwen2.5-7B-Instruct"), "qwen")
     one, two = weights(spec, tp=1).per_gpu_bytes, weights(spec, tp=2).per_gpu_bytes
-    assert abs(two * 2 - one) <= 2
+    rope = rope_cache_bytes(spec)
+    assert rope == 32768 * 128 * 2
+    assert abs((two - rope) * 2 - (one - rope)) <= 2
 
 
 @pytest.mark.parametrize(("quant", "bits"), [("mxfp4", 4.25), ("nvfp4", 4.5)])
@@ -249,7 +254,10 @@ def test_mla_latent_projections_are_whole_on_every_tp_rank() -> None:
     """vLLM replicates MLA's q_a / kv_a down-projections (`disable_tp=True`), so Kimi-K2.5 at TP8 holds
     72.02 GiB per H100 (0.15.0 start-up, bench/data/vllm-logs-heldout-15.csv), not 1/8 of the checkpoint."""
     spec = spec_for("moonshotai/Kimi-K2.5")
+    from lmscreen.model.memory.weights import rope_cache_bytes
+
     w8, w1 = weights(spec, tp=8), weights(spec, tp=1)
     replicated = 61 * (7168 * 1536 + 7168 * 576) * 2 * 7 / 8 / GIB
-    assert abs(w8.per_gpu_gib - (w1.per_gpu_gib / 8 + replicated)) < 0.01
+    rope = rope_cache_bytes(spec) / GIB  # every rank's own rotary table
+    assert abs(w8.per_gpu_gib - ((w1.per_gpu_gib - rope) / 8 + rope + replicated)) < 0.01
     assert abs(w8.per_gpu_gib - 72.02) / 72.02 < 0.02

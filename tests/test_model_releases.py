@@ -487,6 +487,7 @@ def test_float32_checkpoint_caches_fp32_kv_at_kv_auto() -> None:
         vllm_version="0.19.0",
     )
     assert p.kv_bytes_per_token == 2 * bf16.kv_bytes_per_token == 256 * 1024
+    assert p.kv_cache_dtype == "auto"  # the launch command keeps vLLM's own --kv-cache-dtype auto
     assert abs(p.weights_gib - 29.98) / 29.98 < 0.01
     assert abs(p.available_kv_gib - 42.8) / 42.8 < 0.05
 

@@ -21,7 +21,6 @@ from lmscreen.model.memory.common import (
     Plan,
     PlanInputs,
 )
-from lmscreen.model.memory.kv import vllm_auto_kv_dtype
 from lmscreen.model.memory.llama import plan_llama
 from lmscreen.model.memory.vllm import VllmBlocks, plan_vllm
 from lmscreen.model.spec import ModelSpec
@@ -141,8 +140,6 @@ def plan(
     if concurrency is not None and concurrency < 1:
         raise InputError(f"--concurrency must be positive (got {concurrency})")
     kv_type = _check_kv_type(kv_cache_dtype, engine)
-    if engine == "vllm":
-        kv_type = vllm_auto_kv_dtype(spec, kv_type)
     expert_parallel, ep_notes = _expert_parallel(spec, expert_parallel, engine, tp)
     native, known = _native_context(spec)
     inp = PlanInputs(

@@ -12,6 +12,7 @@ import pytest
 
 from lmscreen.model.arch import inspect, spec_from_config
 from lmscreen.model.arch.unquantized import linear_modules, patterns, unquantized_params
+from lmscreen.model.catalog import spec_for
 from lmscreen.model.hardware import gpu
 from lmscreen.model.memory import plan
 from lmscreen.model.memory.weights import weights
@@ -80,10 +81,15 @@ def test_ignore_list_only_changes_its_own_format() -> None:
 
 
 def test_embeddings_and_lm_head_shard_under_tp() -> None:
-    """vLLM's VocabParallelEmbedding splits embedding and lm_head by TP: per-GPU bytes halve at TP 2."""
+    """vLLM's VocabParallelEmbedding splits embedding and lm_head by TP: per-GPU bytes halve at TP 2, all
+    but the rotary cos/sin table every rank holds whole."""
+    from lmscreen.model.memory.weights import rope_cache_bytes
+
     spec = spec_from_config(_config("Qwen2.5-7B-Instruct"), "qwen")
     one, two = weights(spec, tp=1).per_gpu_bytes, weights(spec, tp=2).per_gpu_bytes
-    assert abs(two * 2 - one) <= 2
+    rope = rope_cache_bytes(spec)
+    assert rope == 32768 * 128 * 2
+    assert abs((two - rope) * 2 - (one - rope)) <= 2
 
 
 @pytest.mark.parametrize(("quant", "bits"), [("mxfp4", 4.25), ("nvfp4", 4.5)])
@@ -229,3 +235,29 @@ def test_nvfp4_export_that_keeps_gated_delta_layers_bf16() -> None:
 def _inferact_quant() -> dict:
     path = Path(__file__).parents[1] / "catalog" / "models" / "Inferact--Qwen3.8-27B-NVFP4" / "config.json"
     return json.loads(path.read_text(encoding="utf-8"))["quantization_config"]
+
+
+def test_mla_attention_and_dense_layers_left_16_bit_are_counted() -> None:
+    """Kimi-K2.5's INT4 release ignores `self_attn`, the shared experts and the dense first layer's MLP
+    (compressed-tensors `ignore`): its MLA projections (q_a/q_b, kv_a_proj_with_mqa, kv_b, o) and layer 0's
+    MLP are 16 bit. Counting only q/k/v/o of non-MLA layers once left 2.7 B where ~9.2 B stay 16 bit."""
+    from lmscreen.model.arch.unquantized import mla_latent_params
+
+    spec = spec_for("moonshotai/Kimi-K2.5")
+    attention = 61 * (7168 * 1536 + 1536 * 64 * 192 + 7168 * 576 + 512 * 64 * 256 + 64 * 128 * 7168)
+    shared, dense0 = 60 * 3 * 7168 * 2048, 3 * 7168 * 18432
+    assert spec.unquantized_params == attention + shared + dense0
+    assert mla_latent_params(spec) == 7168 * 1536 + 7168 * 576
+
+
+def test_mla_latent_projections_are_whole_on_every_tp_rank() -> None:
+    """vLLM replicates MLA's q_a / kv_a down-projections (`disable_tp=True`), so Kimi-K2.5 at TP8 holds
+    72.02 GiB per H100 (0.15.0 start-up, bench/data/vllm-logs-heldout-15.csv), not 1/8 of the checkpoint."""
+    spec = spec_for("moonshotai/Kimi-K2.5")
+    from lmscreen.model.memory.weights import rope_cache_bytes
+
+    w8, w1 = weights(spec, tp=8), weights(spec, tp=1)
+    replicated = 61 * (7168 * 1536 + 7168 * 576) * 2 * 7 / 8 / GIB
+    rope = rope_cache_bytes(spec) / GIB  # every rank's own rotary table
+    assert abs(w8.per_gpu_gib - ((w1.per_gpu_gib - rope) / 8 + rope + replicated)) < 0.01
+    assert abs(w8.per_gpu_gib - 72.02) / 72.02 < 0.02

@@ -471,3 +471,36 @@ def test_rtx3090_pool_on_0_17_1_at_the_serve_defaults(model: str, util: float, l
         table=False,
     )
     assert p.available_kv_gib == pytest.approx(logged, rel=0.05)
+
+
+def test_float32_checkpoint_caches_fp32_kv_at_kv_auto() -> None:
+    """`--dtype float32` makes vLLM's kv auto 4 bytes an element (its KV dtype is the model dtype): the
+    llm-d-planner 0.19.0 log of Llama-3.1-8B at float32 on an H100 holds 175,296 tokens in 42.8 GiB."""
+    spec = replace(spec_for("meta-llama/Llama-3.1-8B-Instruct"), **{"quantization": "fp32"})
+    p = plan(spec, gpu("H100 80GB"), 79.19, context=8192, gpu_memory_utilization=0.95, vllm_version="0.19.0")
+    bf16 = plan(
+        spec_for("meta-llama/Llama-3.1-8B-Instruct"),
+        gpu("H100 80GB"),
+        79.19,
+        context=8192,
+        gpu_memory_utilization=0.95,
+        vllm_version="0.19.0",
+    )
+    assert p.kv_bytes_per_token == 2 * bf16.kv_bytes_per_token == 256 * 1024
+    assert p.kv_cache_dtype == "auto"  # the launch command keeps vLLM's own --kv-cache-dtype auto
+    assert abs(p.weights_gib - 29.98) / 29.98 < 0.01
+    assert abs(p.available_kv_gib - 42.8) / 42.8 < 0.05
+
+
+def test_rotary_cos_sin_table_is_loaded_with_the_weights() -> None:
+    """vLLM keeps one (max_position × rotary_dim) bf16 cos/sin table per rope configuration on every GPU and
+    counts it in "Model loading took": Llama-4-Scout's 10,485,760 positions × 128 make 2.5 GiB per H100 at TP4
+    (53.12 GiB logged, llm-d-planner v0.19.0), while a Qwen3.5 head rotates a quarter (64 of 256)."""
+    from lmscreen.model.memory.weights import rope_cache_bytes
+
+    scout = spec_for("meta-llama/Llama-4-Scout-17B-16E-Instruct")
+    assert rope_cache_bytes(scout) == 10_485_760 * 128 * 2
+    per_gpu = weights(scout, tp=4).per_gpu_gib
+    assert abs(per_gpu - 53.12) / 53.12 < 0.01
+    assert spec_for("Qwen/Qwen3.6-35B-A3B").rotary_dim == 64
+    assert rope_cache_bytes(spec_for("Qwen/Qwen3-8B")) == 40960 * 128 * 2

@@ -62,3 +62,10 @@ def test_the_log_cell_wins_over_the_checkpoint_name() -> None:
         )
         == "awq"
     )
+
+
+def test_a_float32_dtype_cell_is_planned_at_4_bytes() -> None:
+    """A start-up run with `--dtype float32` is planned with fp32 weights, not read as no format (bf16)."""
+    bench = _bench()
+    assert bench.logged_quantization("fp32 (--dtype float32)", "meta-llama/Llama-3.1-8B-Instruct") == "fp32"
+    assert bench.logged_quantization("float32", "x") == "fp32"

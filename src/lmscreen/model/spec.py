@@ -34,6 +34,11 @@ class MLA:
 
     kv_lora_rank: int
     qk_rope_head_dim: int
+    q_lora_rank: int | None = None
+    """Rank of the low-rank query path (q_a_proj → q_b_proj); None where the query is one q_proj
+    (DeepSeek-V2-Lite, Kimi-Linear)."""
+    qk_nope_head_dim: int | None = None
+    v_head_dim: int | None = None
 
 
 @dataclass(kw_only=True)
@@ -57,6 +62,9 @@ class ModelSpec:
     vocab_size: int | None = None
     tie_word_embeddings: bool | None = None
     max_position_embeddings: int | None = None
+    rotary_dim: int | None = None
+    """Width of the rotary embedding per head (head_dim × partial_rotary_factor; MLA's qk_rope_head_dim);
+    None where unknown (the whole head)."""
 
     full_attention_layers: int | None = None
     """Layers whose KV grows with the whole context (all layers for a plain dense model)."""

@@ -27,6 +27,21 @@ def _first(cfg: dict[str, Any], *keys: str) -> Any:
     return None
 
 
+def _rotary_dim(cfg: dict[str, Any], head_dim: int | None) -> int | None:
+    """Rotary width per head: MLA's qk_rope_head_dim, an explicit rotary_dim, or head_dim scaled by
+    partial_rotary_factor (top level, or inside rope_parameters as transformers 5 writes it)."""
+    if cfg.get("kv_lora_rank") and cfg.get("qk_rope_head_dim"):
+        return int(cfg["qk_rope_head_dim"])
+    explicit = _first(cfg, "rotary_dim", "rotary_emb_dim")
+    if explicit:
+        return int(explicit)
+    if not head_dim:
+        return None
+    rope = cfg.get("rope_parameters") if isinstance(cfg.get("rope_parameters"), dict) else {}
+    factor = _first(cfg, "partial_rotary_factor") or rope.get("partial_rotary_factor") or 1.0
+    return int(head_dim * float(factor))
+
+
 _FAMILY_DEFAULTS: dict[str, dict[str, Any]] = {
     # Gemma3TextConfig defaults (transformers): the published Gemma 3 configs leave these keys out.
     "gemma3_text": {
@@ -37,6 +52,11 @@ _FAMILY_DEFAULTS: dict[str, dict[str, Any]] = {
         "head_dim": 256,
     },
 }
+# Qwen3-Next / Qwen3.5 / Qwen3.6 rotate a quarter of each head: transformers' Qwen3NextConfig and
+# Qwen3_5TextConfig default partial_rotary_factor to 0.25 and the published config.json files state it
+# (Qwen/Qwen3.5-*: "rope_parameters": {..., "partial_rotary_factor": 0.25}); some catalog copies leave it out.
+for _qwen_hybrid in ("qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text"):
+    _FAMILY_DEFAULTS[_qwen_hybrid] = {"partial_rotary_factor": 0.25}
 
 
 def text_part(config: dict[str, Any]) -> dict[str, Any]:
@@ -228,6 +248,7 @@ def spec_from_config(config: dict[str, Any], name: str, records: Records = PLAIN
         if "tie_word_embeddings" in config
         else _first(cfg, "tie_word_embeddings"),
         max_position_embeddings=max_pos,
+        rotary_dim=_rotary_dim(cfg, head_dim),
         num_experts=_first(cfg, "num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts"),
         num_experts_per_tok=_first(
             cfg, "num_experts_per_tok", "num_experts_per_token", "moe_topk", "top_k_experts"
@@ -266,10 +287,13 @@ def spec_from_config(config: dict[str, Any], name: str, records: Records = PLAIN
             spec.fp8_params = attention_linear_params(spec, cfg) or None
         spec.lm_head_quantized = lm_head
     if quant and quant not in ("mxfp4",):  # mxfp4 sizes experts only: the rest is bf16 already
+        from lmscreen.model.arch.params import moe_layer_flags
         from lmscreen.model.arch.unquantized import kept_modules, patterns
 
         q = config.get("quantization_config") or (config.get("text_config") or {}).get("quantization_config")
-        modules = kept_modules(spec, patterns(q))
+        flags = moe_layer_flags(spec, cfg)
+        dense = {i for i, moe in enumerate(flags) if not moe} if spec.num_experts else None
+        modules = kept_modules(spec, patterns(q), dense)
         kept = sum(n for _, n in modules)
         if kept:
             spec.unquantized_params = kept
@@ -339,4 +363,10 @@ def _fill_layout(
             state_dtype_bytes=4 if str(cfg.get("mamba_ssm_dtype", "float32")) == "float32" else 2,
         )
     if _first(cfg, "kv_lora_rank") and _first(cfg, "qk_rope_head_dim"):
-        spec.mla = records.mla(kv_lora_rank=cfg["kv_lora_rank"], qk_rope_head_dim=cfg["qk_rope_head_dim"])
+        spec.mla = records.mla(
+            kv_lora_rank=cfg["kv_lora_rank"],
+            qk_rope_head_dim=cfg["qk_rope_head_dim"],
+            q_lora_rank=_first(cfg, "q_lora_rank") or None,
+            qk_nope_head_dim=_first(cfg, "qk_nope_head_dim") or None,
+            v_head_dim=_first(cfg, "v_head_dim") or None,
+        )

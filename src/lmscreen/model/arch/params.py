@@ -13,7 +13,7 @@ from typing import Any
 from lmscreen.model.spec import ModelSpec
 
 
-def _moe_layer_flags(spec: ModelSpec, cfg: dict[str, Any]) -> list[bool]:
+def moe_layer_flags(spec: ModelSpec, cfg: dict[str, Any]) -> list[bool]:
     """Which layers carry routed experts (DeepSeek/GLM first_k_dense_replace, Qwen mlp_only_layers, step)."""
     n = spec.num_layers or 0
     if not spec.num_experts:
@@ -144,7 +144,7 @@ def count_params(spec: ModelSpec, cfg: dict[str, Any]) -> tuple[int, int, int] |
     else:
         attention = _attention_params(spec, cfg) * attn_layers
     attention += _linear_attention_params(spec) * linear_layers
-    moe_flags = _moe_layer_flags(spec, cfg)
+    moe_flags = moe_layer_flags(spec, cfg)
     moe_layers = sum(moe_flags)
     dense_layers = n if spec.dense_mlp_with_experts else n - moe_layers  # Gemma 4: MLP beside the experts
     dense_mlp = 3 * h * (spec.intermediate_size or 0) * dense_layers

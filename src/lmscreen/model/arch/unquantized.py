@@ -43,8 +43,12 @@ def patterns(quantization_config: dict[str, Any] | None) -> list[str]:
     return found
 
 
-def linear_modules(spec: ModelSpec) -> list[tuple[str, int]]:
-    """(module name, parameters) of every quantizable linear module, in HF naming (`model.layers.N.…`)."""
+def linear_modules(spec: ModelSpec, dense_layers: set[int] | None = None) -> list[tuple[str, int]]:
+    """(module name, parameters) of every quantizable linear module, in HF naming (`model.layers.N.…`).
+
+    `dense_layers` are the layers of a mixture-of-experts model that hold a plain MLP instead of experts
+    (DeepSeek/Kimi `first_k_dense_replace`, Qwen `mlp_only_layers`: arch.params.moe_layer_flags); without it
+    every layer of a MoE model holds experts."""
     h, layers = spec.hidden_size, spec.num_layers
     if not h or not layers:
         return []
@@ -53,18 +57,28 @@ def linear_modules(spec: ModelSpec) -> list[tuple[str, int]]:
     hd = spec.head_dim or (h // heads if heads else 0)
     out: list[tuple[str, int]] = []
     linear = linear_layer_indices(spec)
+    dense = dense_layers or set()
     for i in range(layers):
         p = f"model.layers.{i}"
         if i in linear:
             out += _linear_attention_modules(spec, p)
-        elif spec.mla is None and heads:
+        elif spec.mla is not None and heads:
+            out += _mla_modules(spec, p)
+        elif heads:
             out += [
                 (f"{p}.self_attn.q_proj", h * heads * hd),
                 (f"{p}.self_attn.k_proj", h * kv * hd),
                 (f"{p}.self_attn.v_proj", h * kv * hd),
                 (f"{p}.self_attn.o_proj", heads * hd * h),
             ]
-        if spec.num_experts and spec.moe_intermediate_size and spec.dense_mlp_with_experts:
+        if i in dense and spec.intermediate_size:
+            inter = spec.intermediate_size
+            out += [
+                (f"{p}.mlp.gate_proj", h * inter),
+                (f"{p}.mlp.up_proj", h * inter),
+                (f"{p}.mlp.down_proj", inter * h),
+            ]
+        elif spec.num_experts and spec.moe_intermediate_size and spec.dense_mlp_with_experts:
             # Gemma 4 (enable_moe_block): `mlp` is the dense MLP, the router and experts sit beside it
             e, w, inter = spec.num_experts, spec.moe_intermediate_size, spec.intermediate_size or 0
             out += [
@@ -88,6 +102,45 @@ def linear_modules(spec: ModelSpec) -> list[tuple[str, int]]:
                 (f"{p}.mlp.down_proj", inter * h),
             ]
     return out
+
+
+def mla_dims(spec: ModelSpec) -> tuple[int, int, int]:
+    """(qk_nope_head_dim, qk_rope_head_dim, v_head_dim) of an MLA model; DeepSeek's 128 / 64 / 128 where the
+    config leaves the first or last out (the head width is nope + rope)."""
+    assert spec.mla is not None
+    rope = spec.mla.qk_rope_head_dim
+    nope = spec.mla.qk_nope_head_dim or max((spec.head_dim or 0) - rope, 0) or 128
+    return nope, rope, spec.mla.v_head_dim or nope
+
+
+def mla_latent_params(spec: ModelSpec) -> int:
+    """Parameters per layer of MLA's down-projections to the latents (q_a_proj, kv_a_proj_with_mqa), which
+    vLLM does not shard under tensor parallelism: deepseek_v2.py builds them as one `fused_qkv_a_proj`
+    MergedColumnParallelLinear with `disable_tp=True` (ReplicatedLinear `kv_a_proj_with_mqa` without a query
+    rank), so every TP rank holds them whole."""
+    if spec.mla is None or not spec.hidden_size:
+        return 0
+    h, m = spec.hidden_size, spec.mla
+    return h * (m.q_lora_rank or 0) + h * (m.kv_lora_rank + m.qk_rope_head_dim)
+
+
+def _mla_modules(spec: ModelSpec, prefix: str) -> list[tuple[str, int]]:
+    """An MLA layer's linear modules in DeepSeek-V2/V3 naming (modeling_deepseek.py DeepseekV3Attention):
+    q_a_proj / q_b_proj (or one q_proj), kv_a_proj_with_mqa, kv_b_proj and o_proj."""
+    assert spec.mla is not None
+    h, heads, m = spec.hidden_size or 0, spec.num_attention_heads or 0, spec.mla
+    nope, rope, v = mla_dims(spec)
+    a = f"{prefix}.self_attn"
+    query = (
+        [(f"{a}.q_a_proj", h * m.q_lora_rank), (f"{a}.q_b_proj", m.q_lora_rank * heads * (nope + rope))]
+        if m.q_lora_rank
+        else [(f"{a}.q_proj", h * heads * (nope + rope))]
+    )
+    return query + [
+        (f"{a}.kv_a_proj_with_mqa", h * (m.kv_lora_rank + rope)),
+        (f"{a}.kv_b_proj", m.kv_lora_rank * heads * (nope + v)),
+        (f"{a}.o_proj", heads * v * h),
+    ]
 
 
 def linear_layer_indices(spec: ModelSpec) -> set[int]:
@@ -147,16 +200,20 @@ def _matcher(module_patterns: list[str]):
     return matches
 
 
-def unquantized_params(spec: ModelSpec, module_patterns: list[str]) -> int:
+def unquantized_params(
+    spec: ModelSpec, module_patterns: list[str], dense_layers: set[int] | None = None
+) -> int:
     """Parameters of the linear modules the patterns keep 16 bit (embeddings and lm_head not counted)."""
-    return sum(params for _, params in kept_modules(spec, module_patterns))
+    return sum(params for _, params in kept_modules(spec, module_patterns, dense_layers))
 
 
-def kept_modules(spec: ModelSpec, module_patterns: list[str]) -> list[tuple[str, int]]:
+def kept_modules(
+    spec: ModelSpec, module_patterns: list[str], dense_layers: set[int] | None = None
+) -> list[tuple[str, int]]:
     """(name, parameters) of the linear modules the patterns keep 16 bit (embeddings and lm_head excluded)."""
     wanted = [p for p in module_patterns if not _EMBEDDINGS.search(p.removeprefix("re:"))]
     wanted += [p.replace("language_model.", "") for p in wanted if "language_model." in p]
     if not wanted:
         return []
     matches = _matcher(wanted)
-    return [(name, params) for name, params in linear_modules(spec) if matches(name)]
+    return [(name, params) for name, params in linear_modules(spec, dense_layers) if matches(name)]

@@ -76,6 +76,23 @@ def kv_dtype_bytes(kv_cache_dtype: str) -> float:
     return KV_DTYPE_BYTES[key]
 
 
+def vllm_auto_kv_dtype(spec: ModelSpec, kv_cache_dtype: str) -> str:
+    """The element type vLLM's `--kv-cache-dtype auto` resolves to for `spec`: the model dtype.
+
+    vLLM's CacheConfig maps "auto" to model_config.dtype (vllm/utils/torch_utils.py
+    STR_DTYPE_TO_TORCH_DTYPE / kv_cache_dtype_str_to_dtype), so a checkpoint served with `--dtype float32`
+    caches 4 bytes per element: Llama-3.1-8B at float32 on an H100 logs 175,296 tokens in 42.8 GiB, 256 KiB
+    a token (llm-d-planner v0.19.0 logs, meta-llama-llama-3--h100-80gb--tp1pp1dp1--8192-dtf32.log). Every
+    other weight format keeps a 16-bit activation dtype, so "auto" stays 2 bytes.
+    """
+    from lmscreen.model.memory.weights import normalize_quantization
+
+    key = (kv_cache_dtype or "auto").strip().lower()
+    if key == "auto" and normalize_quantization(spec.quantization) == "fp32":
+        return "f32"
+    return key
+
+
 @dataclass(frozen=True)
 class KVLayout:
     """KV cost of one model on one GPU (one TP rank of the most loaded PP stage).

@@ -29,7 +29,8 @@ and prints the error per range):
 
 - 0.10.0–0.10.1: copies 1.5, constant 0; non-torch 0.32 GiB at TP1, 0.45 with TP/PP —
   dennislee22/vLLM-benchmarking logs (0.10.1.1, A100 80GB, Qwen2-7B-Instruct TP1/TP2/TP4).
-- 0.10.2–0.11: copies 8.85 (3.38 for checkpoints with a vision tower), constant 0.43;
+- 0.10.2–0.11: copies 8.85 (3.38 for checkpoints with a vision tower), constant 0.43 (0.41 since the
+  weights count the rotary tables the fit had absorbed: SORT_CONSTANT_GIB);
   non-torch 0.13 / 0.55 — llm-d H100 table (0.11.0, 1024 seqs: Llama-3.1-8B 4.76, Qwen3-0.6B 5.56,
   Qwen3-32B 5.64, gpt-oss 7.38 GiB; Mistral-Small-3.2 2.12 GiB). The boundary is a patch release: both
   logged 0.10.2 start-ups keep what 0.11 keeps, not what 0.10.1.1 keeps — Qwen3-Next-80B-A3B on two H200
@@ -59,7 +60,8 @@ and prints the error per range):
   at for this change); counted, those come within 0.2–7.4% (the small pools), the gpt-oss-20b A100 log
   within 0.3% and Qwen2.5-72B at TP4 on four L40S (0.19.0) within 3.2%. The same tensors in 0.19.0 and
   0.20.0 (`_dummy_sampler_run` gains only `logprob_token_ids=None`).
-- 0.21–0.33: copies 6.16, constant 0.15, non-torch 0.13 at any TP, and the
+- 0.21–0.33: copies 6.16, constant 0.15 (0.115 net of the rotary tables, V21_CONSTANT_GIB), non-torch 0.13
+  at any TP, and the
   CUDA-graph estimate is subtracted from the pool ("CUDA graph memory profiling is enabled (default since
   v0.21.0)" in 0.2x start-up logs; `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS` "Enabled by default as of
   v0.21.0", vllm-project/vllm#41099) — RTX 4080 log (0.26.0: 1.04 GiB peak activation including the
@@ -217,9 +219,13 @@ AWS_L40S = (
 RTX4080 = "research/vllm-measurements-calibration.csv file-4080-qwen25awq (0.26.0)"
 
 CLUB3090_1087 = "https://github.com/noonghunna/club-3090/issues/1087 (2026-08 build)"
-VISION_PROFILE_GIB_PER_B = (1.59 - 0.15) / 0.4607
+V21_CONSTANT_GIB = 0.15 - 0.035
+"""0.21–0.33's activation constant fitted on the RTX 4080 and 4×L40S logs (0.15 GiB), less their rotary
+tables (Qwen2.5-7B 0.008, Qwen3-Coder-30B-A3B 0.0625 GiB), which the weights now count."""
+VISION_PROFILE_GIB_PER_B = (1.59 - V21_CONSTANT_GIB) / 0.4607
 """GiB of profiled encoder peak per billion vision-tower parameters: club-3090#1087 logs "1.59 GiB for peak
-activation" for Qwen3.8-27B-FP8 at TP2 (0.46 B vision parameters) less the 0.15 GiB constant."""
+activation" for Qwen3.8-27B-FP8 at TP2 (0.46 B vision parameters) less the release's constant
+(V21_CONSTANT_GIB)."""
 
 SORT_SAMPLER_COPIES = 8.85
 """fp32 copies of (rows × vocab) V1's profile keeps while its dummy sampler applies top-k / top-p (set to
@@ -227,8 +233,10 @@ vocab − 1 and 0.9 for every dummy request) by PyTorch's full-vocabulary sort: 
 indices, the mask and scatter copies, softmax and the exponential draw. Fitted with the 0.43 GiB constant
 (SORT_CONSTANT_GIB) on llm-d's 0.11.0 H100 table; the sort's own size is measured in vllm-project/vllm#32558
 (njhill, 2026-01-18: 1.25 GB for 256 × 131,072 fp32 logits, ~9.3 copies; its Triton kernel 0.38 GB)."""
-SORT_CONSTANT_GIB = 0.43
-"""The constant fitted with SORT_SAMPLER_COPIES (llm-d, 0.11.0)."""
+SORT_CONSTANT_GIB = 0.43 - 0.02
+"""The constant fitted with SORT_SAMPLER_COPIES (llm-d, 0.11.0: 0.43 GiB), less the rotary cos/sin tables
+of the rows it was fitted on (0.01–0.03 GiB, 0.02 on average), which the weights now count
+(memory.weights.rope_cache_bytes): the fit had absorbed them, as its weights did not hold them."""
 TRITON_SAMPLER_COPIES = 3.5
 """fp32 (rows × vocab) copies alive at the peak of 0.17–0.20's dummy sampler run, counted in its code
 (vllm-0.17.1 sdist): `_dummy_sampler_run` keeps the model-dtype logits (bf16: half a copy) while
@@ -387,7 +395,7 @@ RELEASES: tuple[VllmRelease, ...] = (
         sampler_copies=6.16,
         sampler_copies_multimodal=None,
         vision_profile_gib_per_b=VISION_PROFILE_GIB_PER_B,
-        activation_constant_gib=0.15,
+        activation_constant_gib=V21_CONSTANT_GIB,
         non_torch_tp1_gib=0.13,
         non_torch_tp_gib=0.13,
         cudagraph_in_pool=True,

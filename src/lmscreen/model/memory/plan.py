@@ -106,6 +106,7 @@ def plan(
     prefix_caching: bool = True,
     cudagraph_profiling: bool | None = None,
     expert_parallel: bool = False,
+    mtp_draft: bool = False,
     table: bool = True,
 ) -> Plan:
     """Plan `spec` on `gpus` × (`gpu` or `vram_gib` GiB) for `engine`.
@@ -115,7 +116,8 @@ def plan(
     (pipeline stages take what tensor parallelism leaves); `--pp 2` alone means two GPUs. `vllm_version`
     picks the release range whose accounting is used (memory.releases; default the newest). The other
     keyword-only arguments pin what a measured run used (the accuracy bench); `expert_parallel` is
-    vLLM's --enable-expert-parallel (whole experts per rank: a larger fused-MoE workspace).
+    vLLM's --enable-expert-parallel (whole experts per rank: a larger fused-MoE workspace); `mtp_draft`
+    is `--speculative-config` method mtp (the checkpoint's MTP layers loaded as the draft model, 16-bit).
     """
     engine = (engine or "vllm").lower().replace(".", "").replace("-", "")
     if engine not in ENGINES:
@@ -166,6 +168,7 @@ def plan(
             table,
             cudagraph_profiling,
             expert_parallel,
+            mtp_draft,
         )
     else:
         result = plan_llama(inp, engine, table)

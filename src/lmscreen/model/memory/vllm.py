@@ -46,6 +46,7 @@ from lmscreen.model.memory.releases import VllmRelease, check_version, release_f
 from lmscreen.model.memory.weights import (
     is_gguf,
     mtp_draft_gib,
+    mtp_draft_weights_gib,
     normalize_quantization,
     pp_partition,
     vllm_repack_factor,
@@ -200,6 +201,8 @@ class _Setup:
     """VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS as the run had it (None: the release's default)."""
     expert_parallel: bool = False
     """--enable-expert-parallel: MoE ranks hold whole experts (overhead.forward_bytes_per_token)."""
+    mtp_draft: bool = False
+    """--speculative-config method mtp: the checkpoint's MTP layers are loaded as the draft model."""
 
 
 def _stage_core(
@@ -209,6 +212,10 @@ def _stage_core(
     repack = vllm_repack_factor(w.quantization, _arch(s.gpu_name))
     weights_gib = w.per_gpu_gib * repack
     detail = w.detail + (f" × {repack:.3f} (Marlin weight-only repack on this GPU)" if repack != 1 else "")
+    draft = mtp_draft_weights_gib(spec, tp) if s.mtp_draft and stage == pp - 1 else 0.0
+    if draft:
+        weights_gib += draft
+        detail += f" + {draft:.2f} GiB MTP draft layer(s) (--speculative-config method mtp)"
     layout = kv_layout(spec, s.kv_dtype, tp, pp, "vllm", stage=stage if pp > 1 else None)
     last = stage == pp - 1
     act = overhead.activation_gib(
@@ -436,6 +443,7 @@ def plan_vllm(
     with_table: bool,
     cudagraph_profiling: bool | None = None,
     expert_parallel: bool = False,
+    mtp_draft: bool = False,
 ) -> Plan:
     spec = inp.spec
     version = check_version(version)
@@ -462,6 +470,7 @@ def plan_vllm(
         prefix_caching=prefix_caching,
         cudagraph_profiling=cudagraph_profiling,
         expert_parallel=expert_parallel,
+        mtp_draft=mtp_draft and spec.mtp_layers > 0,
     )
     core = _vllm_core(spec, setup, inp.tp, inp.pp)
     want = inp.concurrency or 1
@@ -480,7 +489,12 @@ def plan_vllm(
         fits = False
     notes.extend(layout_notes(spec, core.layout, context))
     draft = mtp_draft_gib(spec, inp.tp)
-    if draft >= 0.01:
+    if setup.mtp_draft:
+        notes.append(
+            f"MTP speculative decoding: the checkpoint's {spec.mtp_layers} MTP layer(s) are loaded as the "
+            f"draft model, {mtp_draft_weights_gib(spec, inp.tp):.2f} GiB per GPU counted in the weights"
+        )
+    elif draft >= 0.01:
         notes.append(
             f"the checkpoint carries {spec.mtp_layers} MTP layer(s) for speculative decoding: vLLM loads "
             f"them only with --speculative-config (method mtp), ~{draft:.2f} GiB more per GPU, not planned"

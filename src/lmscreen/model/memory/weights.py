@@ -372,6 +372,24 @@ def mtp_draft_gib(spec: ModelSpec, tp: int = 1, quantization: str | None = None)
     return spec.mtp_layers * per_layer * bits / 8 / tp / GIB
 
 
+def mtp_draft_weights_gib(spec: ModelSpec, tp: int = 1) -> float:
+    """Per-GPU weight memory vLLM loads for the checkpoint's MTP layers when they draft.
+
+    With `--speculative-config` method mtp, vLLM builds the draft model from the checkpoint's `mtp.*`
+    tensors (vllm/model_executor/models/qwen3_5_mtp.py, qwen3_next_mtp.py, deepseek_mtp.py) inside the
+    load that "Model loading took" measures. Their format: an FP8 release made by the model's authors
+    (DeepSeek-V3, Qwen's -FP8) quantizes them like the body, so they keep the checkpoint's format; a
+    post-hoc 4/8-bit release keeps them 16-bit, because Hugging Face transformers drops them on load
+    (`_keys_to_ignore_on_load_unexpected = [r"^mtp.*"]`, modeling_qwen3_5.py) and the quantizers that
+    load through it (AutoRound, llm-compressor, ModelOpt) copy them as shipped. Logged: nvidia's
+    Qwen3.6-27B-NVFP4 with MTP loads 20.57 GiB where its NVFP4 body plans 19.63 (bench heldout-13, the
+    arm64 row: one bf16 decoder layer, 0.8 GiB); club-3090#149 checks `mtp.fc.weight` BF16 in an int4
+    AutoRound release.
+    """
+    own = normalize_quantization(spec.quantization)
+    return mtp_draft_gib(spec, tp, quantization=own if own == "fp8" else "bf16")
+
+
 def pp_partition(num_layers: int, pp: int) -> list[int]:
     """Decoder layers per pipeline stage as vLLM splits them (`get_pp_indices`): an even share each, the
     remainder one layer apiece to the stages before the last (the last stage also holds the lm_head and runs

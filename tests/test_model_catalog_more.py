@@ -28,7 +28,8 @@ def _dense_params(
 def test_gemma_2_ties_its_head_and_windows_every_other_layer() -> None:
     """google/gemma-2-9b-it: 42 layers of 3584, 16 query heads and 8 KV heads of 256, MLP 14336, four norms a
     layer, a 256,000-token vocabulary the config leaves tied (Gemma2Config's default: the key is absent),
-    sliding_window 4096 on every other layer. Google publishes 9.24 B parameters; an untied head would add 0.92 B."""
+    sliding_window 4096 on every other layer. Google publishes 9.24 B parameters; an untied head would add
+    0.92 B."""
     spec = spec_for("google/gemma-2-9b-it")
     expected = _dense_params(
         vocab=256000,
@@ -99,10 +100,11 @@ def test_qwen2_vl_2b_is_larger_than_its_name() -> None:
 
 
 def test_mistral_small_3_x_carries_the_pixtral_tower() -> None:
-    """Mistral-Small-3.1/3.2 (Mistral3ForConditionalGeneration): the 40-layer text model of 5120 (32/8 heads of
-    128, MLP 32768, untied 131,072-token vocabulary) is 23,572,403,200 parameters, the count keras-hub gives
-    for Devstral Small 1.1, the same text model; the 24-layer Pixtral ViT adds about 0.4 B. llm-d logged 44.76
-    GiB of weights and 163,840 KV bytes a token for 3.2 on an H100 (tests/data/research calibration row)."""
+    """Mistral-Small-3.1/3.2 (Mistral3ForConditionalGeneration): the 40-layer text model of 5120 (32/8 heads
+    of 128, MLP 32768, untied 131,072-token vocabulary) is 23,572,403,200 parameters, the count keras-hub
+    gives for Devstral Small 1.1, the same text model; the 24-layer Pixtral ViT adds about 0.4 B. llm-d
+    logged 44.76 GiB of weights and 163,840 KV bytes a token for 3.2 on an H100 (tests/data/research
+    calibration row)."""
     for name in (
         "mistralai/Mistral-Small-3.1-24B-Instruct-2503",
         "mistralai/Mistral-Small-3.2-24B-Instruct-2506",

@@ -157,3 +157,17 @@ def test_qwen2_5_vl_3b_and_phi_4_mini_sizes() -> None:
     )
     assert phi.total_params == pytest.approx(expected, rel=0.002)
     assert kv_layout(phi, "auto", 1, 1, "vllm").bytes_per_token == 32 * 8 * 128 * 2 * 2
+
+
+def test_deepseek_r1_0528_qwen3_8b_is_a_qwen3_8b_not_a_scaled_deepseek_v3() -> None:
+    """Named bare before it had an entry, DeepSeek-R1-0528-Qwen3-8B was DeepSeek-V3 scaled ×0.01: an MLA cache
+    of 16,128 B a token and 9.31 B parameters. DeepSeek's card: its architecture is identical to Qwen3-8B's
+    (36 layers of 4096, 32/8 heads of 128, MLP 12288, untied 151,936-token vocabulary): 147,456 B a token."""
+    spec = spec_for("deepseek-ai/DeepSeek-R1-0528-Qwen3-8B")
+    assert not spec.mla and spec.num_layers == 36 and spec.max_position_embeddings == 131072
+    expected = _dense_params(
+        vocab=151936, hidden=4096, layers=36, q=4096, kv=1024, mlp=12288, tied=False, qkv_bias=False, norms=2
+    )
+    assert spec.total_params == pytest.approx(expected, rel=0.01)  # + Qwen3's q/k norms
+    assert kv_layout(spec, "auto", 1, 1, "vllm").bytes_per_token == 36 * 8 * 128 * 2 * 2
+    assert lookup("deepseek-r1:8b").id == "deepseek-ai/DeepSeek-R1-0528-Qwen3-8B"

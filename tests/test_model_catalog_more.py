@@ -171,3 +171,15 @@ def test_deepseek_r1_0528_qwen3_8b_is_a_qwen3_8b_not_a_scaled_deepseek_v3() -> N
     assert spec.total_params == pytest.approx(expected, rel=0.01)  # + Qwen3's q/k norms
     assert kv_layout(spec, "auto", 1, 1, "vllm").bytes_per_token == 36 * 8 * 128 * 2 * 2
     assert lookup("deepseek-r1:8b").id == "deepseek-ai/DeepSeek-R1-0528-Qwen3-8B"
+
+
+def test_smollm3_is_3_08_b_not_smollm2_135m_scaled() -> None:
+    """Named bare before it had an entry, SmolLM3-3B was SmolLM2-135M scaled ×22: 84 layers, 2.58 B. Its
+    config: 36 layers of 2048, 16/4 heads of 128, MLP 11008, a tied 128,256-token vocabulary: 3.08 B."""
+    spec = spec_for("HuggingFaceTB/SmolLM3-3B")
+    expected = _dense_params(
+        vocab=128256, hidden=2048, layers=36, q=2048, kv=512, mlp=11008, tied=True, qkv_bias=False, norms=2
+    )
+    assert expected == pytest.approx(3.08e9, rel=0.005)
+    assert spec.num_layers == 36 and spec.total_params == pytest.approx(expected, rel=0.002)
+    assert kv_layout(spec, "auto", 1, 1, "vllm").bytes_per_token == 36 * 4 * 128 * 2 * 2

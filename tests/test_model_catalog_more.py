@@ -183,3 +183,21 @@ def test_smollm3_is_3_08_b_not_smollm2_135m_scaled() -> None:
     assert expected == pytest.approx(3.08e9, rel=0.005)
     assert spec.num_layers == 36 and spec.total_params == pytest.approx(expected, rel=0.002)
     assert kv_layout(spec, "auto", 1, 1, "vllm").bytes_per_token == 36 * 4 * 128 * 2 * 2
+
+
+def test_deepseek_llama_layout_releases_are_not_planned_with_mla() -> None:
+    """deepseek-llm-7b-chat and deepseek-coder-1.3b-instruct are LlamaForCausalLM with full multi-head
+    attention; named bare they were DeepSeek-V3 / DeepSeek-V2-Lite scaled down, with an MLA cache. The 7B: 30
+    layers of 4096, 32 KV heads of 128, MLP 11008, untied 102,400 vocabulary (6.91 B); the coder: 24 layers of
+    2048, 16 KV heads, MLP 5504, untied 32,256 vocabulary (verl prints 'LlamaForCausalLM contains 1.35B
+    parameters')."""
+    chat = spec_for("deepseek-ai/deepseek-llm-7b-chat")
+    assert not chat.mla
+    assert kv_layout(chat, "auto", 1, 1, "vllm").bytes_per_token == 30 * 32 * 128 * 2 * 2
+    expected = _dense_params(
+        vocab=102400, hidden=4096, layers=30, q=4096, kv=4096, mlp=11008, tied=False, qkv_bias=False, norms=2
+    )
+    assert chat.total_params == pytest.approx(expected, rel=0.002)
+    coder = spec_for("deepseek-ai/deepseek-coder-1.3b-instruct")
+    assert not coder.mla and coder.total_params == pytest.approx(1.35e9, rel=0.005)
+    assert kv_layout(coder, "auto", 1, 1, "vllm").bytes_per_token == 24 * 16 * 128 * 2 * 2

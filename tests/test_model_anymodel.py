@@ -139,13 +139,15 @@ def test_instruct_2507_is_its_own_model() -> None:
 
 
 def test_release_absent_from_catalog_never_becomes_the_first_release() -> None:
-    assert lookup("Qwen/Qwen3-235B-A22B-Instruct-2507") is None
+    # (issue 25 gave Qwen3-235B-A22B-Instruct-2507 and Qwen3-30B-A3B-Thinking-2507 entries: the Thinking-2507
+    # release of the 235B is the one still absent)
+    assert lookup("Qwen/Qwen3-235B-A22B-Thinking-2507") is None
     assert lookup("Qwen/Qwen3-235B-A22B").id == "Qwen/Qwen3-235B-A22B"
-    spec = resolve("Qwen/Qwen3-30B-A3B-Thinking-2507").spec
+    spec = resolve("Qwen/Qwen3-235B-A22B-Thinking-2507").spec
     # context from the same release of the same line, marked as an estimate; thinking parsers by name
     assert spec.max_position_embeddings == 262_144
     assert spec.sources["max_position_embeddings"].startswith(
-        "estimate: like Qwen/Qwen3-30B-A3B-Instruct-2507"
+        "estimate: like Qwen/Qwen3-235B-A22B-Instruct-2507"
     )
     assert family_for(spec).vllm_reasoning == "deepseek_r1"
 

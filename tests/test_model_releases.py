@@ -163,8 +163,12 @@ def test_qwen2_7b_named_bare_plans_its_real_weights() -> None:
     found = resolve("Qwen/Qwen2-7B-Instruct")
     p = plan(found.spec, gpu("A100 80GB"), context=16384, engine="vllm")
     assert p.weights_gib == pytest.approx(14.2488, rel=0.05)
-    # and with no catalog entry at all, the name-only estimate borrows a sibling's layout at that size
-    estimate = spec_from_name("Qwen/Qwen2-7B-Instruct", exclude=frozenset({"Qwen/Qwen2-7B-Instruct"}))
+    # and with no catalog entry at all, the name-only estimate borrows a sibling's layout at that size (the
+    # Qwen2-VL entries are left out too: the nearest same-prefix sibling, Qwen2-VL-7B, would bring its tower)
+    no_qwen2_7b = frozenset(
+        {"Qwen/Qwen2-7B-Instruct", "Qwen/Qwen2-VL-7B-Instruct", "Qwen/Qwen2-VL-2B-Instruct"}
+    )
+    estimate = spec_from_name("Qwen/Qwen2-7B-Instruct", exclude=no_qwen2_7b)
     assert estimate.sources["num_layers"].startswith("estimate: like")
     assert weights(estimate).per_gpu_gib == pytest.approx(14.2488, rel=0.05)
 
@@ -190,15 +194,21 @@ def test_vision_language_names_estimate_from_a_vision_sibling() -> None:
     fine-tune loads 15.53 GiB bf16 on vLLM 0.13 (its text-only Qwen2-7B sibling gives 14.19);
     llava-v1.6-mistral-7b-hf loads 14.08 GiB fp16 on 0.10.2 with Mistral's 32 × 8 KV heads (a Qwen-7B
     layout, the former plain fallback, plans twice the tokens per GiB)."""
-    qwen2_vl = spec_from_name("Qwen/Qwen2-VL-7B-Instruct")
+    # the catalog now holds Qwen2-VL-7B and -2B (issue 25): leave both out to estimate from a vision sibling
+    qwen2_vl_entries = frozenset({"Qwen/Qwen2-VL-7B-Instruct", "Qwen/Qwen2-VL-2B-Instruct"})
+    qwen2_vl = spec_from_name("Qwen/Qwen2-VL-7B-Instruct", exclude=qwen2_vl_entries)
     assert "Qwen2.5-VL-7B" in qwen2_vl.sources["num_layers"] and qwen2_vl.is_vision
     assert weights(qwen2_vl).per_gpu_gib == pytest.approx(15.532, rel=0.05)
+    assert weights(spec_for("Qwen/Qwen2-VL-7B-Instruct")).per_gpu_gib == pytest.approx(15.532, rel=0.02)
     llava = spec_from_name("llava-hf/llava-v1.6-mistral-7b-hf")
     assert "Mistral-7B" in llava.sources["num_layers"]
     assert weights(llava).per_gpu_gib == pytest.approx(14.0786, rel=0.05)
     assert (llava.num_layers, llava.num_kv_heads) == (32, 8)
-    # a text name keeps its text sibling
-    text = spec_from_name("Qwen/Qwen2-7B-Instruct", exclude=frozenset({"Qwen/Qwen2-7B-Instruct"}))
+    # a text name keeps its text sibling (the Qwen2-VL entries, same prefix and size, are left out: the
+    # estimate takes the nearest sibling whether or not it carries a tower)
+    text = spec_from_name(
+        "Qwen/Qwen2-7B-Instruct", exclude=frozenset({"Qwen/Qwen2-7B-Instruct"}) | qwen2_vl_entries
+    )
     assert not text.is_vision
 
 

@@ -32,8 +32,14 @@ def vision_params(vision: Any, text_hidden: int | None = None) -> int:
     if not isinstance(vision, dict):
         return 0
     depth = _int(vision, "depth", "num_hidden_layers", "vt_num_hidden_layers")
-    h = _int(vision, "hidden_size", "embed_dim", "vt_hidden_size")
-    inter = _int(vision, "intermediate_size", "vt_intermediate_size")
+    # Qwen2-VL names the ViT width `embed_dim` and its MLP `mlp_ratio`; its `hidden_size` is the
+    # language model's width, which the merger projects to (Qwen2VLVisionConfig).
+    embed = _int(vision, "embed_dim")
+    h = embed or _int(vision, "hidden_size", "vt_hidden_size")
+    ratio = vision.get("mlp_ratio")
+    inter = _int(vision, "intermediate_size", "vt_intermediate_size") or (
+        int(h * ratio) if embed and isinstance(ratio, int | float) and ratio > 0 else 0
+    )
     if not (depth and h and inter):
         return 0
     gated = str(vision.get("hidden_act") or "").lower() in ("silu", "swiglu")
@@ -42,7 +48,7 @@ def vision_params(vision: Any, text_hidden: int | None = None) -> int:
     patch = _int(vision, "patch_size") or 14
     channels = _int(vision, "in_channels", "num_channels") or 3
     temporal = _int(vision, "temporal_patch_size") or 1
-    embed = channels * temporal * patch * patch * h
+    patch_embed = channels * temporal * patch * patch * h
     positions = _int(vision, "num_position_embeddings")
     image = _int(vision, "image_size")
     if not positions and image:
@@ -51,11 +57,16 @@ def vision_params(vision: Any, text_hidden: int | None = None) -> int:
     merge = _int(vision, "spatial_merge_size") or (
         int(kernel[0]) if isinstance(kernel, list) and kernel else 1
     )
-    out = _int(vision, "out_hidden_size", "projection_dim", "text_hidden_size") or text_hidden or h
+    out = (
+        _int(vision, "out_hidden_size", "projection_dim", "text_hidden_size")
+        or (_int(vision, "hidden_size") if embed else 0)
+        or text_hidden
+        or h
+    )
     merged = h * merge * merge
     merger = merged * merged + merged + merged * out + out + 2 * h
     deepstack = len(vision.get("deepstack_visual_indexes") or [])
-    return depth * block + embed + positions * h + merger * (1 + deepstack) + 2 * h
+    return depth * block + patch_embed + positions * h + merger * (1 + deepstack) + 2 * h
 
 
 LLAVA_CLIP_TOWER: dict[str, Any] = {

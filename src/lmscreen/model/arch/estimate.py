@@ -246,7 +246,7 @@ def _template(
                 if (_decoded_family(e.id)[0] or "") == base
                 and (base_version is None or _version_gap(base_version, _decoded_family(e.id)[1]) == 0)
             ]
-            levels.append(("lineage", pool, f"the catalog has no {family} model; {why}"))
+            levels.append(("lineage", pool, f"the catalog has no {family} model of this line; {why}"))
         levels.append(("family", same, None))
         named = _named_family(name, fam)
         if named:

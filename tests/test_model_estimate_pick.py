@@ -220,6 +220,31 @@ ROWS = [
         "huggingface.co/mistralai/Codestral-22B-v0.1: 22.2B params (safetensors)",
     ),
     Row(
+        "microsoft/Phi-3-mini-4k-instruct",
+        "microsoft/Phi-3.5-mini-instruct",
+        False,
+        3.8,
+        "Phi-3-mini-4k-instruct model card: 'a 3.8B parameters, lightweight, state-of-the-art open model'",
+        why="'mini' is a tier name",
+    ),
+    Row(
+        "microsoft/Phi-4-mini-reasoning",
+        "microsoft/Phi-4-mini-instruct",
+        False,
+        3.8,
+        "Phi-4-mini-reasoning model card: 3.8B parameters",
+        why="'mini' is a tier name",
+    ),
+    Row(
+        "mistralai/Magistral-Small-2506",
+        "mistralai/Mistral-Small-24B",
+        False,
+        23.6,
+        "huggingface.co/mistralai/Magistral-Small-2506: 23.6B params (safetensors); card: built on Mistral "
+        "Small 3.1 (2503), 24B parameters",
+        why="'small' is a tier name",
+    ),
+    Row(
         "meta-llama/Llama-2-7b-chat-hf",
         "meta-llama/Llama-2-7b-hf",
         False,
@@ -238,7 +263,8 @@ def test_a_bare_name_borrows_its_own_line_and_lands_near_the_real_count(row: Row
     assert spec.total_params == pytest.approx(row.real_b * 1e9, rel=row.tolerance), (source, row.source)
     if row.why:
         assert row.why in source  # the plan's warning says where the layout came from
-    assert all(str(v).startswith("estimate") for k, v in spec.sources.items() if k not in ("quantization",))
+    # every field is either an estimate, marked so, or read from the name itself (a `-4k` context, `-AWQ`)
+    assert all(str(v).startswith("estimate") or v == "name" for v in spec.sources.values())
 
 
 def test_a_text_name_never_keeps_a_vision_siblings_tower_nor_scales_across_sizes_for_it() -> None:
@@ -263,8 +289,16 @@ def test_a_vision_name_keeps_its_lines_tower_at_any_size() -> None:
     assert not spec_from_name("google/medgemma-27b-text-it").is_vision  # a `text` release of Gemma 3
 
 
-def test_a_size_tier_without_a_catalog_model_is_still_refused() -> None:
-    """Phi-3-medium (14 B by its card) names a tier, not a count, and the catalog has no Phi-3 medium:
-    refused, saying so, rather than guessed."""
-    with pytest.raises(InputError, match="'medium' is a tier name"):
-        spec_from_name("microsoft/Phi-3-medium-4k-instruct")
+@pytest.mark.parametrize(
+    "name",
+    [
+        "microsoft/Phi-3-medium-4k-instruct",
+        "microsoft/Phi-3-small-8k-instruct",
+        "mistralai/Mistral-Large-2411",
+    ],
+)
+def test_a_size_tier_without_a_catalog_model_of_that_tier_is_still_refused(name: str) -> None:
+    """Phi-3-medium (14 B by its card) names a tier, not a count, and the catalog has no Phi-3 medium (nor a
+    Phi-3 small, nor a Mistral Large): refused, saying so, rather than guessed from another tier."""
+    with pytest.raises(InputError, match="is a tier name, not a parameter count"):
+        spec_from_name(name)

@@ -97,6 +97,12 @@ _LINEAGE: dict[str, tuple[str, str | None, str]] = {
     ),
     "codestral": ("mistral", None, "Codestral is a Mistral-architecture model"),
     "mathstral": ("mistral", None, "Mathstral is built on Mistral 7B"),
+    "magistral": ("mistral", None, "Magistral Small is built on Mistral Small 3.1 (Mistral's model card)"),
+    "devstral": (
+        "mistral",
+        None,
+        "Devstral Small is fine-tuned from Mistral Small 3.1 (Mistral's model card)",
+    ),
     "yi": ("llama", None, "Yi's config.json is LlamaForCausalLM"),
     "tinyllama": ("llama", None, "TinyLlama is a Llama-2-architecture model"),
 }
@@ -581,12 +587,44 @@ def _fitted_config(
 
 SIZE_TIERS = ("nano", "micro", "tiny", "mini", "small", "medium", "large")
 """Words releases use for a size class (granite-4.0-h-tiny is 7 B, -small 32 B; Phi-3-mini 3.8 B): no
-parameter count can be read from them, so a name with only such a word is refused, saying so."""
+parameter count can be read from them, so a name with only such a word takes the size of the catalog model of
+its family with the same word (`_tier_sibling`), and is refused, saying so, where there is none."""
 
 
 def _size_tier(name: str) -> str | None:
     words = re.findall(r"[a-z]+", name.lower().rsplit("/", 1)[-1])
     return next((w for w in words if w in SIZE_TIERS), None)
+
+
+def _tier_sibling(
+    name: str, family: str | None, version: str | None, tier: str, exclude: frozenset[str]
+) -> CatalogEntry | None:
+    """For a name sized by a tier word only: the catalog model of its family (or of the family it derives
+    from) with the same word, the nearest version of the same major release first (Phi-3-mini → Phi-3.5-mini,
+    Phi-4-mini-reasoning → Phi-4-mini-instruct, Magistral-Small → a Mistral Small). A tier is the publisher's
+    size class, so no other family's tier, and no other major version's, is taken for it."""
+    from lmscreen.model.catalog.models import all_models
+
+    fam = (family or "").lower()
+    families = {fam, *([_LINEAGE[fam][0]] if fam in _LINEAGE else [])}
+
+    def gap(entry: CatalogEntry) -> float:
+        have = _decoded_family(entry.id)[1]
+        if version is None:
+            return 0.0
+        if have is None or version.split(".")[0] != have.split(".")[0]:
+            return math.inf
+        return _version_gap(version, have)
+
+    same = [
+        e
+        for e in all_models()
+        if e.id not in exclude
+        and _decoded_family(e.id)[0] in families
+        and tier in re.findall(r"[a-z]+", e.name.lower())
+        and gap(e) < math.inf
+    ]
+    return min(same, key=lambda e: (gap(e), _quantized(e), _has_tower(e)), default=None)
 
 
 _VARIANT_WORDS = frozenset({"base", "instruct", "it", "chat", "hf"})
@@ -619,8 +657,12 @@ def spec_from_name(name: str, *, exclude: frozenset[str] = frozenset()) -> Model
     decoded = decode(name)
     size_b = _name_size(name)
     twin = _twin(name, exclude) if size_b is None else None
+    tier = _size_tier(name) if size_b is None and twin is None else None
+    why = f"the name states no size; its twin {twin.name}" if twin is not None else ""
+    if tier and (sibling := _tier_sibling(name, decoded.family, decoded.version, tier, exclude)):
+        twin = sibling
+        why = f"'{tier}' is a tier name: sized as the catalog's {sibling.name}"
     if size_b is None and twin is None:
-        tier = _size_tier(name)
         said = f"'{tier}' is a tier name, not a parameter count" if tier else "the name states no size"
         raise InputError(
             f"{name!r}: no config.json on disk, no catalog entry, and {said}, so its size is unknown; "
@@ -630,7 +672,7 @@ def spec_from_name(name: str, *, exclude: frozenset[str] = frozenset()) -> Model
     if twin is not None:
         size_b = _name_size(twin.id) or twin.total_params_b
         moe = _moe(twin)
-        choice: _Choice | None = _Choice(twin, "twin", f"the name states no size; its twin {twin.name}")
+        choice: _Choice | None = _Choice(twin, "twin", why)
         effective = False
     else:
         assert size_b is not None

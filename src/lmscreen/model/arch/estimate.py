@@ -258,11 +258,14 @@ def _template(
         if named:
             levels.append(("named", [e for e in entries if _decoded_family(e.id)[0] == named], None))
     generic = [e for e in entries if e.config.get("model_type") in _PLAIN]
+    kind_word = "MoE" if moe else "dense"
+    known = fam and any((_decoded_family(e.id)[0] or "") == fam for e in entries)
+    unknown = f"no {family} model of this kind" if known else f"no {family or 'such'} model"
     levels.append(
         (
             "generic",
             generic or list(entries),
-            f"the catalog knows no {family or 'such'} model: a generic dense layout of the stated size",
+            f"the catalog knows {unknown}: a generic {kind_word} layout of the stated size",
         )
     )
     if line and levels[0][0] == "line" and levels[0][1] and not any(_hybrid(e.id) for e in levels[0][1]):

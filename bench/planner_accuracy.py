@@ -238,6 +238,18 @@ Two sets of logged start-ups, each row citing its source:
   (google/gemma-4-26B-A4B-it-assistant is a 4-layer model of ~0.27 GB that shares the target's KV cache), and
   which modules the cyankiwi checkpoint keeps 16-bit is not in a copy found (its download is quoted at ~17
   GB, ~2 GB above the 14.13 GiB planned); club-3090's own calculator sees the same card exceed its budget.
+  vllm-logs-heldout-17.csv (13 start-ups from sources not used before: vLLM PR 12569 and issue 26612,
+  vllm-project/recipes PR 273, robotmunki's annotated H100 log and seven public GitHub files; committed in
+  6bc78d4 before this script saw them): 13 of 16 checks (81.3%: weights 4/6, KV within 10% 3/3, verdicts 6/7),
+  over vLLM 0.11 to 0.22, an MI300X pair, four and two A100 80GB, an A800, an L40S, an L4, RTX 3090 (0.13 and
+  0.18), an RTX PRO 6000 and an H100. Three rows not planned: MiniMaxAI/MiniMax-M2 on two MI300X (the name
+  states no size and the catalog holds only M2.5 / M2.7 / M3, so the estimate refuses it) and the two RTX 5090
+  Qwen3-4B-2507 rows (no vLLM version in the source). Its misses: nvidia/Gemma-4-31B-IT-NVFP4's weights on the
+  H100 (29.49 planned / 31.18 logged, 5.4%), lightonai/LightOnOCR-2-1B named bare (2.33 / 1.88 GiB, 24%: no
+  LightOnOCR in the catalog, so a generic dense layout of the name's 1B was scaled from Llama-3.2-1B; its pool
+  came out at 1.1%), and ByteDance-Seed/Seed-OSS-36B-Instruct named bare at TP2 on two A100 at 65,536 tokens
+  (0.11.2: planned not to fit; it started with 290,448 tokens). Its pools: Qwen3.5-9B fp8 KV on an L40S
+  (0.18.0) 2.8%, Qwen2.5-1.5B-AWQ on an RTX 3090 at 0.5 (0.13.0) 4.0%. Held out with it: 249 of 274 (90.9%).
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

@@ -201,3 +201,18 @@ def test_deepseek_llama_layout_releases_are_not_planned_with_mla() -> None:
     coder = spec_for("deepseek-ai/deepseek-coder-1.3b-instruct")
     assert not coder.mla and coder.total_params == pytest.approx(1.35e9, rel=0.005)
     assert kv_layout(coder, "auto", 1, 1, "vllm").bytes_per_token == 24 * 16 * 128 * 2 * 2
+
+
+def test_gemma_1_entries_count_their_published_parameters_with_the_tied_head() -> None:
+    """Gemma 1 (google/gemma_pytorch get_config_for_2b / _7b): 2.51 B and 8.54 B with the output head tied to
+    the embedding, transformers' GemmaConfig default the published config.json leaves out; a CodeGemma name
+    is estimated from them (CodeGemma is built on Gemma), not from Gemma 2's sliding-window layout."""
+    from lmscreen.model.arch.estimate import spec_from_name
+    from lmscreen.model.catalog import spec_for
+
+    two, seven = spec_for("google/gemma-2b-it"), spec_for("google/gemma-1.1-7b-it")
+    assert round(two.total_params / 1e9, 2) == 2.51 and two.num_kv_heads == 1
+    assert round(seven.total_params / 1e9, 2) == 8.54 and seven.num_kv_heads == 16
+    assert two.tie_word_embeddings and seven.tie_word_embeddings
+    code = spec_from_name("google/codegemma-7b-it")
+    assert code.num_layers == 28 and round(code.total_params / 1e9, 2) == 8.54

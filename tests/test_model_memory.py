@@ -633,3 +633,21 @@ def test_per_layer_embeddings_stay_16_bit_in_a_quantized_e_series_checkpoint() -
     dense = weights(qwen25_7b("gptq"))  # no per-layer tables: only the token embedding stays 16 bit
     emb = 2 * 152064 * 3584
     assert dense.total_bytes == round((7_620_000_000 - emb) * (4 + 20 / 128) / 8 + emb * 2)
+
+
+def test_an_estimated_context_limit_does_not_refuse_a_longer_context() -> None:
+    """A name estimate borrows its template's context limit; vLLM refuses only above the model's own
+    config's limit, so the planner plans the length asked for (Seed-OSS-36B named bare started at 65,536 on
+    two A100, bench heldout-17) and says the limit was estimated. A config's own limit still refuses."""
+    from lmscreen.model.arch.estimate import spec_from_name
+    from lmscreen.model.catalog import spec_for
+
+    seed = spec_from_name("ByteDance-Seed/Seed-OSS-36B-Instruct")
+    assert seed.max_position_embeddings == 32768  # the template's (Qwen2.5-32B)
+    p = plan(seed, gpu("A100 80GB"), gpus=2, context=65536, vllm_version="0.11.2")
+    assert p.fits
+    assert any("context limit is estimated" in n for n in p.notes)
+    real = spec_for("Qwen/Qwen2.5-32B-Instruct")
+    q = plan(real, gpu("A100 80GB"), gpus=2, context=65536, vllm_version="0.11.2")
+    assert not q.fits
+    assert any("exceeds the model's 32,768" in r for r in q.notes + list(getattr(q, "reasons", [])))

@@ -43,6 +43,9 @@ def _rotary_dim(cfg: dict[str, Any], head_dim: int | None) -> int | None:
 
 
 _FAMILY_DEFAULTS: dict[str, dict[str, Any]] = {
+    # GemmaConfig default (transformers): Gemma 1 (gemma-2b / gemma-7b) ties the output head to the
+    # embedding; its published config.json leaves the key out (counted twice: gemma-2b 3.03 B, not 2.51).
+    "gemma": {"tie_word_embeddings": True},
     # Gemma2Config default (transformers): the published Gemma 2 configs leave the key out and tie the
     # output head to the 256,000-row embedding (counting it twice put gemma-2-2b at 3.2 B, not 2.6 B).
     "gemma2": {"tie_word_embeddings": True},

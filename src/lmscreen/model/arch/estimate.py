@@ -647,6 +647,41 @@ def _twin(name: str, exclude: frozenset[str]) -> CatalogEntry | None:
     return min(same, key=_quantized, default=None)
 
 
+def _org(model_id: str) -> str:
+    return model_id.split("/")[0].lower() if "/" in model_id else ""
+
+
+def _point_release(name: str, exclude: frozenset[str]) -> CatalogEntry | None:
+    """For a name that states no size: another point release of the same line in the catalog, when every such
+    release there has one layout (`MiniMax-M2`, `MiniMax-M2.1` → MiniMax-M2.5; M2.5 and M2.7 share it), the
+    nearest point first. A vendor's point releases of a line keep its architecture: MiniMax-M2, M2.1 and M2.5
+    are all the 230 B / 10 B-active MoE (transformers' minimax_m2 model doc; sglang's MiniMax M2.1/M2 guide:
+    'only update the model name'); a line whose releases in the catalog differ in layout is left alone."""
+
+    def words(text: str) -> list[str]:
+        return [w for w in re.split(r"[-_\s]+", text.split("/")[-1].lower()) if w and w not in _VARIANT_WORDS]
+
+    def line_point(word: str) -> tuple[str, int] | None:
+        m = re.fullmatch(r"(.*?\d+)(?:\.(\d+))?", word)
+        return (m.group(1), int(m.group(2) or 0)) if m else None
+
+    wanted = words(name)
+    own = line_point(wanted[-1]) if wanted else None
+    if own is None:
+        return None
+    same = []
+    for entry in _all():
+        have = words(entry.id)
+        if entry.id in exclude or len(have) != len(wanted) or have[:-1] != wanted[:-1]:
+            continue
+        if (theirs := line_point(have[-1])) is not None and theirs[0] == own[0] and theirs[1] != own[1]:
+            same.append((abs(theirs[1] - own[1]), entry))
+    layouts = {_layout_key(_publisher_layout(e, exclude)[1]) for _, e in same}
+    if len(layouts) != 1:
+        return None
+    return min(same, key=lambda t: (t[0], _quantized(t[1])))[1]
+
+
 def spec_from_name(name: str, *, exclude: frozenset[str] = frozenset()) -> ModelSpec:
     """Estimate the architecture of `name` from the catalog model it most resembles; InputError if none.
 
@@ -662,6 +697,10 @@ def spec_from_name(name: str, *, exclude: frozenset[str] = frozenset()) -> Model
     twin = _twin(name, exclude) if size_b is None else None
     tier = _size_tier(name) if size_b is None and twin is None else None
     why = f"the name states no size; its twin {twin.name}" if twin is not None else ""
+    release = _point_release(name, exclude) if size_b is None and twin is None else None
+    if release is not None:
+        twin = release
+        why = f"the name states no size; sized as its line's point release {release.name} (one layout)"
     if tier and (sibling := _tier_sibling(name, decoded.family, decoded.version, tier, exclude)):
         twin = sibling
         why = f"'{tier}' is a tier name: sized as the catalog's {sibling.name}"
@@ -728,6 +767,11 @@ def spec_from_name(name: str, *, exclude: frozenset[str] = frozenset()) -> Model
         spec.quantization = decoded.quantization
         spec.quantization_bits = decoded.quantization_bits
         spec.sources["quantization"] = "name"
+    elif release is not None and _quantized(release) and _org(release.id) == _org(name):
+        # the publisher ships the line in its own format (MiniMax's M2 releases are block FP8 only)
+        own = spec_from_config(release.config, release.id)
+        spec.quantization, spec.quantization_bits = own.quantization, own.quantization_bits
+        spec.sources["quantization"] = f"{ESTIMATE}: as {release.id} (the publisher's format for the line)"
     else:
         spec.quantization = None
         spec.quantization_bits = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lmscreen.errors import InputError
+from lmscreen.model.arch.estimate import ESTIMATE
 from lmscreen.model.memory.common import (
     ENGINES,
     FALLBACK_NATIVE_CONTEXT,
@@ -33,6 +34,18 @@ def _native_context(spec: ModelSpec) -> tuple[int, bool]:
     if spec.max_position_embeddings:
         return spec.max_position_embeddings, True
     return FALLBACK_NATIVE_CONTEXT, False
+
+
+def _estimated_limit(spec: ModelSpec) -> bool:
+    """Whether the model's context limit is a template's guess (arch.estimate), not its config's.
+
+    vLLM refuses a --max-model-len above the max_position_embeddings of the model's own config.json
+    (ModelConfig's derived max length); a name estimate only borrows a sibling's limit, so a requested longer
+    context is not a refusal: ByteDance-Seed/Seed-OSS-36B-Instruct, estimated like Qwen2.5-32B (32,768
+    positions), started at 65,536 on two A100 (bench heldout-17); the model supports 512K
+    (vllm-project/recipes Seed/Seed-OSS-36B.md: "max is 512k"). The name's own context hint (`-1M`,
+    `-128k`) is not a guess and still binds."""
+    return str(spec.sources.get("max_position_embeddings", "")).startswith(ESTIMATE)
 
 
 def _total_gib(gpu: GPU | None, vram_gib: float | None, engine: str) -> float:
@@ -144,6 +157,13 @@ def plan(
     kv_type = _check_kv_type(kv_cache_dtype, engine)
     expert_parallel, ep_notes = _expert_parallel(spec, expert_parallel, engine, tp)
     native, known = _native_context(spec)
+    limit_note = None
+    if context is not None and context > native and _estimated_limit(spec):
+        limit_note = (
+            f"the model's context limit is estimated ({native:,} tokens, from the template): planned at the "
+            f"{context:,} asked for; vLLM refuses a length above the real config's limit"
+        )
+        native = context
     inp = PlanInputs(
         spec=spec,
         gpu=gpu,
@@ -176,6 +196,8 @@ def plan(
     result.notes.extend(ep_notes)
     if not known:
         result.notes.append(f"the model's context limit is unknown: capped at {FALLBACK_NATIVE_CONTEXT:,}")
+    if limit_note:
+        result.notes.append(limit_note)
     estimated = [k for k, v in spec.sources.items() if v == "name"]
     if estimated:
         result.notes.append(f"estimated from the name only: {', '.join(sorted(estimated))}")

@@ -242,6 +242,12 @@ _AMONG_PART_LEAD_RE = re.compile(
     r"\s?其中[，,]?\s?(?P<name>[\u4e00-\u9fffA-Za-z]{1,10}?(?:业务|板块|分部|事业部|品类|产品线))"
 )
 """`；其中创新业务…`: an item opening on 其中 and a business's name breaks the figures before it down."""
+_NUMBERED_ITEM_BREAK_RE = re.compile(r"[；;：:]")
+_NUMBERED_PART_LEAD_RE = re.compile(
+    r"\s?[(（]?[0-9一二三四五六七八九十]{1,2}\s?[)）、.．]\s?(?:公司|本公司)?"
+    r"(?P<name>[\u4e00-\u9fffA-Za-z]{1,10}?(?:业务|板块|分部|事业部|品类|产品线))"
+)
+"""`：1）互联网家装业务继续亏损，…`: a numbered item opening on a business's name."""
 
 
 def _subsidiary_item(reading: Reading, pos: int) -> str | None:
@@ -257,6 +263,11 @@ def _subsidiary_item(reading: Reading, pos: int) -> str | None:
     if m is not None:
         return "子公司" + m.group("name")
     part = _AMONG_PART_LEAD_RE.match(folded, item_lo, pos)
+    if part is None:
+        # `…三方面因素影响：1）互联网家装业务继续亏损，上半年实现净利润-0.14亿元；2）…`: a numbered
+        # item (after `：` too) that opens on a business by name is about that business
+        colons = list(_NUMBERED_ITEM_BREAK_RE.finditer(folded, lo, pos))
+        part = _NUMBERED_PART_LEAD_RE.match(folded, colons[-1].end() if colons else lo, pos)
     if part is None or _whole_business(part.group("name")) or _COMPANY_RE.search(part.group("name")):
         return None
     return part.group("name")  # `；其中创新业务经多年布局…，实现收入7605万元`: one business of the company's

@@ -28,3 +28,41 @@ def test_a_numbered_item_on_one_business_is_that_business_and_a_kou_fei_gui_shu_
     assert segment.scope == "segment" and segment.segment == "智能家居业务"
     deducted = [f for f in sheet.facts if f.metric == "net_profit_deducted" and f.basis == "actual"]
     assert [f.value for f in deducted] == [pytest.approx(3.95e8)]
+
+
+def test_a_bare_loss_after_the_revenue_is_the_companys_net_profit() -> None:
+    text = (
+        "公司披露2021年三季报，前三季度累计实现营业收入18.20亿元，同比下降6.1%；亏损2.3亿元，较去年同期亏损"
+        "显著扩大。推算2021Q3单季度实现营业收入6.10亿元；亏损4200万元，上年同期亏损3100万元。汇兑亏损0.2亿元，"
+        "酒店板块亏损1.1亿元。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period.label() == "2021Q1-Q3"
+    assert sheet.screening()["net_profit"].fact.value == pytest.approx(-2.3e8)
+    losses = {(f.period_label, f.basis, round(f.value)) for f in sheet.facts if f.metric == "net_profit"}
+    assert ("2021Q3", "actual", -42_000_000) in losses
+    # a part's loss and an exchange loss are not the company's result
+    assert not [f for f in sheet.facts if f.metric == "net_profit" and f.value in (-0.2e8, -1.1e8)]
+
+
+def test_a_bare_loss_gives_way_to_the_labelled_profit() -> None:
+    text = "报告期内公司实现营业收入3.95亿元；净利润为亏损291.39万元。公司上半年亏损291万元。"
+    got = read_facts(text).screening()["net_profit"].fact
+    assert got.value == pytest.approx(-291.39e4) and got.label == "净利润"
+
+
+def test_an_audited_profit_is_the_companys() -> None:
+    text = "根据公司披露的《2019年年度报告》，公司2019年度经审计净利润为-3.1亿元，营业收入为2.2亿元。"
+    got = read_facts(text).screening()
+    assert got["net_profit"].fact.value == pytest.approx(-3.1e8)
+
+
+def test_a_comparisons_year_whose_clause_has_ended_is_not_the_next_clauses_period() -> None:
+    text = (
+        "公司公告：1）22年营收同比下降22.9%至83.69亿元，较19年下滑43.5%，公司录得亏损30.36亿，主因疫情。"
+        "2）23年Q1营收同比上升63.6%（较19年同期上涨6.1%），公司扭亏为盈，实现归母净利润3.56亿。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period.label() == "FY2022"
+    profits = {(f.period_label, round(f.value)) for f in sheet.facts if f.metric == "net_profit"}
+    assert profits == {("FY2022", -3_036_000_000), ("2023Q1", 356_000_000)}

@@ -102,6 +102,13 @@ _LABELS: list[tuple[str, str, int]] = [
      "other", 0),
     (r"净利润|净亏损|净亏(?!损)|净利(?![率润])|" + _w("net profit", "net income", "net loss"),
      "net_profit", 1),
+    # a bare loss stated as a result (`；亏损4.9亿元`, `公司录得亏损30.36亿`, `上年同期为亏损…`): the
+    # profit's weakest label, only where it opens its clause or follows the one it is about, a period or a
+    # verb of result; `汇兑亏损`, `板块亏损` (a part's loss: left unread), `亏损额收窄`, `亏损幅度` are not it
+    (r"(?:(?<=^)|(?<=[，,；;。：:、\s)）0-9A-Za-z])|(?<=公司)|(?<=集团)|(?<=录得)|(?<=实现)|(?<=出现)|(?<=全年)"
+     r"|(?<=年)|(?<=半年)|(?<=季度)|(?<=单季)|(?<=期)|(?<=期内)|(?<=期为))亏损"
+     r"(?![额幅率面范程损])(?!\s?(?:同比|收窄|扩大|减少|增加|缩小|缩窄))",
+     "net_profit", 2),
     # --- cash flow (its inflow and outflow subtotals, `经营活动现金流入小计`, are not the net flow)
     (r"经营活动(?:产生的)?现金流(?:量)?[入出]", "other", 0),
     (r"经营活动(?:产生的)?现金流量?净额|经营活动(?:产生的)?净现金流(?:量)?|经营性现金流(?:量)?净额|经营性净现金流"

@@ -106,7 +106,7 @@ _INDUSTRY_RE = re.compile(r"行业|市场|全国|全球|全行业|同行|industr
 _FILLER_RE = re.compile(
     r"本公司|该公司|上市公司|公司|本集团|集团|本行|该行|我行|我们|报告期内|报告期|期内|本期|当期|全年|年度|其中|实现|完成"
     r"|取得|录得|累计|累积|合计|共计|整体|总计|总体|综合|同比|单季度?|单季|季度|分季度看|分季度|今年|前三季度|上半年|下半年"
-    r"|宣布|宣告|公告|公告称|表示|称|据|报道|介绍|归属"
+    r"|宣布|宣告|公告|公告称|表示|称|据|报道|介绍|归属|未经审计|经审计|未审计|审计后"
     r"|年初至报告期末|发布|公布|披露|报告|快报|年报|季报|半年报|中报|业绩|点评|事件|简评|摘要|显示|数据|最新|经营|主营"
     r"|受益于|得益于|主要|此外|另外|同时|首次|再次|继续|持续|稳步|大幅|小幅|分别|各|均|都|也|已|将|仍|再|又|并"
     r"|当前|目前|现在|最新|截至|截止|当日|收盘|对应|按|计算|口径|根据|以|从|看|层面|而言|来说"
@@ -864,7 +864,9 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
     named = [
         p
         for p in reading.periods_in(lo, pos)
-        if p.kind != "date" and not _compared_base(folded, max(lo, p.start - 4), p.start, p.end, pos)
+        if p.kind != "date"
+        and not _compared_base(folded, max(lo, p.start - 4), p.start, p.end, pos)
+        and not _closed_comparison(folded, max(lo, p.start - 4), p.start, p.end, pos)
     ]
     if named:
         last = named[-1]
@@ -924,6 +926,16 @@ def _compared_base(folded: str, lead_lo: int, start: int, end: int, pos: int) ->
         and level_after_change(between)
         and CHANGE_RE.search(between)
     )
+
+
+_CLAUSE_END_RE = re.compile(r"[，,；;]")
+
+
+def _closed_comparison(folded: str, lead_lo: int, start: int, end: int, pos: int) -> bool:
+    """`22年营收…至83.69亿元，较19年下滑43.5%，公司录得亏损30.36亿`, `（较19年同期上涨6.1%），公司…实现归母净
+    利润3.56亿`: a period right after a comparison word, in a clause that ends before the number, is what an
+    earlier figure was compared with; the clauses after it are still on the period before."""
+    return bool(_COMPARED_END_RE.search(folded[lead_lo:start]) and _CLAUSE_END_RE.search(folded, end, pos))
 
 
 _ALONE_WORDS = ("单季度", "单季")

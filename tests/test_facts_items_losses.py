@@ -66,3 +66,12 @@ def test_a_comparisons_year_whose_clause_has_ended_is_not_the_next_clauses_perio
     assert sheet.period.label() == "FY2022"
     profits = {(f.period_label, round(f.value)) for f in sheet.facts if f.metric == "net_profit"}
     assert profits == {("FY2022", -3_036_000_000), ("2023Q1", 356_000_000)}
+
+
+def test_a_bare_income_label_reaches_the_level_after_its_growth() -> None:
+    text = "公司发布1Q19业绩：收入增长45%至人民币21亿元；归属净利润人民币2.6亿元。收入增长来自运价上涨。"
+    sheet = read_facts(text)
+    assert sheet.period.label() == "2019Q1"
+    assert sheet.screening()["revenue"].fact.value == pytest.approx(21e8)
+    revenue = sorted((f.basis, f.value) for f in sheet.facts if f.metric == "revenue")
+    assert revenue == [("actual", pytest.approx(21e8)), ("growth", pytest.approx(45.0))]

@@ -122,7 +122,7 @@ _LABELS: list[tuple[str, str, int]] = [
     # a bare 收入 right after a period (`2019年收入53.1亿元`), the company or 实现
     # (`2019年业绩：收入687亿元`), not inside a compound
     (r"(?:(?<=[0-9A-Za-z：:，,；;。\s])|(?<=^)|(?<=实现)|(?<=公司)|(?<=全年)|(?<=季度)|(?<=单季)|(?<=年度)|(?<=上半年)|(?<=[0-9]年))"
-     r"收入(?![占增结规端来确入])",
+     r"收入(?![占结规端来确入])(?!增(?!(?:长|加)\s?[0-9][0-9.]*\s?%\s?(?:至|到)))",
      "revenue", 1),
     (_w("营业总收入", "总营收", "主营收入", "total revenue", "total revenues", "total operating income",
         "operating income"),

@@ -319,6 +319,7 @@ _TWO_PERIODS_BEFORE_RE = re.compile(
 """`2021全年及2022Q1` right before a report word: a year and the next year's first quarter."""
 _HEAD_CHARS = 400
 _AS_OF_REPORT_RE = re.compile(r"(?:截至|截止|截止到|截至到)\s?$")
+_EARLIER_REPORT_RE = re.compile(r"(?:此前|之前|早前|前期|先前|曾在|曾于)(?:在|于|的|发布的|披露的)?\s?$")
 _PUBLISHED_RE = re.compile(
     r"(?:发布|公布|披露)(?:了|的)?\s?(?:20[0-9]{2}\s?年?\s?(?:度)?\s?)?(?:第?[一二三四]季度|上半年|半年度|前三季度)?"
     r"\s?(?:年度报告|年报|半年度报告|半年报|中期报告|中报|一季报|三季报|季度报告|第一季度报告|第三季度报告)"
@@ -597,6 +598,8 @@ def _from_report_word(
             continue
         if _AS_OF_REPORT_RE.search(folded, max(0, offset + rm.start() - 6), offset + rm.start()):
             continue  # `截至2018年半年报，拥有待开发面积…`: a report the figures are as of, not the title
+        if _EARLIER_REPORT_RE.search(folded, max(0, offset + rm.start() - 6), offset + rm.start()):
+            continue  # `此前2019年报摘要中公司预计2020Q1净利润…`: an earlier report the text recalls
         if head.startswith("预告", rm.end()) or head.startswith("预增", rm.end()):
             continue  # `发布21年一季报预告`: a forecast of that period, not the document's own
         word = rm.group("word")

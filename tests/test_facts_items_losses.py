@@ -75,3 +75,20 @@ def test_a_bare_income_label_reaches_the_level_after_its_growth() -> None:
     assert sheet.screening()["revenue"].fact.value == pytest.approx(21e8)
     revenue = sorted((f.basis, f.value) for f in sheet.facts if f.metric == "revenue")
     assert revenue == [("actual", pytest.approx(21e8)), ("growth", pytest.approx(45.0))]
+
+
+def test_a_margin_after_the_main_business_and_a_closed_rate_aside_is_the_companys_half_year() -> None:
+    text = (
+        "公司19H1实现营收88.2亿、同增6.3%，归母净利润15.1亿、同增2.2%。19H1主营业务营收同增6.9%至85.4亿，"
+        "其中Q2增速环比提升5.1pct至10.2%；毛利率提升0.8pct至41.6%，Q1/Q2分别+2.5pct/-1.4pct。"
+    )
+    sheet = read_facts(text)
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(88.2e8)
+    margin = got["gross_margin"].fact
+    assert margin.value == pytest.approx(41.6) and margin.period_label == "2019H1"
+    assert margin.segment == "主营业务" and margin.rank == 1
+    # the main business's revenue stays a part's, below the company's own
+    assert [f.scope for f in sheet.facts if f.metric == "revenue" and f.value == pytest.approx(85.4e8)] == [
+        "segment"
+    ]

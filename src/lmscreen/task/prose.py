@@ -217,6 +217,11 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     for earlier in reversed(reading.labels_in(stop_lo, label.start)):
         e_scope, e_segment, e_explicit = _own_subject(reading, earlier)
         if e_explicit:
+            main_business = _main_business_subject(reading, earlier, e_scope, e_segment)
+            if label.metric == "gross_margin" and main_business:
+                # `19H1主营业务营收同增7.7%至104.2亿；毛利率提升0.6pct至42.7%`: the main business's margin,
+                # the company's (ranked below a plain company margin, as `主营业务毛利率` is)
+                return "company", "主营业务"
             return e_scope, e_segment
     if label.metric == "gross_margin":
         income = (
@@ -230,6 +235,15 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         if business is not None:
             return "segment", business
     return _topic(reading, label.start)
+
+
+def _main_business_subject(reading: Reading, label: Label, scope: str, segment: str | None) -> bool:
+    """Whether the label's own clause names the main business as a whole (`主营业务营收`), which the
+    subject reading leaves as a generic part (`业务`)."""
+    if scope != "segment" or segment is None or not _GENERIC_PART_RE.fullmatch(segment):
+        return False
+    lo = reading.start_of(label.start, SUBJECT_BREAKS, 40)
+    return "主营业务" in reading.folded[lo : label.start]
 
 
 _ITEM_BREAK_RE = re.compile(r"[；;]")
@@ -867,6 +881,7 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
         if p.kind != "date"
         and not _compared_base(folded, max(lo, p.start - 4), p.start, p.end, pos)
         and not _closed_comparison(folded, max(lo, p.start - 4), p.start, p.end, pos)
+        and not _rate_aside(reading, p, pos)
     ]
     if named:
         last = named[-1]
@@ -911,7 +926,7 @@ def _rate_aside(reading: Reading, period: PeriodMention, lo: int) -> bool:
     periods = reading.periods_in(period.start, cut)
     return all(
         m.kind == "points"
-        or CHANGE_RE.search(folded[max(period.end, m.folded_start - 8) : m.folded_start])
+        or CHANGE_RE.search(folded[max(period.end, m.folded_start - 12) : m.folded_start])
         or any(p.start <= m.folded_start < p.end for p in periods)  # the `1` of `Q1`
         for m in reading.mentions_in(period.end, cut)
     )
@@ -1134,8 +1149,11 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         and _segment_margin(folded, label.start)
     ):
         scope, segment = "segment", folded[max(0, label.start - 8) : label.start].strip()
+    rank = label.rank
     if label.text.startswith("主营业务") and scope == "company":
         segment = "主营业务"  # the main business's margin: the company's, ranked below a plain 毛利率
+    elif scope == "company" and segment == "主营业务":
+        rank = max(rank, 1)  # `主营业务营收…；毛利率…`: as if labelled `主营业务毛利率`
     stop_lo = reading.stop_start(pos)
     when = period_for(reading, sent_lo, pos, stop_lo)
     if when is None and same_as_before and stop_lo > 0:
@@ -1180,7 +1198,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         end=mention.end,
         source="label",
         label=label.text,
-        rank=label.rank,
+        rank=rank,
         tier=TIER_TEXT if strict else TIER_CONTEXT,
         segment=segment,
         approx=_approx(folded, mention, gap),

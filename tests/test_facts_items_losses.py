@@ -92,3 +92,15 @@ def test_a_margin_after_the_main_business_and_a_closed_rate_aside_is_the_company
     assert [f.scope for f in sheet.facts if f.metric == "revenue" and f.value == pytest.approx(85.4e8)] == [
         "segment"
     ]
+
+
+def test_a_cause_verb_after_a_driver_clause_names_no_segment_and_net_interest_is_no_profit() -> None:
+    text = (
+        "某银行发布2018年年报。量价齐升之下，净利息收入强势回升，拉动18年营收98.4亿，YoY+15.2%；"
+        "归母净利润31.6亿。"
+    )
+    sheet = read_facts(text)
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(98.4e8)
+    assert got["net_profit"].fact.value == pytest.approx(31.6e8)
+    assert not [f for f in sheet.facts if f.label == "净利"]

@@ -100,7 +100,7 @@ _LABELS: list[tuple[str, str, int]] = [
     (r"拨备前(?:净)?利润|少数股东损益|归属于少数股东的?(?:净利润|损益)|营运利润|营业利润|利润总额|税前利润|毛利(?![率])|核心净利润"
      r"|经调整(?:后)?(?:的)?净利润|调整后(?:的)?净利润",
      "other", 0),
-    (r"净利润|净亏损|净亏(?!损)|净利(?![率润])|" + _w("net profit", "net income", "net loss"),
+    (r"净利润|净亏损|净亏(?!损)|净利(?![率润息])|" + _w("net profit", "net income", "net loss"),
      "net_profit", 1),
     # a bare loss stated as a result (`；亏损4.9亿元`, `公司录得亏损30.36亿`, `上年同期为亏损…`): the
     # profit's weakest label, only where it opens its clause or follows the one it is about, a period or a

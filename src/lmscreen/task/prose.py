@@ -476,7 +476,9 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         return "company", None, True  # `19年Q3公司业务整体毛利率20.60%`: the company's whole business
     if _CAUSE_END_RE.search(rest):
         return "company", None, False  # `新准则影响毛利率降1.95PCT至66.20%`: a cause, no one's name
-    if _CAUSE_VERB_RE.fullmatch(rest) and _company_clause_before(reading, lo):
+    if _CAUSE_VERB_RE.fullmatch(rest) and (
+        _company_clause_before(reading, lo) or _driver_clause_before(reading, lo)
+    ):
         return "company", None, True  # `公司产品结构持续提升，带动毛利率…至84.5%`: the company moved it
     if _CHANGE_CAUSE_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
         return "company", None, False  # `产品结构升级带动毛利率…`: a change that moved it, no part's name
@@ -511,6 +513,25 @@ def _company_clause_before(reading: Reading, lo: int) -> bool:
     if reading.labels_in(prev_lo, lo - 1):
         return False
     return bool(_COMPANY_CLAUSE_RE.match(prev))
+
+
+_DRIVER_END_RE = re.compile(
+    r"(?:增长|提升|提高|上升|回升|下降|回落|优化|改善|升级|恢复|放量|扩大|减少|上涨|下滑|回暖|释放|显现|增加|高增)$"
+)
+
+
+def _driver_clause_before(reading: Reading, lo: int) -> bool:
+    """Whether the clause before `lo` (in its sentence) states what moved the figure and no one's figure:
+    no label of ours, no part's word, ending on a change (`净利息收入强势回升，拉动18年营收115.2亿`: the
+    company's revenue, moved by one of its lines)."""
+    folded = reading.folded
+    if lo == 0 or folded[lo - 1] not in "，,":
+        return False
+    prev_lo = reading.start_of(lo - 1, CLAUSE_BREAKS, 40)
+    prev = folded[prev_lo : lo - 1].strip()
+    if reading.labels_in(prev_lo, lo - 1) or reading.mentions_in(prev_lo, lo - 1):
+        return False
+    return bool(_DRIVER_END_RE.search(prev)) and not _SEGMENT_WORD_RE.search(prev)
 
 
 _COMPANY_CLAUSE_RE = re.compile(

@@ -104,3 +104,24 @@ def test_a_cause_verb_after_a_driver_clause_names_no_segment_and_net_interest_is
     assert got["revenue"].fact.value == pytest.approx(98.4e8)
     assert got["net_profit"].fact.value == pytest.approx(31.6e8)
     assert not [f for f in sheet.facts if f.label == "净利"]
+
+
+def test_a_hong_kong_filings_traditional_words_and_year_ended() -> None:
+    text = (
+        "截至2025年12月31日止年度，本集團收入為人民幣12.3百萬元，本公司權益股東應佔虧損為人民幣186.4百萬元，"
+        "而截至2024年12月31日止年度則為虧損人民幣201.5百萬元。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period.label() == "FY2025"
+    got = sheet.screening()
+    assert got["net_profit"].fact.value == pytest.approx(-186.4e6)
+    assert got["net_profit"].fact.rank == 0
+    # the year before, named the same way, is not this year's
+    this_year = [f.value for f in sheet.facts if f.metric == "net_profit" and f.period_label == "FY2025"]
+    assert this_year == [pytest.approx(-186.4e6)]
+
+
+def test_an_owners_loss_is_the_net_profit() -> None:
+    text = "2025年，公司歸屬於本公司權益股東的虧損人民幣208,362,000元（2024年：人民幣283,158,000元）。"
+    got = read_facts(text).screening()["net_profit"].fact
+    assert got.value == pytest.approx(-208_362_000) and got.period_label == "FY2025"

@@ -29,6 +29,11 @@ _SUB_CN = (
 )
 _PATTERNS = [
     (
+        "ended",
+        rf"(?:截至|截止)\s?(?P<ed_y>{_Y4})\s?年\s?(?P<ed_m>[01]?[0-9])\s?月\s?[0-3]?[0-9]\s?日\s?止\s?的?\s?"
+        r"(?P<ed_w>年度|财政年度|十二个月|12个月|六个月|6个月|九个月|9个月|三个月|3个月)",
+    ),
+    (
         "date",
         rf"(?<![0-9])(?P<d_y>{_Y4})\s?年\s?(?:[01]?[0-9])\s?月(?:\s?[0-3]?[0-9]\s?日|末|底|初|中旬|上旬|下旬)?"
         r"(?!\s?[-至~到]\s?[0-9])",
@@ -128,12 +133,27 @@ def _sub_cn(word: str | None) -> str:
     return ""
 
 
+def _ended(year: int, month: int, span: str) -> Period | None:
+    """`截至2025年12月31日止年度` (a Hong Kong filing's year), `截至2023年6月30日止六个月`: the period that
+    ends on that date; a part-year span is named only where it is a calendar one."""
+    if span in ("年度", "财政年度", "十二个月", "12个月"):
+        return Period(year, "FY")
+    months = {"六个月": 6, "6个月": 6, "九个月": 9, "9个月": 9, "三个月": 3, "3个月": 3}[span]
+    sub = {(6, 6): "H1", (9, 9): "Q1-Q3", (3, 3): "Q1", (3, 6): "Q2", (3, 9): "Q3", (3, 12): "Q4"}.get(
+        (months, month)
+    )
+    return Period(year, sub) if sub else None
+
+
 def _read(m: re.Match[str]) -> PeriodMention:
     kind = m.lastgroup or ""
     g = m.group
     s, e = m.start(), m.end()
     if kind == "date":
         return PeriodMention(s, e, None, "date")
+    if kind == "ended":
+        ended = _ended(int(g("ed_y")), int(g("ed_m")), g("ed_w"))
+        return PeriodMention(s, e, ended, "period" if ended is not None else "date")
     if kind == "months":
         sub = {"3": "Q1", "6": "H1", "9": "Q1-Q3", "12": "FY"}[g("m_n")]
         return PeriodMention(s, e, Period(_year(g("m_y")), sub), "period")

@@ -125,3 +125,36 @@ def test_an_owners_loss_is_the_net_profit() -> None:
     text = "2025年，公司歸屬於本公司權益股東的虧損人民幣208,362,000元（2024年：人民幣283,158,000元）。"
     got = read_facts(text).screening()["net_profit"].fact
     assert got.value == pytest.approx(-208_362_000) and got.period_label == "FY2025"
+
+
+def test_an_express_reports_estimate_words_in_its_clause_are_its_actuals() -> None:
+    text = (
+        "事件描述：公司近期披露业绩快报：2022年H1预计实现营收50.10亿元，同增约20.1%，预计实现归母净利润9.80亿元，"
+        "同增约30.2%；其中，公司Q2预计实现营收约21.3亿元。我们预计2022年公司归母净利润20.5亿元。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period.label() == "2022H1"
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(50.10e8)
+    assert got["net_profit"].fact.value == pytest.approx(9.80e8)
+    assert [f.basis for f in sheet.facts if f.metric == "net_profit" and f.value == 20.5e8] == ["forecast"]
+
+
+def test_a_china_prefixed_names_short_form_is_the_company() -> None:
+    text = (
+        "某石化公布2023年一季报。第一季度，中石化实现营业收入7913.31亿元，同比增长2.59%；实现归属于母公司股东"
+        "净利润201.02亿元。"
+    )
+    got = read_facts(text.replace("某石化", "中国石化"), names=("中国石化",)).screening()
+    assert got["revenue"].fact.value == pytest.approx(7913.31e8)
+
+
+def test_a_sentence_on_one_business_after_the_company_and_its_year_is_that_business() -> None:
+    text = (
+        "公司2022年全年实现营收1665.52亿元，yoy+1.77%；归母净利润2.61亿元。公司2022年半导体显示业务，销售面积达"
+        "4275万平米，同比增长8.25%，但全年随价格波动，年实现营收657.2亿元，同比下降25.5%。"
+    )
+    sheet = read_facts(text)
+    assert sheet.screening()["revenue"].fact.value == pytest.approx(1665.52e8)
+    (part,) = [f for f in sheet.facts if f.metric == "revenue" and f.value == pytest.approx(657.2e8)]
+    assert part.scope == "segment" and part.segment == "半导体显示业务"

@@ -53,9 +53,26 @@ _RELATIVE_YEAR_RE = re.compile(r"明年|后年|今年|当年|来年|下一年|�
 """A year named by where it lies (`对应明年PE`): a plain PE beside it is a forecast's or a static one."""
 _MIDPOINT_RE = re.compile(r"中值|中枢|中位值")
 """`全年净利润中值6.75亿元`: the midpoint of a forecast's range, an estimate, not the period's figure."""
-_EXPRESS_ESTIMATE_RE = re.compile(r"业绩快报(?:显示|披露)?[，,：:]?\s?(?:公司|本公司)?\s?预计")
+_EXPRESS_ESTIMATE_RE = re.compile(
+    r"业绩快报(?:显示|披露)?[，,：:]?\s?(?:公司|本公司)?\s?"
+    r"(?:(?:20)?[0-9]{2}\s?年?\s?(?:[HQ][1-4]|上半年|前三季度|全年|年度)?\s?)?(?:公司|本公司)?\s?预计"
+)
 """`根据业绩快报，公司预计实现营业总收入1936.3亿元`: an express report's unaudited figures, printed with 预计,
 are the period's actuals, not a forecast."""
+
+
+def _express_estimates_blanked(before: str) -> str:
+    """`披露业绩快报：2022年H1预计实现营收90.02亿元，…，预计实现归母净利润19.19亿元；`: an express report's
+    figures printed with 预计, the first right after it and the others of the same `；` clause, blanked (they
+    are the period's actuals, not a forecast)."""
+    out = before
+    for m in _EXPRESS_ESTIMATE_RE.finditer(before):
+        stop = min([i for i in (before.find(ch, m.end()) for ch in "；;") if i >= 0] or [len(before)])
+        out = out[: m.start()] + " " * (m.end() - m.start()) + out[m.end() :]
+        out = out[: m.end()] + out[m.end() : stop].replace("预计", "  ") + out[stop:]
+    return out
+
+
 _FORECAST_EXTRA_RE = re.compile(
     r"计划|目标|规划|力争|指引|预告区间|将实现|可望|料将|有望|预估|我们(?:计算|推算|估算)|经(?:我们)?(?:计算|推算)"
 )
@@ -167,6 +184,7 @@ _CIRCUMSTANCE_COMPANY_RE = re.compile(
 circumstance (`…下`), a cause's verb (`使得`), a period (`销售毛利率略降21年公司营业收入为…`: a heading glued
 to the sentence) or nothing, is the clause's subject (the circumstance, the verb or the heading is no
 segment); `子公司毛利率` is not matched."""
+_COMPANY_YEAR_LEAD_RE = re.compile(r"^(?:本公司|公司)\s?(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?\s?")
 _TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{1,10}?(?:品类|业务|板块|分部|系列|子公司|分公司|事业部|产品线?)")
 _REGION_TOPIC_RE = re.compile(
     r"^(?:北美洲|南美洲|大洋洲|欧洲|亚洲|非洲|亚太|拉美|北美|欧美|海外|境外|国外|国内|境内|内销|外销|出口"
@@ -602,7 +620,11 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
         ):
             return "segment", name  # `其中洗碗机增长强劲，2020年实现收入2.24亿元`: a part just named
     if lo + len(first) <= own:
-        m = _TOPIC_RE.match(first)
+        # `公司2022年半导体显示业务，销售面积达…，年实现营收657.2亿元`: the company and a year before the part
+        lead = _COMPANY_YEAR_LEAD_RE.match(first)
+        m = _TOPIC_RE.match(first[lead.end() :] if lead is not None else first)
+        if m is not None and lead is not None and _whole_business(_FILLER_RE.sub("", m.group(0))):
+            m = None
         if (
             m is not None
             and not re.search(r"公司|集团|本行|整体|合计", m.group(0))
@@ -1129,7 +1151,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     if same_as_before:
         lead = lead.replace("同期", "  ", 1)  # the period just named, this year's: no prior figure
     before = _EXPECTATION_RE.sub(lambda m: " " * len(m.group(0)), folded[sent_lo:pos])
-    before = _EXPRESS_ESTIMATE_RE.sub(lambda m: " " * len(m.group(0)), before)
+    before = _express_estimates_blanked(before)
     hope = _hope_heading(reading, sent_lo, pos)
     if hope is not None:
         before = before[: hope[0] - sent_lo] + " " * (hope[1] - hope[0]) + before[hope[1] - sent_lo :]

@@ -158,3 +158,14 @@ def test_a_sentence_on_one_business_after_the_company_and_its_year_is_that_busin
     assert sheet.screening()["revenue"].fact.value == pytest.approx(1665.52e8)
     (part,) = [f for f in sheet.facts if f.metric == "revenue" and f.value == pytest.approx(657.2e8)]
     assert part.scope == "segment" and part.segment == "半导体显示业务"
+
+
+def test_a_conjunction_names_no_segment_and_a_figure_after_if_removed_is_adjusted() -> None:
+    text = (
+        "2019年上半年，公司实现营业收入85.19亿元，同比增长49.62%；实现归属母公司股东净利润2.66亿元。营收大幅增加的"
+        "主要原因是贸易收入大幅增长，不过公司整体毛利率下降至11.26%，较2018年回落3.2个百分点。若将投资业务和汇率"
+        "波动对利润的影响剔除，则公司上半年归母净利润为2.39亿元。"
+    )
+    got = read_facts(text).screening()
+    assert got["gross_margin"].fact.value == pytest.approx(11.26)
+    assert got["net_profit"].fact.value == pytest.approx(2.66e8)

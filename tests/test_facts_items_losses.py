@@ -169,3 +169,14 @@ def test_a_conjunction_names_no_segment_and_a_figure_after_if_removed_is_adjuste
     got = read_facts(text).screening()
     assert got["gross_margin"].fact.value == pytest.approx(11.26)
     assert got["net_profit"].fact.value == pytest.approx(2.66e8)
+
+
+def test_a_year_and_the_next_first_quarter_announced_together_give_the_quarters_margin() -> None:
+    text = (
+        "公司公布2022年、1Q23业绩：1）2022年收入150.20亿元，同比-1.1%；归母净利润12.72亿元。2）1Q23收入31.57亿元，"
+        "同比-10.27%；归母净利润2.04亿元。盈利持续改善：4Q22/1Q23毛利率26.1%/28.4%，同比+1.3ppt/+2.7ppt。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period.label() == "FY2022"
+    margin = sheet.screening()["gross_margin"].fact
+    assert margin.value == pytest.approx(28.4) and margin.period_label == "2023Q1"

@@ -180,3 +180,35 @@ def test_a_year_and_the_next_first_quarter_announced_together_give_the_quarters_
     assert sheet.period.label() == "FY2022"
     margin = sheet.screening()["gross_margin"].fact
     assert margin.value == pytest.approx(28.4) and margin.period_label == "2023Q1"
+
+
+def test_a_rising_word_before_the_margin_names_no_segment() -> None:
+    text = (
+        "公司披露2020年报及2021一季报：1）2020全年：营收535.0亿（同比+10.1%），归母净利润113.9亿；2）21Q1单季："
+        "营收119.9亿（同比+48.4%），归母净利润18.7亿。　　1）现金流创历史最佳：年度“经营性净现金流/"
+        "归母净利润”比值达到1.2。　　2）上行的毛利率再次证明软化进展：21Q1毛利率达到45.8%，"
+        "比过去5年同期均值高2.4pct。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period.label() == "FY2020"
+    got = sheet.screening()
+    assert got["gross_margin"].fact.value == pytest.approx(45.8)
+    assert got["net_profit"].fact.value == pytest.approx(113.9e8)
+    assert not [f for f in sheet.facts if f.metric == "net_profit" and f.value < 1e9]
+
+
+def test_nine_months_written_9m_and_the_year_to_date_after_the_quarter_alone() -> None:
+    nine = read_facts(
+        "事件：公司公告2020年三季报。9M20公司收入59.66亿元，同比-11.43%，3Q20收入23.65亿元，同比-1.82%；"
+        "9M20归母净利润4.73亿元，同比+2.72%，3Q20归母净利润2.70亿元，同比+31.78%。"
+    )
+    assert nine.period.label() == "2020Q1-Q3"
+    assert nine.screening()["net_profit"].fact.value == pytest.approx(4.73e8)
+    to_date = read_facts(
+        "公司于2022年10月17日发布《2022年三季度报告》。公司2022年三季度单季实现营业收入4.82亿元，同比增长18.78%；"
+        "归母净利润7584.1万元。年初至本报告期末，公司一共实现营业收入15.62亿元，同比增长10.82%；归母净利润2.10亿元。"
+    )
+    assert to_date.period.label() == "2022Q1-Q3"
+    got = to_date.screening()
+    assert got["revenue"].fact.value == pytest.approx(15.62e8)
+    assert got["net_profit"].fact.value == pytest.approx(2.10e8)

@@ -54,6 +54,7 @@ _PATTERNS = [
         rf"(?<![0-9.])(?:(?P<n_y>{_Y})\s?年?\s?)?Q1\s?[-~～至到]\s?Q?3(?![0-9])|(?<![0-9])1\s?[-~～至]\s?3\s?季度"
         rf"|(?<![0-9.])1\s?[-~～至]\s?3Q(?:\s?(?P<n_y2>{_Y})(?![0-9])|(?![0-9A-Za-z]))",
     ),
+    ("nm", rf"(?<![0-9A-Za-z])(?P<nm_n>3|6|9|12)M\s?(?P<nm_y>{_Y})(?![0-9])"),
     ("q_a", rf"(?<![0-9A-Za-z])(?P<qa_n>[1-4])Q\s?(?P<qa_y>{_Y})(?![0-9])"),
     ("q_b", rf"(?<![0-9.])(?P<qb_y>{_Y})\s?Q(?P<qb_n>[1-4])(?![0-9])(?:\s?单季度?)?"),
     ("q_c", rf"(?<![A-Za-z])Q(?P<qc_n>[1-4])\s?(?P<qc_y>{_Y4})(?![0-9])"),
@@ -69,7 +70,7 @@ _PATTERNS = [
     ),
     (
         "bare",
-        r"(?P<b>年初至报告期末|年初至今|前三季度?|上半年|下半年|半年度|本报告期|报告期内|全年"
+        r"(?P<b>年初至本?报告期末|年初至今|前三季度?|上半年|下半年|半年度|本报告期|报告期内|全年"
         r"|第[一二三四1-4]季度|[一二三四1-4]季度(?:单季度?)?|单[一二三四1-4]季度?|单季度?|三季报|一季报|半年报|中报)",
     ),
     ("bare_q", r"(?<![A-Za-z0-9])(?P<bq>Q[1-4])(?:\s?单季度?)?(?![A-Za-z0-9])"),
@@ -151,6 +152,9 @@ def _read(m: re.Match[str]) -> PeriodMention:
     s, e = m.start(), m.end()
     if kind == "date":
         return PeriodMention(s, e, None, "date")
+    if kind == "nm":  # `9M20`: the first nine months of 2020
+        sub = {"3": "Q1", "6": "H1", "9": "Q1-Q3", "12": "FY"}[g("nm_n")]
+        return PeriodMention(s, e, Period(_year(g("nm_y")), sub), "period")
     if kind == "ended":
         ended = _ended(int(g("ed_y")), int(g("ed_m")), g("ed_w"))
         return PeriodMention(s, e, ended, "period" if ended is not None else "date")
@@ -188,7 +192,7 @@ def _read(m: re.Match[str]) -> PeriodMention:
         )
     if kind == "bare":
         word = g("b")
-        if word in ("年初至报告期末", "年初至今"):
+        if word in ("年初至报告期末", "年初至本报告期末", "年初至今"):
             return PeriodMention(s, e, None, TO_DATE)
         if word == "本报告期":
             return PeriodMention(s, e, None, CURRENT)
@@ -385,6 +389,9 @@ def main_period(
         return found
     whole = _TO_END[found.sub]
     for m in mentions:
+        if m.kind == TO_DATE and not _forecast_before(folded, m.start, forecast):
+            # `公司2022年三季度单季实现营业收入5.82亿元…年初至本报告期末，公司一共实现营业收入17.62亿元`
+            return Period(found.year, whole)
         p = m.period
         if m.kind != "period" or p is None or p.year not in (found.year, None):
             continue

@@ -124,8 +124,8 @@ _FILLER_RE = re.compile(
     r"本公司|该公司|上市公司|公司|本集团|集团|本行|该行|我行|我们|报告期内|报告期|期内|本期|当期|全年|年度|其中|实现|完成"
     r"|取得|录得|累计|累积|合计|共计|整体|总计|总体|综合|同比|单季度?|单季|季度|分季度看|分季度|今年|前三季度|上半年|下半年"
     r"|宣布|宣告|公告|公告称|表示|称|据|报道|介绍|归属|未经审计|经审计|未审计|审计后"
-    r"|不过|但是|然而|因此|所以|从而|进而|由此|因而|而且|并且"
-    r"|年初至报告期末|发布|公布|披露|报告|快报|年报|季报|半年报|中报|业绩|点评|事件|简评|摘要|显示|数据|最新|经营|主营"
+    r"|不过|但是|然而|因此|所以|从而|进而|由此|因而|而且|并且|上行|下行|上扬|攀升|回升|回落"
+    r"|年初至本?报告期末|发布|公布|披露|报告|快报|年报|季报|半年报|中报|业绩|点评|事件|简评|摘要|显示|数据|最新|经营|主营"
     r"|受益于|得益于|主要|此外|另外|同时|首次|再次|继续|持续|稳步|大幅|小幅|分别|各|均|都|也|已|将|仍|再|又|并"
     r"|当前|目前|现在|最新|截至|截止|当日|收盘|对应|按|计算|口径|根据|以|从|看|层面|而言|来说"
     r"|上年同期|去年同期|上年|去年|同期|上期|预计|预测|预期|有望|测算|我们|估计|初步核算|核算|约|加权|平均|年化"
@@ -872,6 +872,7 @@ _ADJUSTED_LEAD_RE = re.compile(
 `经调整净利润`): the writer's restated figure."""
 _ADJUSTED_AFTER_RE = re.compile(r"\s?[%％]?\s?(?:[（(]\s?调整后|[（(]\s?经调整|[（(]\s?备考)")
 _ADJUSTED_GAP_RE = re.compile(r"调整后|经调整|还原后|剔除[^，,；;。]{0,12}后")
+_RATIO_GAP_RE = re.compile(r"比值|比率|比例|占比|倍数")
 _RATE_LEVELS = ("gross_margin", "net_margin", "roe", "roe_deducted")
 _HELD_LEVEL_RE = re.compile(r"(?:稳定|维持|保持|徘徊|稳)在\s?(?:约)?\s?$")
 _CHANGE_TO_RE = re.compile(r"(?:提高|提升|增加|上升|下降|减少|下滑|降低|回升|回落|收窄|扩大)\s?$")
@@ -1097,6 +1098,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     gap = folded[label.end : pos]
     if len(gap) > _LOOSE_GAP or ENUM_RE.search(gap):
         return None
+    if "money" in METRICS[metric] and _RATIO_GAP_RE.search(gap):
+        return None  # `“经营性净现金流/归母净利润”比值达到1.2`: a ratio of the figure, not the figure
     growth = False
     if not _unit_kind_ok(metric, mention):
         inherited = _inherited_unit(reading, mention, sent_lo) if "money" in METRICS[metric] else None

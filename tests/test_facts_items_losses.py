@@ -212,3 +212,25 @@ def test_nine_months_written_9m_and_the_year_to_date_after_the_quarter_alone() -
     got = to_date.screening()
     assert got["revenue"].fact.value == pytest.approx(15.62e8)
     assert got["net_profit"].fact.value == pytest.approx(2.10e8)
+
+
+def test_a_margins_base_and_a_many_years_approximate_margin_are_no_figures() -> None:
+    text = (
+        "公司发布公告，2019年实现营业收入18.14亿元，同比增长38%；实现归母净利润3.06亿元。公司将进一步提高特种光纤"
+        "的自制比例，毛利率将在目前30%基础上逐步提升。长期以来，公司毛利率40%左右，净利率20%左右。"
+    )
+    sheet = read_facts(text)
+    assert sheet.screening()["gross_margin"].fact is None
+    assert not [f for f in sheet.facts if f.metric == "gross_margin"]
+
+
+def test_a_forecast_announced_after_the_opening_sentence_is_not_the_documents_period() -> None:
+    text = (
+        "公司公告：2020年实现营业收入97.73亿（YoY-0.1%），归母净利润为14.61亿（YoY+30.5%）；其中四季度实现营业"
+        "收入30.21亿。此外，公司发布2021年一季度业绩预告，预计一季度实现归母净利润6.5-8亿元。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period.label() == "FY2020"
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(97.73e8)
+    assert got["net_profit"].fact.value == pytest.approx(14.61e8)

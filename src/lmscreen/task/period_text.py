@@ -627,6 +627,10 @@ def _from_report_word(
             continue  # `截至2018年半年报，拥有待开发面积…`: a report the figures are as of, not the title
         if _EARLIER_REPORT_RE.search(folded, max(0, offset + rm.start() - 6), offset + rm.start()):
             continue  # `此前2019年报摘要中公司预计2020Q1净利润…`: an earlier report the text recalls
+        if rm.group("word") == "业绩预告" and "。" in folded[: offset + rm.start()]:
+            # `公司公告：2020年实现营业收入107.73亿…。此外，公司发布2021年一季度业绩预告，预计…`: a forecast
+            # announced after the opening sentence is the next period's outlook, not the document
+            continue
         if head.startswith("预告", rm.end()) or head.startswith("预增", rm.end()):
             continue  # `发布21年一季报预告`: a forecast of that period, not the document's own
         word = rm.group("word")

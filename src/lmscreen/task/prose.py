@@ -872,6 +872,8 @@ _ADJUSTED_LEAD_RE = re.compile(
 `经调整净利润`): the writer's restated figure."""
 _ADJUSTED_AFTER_RE = re.compile(r"\s?[%％]?\s?(?:[（(]\s?调整后|[（(]\s?经调整|[（(]\s?备考)")
 _ADJUSTED_GAP_RE = re.compile(r"调整后|经调整|还原后|剔除[^，,；;。]{0,12}后")
+_BASE_AFTER_RE = re.compile(r"\s?(?:的)?基础上")
+_LONG_RUN_RE = re.compile(r"长期以来|长期来看|多年来|近年来|历年来|一直以来|历史上|常年")
 _RATIO_GAP_RE = re.compile(r"比值|比率|比例|占比|倍数")
 _RATE_LEVELS = ("gross_margin", "net_margin", "roe", "roe_deducted")
 _HELD_LEVEL_RE = re.compile(r"(?:稳定|维持|保持|徘徊|稳)在\s?(?:约)?\s?$")
@@ -1115,6 +1117,13 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
             return None
     if metric in _RATE_LEVELS and _HELD_LEVEL_RE.search(gap) and _approx(folded, mention, gap):
         return None  # `毛利率稳定在3%左右`: an approximate level held over time, no period's figure
+    if metric in _RATE_LEVELS and (
+        _BASE_AFTER_RE.match(folded, pos + len(mention.printed))
+        or (_approx(folded, mention, gap) and _LONG_RUN_RE.search(folded, sent_lo, label.start))
+    ):
+        # `毛利率将在目前30%基础上逐步提升`: the base a change starts from; `长期以来，公司毛利率40%左右`:
+        # an approximate level over many years; neither is a period's figure
+        return None
     if _threshold(folded, mention, gap) or (
         _in_range(reading, index) and not _rate_change_to_level(reading, index, metric)
     ):

@@ -234,3 +234,14 @@ def test_a_forecast_announced_after_the_opening_sentence_is_not_the_documents_pe
     got = sheet.screening()
     assert got["revenue"].fact.value == pytest.approx(97.73e8)
     assert got["net_profit"].fact.value == pytest.approx(14.61e8)
+
+
+def test_a_product_line_named_after_the_company_and_growing_is_that_lines() -> None:
+    text = (
+        "2022年公司实现营收26.72亿元、同比43.33%，归母净利润9.99亿元。公司津逮服务器保持稳健增长，实现营收"
+        "7.37亿元、同比+10.80%。公司业绩保持稳健增长，实现营收26.72亿元。"
+    )
+    sheet = read_facts(text)
+    assert sheet.screening()["revenue"].fact.value == pytest.approx(26.72e8)
+    (line,) = [f for f in sheet.facts if f.metric == "revenue" and f.value == pytest.approx(7.37e8)]
+    assert line.scope == "segment" and line.segment == "津逮服务器"

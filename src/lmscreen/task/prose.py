@@ -185,6 +185,10 @@ _CIRCUMSTANCE_COMPANY_RE = re.compile(
 circumstance (`…下`), a cause's verb (`使得`), a period (`销售毛利率略降21年公司营业收入为…`: a heading glued
 to the sentence) or nothing, is the clause's subject (the circumstance, the verb or the heading is no
 segment); `子公司毛利率` is not matched."""
+_COMPANY_LINE_RE = re.compile(
+    r"^(?:公司|本公司)(?P<name>[\u4e00-\u9fffA-Za-z]{2,10}?)(?:保持|延续|维持|继续|持续)"
+    r"(?:了)?(?:稳健|快速|高速|较快|良好|稳定|强劲)?(?:的)?(?:增长|增势|发展)"
+)
 _COMPANY_YEAR_LEAD_RE = re.compile(r"^(?:本公司|公司)\s?(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?\s?")
 _TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{1,10}?(?:品类|业务|板块|分部|系列|子公司|分公司|事业部|产品线?)")
 _REGION_TOPIC_RE = re.compile(
@@ -649,6 +653,19 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
             and not _TOTAL_WORD_RE.search(m.group(0))
         ):
             return "segment", m.group(1)
+        line = _COMPANY_LINE_RE.match(prev)
+        if (
+            line is not None
+            and not reading.labels_in(prev_lo, prev_end)
+            and not reading.mentions_in(prev_lo, prev_end)
+            and not reading.periods_in(prev_lo, prev_end)
+            and not _ASPECT_RE.search(line.group("name"))
+            and not _whole_business(line.group("name"))
+            and not _COMPANY_RE.search(line.group("name"))
+            and not any(alias in line.group("name") for alias in reading.aliases)
+        ):
+            # `公司津逮服务器保持稳健增长，实现营收9.37亿元`: one line of the company's, named, growing
+            return "segment", line.group("name")
     item = _item_paragraph(reading, pos)
     if item is not None:
         return "segment", item

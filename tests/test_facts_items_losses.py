@@ -245,3 +245,23 @@ def test_a_product_line_named_after_the_company_and_growing_is_that_lines() -> N
     assert sheet.screening()["revenue"].fact.value == pytest.approx(26.72e8)
     (line,) = [f for f in sheet.facts if f.metric == "revenue" and f.value == pytest.approx(7.37e8)]
     assert line.scope == "segment" and line.segment == "津逮服务器"
+
+
+def test_a_pe_glued_to_a_year_and_a_direct_store_income_are_no_screening_figures() -> None:
+    text = (
+        "当前市值 88 亿元，对应 19PE13X，估值不高。19H1 公司收入同比增长 14.42%至 11.11 亿元，"
+        "归母净利润同比增长 1.09%至 3.39 亿元。19H1 直营收入同比增 16%至 5.16 亿，直营平均店效增长接近 19%。"
+    )
+    got = read_facts(text).screening()
+    assert got["pe_ttm"].fact is None
+    assert got["revenue"].fact.value == pytest.approx(11.11e8)
+
+
+def test_a_sales_heading_of_the_next_quarter_gives_way_to_the_years_results() -> None:
+    text = (
+        "2023年一季度销售进入行业前十。根据克而瑞数据，公司2023年一季度实现全口径销售金额491亿元，同比+112%。"
+        "2022年营收逆势增长。2022年公司实现营业收入591.9亿，同比+15.5%，归母净利润25.8亿，同比-19.3%。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period.label() == "FY2022"
+    assert sheet.screening()["revenue"].fact.value == pytest.approx(591.9e8)

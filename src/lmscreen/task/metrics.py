@@ -118,7 +118,7 @@ _LABELS: list[tuple[str, str, int]] = [
      "operating_cash_flow", 0),
     (r"(?:投资|筹资)活动(?:产生的)?现金流(?:量)?净额", "other", 0),
     # --- revenue
-    (r"(?<![自经运主])营收|" + _w("营业收入", "实现收入", "operating revenue", "revenue", "revenues"),
+    (r"(?<![自经运主直联])营收|" + _w("营业收入", "实现收入", "operating revenue", "revenue", "revenues"),
      "revenue", 0),
     # a bare 收入 right after a period (`2019年收入53.1亿元`), the company or 实现
     # (`2019年业绩：收入687亿元`), not inside a compound

@@ -536,6 +536,9 @@ def _has_figure(folded: str, m: PeriodMention) -> bool:
     return bool(_FIGURE_AFTER_RE.match(folded, m.end)) and "行业" not in folded[m.end : m.end + 14]
 
 
+_SALES_AFTER_RE = re.compile(r"\s?(?:公司)?\s?(?:全口径|权益)?(?:销售|签约|销量)")
+
+
 def _figures_period(
     folded: str,
     periods: list[PeriodMention],
@@ -551,8 +554,18 @@ def _figures_period(
     p = dated.period
     assert p is not None
     own = Period(p.year, p.sub or "FY")
-    if _has_figure(folded, dated) or not _NUMBER_IN_CLAUSE_RE.match(folded, dated.end):
-        return own  # its own figures, or a period named with none (`2019Q3业绩预告略低于预期。`)
+    if _has_figure(folded, dated):
+        return own  # its own figures
+    if not _NUMBER_IN_CLAUSE_RE.match(folded, dated.end):
+        # a period named with none (`2019Q3业绩预告略低于预期。`) is the document's, unless the clause is on
+        # sales and the text states the revenue or profit of the year before it (`2023年一季度销售进入行业前十
+        # …2022年公司实现营业收入591.9亿`): a property developer's contracted sales are no results
+        if _SALES_AFTER_RE.match(folded, dated.end):
+            figures = _first_figures(folded, periods, own.year, forecast, today)
+            if figures is not None and figures.year is not None and own.year is not None:
+                if figures.year == own.year - 1 and figures.sub == "FY":
+                    return figures
+        return own
     return _first_figures(folded, periods, own.year, forecast, today) or own
 
 

@@ -891,6 +891,7 @@ _ADJUSTED_AFTER_RE = re.compile(r"\s?[%％]?\s?(?:[（(]\s?调整后|[（(]\s?�
 _ADJUSTED_GAP_RE = re.compile(r"调整后|经调整|还原后|剔除[^，,；;。]{0,12}后")
 _BASE_AFTER_RE = re.compile(r"\s?(?:的)?基础上")
 _LONG_RUN_RE = re.compile(r"长期以来|长期来看|多年来|近年来|历年来|一直以来|历史上|常年")
+_YEAR_GLUED_RE = re.compile(r"(?<![0-9.])(?:20)?[0-9]{2}\s?[EF]?\s?$")
 _RATIO_GAP_RE = re.compile(r"比值|比率|比例|占比|倍数")
 _RATE_LEVELS = ("gross_margin", "net_margin", "roe", "roe_deducted")
 _HELD_LEVEL_RE = re.compile(r"(?:稳定|维持|保持|徘徊|稳)在\s?(?:约)?\s?$")
@@ -1395,8 +1396,9 @@ def _pe(
     if basis == "forecast" or metric == "pe_forward":
         metric, basis = "pe_forward", "forecast"
     elif metric == "pe_ttm" and label.rank > 0 and not _TTM_RE.search(label.text + gap):
-        if years:
-            return None  # `2025年PE 18倍`: a forecast or a static PE, whatever year the report is for
+        if years or _YEAR_GLUED_RE.search(reading.folded, max(0, label.start - 6), label.start):
+            # `2025年PE 18倍`, `对应 19PE13X`: a forecast or a static PE, whatever year the report is for
+            return None
         clause = reading.folded[reading.start_of(label.start, CLAUSE_BREAKS, 40) : label.start]
         if _RELATIVE_YEAR_RE.search(clause + gap):
             return None  # `目前市值对应明年PE仅为29x`: a year named by where it lies, not by its number

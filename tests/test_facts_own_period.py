@@ -157,3 +157,17 @@ def test_an_estimate_after_a_quarter_and_two_summed_quarters_set_no_period() -> 
     assert sheet.period.label() == "FY2021"
     assert sheet.screening()["revenue"].fact.value == 199.7e8
     assert not [f for f in sheet.facts if f.metric == "revenue" and f.value == 132e8]
+
+
+def test_an_earlier_report_the_text_recalls_is_not_the_documents() -> None:
+    """`此前2019年报摘要中公司预计2020Q1净利润…`: the report the note recalls is not the one it is about."""
+    text = (
+        "事件描述　　2020Q1公司实现营收2.35亿元，同比下降21.4%；归母净利润-0.82亿元，较去年同期的-0.21亿元"
+        "亏损扩大。此前2019年报摘要中公司预计2020Q1净利润-0.9亿元至-0.6亿元。2019年净利率9.6%，摊薄ROE10.20%。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period.label() == "2020Q1"
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(2.35e8)
+    assert got["net_profit"].fact.value == pytest.approx(-0.82e8)
+    assert got["roe"].fact is None

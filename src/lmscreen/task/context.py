@@ -198,6 +198,8 @@ def _aliases(folded: str, names: tuple[str, ...]) -> tuple[str, ...]:
                 found.append(name[len(prefix) :])
         if len(name) >= 2:
             found.append(name)
+        if len(name) >= 4 and name.startswith("中国"):
+            found.append("中" + name[2:])  # `中国石化` is `中石化` in a note, `中国石油` `中石油`
     head = folded[:400]
     for pattern in _ALIAS_PATTERNS:
         for m in pattern.finditer(head):

@@ -214,9 +214,12 @@ _NEXT_QUARTER_FIELDS = frozenset({"revenue", "net_profit", "gross_margin"})
 _ALSO_Q1_RE = re.compile(
     r"(?:发布|公布|披露|公告)[^。]{0,30}(?:一季报|一季度报告|第一季度报告)"
     r"|(?:年报|年度报告)(?:和|及|与|、|以及)\s?(?:20[0-9]{2}\s?年)?\s?(?:一季报|一季度报告|第一季度报告)"
+    r"|(?:发布|公布|披露|公告)\s?(?:20)?[0-9]{2}\s?年(?:度|全年)?\s?(?:和|及|与|、|以及)\s?"
+    r"(?:1Q\s?[0-9]{2}|(?:20)?[0-9]{2}\s?年?\s?Q1|(?:20)?[0-9]{2}\s?年\s?(?:第一季度|一季度))\s?业绩"
 )
-"""A first quarter's report announced (`公司同时发布2021年一季报`, `披露2020年年报、2021年一季报`) or named
-with the annual report it follows (`根据公司2022年年报及2023年一季报情况`)."""
+"""A first quarter's report announced (`公司同时发布2021年一季报`, `披露2020年年报、2021年一季报`,
+`公司公布2022年、1Q23业绩`) or named with the annual report it follows
+(`根据公司2022年年报及2023年一季报情况`)."""
 
 _LEAST_YUAN = 1e5
 """A company's revenue or profit printed in plain 元 below this is taken for a dropped 万

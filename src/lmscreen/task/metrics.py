@@ -53,7 +53,7 @@ _LABELS: list[tuple[str, str, int]] = [
     # --- profit after non-recurring items (扣非), before the profit itself
     (_OWNER + r"的?(?:扣除非经常性损益|扣非)(?:后)?的?净(?:利润|亏损)", "net_profit_deducted", 0),
     (r"扣除非经常性损益(?:后)?的?(?:" + _OWNER + r"的)?净(?:利润|亏损)", "net_profit_deducted", 0),
-    (r"(?:归母)?扣非(?:后)?的?(?:归母)?(?:净利润|净利|净亏损|利润|业绩)|扣非(?=\s?(?:增|降|同比|下降|增长|下滑))",
+    (r"(?:归母)?扣非(?:后)?的?(?:归母|归属(?:于)?(?:母公司)?(?:股东)?的?)?(?:净利润|净利|净亏损|利润|业绩)|扣非(?=\s?(?:增|降|同比|下降|增长|下滑))",
      "net_profit_deducted", 0),
     (r"扣除非经常性损益(?:后)?的?(?:加权平均)?净资产收益率|扣非(?:后)?(?:加权平均)?(?:净资产收益率|\s?ROE)",
      "roe_deducted", 0),
@@ -87,7 +87,8 @@ _LABELS: list[tuple[str, str, int]] = [
     # `归母/扣非净利润3.24亿/4.28亿`, `归母及扣非净利润`: the shared word ends the second label only
     (r"(?:归母|归属于?母公司(?:股东)?的?)(?=\s?[/、和及与]\s?扣非)", "net_profit", 0),
     # `归母利润为4321万元`: 净 left out
-    (_OWNER + r"的?(?:本年|本期|当期)?净(?:利润|亏损)|归母净(?:利润|利|亏损)|归属净利润|股东应占利润"
+    (_OWNER + r"的?(?:本年|本期|当期)?净(?:利润|亏损)|" + _OWNER + r"的(?:本年|本期|当期)?亏损"
+     r"|(?:权益)?(?:股东|拥有人|权益持有人)应占(?:亏损|溢利)|归母净(?:利润|利|亏损)|归属净利润|股东应占利润"
      r"|归母利润(?![率总])|拥有人应占利润"
      r"|归属(?:于)?(?:母公司|上市公司|本公司|本行|公司)(?:股东|所有者)?(?:的)?净(?:利润|亏损)",
      "net_profit", 0),
@@ -100,8 +101,15 @@ _LABELS: list[tuple[str, str, int]] = [
     (r"拨备前(?:净)?利润|少数股东损益|归属于少数股东的?(?:净利润|损益)|营运利润|营业利润|利润总额|税前利润|毛利(?![率])|核心净利润"
      r"|经调整(?:后)?(?:的)?净利润|调整后(?:的)?净利润",
      "other", 0),
-    (r"净利润|净亏损|净亏(?!损)|净利(?![率润])|" + _w("net profit", "net income", "net loss"),
+    (r"净利润|净亏损|净亏(?!损)|净利(?![率润息])|" + _w("net profit", "net income", "net loss"),
      "net_profit", 1),
+    # a bare loss stated as a result (`；亏损4.9亿元`, `公司录得亏损30.36亿`, `上年同期为亏损…`): the
+    # profit's weakest label, only where it opens its clause or follows the one it is about, a period or a
+    # verb of result; `汇兑亏损`, `板块亏损` (a part's loss: left unread), `亏损额收窄`, `亏损幅度` are not it
+    (r"(?:(?<=^)|(?<=[，,；;。：:、\s)）0-9A-Za-z])|(?<=公司)|(?<=集团)|(?<=录得)|(?<=实现)|(?<=出现)|(?<=全年)"
+     r"|(?<=年)|(?<=半年)|(?<=季度)|(?<=单季)|(?<=期)|(?<=期内)|(?<=期为))亏损"
+     r"(?![额幅率面范程损])(?!\s?(?:同比|收窄|扩大|减少|增加|缩小|缩窄))",
+     "net_profit", 2),
     # --- cash flow (its inflow and outflow subtotals, `经营活动现金流入小计`, are not the net flow)
     (r"经营活动(?:产生的)?现金流(?:量)?[入出]", "other", 0),
     (r"经营活动(?:产生的)?现金流量?净额|经营活动(?:产生的)?净现金流(?:量)?|经营性现金流(?:量)?净额|经营性净现金流"
@@ -110,12 +118,12 @@ _LABELS: list[tuple[str, str, int]] = [
      "operating_cash_flow", 0),
     (r"(?:投资|筹资)活动(?:产生的)?现金流(?:量)?净额", "other", 0),
     # --- revenue
-    (r"(?<![自经运主])营收|" + _w("营业收入", "实现收入", "operating revenue", "revenue", "revenues"),
+    (r"(?<![自经运主直联])营收|" + _w("营业收入", "实现收入", "operating revenue", "revenue", "revenues"),
      "revenue", 0),
     # a bare 收入 right after a period (`2019年收入53.1亿元`), the company or 实现
     # (`2019年业绩：收入687亿元`), not inside a compound
     (r"(?:(?<=[0-9A-Za-z：:，,；;。\s])|(?<=^)|(?<=实现)|(?<=公司)|(?<=全年)|(?<=季度)|(?<=单季)|(?<=年度)|(?<=上半年)|(?<=[0-9]年))"
-     r"收入(?![占增结规端来确入])",
+     r"收入(?![占结规端来确入])(?!增(?!(?:长|加)\s?[0-9][0-9.]*\s?%\s?(?:至|到)))",
      "revenue", 1),
     (_w("营业总收入", "总营收", "主营收入", "total revenue", "total revenues", "total operating income",
         "operating income"),

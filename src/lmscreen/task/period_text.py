@@ -29,6 +29,11 @@ _SUB_CN = (
 )
 _PATTERNS = [
     (
+        "ended",
+        rf"(?:截至|截止)\s?(?P<ed_y>{_Y4})\s?年\s?(?P<ed_m>[01]?[0-9])\s?月\s?[0-3]?[0-9]\s?日\s?止\s?的?\s?"
+        r"(?P<ed_w>年度|财政年度|十二个月|12个月|六个月|6个月|九个月|9个月|三个月|3个月)",
+    ),
+    (
         "date",
         rf"(?<![0-9])(?P<d_y>{_Y4})\s?年\s?(?:[01]?[0-9])\s?月(?:\s?[0-3]?[0-9]\s?日|末|底|初|中旬|上旬|下旬)?"
         r"(?!\s?[-至~到]\s?[0-9])",
@@ -49,6 +54,7 @@ _PATTERNS = [
         rf"(?<![0-9.])(?:(?P<n_y>{_Y})\s?年?\s?)?Q1\s?[-~～至到]\s?Q?3(?![0-9])|(?<![0-9])1\s?[-~～至]\s?3\s?季度"
         rf"|(?<![0-9.])1\s?[-~～至]\s?3Q(?:\s?(?P<n_y2>{_Y})(?![0-9])|(?![0-9A-Za-z]))",
     ),
+    ("nm", rf"(?<![0-9A-Za-z])(?P<nm_n>3|6|9|12)M\s?(?P<nm_y>{_Y})(?![0-9])"),
     ("q_a", rf"(?<![0-9A-Za-z])(?P<qa_n>[1-4])Q\s?(?P<qa_y>{_Y})(?![0-9])"),
     ("q_b", rf"(?<![0-9.])(?P<qb_y>{_Y})\s?Q(?P<qb_n>[1-4])(?![0-9])(?:\s?单季度?)?"),
     ("q_c", rf"(?<![A-Za-z])Q(?P<qc_n>[1-4])\s?(?P<qc_y>{_Y4})(?![0-9])"),
@@ -64,7 +70,7 @@ _PATTERNS = [
     ),
     (
         "bare",
-        r"(?P<b>年初至报告期末|年初至今|前三季度?|上半年|下半年|半年度|本报告期|报告期内|全年"
+        r"(?P<b>年初至本?报告期末|年初至今|前三季度?|上半年|下半年|半年度|本报告期|报告期内|全年"
         r"|第[一二三四1-4]季度|[一二三四1-4]季度(?:单季度?)?|单[一二三四1-4]季度?|单季度?|三季报|一季报|半年报|中报)",
     ),
     ("bare_q", r"(?<![A-Za-z0-9])(?P<bq>Q[1-4])(?:\s?单季度?)?(?![A-Za-z0-9])"),
@@ -128,12 +134,30 @@ def _sub_cn(word: str | None) -> str:
     return ""
 
 
+def _ended(year: int, month: int, span: str) -> Period | None:
+    """`截至2025年12月31日止年度` (a Hong Kong filing's year), `截至2023年6月30日止六个月`: the period that
+    ends on that date; a part-year span is named only where it is a calendar one."""
+    if span in ("年度", "财政年度", "十二个月", "12个月"):
+        return Period(year, "FY")
+    months = {"六个月": 6, "6个月": 6, "九个月": 9, "9个月": 9, "三个月": 3, "3个月": 3}[span]
+    sub = {(6, 6): "H1", (9, 9): "Q1-Q3", (3, 3): "Q1", (3, 6): "Q2", (3, 9): "Q3", (3, 12): "Q4"}.get(
+        (months, month)
+    )
+    return Period(year, sub) if sub else None
+
+
 def _read(m: re.Match[str]) -> PeriodMention:
     kind = m.lastgroup or ""
     g = m.group
     s, e = m.start(), m.end()
     if kind == "date":
         return PeriodMention(s, e, None, "date")
+    if kind == "nm":  # `9M20`: the first nine months of 2020
+        sub = {"3": "Q1", "6": "H1", "9": "Q1-Q3", "12": "FY"}[g("nm_n")]
+        return PeriodMention(s, e, Period(_year(g("nm_y")), sub), "period")
+    if kind == "ended":
+        ended = _ended(int(g("ed_y")), int(g("ed_m")), g("ed_w"))
+        return PeriodMention(s, e, ended, "period" if ended is not None else "date")
     if kind == "months":
         sub = {"3": "Q1", "6": "H1", "9": "Q1-Q3", "12": "FY"}[g("m_n")]
         return PeriodMention(s, e, Period(_year(g("m_y")), sub), "period")
@@ -168,7 +192,7 @@ def _read(m: re.Match[str]) -> PeriodMention:
         )
     if kind == "bare":
         word = g("b")
-        if word in ("年初至报告期末", "年初至今"):
+        if word in ("年初至报告期末", "年初至本报告期末", "年初至今"):
             return PeriodMention(s, e, None, TO_DATE)
         if word == "本报告期":
             return PeriodMention(s, e, None, CURRENT)
@@ -319,6 +343,7 @@ _TWO_PERIODS_BEFORE_RE = re.compile(
 """`2021全年及2022Q1` right before a report word: a year and the next year's first quarter."""
 _HEAD_CHARS = 400
 _AS_OF_REPORT_RE = re.compile(r"(?:截至|截止|截止到|截至到)\s?$")
+_EARLIER_REPORT_RE = re.compile(r"(?:此前|之前|早前|前期|先前|曾在|曾于)(?:在|于|的|发布的|披露的)?\s?$")
 _PUBLISHED_RE = re.compile(
     r"(?:发布|公布|披露)(?:了|的)?\s?(?:20[0-9]{2}\s?年?\s?(?:度)?\s?)?(?:第?[一二三四]季度|上半年|半年度|前三季度)?"
     r"\s?(?:年度报告|年报|半年度报告|半年报|中期报告|中报|一季报|三季报|季度报告|第一季度报告|第三季度报告)"
@@ -364,6 +389,9 @@ def main_period(
         return found
     whole = _TO_END[found.sub]
     for m in mentions:
+        if m.kind == TO_DATE and not _forecast_before(folded, m.start, forecast):
+            # `公司2022年三季度单季实现营业收入5.82亿元…年初至本报告期末，公司一共实现营业收入17.62亿元`
+            return Period(found.year, whole)
         p = m.period
         if m.kind != "period" or p is None or p.year not in (found.year, None):
             continue
@@ -508,6 +536,9 @@ def _has_figure(folded: str, m: PeriodMention) -> bool:
     return bool(_FIGURE_AFTER_RE.match(folded, m.end)) and "行业" not in folded[m.end : m.end + 14]
 
 
+_SALES_AFTER_RE = re.compile(r"\s?(?:公司)?\s?(?:全口径|权益)?(?:销售|签约|销量)")
+
+
 def _figures_period(
     folded: str,
     periods: list[PeriodMention],
@@ -523,8 +554,18 @@ def _figures_period(
     p = dated.period
     assert p is not None
     own = Period(p.year, p.sub or "FY")
-    if _has_figure(folded, dated) or not _NUMBER_IN_CLAUSE_RE.match(folded, dated.end):
-        return own  # its own figures, or a period named with none (`2019Q3业绩预告略低于预期。`)
+    if _has_figure(folded, dated):
+        return own  # its own figures
+    if not _NUMBER_IN_CLAUSE_RE.match(folded, dated.end):
+        # a period named with none (`2019Q3业绩预告略低于预期。`) is the document's, unless the clause is on
+        # sales and the text states the revenue or profit of the year before it (`2023年一季度销售进入行业前十
+        # …2022年公司实现营业收入591.9亿`): a property developer's contracted sales are no results
+        if _SALES_AFTER_RE.match(folded, dated.end):
+            figures = _first_figures(folded, periods, own.year, forecast, today)
+            if figures is not None and figures.year is not None and own.year is not None:
+                if figures.year == own.year - 1 and figures.sub == "FY":
+                    return figures
+        return own
     return _first_figures(folded, periods, own.year, forecast, today) or own
 
 
@@ -597,6 +638,12 @@ def _from_report_word(
             continue
         if _AS_OF_REPORT_RE.search(folded, max(0, offset + rm.start() - 6), offset + rm.start()):
             continue  # `截至2018年半年报，拥有待开发面积…`: a report the figures are as of, not the title
+        if _EARLIER_REPORT_RE.search(folded, max(0, offset + rm.start() - 6), offset + rm.start()):
+            continue  # `此前2019年报摘要中公司预计2020Q1净利润…`: an earlier report the text recalls
+        if rm.group("word") == "业绩预告" and "。" in folded[: offset + rm.start()]:
+            # `公司公告：2020年实现营业收入107.73亿…。此外，公司发布2021年一季度业绩预告，预计…`: a forecast
+            # announced after the opening sentence is the next period's outlook, not the document
+            continue
         if head.startswith("预告", rm.end()) or head.startswith("预增", rm.end()):
             continue  # `发布21年一季报预告`: a forecast of that period, not the document's own
         word = rm.group("word")

@@ -53,9 +53,26 @@ _RELATIVE_YEAR_RE = re.compile(r"明年|后年|今年|当年|来年|下一年|�
 """A year named by where it lies (`对应明年PE`): a plain PE beside it is a forecast's or a static one."""
 _MIDPOINT_RE = re.compile(r"中值|中枢|中位值")
 """`全年净利润中值6.75亿元`: the midpoint of a forecast's range, an estimate, not the period's figure."""
-_EXPRESS_ESTIMATE_RE = re.compile(r"业绩快报(?:显示|披露)?[，,：:]?\s?(?:公司|本公司)?\s?预计")
+_EXPRESS_ESTIMATE_RE = re.compile(
+    r"业绩快报(?:显示|披露)?[，,：:]?\s?(?:公司|本公司)?\s?"
+    r"(?:(?:20)?[0-9]{2}\s?年?\s?(?:[HQ][1-4]|上半年|前三季度|全年|年度)?\s?)?(?:公司|本公司)?\s?预计"
+)
 """`根据业绩快报，公司预计实现营业总收入1936.3亿元`: an express report's unaudited figures, printed with 预计,
 are the period's actuals, not a forecast."""
+
+
+def _express_estimates_blanked(before: str) -> str:
+    """`披露业绩快报：2022年H1预计实现营收90.02亿元，…，预计实现归母净利润19.19亿元；`: an express report's
+    figures printed with 预计, the first right after it and the others of the same `；` clause, blanked (they
+    are the period's actuals, not a forecast)."""
+    out = before
+    for m in _EXPRESS_ESTIMATE_RE.finditer(before):
+        stop = min([i for i in (before.find(ch, m.end()) for ch in "；;") if i >= 0] or [len(before)])
+        out = out[: m.start()] + " " * (m.end() - m.start()) + out[m.end() :]
+        out = out[: m.end()] + out[m.end() : stop].replace("预计", "  ") + out[stop:]
+    return out
+
+
 _FORECAST_EXTRA_RE = re.compile(
     r"计划|目标|规划|力争|指引|预告区间|将实现|可望|料将|有望|预估|我们(?:计算|推算|估算)|经(?:我们)?(?:计算|推算)"
 )
@@ -106,8 +123,9 @@ _INDUSTRY_RE = re.compile(r"行业|市场|全国|全球|全行业|同行|industr
 _FILLER_RE = re.compile(
     r"本公司|该公司|上市公司|公司|本集团|集团|本行|该行|我行|我们|报告期内|报告期|期内|本期|当期|全年|年度|其中|实现|完成"
     r"|取得|录得|累计|累积|合计|共计|整体|总计|总体|综合|同比|单季度?|单季|季度|分季度看|分季度|今年|前三季度|上半年|下半年"
-    r"|宣布|宣告|公告|公告称|表示|称|据|报道|介绍|归属"
-    r"|年初至报告期末|发布|公布|披露|报告|快报|年报|季报|半年报|中报|业绩|点评|事件|简评|摘要|显示|数据|最新|经营|主营"
+    r"|宣布|宣告|公告|公告称|表示|称|据|报道|介绍|归属|未经审计|经审计|未审计|审计后"
+    r"|不过|但是|然而|因此|所以|从而|进而|由此|因而|而且|并且|上行|下行|上扬|攀升|回升|回落"
+    r"|年初至本?报告期末|发布|公布|披露|报告|快报|年报|季报|半年报|中报|业绩|点评|事件|简评|摘要|显示|数据|最新|经营|主营"
     r"|受益于|得益于|主要|此外|另外|同时|首次|再次|继续|持续|稳步|大幅|小幅|分别|各|均|都|也|已|将|仍|再|又|并"
     r"|当前|目前|现在|最新|截至|截止|当日|收盘|对应|按|计算|口径|根据|以|从|看|层面|而言|来说"
     r"|上年同期|去年同期|上年|去年|同期|上期|预计|预测|预期|有望|测算|我们|估计|初步核算|核算|约|加权|平均|年化"
@@ -167,6 +185,11 @@ _CIRCUMSTANCE_COMPANY_RE = re.compile(
 circumstance (`…下`), a cause's verb (`使得`), a period (`销售毛利率略降21年公司营业收入为…`: a heading glued
 to the sentence) or nothing, is the clause's subject (the circumstance, the verb or the heading is no
 segment); `子公司毛利率` is not matched."""
+_COMPANY_LINE_RE = re.compile(
+    r"^(?:公司|本公司)(?P<name>[\u4e00-\u9fffA-Za-z]{2,10}?)(?:保持|延续|维持|继续|持续)"
+    r"(?:了)?(?:稳健|快速|高速|较快|良好|稳定|强劲)?(?:的)?(?:增长|增势|发展)"
+)
+_COMPANY_YEAR_LEAD_RE = re.compile(r"^(?:本公司|公司)\s?(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?\s?")
 _TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{1,10}?(?:品类|业务|板块|分部|系列|子公司|分公司|事业部|产品线?)")
 _REGION_TOPIC_RE = re.compile(
     r"^(?:北美洲|南美洲|大洋洲|欧洲|亚洲|非洲|亚太|拉美|北美|欧美|海外|境外|国外|国内|境内|内销|外销|出口"
@@ -217,6 +240,11 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     for earlier in reversed(reading.labels_in(stop_lo, label.start)):
         e_scope, e_segment, e_explicit = _own_subject(reading, earlier)
         if e_explicit:
+            main_business = _main_business_subject(reading, earlier, e_scope, e_segment)
+            if label.metric == "gross_margin" and main_business:
+                # `19H1主营业务营收同增7.7%至104.2亿；毛利率提升0.6pct至42.7%`: the main business's margin,
+                # the company's (ranked below a plain company margin, as `主营业务毛利率` is)
+                return "company", "主营业务"
             return e_scope, e_segment
     if label.metric == "gross_margin":
         income = (
@@ -232,6 +260,15 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     return _topic(reading, label.start)
 
 
+def _main_business_subject(reading: Reading, label: Label, scope: str, segment: str | None) -> bool:
+    """Whether the label's own clause names the main business as a whole (`主营业务营收`), which the
+    subject reading leaves as a generic part (`业务`)."""
+    if scope != "segment" or segment is None or not _GENERIC_PART_RE.fullmatch(segment):
+        return False
+    lo = reading.start_of(label.start, SUBJECT_BREAKS, 40)
+    return "主营业务" in reading.folded[lo : label.start]
+
+
 _ITEM_BREAK_RE = re.compile(r"[；;]")
 _SUBSIDIARY_LEAD_RE = re.compile(
     r"\s?(?:[(（]?[0-9一二三四五六七八九十]{1,2}\s?[)）、.．]?\s?)?(?:其中[，,]?\s?)?(?:公司|本公司)?(?:旗下)?"
@@ -242,6 +279,12 @@ _AMONG_PART_LEAD_RE = re.compile(
     r"\s?其中[，,]?\s?(?P<name>[\u4e00-\u9fffA-Za-z]{1,10}?(?:业务|板块|分部|事业部|品类|产品线))"
 )
 """`；其中创新业务…`: an item opening on 其中 and a business's name breaks the figures before it down."""
+_NUMBERED_ITEM_BREAK_RE = re.compile(r"[；;：:]")
+_NUMBERED_PART_LEAD_RE = re.compile(
+    r"\s?[(（]?[0-9一二三四五六七八九十]{1,2}\s?[)）、.．]\s?(?:公司|本公司)?"
+    r"(?P<name>[\u4e00-\u9fffA-Za-z]{1,10}?(?:业务|板块|分部|事业部|品类|产品线))"
+)
+"""`：1）互联网家装业务继续亏损，…`: a numbered item opening on a business's name."""
 
 
 def _subsidiary_item(reading: Reading, pos: int) -> str | None:
@@ -257,6 +300,11 @@ def _subsidiary_item(reading: Reading, pos: int) -> str | None:
     if m is not None:
         return "子公司" + m.group("name")
     part = _AMONG_PART_LEAD_RE.match(folded, item_lo, pos)
+    if part is None:
+        # `…三方面因素影响：1）互联网家装业务继续亏损，上半年实现净利润-0.14亿元；2）…`: a numbered
+        # item (after `：` too) that opens on a business by name is about that business
+        colons = list(_NUMBERED_ITEM_BREAK_RE.finditer(folded, lo, pos))
+        part = _NUMBERED_PART_LEAD_RE.match(folded, colons[-1].end() if colons else lo, pos)
     if part is None or _whole_business(part.group("name")) or _COMPANY_RE.search(part.group("name")):
         return None
     return part.group("name")  # `；其中创新业务经多年布局…，实现收入7605万元`: one business of the company's
@@ -451,7 +499,9 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         return "company", None, True  # `19年Q3公司业务整体毛利率20.60%`: the company's whole business
     if _CAUSE_END_RE.search(rest):
         return "company", None, False  # `新准则影响毛利率降1.95PCT至66.20%`: a cause, no one's name
-    if _CAUSE_VERB_RE.fullmatch(rest) and _company_clause_before(reading, lo):
+    if _CAUSE_VERB_RE.fullmatch(rest) and (
+        _company_clause_before(reading, lo) or _driver_clause_before(reading, lo)
+    ):
         return "company", None, True  # `公司产品结构持续提升，带动毛利率…至84.5%`: the company moved it
     if _CHANGE_CAUSE_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
         return "company", None, False  # `产品结构升级带动毛利率…`: a change that moved it, no part's name
@@ -486,6 +536,25 @@ def _company_clause_before(reading: Reading, lo: int) -> bool:
     if reading.labels_in(prev_lo, lo - 1):
         return False
     return bool(_COMPANY_CLAUSE_RE.match(prev))
+
+
+_DRIVER_END_RE = re.compile(
+    r"(?:增长|提升|提高|上升|回升|下降|回落|优化|改善|升级|恢复|放量|扩大|减少|上涨|下滑|回暖|释放|显现|增加|高增)$"
+)
+
+
+def _driver_clause_before(reading: Reading, lo: int) -> bool:
+    """Whether the clause before `lo` (in its sentence) states what moved the figure and no one's figure:
+    no label of ours, no part's word, ending on a change (`净利息收入强势回升，拉动18年营收115.2亿`: the
+    company's revenue, moved by one of its lines)."""
+    folded = reading.folded
+    if lo == 0 or folded[lo - 1] not in "，,":
+        return False
+    prev_lo = reading.start_of(lo - 1, CLAUSE_BREAKS, 40)
+    prev = folded[prev_lo : lo - 1].strip()
+    if reading.labels_in(prev_lo, lo - 1) or reading.mentions_in(prev_lo, lo - 1):
+        return False
+    return bool(_DRIVER_END_RE.search(prev)) and not _SEGMENT_WORD_RE.search(prev)
 
 
 _COMPANY_CLAUSE_RE = re.compile(
@@ -556,7 +625,11 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
         ):
             return "segment", name  # `其中洗碗机增长强劲，2020年实现收入2.24亿元`: a part just named
     if lo + len(first) <= own:
-        m = _TOPIC_RE.match(first)
+        # `公司2022年半导体显示业务，销售面积达…，年实现营收657.2亿元`: the company and a year before the part
+        lead = _COMPANY_YEAR_LEAD_RE.match(first)
+        m = _TOPIC_RE.match(first[lead.end() :] if lead is not None else first)
+        if m is not None and lead is not None and _whole_business(_FILLER_RE.sub("", m.group(0))):
+            m = None
         if (
             m is not None
             and not re.search(r"公司|集团|本行|整体|合计", m.group(0))
@@ -580,6 +653,19 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
             and not _TOTAL_WORD_RE.search(m.group(0))
         ):
             return "segment", m.group(1)
+        line = _COMPANY_LINE_RE.match(prev)
+        if (
+            line is not None
+            and not reading.labels_in(prev_lo, prev_end)
+            and not reading.mentions_in(prev_lo, prev_end)
+            and not reading.periods_in(prev_lo, prev_end)
+            and not _ASPECT_RE.search(line.group("name"))
+            and not _whole_business(line.group("name"))
+            and not _COMPANY_RE.search(line.group("name"))
+            and not any(alias in line.group("name") for alias in reading.aliases)
+        ):
+            # `公司津逮服务器保持稳健增长，实现营收9.37亿元`: one line of the company's, named, growing
+            return "segment", line.group("name")
     item = _item_paragraph(reading, pos)
     if item is not None:
         return "segment", item
@@ -770,7 +856,8 @@ def _in_range(reading: Reading, index: int) -> bool:
 
 _ADJUSTED_BEFORE_RE = re.compile(
     r"(?:(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20}(?:后|影响|因素)|调整后"
-    r"|(?:若|如|如果|假设)(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20})[，,]\s?$"
+    r"|(?:若|如|如果|假设)(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20}"
+    r"|(?:若|如|如果|假设)(?:将|把)[^，,；;。]{1,24}(?:剔除|扣除|还原|加回|排除)(?:后|掉)?)[，,]\s?$"
 )
 """The clause right before a label that removes something (`剔除股权激励费用后，`, `还原会计准则调整后，`,
 `若还原运费，`):
@@ -802,6 +889,10 @@ _ADJUSTED_LEAD_RE = re.compile(
 `经调整净利润`): the writer's restated figure."""
 _ADJUSTED_AFTER_RE = re.compile(r"\s?[%％]?\s?(?:[（(]\s?调整后|[（(]\s?经调整|[（(]\s?备考)")
 _ADJUSTED_GAP_RE = re.compile(r"调整后|经调整|还原后|剔除[^，,；;。]{0,12}后")
+_BASE_AFTER_RE = re.compile(r"\s?(?:的)?基础上")
+_LONG_RUN_RE = re.compile(r"长期以来|长期来看|多年来|近年来|历年来|一直以来|历史上|常年")
+_YEAR_GLUED_RE = re.compile(r"(?<![0-9.])(?:20)?[0-9]{2}\s?[EF]?\s?$")
+_RATIO_GAP_RE = re.compile(r"比值|比率|比例|占比|倍数")
 _RATE_LEVELS = ("gross_margin", "net_margin", "roe", "roe_deducted")
 _HELD_LEVEL_RE = re.compile(r"(?:稳定|维持|保持|徘徊|稳)在\s?(?:约)?\s?$")
 _CHANGE_TO_RE = re.compile(r"(?:提高|提升|增加|上升|下降|减少|下滑|降低|回升|回落|收窄|扩大)\s?$")
@@ -853,7 +944,10 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
     named = [
         p
         for p in reading.periods_in(lo, pos)
-        if p.kind != "date" and not _compared_base(folded, max(lo, p.start - 4), p.start, p.end, pos)
+        if p.kind != "date"
+        and not _compared_base(folded, max(lo, p.start - 4), p.start, p.end, pos)
+        and not _closed_comparison(folded, max(lo, p.start - 4), p.start, p.end, pos)
+        and not _rate_aside(reading, p, pos)
     ]
     if named:
         last = named[-1]
@@ -898,7 +992,7 @@ def _rate_aside(reading: Reading, period: PeriodMention, lo: int) -> bool:
     periods = reading.periods_in(period.start, cut)
     return all(
         m.kind == "points"
-        or CHANGE_RE.search(folded[max(period.end, m.folded_start - 8) : m.folded_start])
+        or CHANGE_RE.search(folded[max(period.end, m.folded_start - 12) : m.folded_start])
         or any(p.start <= m.folded_start < p.end for p in periods)  # the `1` of `Q1`
         for m in reading.mentions_in(period.end, cut)
     )
@@ -913,6 +1007,16 @@ def _compared_base(folded: str, lead_lo: int, start: int, end: int, pos: int) ->
         and level_after_change(between)
         and CHANGE_RE.search(between)
     )
+
+
+_CLAUSE_END_RE = re.compile(r"[，,；;]")
+
+
+def _closed_comparison(folded: str, lead_lo: int, start: int, end: int, pos: int) -> bool:
+    """`22年营收…至83.69亿元，较19年下滑43.5%，公司录得亏损30.36亿`, `（较19年同期上涨6.1%），公司…实现归母净
+    利润3.56亿`: a period right after a comparison word, in a clause that ends before the number, is what an
+    earlier figure was compared with; the clauses after it are still on the period before."""
+    return bool(_COMPARED_END_RE.search(folded[lead_lo:start]) and _CLAUSE_END_RE.search(folded, end, pos))
 
 
 _ALONE_WORDS = ("单季度", "单季")
@@ -1014,6 +1118,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     gap = folded[label.end : pos]
     if len(gap) > _LOOSE_GAP or ENUM_RE.search(gap):
         return None
+    if "money" in METRICS[metric] and _RATIO_GAP_RE.search(gap):
+        return None  # `“经营性净现金流/归母净利润”比值达到1.2`: a ratio of the figure, not the figure
     growth = False
     if not _unit_kind_ok(metric, mention):
         inherited = _inherited_unit(reading, mention, sent_lo) if "money" in METRICS[metric] else None
@@ -1029,6 +1135,13 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
             return None
     if metric in _RATE_LEVELS and _HELD_LEVEL_RE.search(gap) and _approx(folded, mention, gap):
         return None  # `毛利率稳定在3%左右`: an approximate level held over time, no period's figure
+    if metric in _RATE_LEVELS and (
+        _BASE_AFTER_RE.match(folded, pos + len(mention.printed))
+        or (_approx(folded, mention, gap) and _LONG_RUN_RE.search(folded, sent_lo, label.start))
+    ):
+        # `毛利率将在目前30%基础上逐步提升`: the base a change starts from; `长期以来，公司毛利率40%左右`:
+        # an approximate level over many years; neither is a period's figure
+        return None
     if _threshold(folded, mention, gap) or (
         _in_range(reading, index) and not _rate_change_to_level(reading, index, metric)
     ):
@@ -1070,7 +1183,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     if same_as_before:
         lead = lead.replace("同期", "  ", 1)  # the period just named, this year's: no prior figure
     before = _EXPECTATION_RE.sub(lambda m: " " * len(m.group(0)), folded[sent_lo:pos])
-    before = _EXPRESS_ESTIMATE_RE.sub(lambda m: " " * len(m.group(0)), before)
+    before = _express_estimates_blanked(before)
     hope = _hope_heading(reading, sent_lo, pos)
     if hope is not None:
         before = before[: hope[0] - sent_lo] + " " * (hope[1] - hope[0]) + before[hope[1] - sent_lo :]
@@ -1111,8 +1224,11 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         and _segment_margin(folded, label.start)
     ):
         scope, segment = "segment", folded[max(0, label.start - 8) : label.start].strip()
+    rank = label.rank
     if label.text.startswith("主营业务") and scope == "company":
         segment = "主营业务"  # the main business's margin: the company's, ranked below a plain 毛利率
+    elif scope == "company" and segment == "主营业务":
+        rank = max(rank, 1)  # `主营业务营收…；毛利率…`: as if labelled `主营业务毛利率`
     stop_lo = reading.stop_start(pos)
     when = period_for(reading, sent_lo, pos, stop_lo)
     if when is None and same_as_before and stop_lo > 0:
@@ -1157,7 +1273,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         end=mention.end,
         source="label",
         label=label.text,
-        rank=label.rank,
+        rank=rank,
         tier=TIER_TEXT if strict else TIER_CONTEXT,
         segment=segment,
         approx=_approx(folded, mention, gap),
@@ -1280,8 +1396,9 @@ def _pe(
     if basis == "forecast" or metric == "pe_forward":
         metric, basis = "pe_forward", "forecast"
     elif metric == "pe_ttm" and label.rank > 0 and not _TTM_RE.search(label.text + gap):
-        if years:
-            return None  # `2025年PE 18倍`: a forecast or a static PE, whatever year the report is for
+        if years or _YEAR_GLUED_RE.search(reading.folded, max(0, label.start - 6), label.start):
+            # `2025年PE 18倍`, `对应 19PE13X`: a forecast or a static PE, whatever year the report is for
+            return None
         clause = reading.folded[reading.start_of(label.start, CLAUSE_BREAKS, 40) : label.start]
         if _RELATIVE_YEAR_RE.search(clause + gap):
             return None  # `目前市值对应明年PE仅为29x`: a year named by where it lies, not by its number

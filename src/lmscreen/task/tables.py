@@ -28,7 +28,7 @@ from lmscreen.task.period_text import PeriodMention, find_periods
 _CURRENT_RE = re.compile(
     r"本报告期|本期|本年度|本年|报告期|本季度|年初至报告期末|期末数|current|this year", re.IGNORECASE
 )
-_TO_DATE_RE = re.compile(r"年初至报告期末|年初至今")
+_TO_DATE_RE = re.compile(r"年初至本?报告期末|年初至今")
 _QUARTER_ALONE_RE = re.compile(r"^本报告期$|^本季度$|^本报告期金额$")
 _PRIOR_RE = re.compile(
     r"上年|上期|去年|同期|调整前|调整后|上年度|last|prior|previous|year ago", re.IGNORECASE

@@ -139,12 +139,30 @@ _ASCII_GROUPS_RE = re.compile(r"(?<![0-9.,，A-Za-z])[0-9]{1,3}(?:，[0-9]{3})+(
 apart."""
 
 
+_TRADITIONAL = dict(
+    zip(
+        "權東虧損內淨營業歸屬潤資產報團億萬幣應佔發實現總額稅經調後與較減長為於純綜擁計價數據開關證銷貨費務項單變動"
+        "從來個區導購貸險銀圍廠採倉庫際預測績續維錄結構稱聯辦則條將們這時門間會歷標準優質攤薄額盤餘債負慮幾選擇擴張並達"
+        "續紀錄說認識趨勢風險損益帳戶頁",
+        "权东亏损内净营业归属润资产报团亿万币应占发实现总额税经调后与较减长为于纯综拥计价数据开关证销货费务项单变动"
+        "从来个区导购贷险银围厂采仓库际预测绩续维录结构称联办则条将们这时门间会历标准优质摊薄额盘余债负虑几选择扩张并达"
+        "续纪录说认识趋势风险损益账户页",
+        strict=True,
+    )
+)
+"""Traditional characters of a Hong Kong filing's financial words (`本公司權益股東應佔虧損`, `年內`), one
+for one, so the labels and periods read them as the simplified words."""
+
+
 def fold_char(ch: str) -> str:
-    """One character folded: NFKC (full-width digits, `．`, `％`, `－`), U+2212 minus to `-`, `，` kept."""
+    """One character folded: NFKC (full-width digits, `．`, `％`, `－`), U+2212 minus to `-`, `，` kept, a
+    traditional character of a financial word to its simplified one."""
     if ch < "\x80" or ch == "，":
         return ch
     if ch in _DASHES:
         return "-"
+    if ch in _TRADITIONAL:
+        return _TRADITIONAL[ch]
     return unicodedata.normalize("NFKC", ch)
 
 

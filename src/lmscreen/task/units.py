@@ -18,8 +18,8 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import cached_property
-from typing import Literal
+from functools import cached_property, lru_cache
+from typing import Any, Literal
 
 UnitKind = Literal["money", "percent", "times", "points", "other", "none"]
 """money (yuan), percent (%), times (倍), points (百分点: a change, not a level), other (年, 股, 美元…),
@@ -139,31 +139,69 @@ _ASCII_GROUPS_RE = re.compile(r"(?<![0-9.,，A-Za-z])[0-9]{1,3}(?:，[0-9]{3})+(
 apart."""
 
 
-_TRADITIONAL = dict(
-    zip(
-        "權東虧損內淨營業歸屬潤資產報團億萬幣應佔發實現總額稅經調後與較減長為於純綜擁計價數據開關證銷貨費務項單變動"
-        "從來個區導購貸險銀圍廠採倉庫際預測績續維錄結構稱聯辦則條將們這時門間會歷標準優質攤薄額盤餘債負慮幾選擇擴張並達"
-        "續紀錄說認識趨勢風險損益帳戶頁",
-        "权东亏损内净营业归属润资产报团亿万币应占发实现总额税经调后与较减长为于纯综拥计价数据开关证销货费务项单变动"
-        "从来个区导购贷险银围厂采仓库际预测绩续维录结构称联办则条将们这时门间会历标准优质摊薄额盘余债负虑几选择扩张并达"
-        "续纪录说认识趋势风险损益账户页",
-        strict=True,
-    )
-)
-"""Traditional characters of a Hong Kong filing's financial words (`本公司權益股東應佔虧損`, `年內`), one
-for one, so the labels and periods read them as the simplified words."""
+_TRADITIONAL_MIN = 3
+"""Distinct traditional-only characters that make a text a traditional-character filing (a Hong Kong or
+Taiwan report), whose every character OpenCC simplifies is then folded; fewer are strays in a simplified
+text, and only they are folded."""
+
+_FINANCIAL_SENSE = {"帐": "账"}
+"""OpenCC's character table gives 帳 the ledger sense 帐; a filing's 帳 is the accounts' 账 (應收帳款)."""
 
 
-def fold_char(ch: str) -> str:
-    """One character folded: NFKC (full-width digits, `．`, `％`, `－`), U+2212 minus to `-`, `，` kept, a
-    traditional character of a financial word to its simplified one."""
+@lru_cache(maxsize=1)
+def _t2s() -> Any:
+    """OpenCC's traditional-to-simplified converter, built on first use (a text with no traditional
+    character never loads it)."""
+    from opencc import OpenCC
+
+    return OpenCC("t2s")
+
+
+@lru_cache(maxsize=8192)
+def _simplified(ch: str) -> str | None:
+    """The one simplified character OpenCC gives `ch`, or None where it keeps it or gives no single one
+    (a fold must stay one for one so evidence offsets map back)."""
+    if not ("\u3400" <= ch <= "\u9fff" or "\U00020000" <= ch <= "\U0002ffff"):
+        return None
+    out = _t2s().convert(ch)
+    if len(out) != 1 or out == ch:
+        return None
+    return _FINANCIAL_SENSE.get(out, out)
+
+
+def _gb2312(ch: str) -> bool:
+    """Whether `ch` is in GB 2312, the simplified standard: 乾 (乾照光电) and 於 are, 權 and 東 are not."""
+    try:
+        ch.encode("gb2312")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def fold_char(ch: str, traditional: bool = False) -> str:
+    """One character folded: NFKC (full-width digits, `．`, `％`, `－`), U+2212 minus to `-`, `，` kept, and a
+    traditional character to its simplified one (OpenCC's table, one for one): any such character in a
+    traditional-character filing, only one outside GB 2312 in a simplified text (so `乾照光电` stays)."""
     if ch < "\x80" or ch == "，":
         return ch
     if ch in _DASHES:
         return "-"
-    if ch in _TRADITIONAL:
-        return _TRADITIONAL[ch]
+    if traditional or not _gb2312(ch):
+        simple = _simplified(ch)
+        if simple is not None:
+            return simple
     return unicodedata.normalize("NFKC", ch)
+
+
+def _is_traditional(chars: set[str]) -> bool:
+    """A text printing at least `_TRADITIONAL_MIN` distinct characters that only traditional writing uses."""
+    count = 0
+    for ch in chars:
+        if ch >= "\u3400" and not _gb2312(ch) and _simplified(ch) is not None:
+            count += 1
+            if count >= _TRADITIONAL_MIN:
+                return True
+    return False
 
 
 def fold(text: str) -> FoldedText:
@@ -176,8 +214,10 @@ def fold(text: str) -> FoldedText:
     if text.isascii():
         return FoldedText(text, text)
     table: dict[int, str] = {}
-    for ch in set(text):
-        folded = fold_char(ch)
+    chars = set(text)
+    traditional = _is_traditional(chars)
+    for ch in chars:
+        folded = fold_char(ch, traditional)
         if folded != ch:
             table[ord(ch)] = folded
     source = _FULL_WIDTH_COMMA_RE.sub(",", text) if "，" in text else text

@@ -296,6 +296,7 @@ from lmscreen.model.catalog import spec_for
 from lmscreen.model.catalog.models import lookup
 from lmscreen.model.hardware import GPU, gpu
 from lmscreen.model.memory import VllmBlocks, plan
+from lmscreen.model.memory.flags import with_vllm_flags
 from lmscreen.model.memory.kv import kv_layout
 from lmscreen.model.memory.overhead import vllm_batch_defaults
 from lmscreen.model.memory.releases import release_for
@@ -383,6 +384,10 @@ CHECKPOINTS: dict[str, tuple[str, str]] = {
 MTP_DRAFT = re.compile(
     r"(?<!external )\bMTP (?:n|K)=\d|speculative_config mtp|MTP speculative|\bMTP on\b|_mtp\b"
 )
+# vLLM flags a row's notes quote that change what the model holds: `--language-model-only` (no vision tower,
+# no encoder profile) and `--mamba-ssm-cache-dtype float16` (a 16-bit recurrent state); memory.flags.
+LANGUAGE_ONLY = re.compile(r"--language-model-only\b")
+SSM_DTYPE = re.compile(r"--mamba-ssm-cache-dtype[ =](\w+)")
 # Cells whose logged value is known to be wrong, with the evidence (the CSV notes say so).
 UTIL_OVERRIDES = {"llmd-gpt-oss-120b-tp1": (0.95, "table says 0.90; the logged parts only add up at 0.95")}
 # Runs whose log shows the CUDA-graph estimate was not taken out of the pool although the release does so.
@@ -459,7 +464,7 @@ def _first_int(text: str | None) -> int | None:
     return int(match.group(1)) if match else None
 
 
-_LOGGED_FORMATS = ("nvfp4", "mxfp4", "awq", "gptq", "fp8")
+_LOGGED_FORMATS = ("nvfp4", "mxfp4", "mxfp8", "awq", "gptq", "fp8")
 _WEIGHT_ONLY = ("gptq", "awq", "int8", "w8a8", "nvfp4")
 
 
@@ -561,6 +566,12 @@ def evaluate(row: dict[str, str], which: str = "calibration") -> RowResult:
         return res
     if note:
         res.notes.append(note)
+    ssm = SSM_DTYPE.search(row.get("notes", ""))
+    spec = with_vllm_flags(
+        spec,
+        language_model_only=bool(LANGUAGE_ONLY.search(row.get("notes", ""))),
+        mamba_ssm_cache_dtype=ssm.group(1) if ssm else None,
+    )
     tp = int(_number(row["tp"]) or 1)
     pp = _first_int(row.get("pp")) or 1
     # the checkpoint's own MTP layers drafting (--speculative-config method mtp / qwen3_next_mtp); an external

@@ -211,6 +211,15 @@ def register(app: click.Group) -> None:
         is_flag=True,
         help="vLLM --speculative-config method mtp: count the checkpoint's MTP draft layers (16-bit).",
     )
+    @click.option(
+        "--language-model-only",
+        is_flag=True,
+        help="vLLM --language-model-only: a multimodal checkpoint without its vision tower.",
+    )
+    @click.option(
+        "--mamba-ssm-cache-dtype",
+        help="vLLM --mamba-ssm-cache-dtype (gated-delta / Mamba state): auto | float32 | float16 | bfloat16.",
+    )
     @click.option("--workload", help="screen: rows/hour for a batch with a shared prefix (needs --rows …).")
     @click.option("--rows", type=int, help="Workload: rows to screen.")
     @click.option("--prompt-tokens", type=int, help="Workload: prompt tokens per row.")
@@ -235,6 +244,8 @@ def register(app: click.Group) -> None:
         engine: str,
         expert_parallel: bool,
         mtp_draft: bool,
+        language_model_only: bool,
+        mamba_ssm_cache_dtype: str | None,
         workload: str | None,
         rows: int | None,
         prompt_tokens: int | None,
@@ -245,9 +256,13 @@ def register(app: click.Group) -> None:
     ) -> None:
         """Plan GPU memory: weights, KV cache, overhead, max context and concurrency, knobs to turn."""
         from lmscreen.model.memory import plan
+        from lmscreen.model.memory.flags import with_vllm_flags
 
         _need_gpu(gpu, vram_gib)
         spec, _, _ = resolve_model(model, config)
+        spec = with_vllm_flags(
+            spec, language_model_only=language_model_only, mamba_ssm_cache_dtype=mamba_ssm_cache_dtype
+        )
         warning = _estimate_warning(spec)
         if warning and not json_out:
             print(f"warning: {warning}", file=sys.stderr)

@@ -108,7 +108,7 @@ def gpu(name: str) -> GPU:
     """Resolve a user-typed card name; unknown → InputError listing close matches.
 
     Accepts the catalog name, an alias, the name without "RTX"/vendor words, any case or separators
-    ("rtx4090", "a100-40g", "H100 SXM", "M3 Max 128GB").
+    ("rtx4090", "a100-40g", "H100 SXM", "M3 Max 128GB"), and one with a bracketed remark after it.
     """
     key = _key(name)
     index = _index()
@@ -116,6 +116,13 @@ def gpu(name: str) -> GPU:
         return index[key]
     if key.startswith(("rtx", "gtx")) and key[3:] in index:
         return index[key[3:]]
+    bare = re.sub(r"\s*\([^)]*\)", " ", name).strip()
+    if bare and bare != name:
+        # a remark in brackets ("RTX 5090 Laptop GPU (24 GB, SM12x)"): the card is the name outside them
+        try:
+            return gpu(bare)
+        except InputError:
+            pass
     apple = re.fullmatch(r"(m\d(?:max|ultra|pro))(\d+)?(?:gb)?", key)
     if apple:
         sizes = [c.name for c in all_gpus() if c.unified_memory and _key(c.name).startswith(apple.group(1))]

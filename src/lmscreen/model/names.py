@@ -19,7 +19,7 @@ from lmscreen.errors import InputError
 _QUANT = re.compile(
     r"(?i)(?:^|[-_.:\s])("
     r"(?:ud-)?(?:i?q[1-8](?:_[0-9a-z]+)*|tq[12]_0)"
-    r"|mxfp4(?:_moe)?|nvfp4|fp8(?:[-_]dynamic|[-_]block)?|awq|gptq(?:[-_]int[248])?|int[48]|w4a16|w8a8|w4a4"
+    r"|mxfp4(?:_moe)?|mxfp8|nvfp4|fp8(?:[-_]dynamic|[-_]block)?|awq|gptq(?:[-_]int[248])?|int[48]|w4a16|w8a8|w4a4"
     r"|bnb[-_]4bit|[2-8]bit|f16|bf16|fp16|f32|fp32)(?=$|[-_.:\s])"
 )
 _UNQUANTIZED = {"f16", "bf16", "fp16", "f32", "fp32"}
@@ -125,7 +125,7 @@ def _quantization(text: str) -> tuple[str, str | None, int | None, str | None]:
                 quant, bits = tag.replace("_", "-"), int(re.sub(r"\D", "", tag) or 0) or None
             else:
                 quant = tag
-                bits = {"mxfp4": 4, "nvfp4": 4, "awq": 4}.get(tag)
+                bits = {"mxfp4": 4, "mxfp8": 8, "nvfp4": 4, "awq": 4}.get(tag)
         text = text[: match.start(1)] + text[match.end(1) :]
     return text, quant, bits, dtype
 

@@ -145,7 +145,7 @@ def _strip_decorations(name: str) -> str:
     (google/gemma-4-E2B-it-qat-w4a16-ct is gemma-4-E2B's architecture)."""
     text = re.sub(r"(?:-\d{5}-of-\d{5})?\.gguf$", "", name.strip(), flags=re.I)
     text = re.sub(
-        r"[-_.](?:gguf|awq|gptq(?:-int[48])?|fp8(?:-dynamic)?|nvfp4|mxfp4|int[48]|bnb-4bit|"
+        r"[-_.](?:gguf|awq|gptq(?:-int[48])?|fp8(?:-dynamic)?|nvfp4|mxfp[48]|int[48]|bnb-4bit|"
         r"(?:ud-)?i?q\d[a-z0-9_]*|f16|bf16|[2-8]bit|w4a16|w8a8|w4a4|ct|qat)$",
         "",
         text,

@@ -13,7 +13,8 @@ Best source: exact tensor bytes from safetensors / GGUF headers (`ModelSpec.weig
   RTX A6000 (club-3090#1047: 19.75 GiB logged). MXFP4 (gpt-oss): 32 values in 17 bytes = 4.25 bpw on the
   expert weights only; attention, router, embeddings and lm_head stay bf16. vLLM pads the MXFP4 expert
   dimension to a multiple of 256 for its kernels (2880 → 3072), which is why gpt-oss-120b loads as 64.4 GiB
-  while the checkpoint is 60.8 GiB.
+  while the checkpoint is 60.8 GiB. MXFP8 (OCP microscaling, MiniMaxAI/MiniMax-M3-MXFP8): 32 e4m3 values
+  share one 8-bit e8m0 scale = 8.25 bpw; a name ending in -MXFP8 is the catalog model in that format.
 - GGUF: a file mixes block types, so a "Q4_K_M" file averages more than the 4.5 bpw of Q4_K. The averages
   below are the file sizes llama.cpp's quantize tool lists for Llama-3-8B (8.03 B parameters, embeddings and
   output included: Q4_K_M 4.58 GiB → 4.90 bpw, Q8_0 7.96 GiB → 8.51 bpw; gguf-parser's README shows 4.91 bpw
@@ -46,6 +47,7 @@ HF_BITS: dict[str, float] = {
     "gptq": 4.0 + 16 / 128 + 4 / 128,
     "nvfp4": 4.5,
     "mxfp4": 17 * 8 / 32,
+    "mxfp8": 8.0 + 8 / 32,
     "mlx4": 4.0 + 32 / 64,
     "mlx8": 8.0 + 32 / 64,
     "bnb4": 4.0 + 32 / 64 / 4,

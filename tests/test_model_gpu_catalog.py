@@ -1,0 +1,31 @@
+"""GPU names as logs and users write them: AWS's A10G, Blackwell laptop / workstation cards, remarks."""
+
+import pytest
+
+from lmscreen.errors import InputError
+from lmscreen.model import hardware
+
+
+def test_a10g_is_its_own_card_not_the_a10():
+    a10g = hardware.gpu("NVIDIA A10G")
+    assert a10g.name == "A10G"
+    assert a10g.visible_gib == pytest.approx(21.98)  # vllm#9367, a g5.2xlarge
+    assert a10g.sm_count == 80 and hardware.gpu("A10").sm_count == 72
+    assert hardware.gpu("A10").name == "A10"
+
+
+def test_a_bracketed_remark_after_the_name_is_read_past():
+    assert hardware.gpu("RTX 5090 Laptop GPU (24 GB, SM12x)").name == "RTX 5090 Laptop"
+    card = hardware.gpu("RTX PRO 4500 Blackwell Server Edition (32 GB, sm120)")
+    assert card.name == "RTX PRO 4500 Blackwell"
+    assert card.memory_gib == 32.0 and card.fp4
+
+
+def test_the_laptop_5090_is_not_the_desktop_card():
+    assert hardware.gpu("NVIDIA GeForce RTX 5090 Laptop GPU").memory_gib == 24.0
+    assert hardware.gpu("RTX 5090").memory_gib == 32.0
+
+
+def test_an_unknown_card_with_a_remark_is_still_refused():
+    with pytest.raises(InputError):
+        hardware.gpu("Foo 9000 (48 GB)")

@@ -33,6 +33,13 @@ _ALIAS_PATTERNS = (
     re.compile(r"[（(]([\u4e00-\u9fff]{2,8})[，,、]?\s?[0-9]{6}"),
     re.compile(r"([\u4e00-\u9fff]{2,8})[（(][0-9]{6}"),
 )
+PRIOR_ASIDE_RE = re.compile(
+    r"[（(]\s?(?P<when>20[0-9]{2}\s?年(?:度|同期|全年)?|上年同期|去年同期|上年度|上年|去年|上期|同期)\s?"
+    r"(?:[：:]|为|是|-?[0-9])[^（()）。；;]{0,40}[）)]"
+)
+"""A bracketed aside that opens on an earlier period and gives its figure (`毛利率为32.5%（2024年：30.1%）`,
+`（上年同期为45.78%）`, `(去年同期424亿元)`): the aside's period is its own, and sets no period for anything
+outside it."""
 _ALIAS_LEAD_RE = re.compile(r"^(?:根据|据|由|今日|日前|近日|昨日|电|讯|事件|点评|简评|消息|公告)+")
 
 
@@ -58,6 +65,9 @@ class Reading:
     _period_starts: list[int] = field(default_factory=list)
     _line_breaks: list[int] = field(default_factory=list)
     _mention_starts: list[int] = field(default_factory=list)
+    prior_asides: list[tuple[int, int]] = field(default_factory=list)
+    """Folded [start, end) of the brackets that give an earlier period's figure (`PRIOR_ASIDE_RE`)."""
+    _aside_starts: list[int] = field(default_factory=list)
 
     @property
     def folded(self) -> str:
@@ -74,6 +84,8 @@ class Reading:
         reading._line_breaks = [m.start() for m in re.finditer("\n", folded)]
         reading._mention_starts = [m.folded_start for m in scanned.mentions]
         reading.aliases = _aliases(folded, names)
+        reading.prior_asides = [(m.start(), m.end()) for m in PRIOR_ASIDE_RE.finditer(folded)]
+        reading._aside_starts = [a for a, _ in reading.prior_asides]
         return reading
 
     # --- positions ------------------------------------------------------------------------------------
@@ -145,12 +157,24 @@ class Reading:
         return out
 
     def periods_in(self, lo: int, hi: int) -> list[PeriodMention]:
+        """The periods starting in folded [lo, hi), but for those inside a prior-period aside that closes
+        before `hi` (`（2024年：30.1%）`: the aside's year is its own figure's, not the clauses' after it)."""
         i = bisect_left(self._period_starts, lo)
         out = []
         while i < len(self.periods) and self.periods[i].start < hi:
-            out.append(self.periods[i])
+            p = self.periods[i]
+            aside = self.prior_aside(p.start)
+            if aside is None or aside[1] > hi:
+                out.append(p)
             i += 1
         return out
+
+    def prior_aside(self, pos: int) -> tuple[int, int] | None:
+        """The prior-period aside holding folded `pos`, if any."""
+        i = bisect_right(self._aside_starts, pos) - 1
+        if i >= 0 and pos < self.prior_asides[i][1]:
+            return self.prior_asides[i]
+        return None
 
     def mentions_in(self, lo: int, hi: int) -> list[Mention]:
         """The mentions starting in folded [lo, hi)."""

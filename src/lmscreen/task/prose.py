@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from lmscreen.task.context import CLAUSE_BREAKS, STOPS, SUBJECT_BREAKS, Reading
+from lmscreen.task.context import CLAUSE_BREAKS, PRIOR_ASIDE_RE, STOPS, SUBJECT_BREAKS, Reading
 from lmscreen.task.fact import TIER_CONTEXT, TIER_TEXT, Fact
 from lmscreen.task.metrics import GROWTH_METRICS, METRICS, PE_METRICS, Label
 from lmscreen.task.period_text import LAST_QUARTER, PeriodMention, previous, resolve
@@ -874,7 +874,7 @@ def adjusted_before(folded: str, lo: int, clause_lo: int) -> bool:
 
 
 _COMPANY_INCOME_LEAD_RE = re.compile(
-    r"(?:^|[，,；;。\s])\s?(?:(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?|报告期内|全年|上半年|前三季度)?\s?(?:本公司|公司|集团)\s?$"
+    r"(?:^|[，,；;。\s])\s?(?:(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?|报告期内|全年|上半年|前三季度)?\s?(?:本公司|公司|本集团|集团)\s?$"
 )
 """`2020 年公司收入 19.27 亿元`: a bare 收入 whose clause is the company and at most its period is the
 company's revenue, as 公司…销售收入 is (a part's 收入 names the part: `海外收入`, `其中预调鸡尾酒收入`)."""
@@ -1086,11 +1086,80 @@ def read_prose(reading: Reading) -> tuple[list[Fact], list[Fact]]:
         sent_lo, sent_hi = reading.sentence(pos)
         if INJECTION_RE.search(folded, sent_lo, sent_hi):
             continue  # a sentence that gives orders plants its numbers
-        fact = _read_one(reading, index, mention, sent_lo)
+        aside = reading.prior_aside(pos)
+        if aside is not None:
+            fact = _aside_figure(reading, index, mention, aside)
+        else:
+            fact = _read_one(reading, index, mention, sent_lo)
         if fact is None:
             continue
         (facts if fact.tier < TIER_CONTEXT else loose).append(fact)
     return facts, loose
+
+
+_ASIDE_FILL_RE = re.compile(r"^\s?(?:[：:]\s?)?(?:为|是)?\s?(?:人民币|RMB)?\s?(?:约)?\s?$", re.IGNORECASE)
+
+
+def _aside_figure(reading: Reading, index: int, mention: Mention, aside: tuple[int, int]) -> Fact | None:
+    """`毛利率为32.5%（2024年：30.1%）`, `收入增速为38.29%（上年同期为45.78%）`: a bracket right after a
+    figure that opens on an earlier period and holds one number gives that figure's metric for the earlier
+    period: the bracket's year, else the figure's own period a year earlier (`上年同期`). The figure before it
+    is read as any other; an aside of several numbers (`（2019年：8.5%和6.4%）`) is left unread."""
+    folded = reading.folded
+    mentions = reading.scanned.mentions
+    lo, hi = aside
+    m = PRIOR_ASIDE_RE.match(folded, lo)
+    if m is None or index == 0:
+        return None
+    inside = reading.mentions_in(m.end("when"), hi)  # the year `2024` of `2024年` is no figure
+    if len(inside) != 1 or inside[0].folded_start != mention.folded_start:
+        return None
+    end = pos_end(mention)
+    if not _ASIDE_FILL_RE.match(folded[m.end("when") : mention.folded_start]) or folded[end : hi - 1].strip():
+        return None
+    j = index - 1
+    while j >= 0 and mentions[j].folded_start >= lo:
+        j -= 1
+    if j < 0:
+        return None
+    before = mentions[j]
+    if folded[pos_end(before) : lo].strip() or before.kind != mention.kind:
+        return None
+    figure = _read_one(reading, j, before, reading.sentence(before.folded_start)[0])
+    if figure is None or figure.basis not in ("actual", "growth") or figure.period is None:
+        return None
+    own = figure.period
+    when = m.group("when")
+    year = re.match(r"20[0-9]{2}", when)
+    if year is not None:
+        if own.year is None or int(year.group(0)) >= own.year:
+            return None
+        if own.sub not in ("", "FY") and "同期" not in when:
+            return None  # `1Q20…增速为11.4%（2019年：8.5%）`: the year before's whole, or its quarter? unsaid
+        period = Period(int(year.group(0)), own.sub)
+    else:
+        period = previous(own)
+        if period is None or period.year is None:
+            return None
+    value = mention.base
+    if figure.value < 0 and not before.printed.lstrip().startswith(("-", "－", "−")) and not mention.negative:
+        value = -value  # `净亏损75亿（2019年为71亿）`: a loss the words say is the aside's loss too
+    return replace(
+        figure,
+        period=period,
+        basis="prior" if figure.basis == "actual" else "growth",
+        value=value,
+        unit=figure.unit if figure.basis == "growth" else printed_unit(mention),
+        start=mention.start,
+        end=mention.end,
+        approx=False,
+        mention=mention,
+    )
+
+
+def pos_end(mention: Mention) -> int:
+    """Folded offset right after the number (folding keeps offsets, one character for one)."""
+    return mention.folded_start + (mention.end - mention.start)
 
 
 _LABEL_RUN_JOINS = ("、", "和", "及", "与")

@@ -117,7 +117,10 @@ _EXCLUDED = {
     "pe": r"市净率|市销率|P/?B(?![A-Za-z])|P/?S(?![A-Za-z])|PEG|EV/EBITDA",
 }
 _EXCLUDED_RE = {k: re.compile(v, re.IGNORECASE) for k, v in _EXCLUDED.items()}
-_FOREIGN_RE = re.compile(r"美元|港元|港币|欧元|日元|英镑|USD|US\$|HK\$|HKD|EUR", re.IGNORECASE)
+_FOREIGN_RE = re.compile(
+    r"美元|港元|港币|欧元|日元|英镑|韩元|韩币|台币|澳元|加元|新加坡元|卢布|泰铢|卢比|法郎|USD|US\$|HK\$|HKD|EUR|KRW",
+    re.IGNORECASE,
+)
 _SEGMENT_WORD_RE = re.compile(r"业务|板块|分部|子公司|分公司|事业部|segment", re.IGNORECASE)
 _INDUSTRY_RE = re.compile(r"行业|市场|全国|全球|全行业|同行|industry|market", re.IGNORECASE)
 _FILLER_RE = re.compile(
@@ -220,6 +223,12 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     segment its sentence is about (`_topic`)."""
     if reading.statements.in_parent(label.start):
         return "parent", "母公司"  # a row of `母公司利润表` / `银行利润表`: the parent company alone
+    item = reading.digest_item(label.start)
+    if item is not None and not any(a in item or item in a for a in reading.digest_own):
+        return (
+            "segment",
+            item,
+        )  # a digest's item on another company (`【巨星科技业绩快报：…】巨星科技公告，…`)
     scope, segment, explicit = _own_subject(reading, label)
     if explicit or label.text.isascii():
         return scope, segment
@@ -892,6 +901,10 @@ _ADJUSTED_GAP_RE = re.compile(r"调整后|经调整|还原后|剔除[^，,；;�
 _BASE_AFTER_RE = re.compile(r"\s?(?:的)?基础上")
 _LONG_RUN_RE = re.compile(r"长期以来|长期来看|多年来|近年来|历年来|一直以来|历史上|常年")
 _YEAR_GLUED_RE = re.compile(r"(?<![0-9.])(?:20)?[0-9]{2}\s?[EF]?\s?$")
+_HIGHEST_PART_RE = re.compile(
+    r"最(?:高|低|大|小|多|少)的(?:是|为|则是|当属)|最(?:高|低)(?:是|为)[\u4e00-\u9fff]"
+)
+"""Between a label and its number, the part that stands highest or lowest (`最高的是生物制剂，达到…`)."""
 _RATIO_GAP_RE = re.compile(r"比值|比率|比例|占比|倍数")
 _RATE_LEVELS = ("gross_margin", "net_margin", "roe", "roe_deducted")
 _HELD_LEVEL_RE = re.compile(r"(?:稳定|维持|保持|徘徊|稳)在\s?(?:约)?\s?$")
@@ -924,7 +937,10 @@ def _in_number_run(reading: Reading, index: int) -> bool:
             continue
         other = mentions[j]
         between = text[mention.end : other.start] if ahead else text[other.end : mention.start]
-        if between.strip() in ("/", "\\") and not _CHANGE_NOTE_RE.match(text, other.end):
+        joint = between.strip()
+        if joint == "、" and mention.kind == other.kind == "money":
+            return True  # `归母净利润为1.19亿元、1.55亿元、2.10亿元`: one label, a run of years' amounts
+        if joint in ("/", "\\") and not _CHANGE_NOTE_RE.match(text, other.end):
             if {mention.kind, other.kind} == {"money", "percent"}:
                 continue  # `归母净利5.05亿元/-2.20%`: an amount and its change, not a list
             return True
@@ -1215,6 +1231,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         _in_range(reading, index) and not _rate_change_to_level(reading, index, metric)
     ):
         return None
+    if _HIGHEST_PART_RE.search(gap):
+        return None  # `从毛利率来看，最高的是生物制剂，达到86.72%`: the highest of the parts, not the whole
     if _in_number_run(reading, index):
         return None  # `PE为8.8/8.1/7.4倍`: several numbers for one label, a list no reader could pair
     lead_lo = max(reading.start_of(label.start, CLAUSE_BREAKS, 40), sent_lo)

@@ -60,3 +60,26 @@ def test_one_label_before_a_run_of_amounts_is_no_single_years_figure() -> None:
     )
     got = read_facts(text).screening()
     assert got["revenue"].fact is None and got["net_profit"].fact is None
+
+
+def test_a_figure_of_qi_after_another_companys_full_name_is_that_companys() -> None:
+    text = (
+        "过去一周，多家零售企业发布三季报。10月28日，丙丁控股集团股份有限公司发布公告称，2020年前三季度，"
+        "其实现营业收入102.27亿元，同比减少12.87%；归属于上市公司股东的净利润0.67亿元，同比增长79.32%。"
+    )
+    got = read_facts(text, names=("甲乙零售",)).screening()
+    assert got["revenue"].fact is None and got["net_profit"].fact is None
+    own = "甲乙零售股份有限公司发布公告称，2020年前三季度，其实现营业收入102.27亿元；归母净利润0.67亿元。"
+    got = read_facts(own, names=("甲乙零售",)).screening()
+    assert got["revenue"].fact.value == pytest.approx(102.27e8)
+    assert got["net_profit"].fact.value == pytest.approx(0.67e8)
+
+
+def test_an_aspect_heading_then_another_name_is_that_ones_figure() -> None:
+    text = (
+        "据统计，近50家文旅企业2021年上半年经营数据：净利润方面，丙丁上半年盈利64.12亿元力压戊己排名第一，"
+        "后者以53.59亿元的净利润屈居第二。"
+    )
+    assert read_facts(text).screening()["net_profit"].fact is None
+    own = "2021年上半年，公司经营稳健。净利润方面，公司上半年实现归母净利润6.41亿元，同比增长12%。"
+    assert read_facts(own).screening()["net_profit"].fact.value == pytest.approx(6.41e8)

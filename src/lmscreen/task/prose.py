@@ -225,13 +225,21 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         return "parent", "母公司"  # a row of `母公司利润表` / `银行利润表`: the parent company alone
     item = reading.digest_item(label.start)
     if item is not None and not any(a in item or item in a for a in reading.digest_own):
-        return (
-            "segment",
-            item,
-        )  # a digest's item on another company (`【巨星科技业绩快报：…】巨星科技公告，…`)
+        # a digest's item on another company (`【巨星科技业绩快报：…】巨星科技公告，…`)
+        return "segment", item
+    referred = _referred_company(reading, label)
+    if referred is not None:
+        return "segment", referred
     scope, segment, explicit = _own_subject(reading, label)
     if explicit or label.text.isascii():
         return scope, segment
+    for earlier in reversed(reading.labels_in(reading.stop_start(label.start, 200), label.start)):
+        # `…其实现营业收入102.27亿元，同比减少12.87%；归属于上市公司股东的净利润0.67亿元`: still 其's
+        carried = _referred_company(reading, earlier)
+        if carried is not None:
+            return "segment", carried
+        if _own_subject(reading, earlier)[2]:
+            break
     subsidiary = _subsidiary_item(reading, label.start) or _other_company_before(reading, label)
     if subsidiary is not None:
         return "segment", subsidiary
@@ -445,6 +453,60 @@ def _segment_sales(reading: Reading, lo: int, pos: int) -> str | None:
             return None
         return name
     return None
+
+
+_REFERRING_LEAD_RE = re.compile(
+    r"(?:^|[，,；;：:\s])\s?其(?:在|于)?\s?(?:实现|录得|营业|营收|归母|净利|毛利|收入)"
+)
+_FULL_NAME_RE = re.compile(r"([\u4e00-\u9fff]{2,14}?(?:股份有限公司|有限责任公司|有限公司))")
+
+
+def _referred_company(reading: Reading, label: Label) -> str | None:
+    """`中百控股集团股份有限公司发布公告称，2020年前三季度，其实现营业收入102.27亿元`: a figure whose clause
+    opens on 其 is the figure of the company its sentence names in full before it; another company's when
+    that name is not one of the text's names for itself."""
+    folded = reading.folded
+    lo = reading.start_of(label.start, CLAUSE_BREAKS, 40)
+    clause = folded[lo : label.start + 2]
+    blank = clause
+    for p in reading.periods_in(lo, label.start):
+        blank = blank[: p.start - lo] + " " * (p.end - p.start) + blank[p.end - lo :]
+    if not _REFERRING_LEAD_RE.search(" " + blank.strip()):
+        return None
+    names = _FULL_NAME_RE.findall(folded, reading.stop_start(label.start, 200), lo)
+    if not names:
+        return None
+    name = names[-1]
+    if any(a in name for a in reading.aliases):
+        return None
+    return name
+
+
+_ASPECT_GAP_RE = re.compile(r"\s?方面[，,:：]\s?")
+_ASPECT_VERBS_RE = re.compile(
+    r"盈利|亏损|净赚|赚|以|为|达到?|的|了|营收|收入|净利润?|利润|约|近|超|逾|分别|共"
+)
+
+
+def _aspect_subject(reading: Reading, label: Label, pos: int) -> str | None:
+    """`净利润方面，美团上半年盈利64.12亿元`: a label that heads an aspect, then a clause naming someone else
+    (not the company, a company word or one of the text's names) before the figure: that one's figure."""
+    folded = reading.folded
+    m = _ASPECT_GAP_RE.match(folded, label.end, pos)
+    if m is None:
+        return None
+    lo = m.end()
+    text = folded[lo:pos]
+    for p in reversed(reading.periods_in(lo, pos)):
+        text = text[: p.start - lo] + " " * (p.end - p.start) + text[p.end - lo :]
+    if _COMPANY_RE.search(text) or any(a in text for a in reading.aliases):
+        return None
+    text = _FILLER_RE.sub(" ", text)
+    text = _ASPECT_VERBS_RE.sub(" ", text)
+    words = [w for w in _PUNCT_RE.split(text) if w.strip()]
+    if not words or not re.fullmatch(r"[\u4e00-\u9fffA-Za-z]{2,10}", words[0].strip()):
+        return None
+    return words[0].strip()
 
 
 def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]:
@@ -1304,6 +1366,9 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         elif basis == "prior":
             return None
     scope, segment = _subject(reading, label)
+    aspect = _aspect_subject(reading, label, pos)
+    if aspect is not None and scope == "company":
+        scope, segment = "segment", aspect
     if (
         metric == "gross_margin"
         and scope == "company"

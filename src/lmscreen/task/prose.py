@@ -722,6 +722,8 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
             m is not None
             and not reading.labels_in(prev_lo, prev_end)
             and not _TOTAL_WORD_RE.search(m.group(0))
+            # `报告期内，公司业务开展稳步有序,实现营业收入2.35亿元`: the company's business, the whole
+            and not _whole_business(re.sub(r"^(?:本公司|公司|本集团|集团)", "", m.group(1)))
         ):
             return "segment", m.group(1)
         line = _COMPANY_LINE_RE.match(prev)

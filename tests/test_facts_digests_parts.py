@@ -83,3 +83,7 @@ def test_an_aspect_heading_then_another_name_is_that_ones_figure() -> None:
     assert read_facts(text).screening()["net_profit"].fact is None
     own = "2021年上半年，公司经营稳健。净利润方面，公司上半年实现归母净利润6.41亿元，同比增长12%。"
     assert read_facts(own).screening()["net_profit"].fact.value == pytest.approx(6.41e8)
+    grown = "2021年上半年，公司经营稳健。净利润方面，同比增长20%至3.2亿元；营收方面，上半年实现30亿元。"
+    got = read_facts(grown).screening()
+    assert got["net_profit"].fact.value == pytest.approx(3.2e8)
+    assert got["revenue"].fact.value == pytest.approx(30e8)

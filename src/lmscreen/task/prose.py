@@ -497,6 +497,8 @@ def _aspect_subject(reading: Reading, label: Label, pos: int) -> str | None:
         return None
     lo = m.end()
     text = folded[lo:pos]
+    if CHANGE_RE.search(text) or reading.mentions_in(lo, pos):
+        return None  # `净利润方面，同比增长20%至3.2亿元`: the heading's own figure after its change
     for p in reversed(reading.periods_in(lo, pos)):
         text = text[: p.start - lo] + " " * (p.end - p.start) + text[p.end - lo :]
     if _COMPANY_RE.search(text) or any(a in text for a in reading.aliases):

@@ -171,3 +171,21 @@ def test_an_earlier_report_the_text_recalls_is_not_the_documents() -> None:
     assert got["revenue"].fact.value == pytest.approx(2.35e8)
     assert got["net_profit"].fact.value == pytest.approx(-0.82e8)
     assert got["roe"].fact is None
+
+
+def test_an_opening_half_year_with_only_parts_gives_way_to_the_later_nine_months() -> None:
+    text = (
+        "2021年半年报显示，公司白酒业务实现营业收入为65.36亿元，同比仅增加1.09%。2016-2020年，公司销售毛利率"
+        "持续下降。10月27日，公司发布2021年前三季度数据显示，实现营业收入116.11亿元，同比下降6.51%；归母净利润"
+        "3.72亿元，同比下降14.23%。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period.label() == "2021Q1-Q3"
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(116.11e8)
+    assert got["net_profit"].fact.value == pytest.approx(3.72e8)
+
+
+def test_the_companys_business_going_steadily_is_the_whole_company() -> None:
+    text = "渝三峡2021年半年报：报告期内，公司业务开展稳步有序,实现营业收入2.35亿元，同比增长23.57%。"
+    assert read_facts(text).screening()["revenue"].fact.value == pytest.approx(2.35e8)

@@ -33,6 +33,19 @@ _ALIAS_PATTERNS = (
     re.compile(r"[（(]([\u4e00-\u9fff]{2,8})[，,、]?\s?[0-9]{6}"),
     re.compile(r"([\u4e00-\u9fff]{2,8})[（(][0-9]{6}"),
 )
+PRIOR_ASIDE_RE = re.compile(
+    r"[（(]\s?(?P<when>20[0-9]{2}\s?年(?:度|同期|全年)?|上年同期|去年同期|上年度|上年|去年|上期|同期)\s?"
+    r"(?:[：:]|为|是|-?[0-9])[^（()）。；;]{0,40}[）)]"
+)
+"""A bracketed aside that opens on an earlier period and gives its figure (`毛利率为32.5%（2024年：30.1%）`,
+`（上年同期为45.78%）`, `(去年同期424亿元)`): the aside's period is its own, and sets no period for anything
+outside it."""
+_DIGEST_HEAD_RE = re.compile(
+    r"【\s?(?P<name>[\u4e00-\u9fffA-Za-z*]{2,8}?)\s?"
+    r"(?:[：:|｜]|业绩快报|业绩预告|年度报告|半年度报告|半年报|年报|季报|三季报|一季报)[^【】]{0,80}】\s*"
+)
+"""An item of a digest of announcements (`【巨星科技业绩快报：2020年度净利润13.11亿元…】  巨星科技公告，…`): a
+bracketed heading that opens on a company's name, and a body that opens on the same name."""
 _ALIAS_LEAD_RE = re.compile(r"^(?:根据|据|由|今日|日前|近日|昨日|电|讯|事件|点评|简评|消息|公告)+")
 
 
@@ -58,6 +71,12 @@ class Reading:
     _period_starts: list[int] = field(default_factory=list)
     _line_breaks: list[int] = field(default_factory=list)
     _mention_starts: list[int] = field(default_factory=list)
+    prior_asides: list[tuple[int, int]] = field(default_factory=list)
+    """Folded [start, end) of the brackets that give an earlier period's figure (`PRIOR_ASIDE_RE`)."""
+    _aside_starts: list[int] = field(default_factory=list)
+    digest_items: list[tuple[int, int, str]] = field(default_factory=list)
+    """Folded [start, end) and company of each item of a digest of several companies' announcements."""
+    digest_own: tuple[str, ...] = ()
 
     @property
     def folded(self) -> str:
@@ -74,6 +93,11 @@ class Reading:
         reading._line_breaks = [m.start() for m in re.finditer("\n", folded)]
         reading._mention_starts = [m.folded_start for m in scanned.mentions]
         reading.aliases = _aliases(folded, names)
+        reading.prior_asides = [(m.start(), m.end()) for m in PRIOR_ASIDE_RE.finditer(folded)]
+        reading._aside_starts = [a for a, _ in reading.prior_asides]
+        reading.digest_items = _digest_items(folded)
+        if reading.digest_items:  # the digest's own company: named by the caller or before its first item
+            reading.digest_own = _aliases(folded[: reading.digest_items[0][0]], names)
         return reading
 
     # --- positions ------------------------------------------------------------------------------------
@@ -145,12 +169,31 @@ class Reading:
         return out
 
     def periods_in(self, lo: int, hi: int) -> list[PeriodMention]:
+        """The periods starting in folded [lo, hi), but for those inside a prior-period aside that closes
+        before `hi` (`（2024年：30.1%）`: the aside's year is its own figure's, not the clauses' after it)."""
         i = bisect_left(self._period_starts, lo)
         out = []
         while i < len(self.periods) and self.periods[i].start < hi:
-            out.append(self.periods[i])
+            p = self.periods[i]
+            aside = self.prior_aside(p.start)
+            if aside is None or aside[1] > hi:
+                out.append(p)
             i += 1
         return out
+
+    def digest_item(self, pos: int) -> str | None:
+        """The company whose item of a digest holds folded `pos` (None outside a digest)."""
+        for lo, hi, name in self.digest_items:
+            if lo <= pos < hi:
+                return name
+        return None
+
+    def prior_aside(self, pos: int) -> tuple[int, int] | None:
+        """The prior-period aside holding folded `pos`, if any."""
+        i = bisect_right(self._aside_starts, pos) - 1
+        if i >= 0 and pos < self.prior_asides[i][1]:
+            return self.prior_asides[i]
+        return None
 
     def mentions_in(self, lo: int, hi: int) -> list[Mention]:
         """The mentions starting in folded [lo, hi)."""
@@ -159,6 +202,18 @@ class Reading:
 
     def mention_index(self, mention: Mention) -> int:
         return bisect_left(self._mention_starts, mention.folded_start)
+
+
+def _digest_items(folded: str) -> list[tuple[int, int, str]]:
+    """The items of a digest: two or more companies' items (`_DIGEST_HEAD_RE`), each to the next `【`."""
+    heads = [m for m in _DIGEST_HEAD_RE.finditer(folded) if folded.startswith(m.group("name"), m.end())]
+    if len({m.group("name") for m in heads}) < 2:
+        return []
+    items = []
+    for m in heads:
+        nxt = folded.find("【", m.end())
+        items.append((m.start(), nxt if nxt >= 0 else len(folded), m.group("name")))
+    return items
 
 
 def _grouping(folded: str, i: int) -> bool:

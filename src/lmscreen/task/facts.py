@@ -320,7 +320,8 @@ def read_facts(
     if pages is not None:
         facts = [_paged(f, pages) for f in facts]
         loose = [_paged(f, pages) for f in loose]
-    period = _quarter_only(reading.main, facts, _second_report_period(reading.folded, reading.main, facts))
+    period = _later_report(_second_report_period(reading.folded, reading.main, facts), facts)
+    period = _quarter_only(period, facts, period)
     if period is None:
         period = _latest_printed(facts)
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases)
@@ -361,6 +362,35 @@ def _printed(facts: list[Fact], p: Period) -> bool:
         and f.period is not None and f.period.year == p.year and f.period.sub == p.sub
         for f in facts
     )  # fmt: skip
+
+
+_CUMULATIVE_ORDER = ("Q1", "H1", "Q1-Q3", "FY")
+
+
+def _later_report(main: Period | None, facts: list[Fact]) -> Period | None:
+    """`2021年半年报显示，公司白酒业务实现营业收入为65.36亿元…。10月27日，顺鑫农业发布2021年前三季度数据显示，
+    实现营业收入116.11亿元…；归母净利润3.72亿元`: a text whose opening period holds none of the company's
+    revenue and profit (only its parts') but that prints both for a later cumulative period of the same
+    year is about the later one (the latest, when several)."""
+    if main is None or main.year is None or main.sub not in _CUMULATIVE_ORDER or _printed(facts, main):
+        return main
+    later = [
+        Period(main.year, sub)
+        for sub in _CUMULATIVE_ORDER[_CUMULATIVE_ORDER.index(main.sub) + 1 :]
+        if all(
+            any(
+                f.metric == metric
+                and f.scope == "company"
+                and f.basis == "actual"
+                and f.period is not None
+                and f.period.year == main.year
+                and f.period.sub == sub
+                for f in facts
+            )  # fmt: skip
+            for metric in ("revenue", "net_profit")
+        )
+    ]
+    return later[-1] if later else main
 
 
 def _quarter_only(main: Period | None, facts: list[Fact], period: Period | None) -> Period | None:

@@ -122,7 +122,7 @@ _LABELS: list[tuple[str, str, int]] = [
      "revenue", 0),
     # a bare 收入 right after a period (`2019年收入53.1亿元`), the company or 实现
     # (`2019年业绩：收入687亿元`), not inside a compound
-    (r"(?:(?<=[0-9A-Za-z：:，,；;。\s])|(?<=^)|(?<=实现)|(?<=公司)|(?<=全年)|(?<=季度)|(?<=单季)|(?<=年度)|(?<=上半年)|(?<=[0-9]年))"
+    (r"(?:(?<=[0-9A-Za-z：:，,；;。\s])|(?<=^)|(?<=实现)|(?<=公司)|(?<=集团)|(?<=全年)|(?<=季度)|(?<=单季)|(?<=年度)|(?<=上半年)|(?<=[0-9]年))"
      r"收入(?![占结规端来确入])(?!增(?!(?:长|加)\s?[0-9][0-9.]*\s?%\s?(?:至|到)))",
      "revenue", 1),
     (_w("营业总收入", "总营收", "主营收入", "total revenue", "total revenues", "total operating income",
@@ -133,6 +133,8 @@ _LABELS: list[tuple[str, str, int]] = [
     # standing alone
     # a bank's revenue line (`营业净收入13.18亿元`: net of interest expense, what a bank reports as 营业收入)
     (r"营业净收入", "revenue", 1),
+    # a Hong Kong filing's revenue: 收益 or 营业额 of the group or company itself (`本集团收益为人民币…`)
+    (r"(?:(?<=本集团)|(?<=本公司))(?:收益|营业额)(?=\s?(?:为|约|达|录得|人民币|[0-9]))", "revenue", 1),
     (r"(?<![\u4e00-\u9fff])总收入|(?<=[，,。；;：:\s]公司实现)销售收入|(?<=[，,。；;：:\s]公司)(?:总|销售)收入",
      "revenue", 1),
     (r"利息净收入|手续费及佣金净收入|净手续费及佣金收入|手续费及佣金收入|非息收入|非利息净?收入|投资收益(?!率)"

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from lmscreen.task.context import CLAUSE_BREAKS, STOPS, SUBJECT_BREAKS, Reading
+from lmscreen.task.context import CLAUSE_BREAKS, PRIOR_ASIDE_RE, STOPS, SUBJECT_BREAKS, Reading
 from lmscreen.task.fact import TIER_CONTEXT, TIER_TEXT, Fact
 from lmscreen.task.metrics import GROWTH_METRICS, METRICS, PE_METRICS, Label
 from lmscreen.task.period_text import LAST_QUARTER, PeriodMention, previous, resolve
@@ -117,7 +117,10 @@ _EXCLUDED = {
     "pe": r"市净率|市销率|P/?B(?![A-Za-z])|P/?S(?![A-Za-z])|PEG|EV/EBITDA",
 }
 _EXCLUDED_RE = {k: re.compile(v, re.IGNORECASE) for k, v in _EXCLUDED.items()}
-_FOREIGN_RE = re.compile(r"美元|港元|港币|欧元|日元|英镑|USD|US\$|HK\$|HKD|EUR", re.IGNORECASE)
+_FOREIGN_RE = re.compile(
+    r"美元|港元|港币|欧元|日元|英镑|韩元|韩币|台币|澳元|加元|新加坡元|卢布|泰铢|卢比|法郎|USD|US\$|HK\$|HKD|EUR|KRW",
+    re.IGNORECASE,
+)
 _SEGMENT_WORD_RE = re.compile(r"业务|板块|分部|子公司|分公司|事业部|segment", re.IGNORECASE)
 _INDUSTRY_RE = re.compile(r"行业|市场|全国|全球|全行业|同行|industry|market", re.IGNORECASE)
 _FILLER_RE = re.compile(
@@ -220,9 +223,23 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     segment its sentence is about (`_topic`)."""
     if reading.statements.in_parent(label.start):
         return "parent", "母公司"  # a row of `母公司利润表` / `银行利润表`: the parent company alone
+    item = reading.digest_item(label.start)
+    if item is not None and not any(a in item or item in a for a in reading.digest_own):
+        # a digest's item on another company (`【巨星科技业绩快报：…】巨星科技公告，…`)
+        return "segment", item
+    referred = _referred_company(reading, label)
+    if referred is not None:
+        return "segment", referred
     scope, segment, explicit = _own_subject(reading, label)
     if explicit or label.text.isascii():
         return scope, segment
+    for earlier in reversed(reading.labels_in(reading.stop_start(label.start, 200), label.start)):
+        # `…其实现营业收入102.27亿元，同比减少12.87%；归属于上市公司股东的净利润0.67亿元`: still 其's
+        carried = _referred_company(reading, earlier)
+        if carried is not None:
+            return "segment", carried
+        if _own_subject(reading, earlier)[2]:
+            break
     subsidiary = _subsidiary_item(reading, label.start) or _other_company_before(reading, label)
     if subsidiary is not None:
         return "segment", subsidiary
@@ -438,6 +455,62 @@ def _segment_sales(reading: Reading, lo: int, pos: int) -> str | None:
     return None
 
 
+_REFERRING_LEAD_RE = re.compile(
+    r"(?:^|[，,；;：:\s])\s?其(?:在|于)?\s?(?:实现|录得|营业|营收|归母|净利|毛利|收入)"
+)
+_FULL_NAME_RE = re.compile(r"([\u4e00-\u9fff]{2,14}?(?:股份有限公司|有限责任公司|有限公司))")
+
+
+def _referred_company(reading: Reading, label: Label) -> str | None:
+    """`中百控股集团股份有限公司发布公告称，2020年前三季度，其实现营业收入102.27亿元`: a figure whose clause
+    opens on 其 is the figure of the company its sentence names in full before it; another company's when
+    that name is not one of the text's names for itself."""
+    folded = reading.folded
+    lo = reading.start_of(label.start, CLAUSE_BREAKS, 40)
+    clause = folded[lo : label.start + 2]
+    blank = clause
+    for p in reading.periods_in(lo, label.start):
+        blank = blank[: p.start - lo] + " " * (p.end - p.start) + blank[p.end - lo :]
+    if not _REFERRING_LEAD_RE.search(" " + blank.strip()):
+        return None
+    names = _FULL_NAME_RE.findall(folded, reading.stop_start(label.start, 200), lo)
+    if not names:
+        return None
+    name = names[-1]
+    if any(a in name for a in reading.aliases):
+        return None
+    return name
+
+
+_ASPECT_GAP_RE = re.compile(r"\s?方面[，,:：]\s?")
+_ASPECT_VERBS_RE = re.compile(
+    r"盈利|亏损|净赚|赚|以|为|达到?|的|了|营收|收入|净利润?|利润|约|近|超|逾|分别|共"
+)
+
+
+def _aspect_subject(reading: Reading, label: Label, pos: int) -> str | None:
+    """`净利润方面，美团上半年盈利64.12亿元`: a label that heads an aspect, then a clause naming someone else
+    (not the company, a company word or one of the text's names) before the figure: that one's figure."""
+    folded = reading.folded
+    m = _ASPECT_GAP_RE.match(folded, label.end, pos)
+    if m is None:
+        return None
+    lo = m.end()
+    text = folded[lo:pos]
+    if CHANGE_RE.search(text) or reading.mentions_in(lo, pos):
+        return None  # `净利润方面，同比增长20%至3.2亿元`: the heading's own figure after its change
+    for p in reversed(reading.periods_in(lo, pos)):
+        text = text[: p.start - lo] + " " * (p.end - p.start) + text[p.end - lo :]
+    if _COMPANY_RE.search(text) or any(a in text for a in reading.aliases):
+        return None
+    text = _FILLER_RE.sub(" ", text)
+    text = _ASPECT_VERBS_RE.sub(" ", text)
+    words = [w for w in _PUNCT_RE.split(text) if w.strip()]
+    if not words or not re.fullmatch(r"[\u4e00-\u9fffA-Za-z]{2,10}", words[0].strip()):
+        return None
+    return words[0].strip()
+
+
 def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]:
     """The subject the label's own clause names, and whether it names one at all."""
     folded = reading.folded
@@ -651,6 +724,8 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
             m is not None
             and not reading.labels_in(prev_lo, prev_end)
             and not _TOTAL_WORD_RE.search(m.group(0))
+            # `报告期内，公司业务开展稳步有序,实现营业收入2.35亿元`: the company's business, the whole
+            and not _whole_business(re.sub(r"^(?:本公司|公司|本集团|集团)", "", m.group(1)))
         ):
             return "segment", m.group(1)
         line = _COMPANY_LINE_RE.match(prev)
@@ -874,7 +949,7 @@ def adjusted_before(folded: str, lo: int, clause_lo: int) -> bool:
 
 
 _COMPANY_INCOME_LEAD_RE = re.compile(
-    r"(?:^|[，,；;。\s])\s?(?:(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?|报告期内|全年|上半年|前三季度)?\s?(?:本公司|公司|集团)\s?$"
+    r"(?:^|[，,；;。\s])\s?(?:(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?|报告期内|全年|上半年|前三季度)?\s?(?:本公司|公司|本集团|集团)\s?$"
 )
 """`2020 年公司收入 19.27 亿元`: a bare 收入 whose clause is the company and at most its period is the
 company's revenue, as 公司…销售收入 is (a part's 收入 names the part: `海外收入`, `其中预调鸡尾酒收入`)."""
@@ -892,6 +967,10 @@ _ADJUSTED_GAP_RE = re.compile(r"调整后|经调整|还原后|剔除[^，,；;�
 _BASE_AFTER_RE = re.compile(r"\s?(?:的)?基础上")
 _LONG_RUN_RE = re.compile(r"长期以来|长期来看|多年来|近年来|历年来|一直以来|历史上|常年")
 _YEAR_GLUED_RE = re.compile(r"(?<![0-9.])(?:20)?[0-9]{2}\s?[EF]?\s?$")
+_HIGHEST_PART_RE = re.compile(
+    r"最(?:高|低|大|小|多|少)的(?:是|为|则是|当属)|最(?:高|低)(?:是|为)[\u4e00-\u9fff]"
+)
+"""Between a label and its number, the part that stands highest or lowest (`最高的是生物制剂，达到…`)."""
 _RATIO_GAP_RE = re.compile(r"比值|比率|比例|占比|倍数")
 _RATE_LEVELS = ("gross_margin", "net_margin", "roe", "roe_deducted")
 _HELD_LEVEL_RE = re.compile(r"(?:稳定|维持|保持|徘徊|稳)在\s?(?:约)?\s?$")
@@ -924,7 +1003,10 @@ def _in_number_run(reading: Reading, index: int) -> bool:
             continue
         other = mentions[j]
         between = text[mention.end : other.start] if ahead else text[other.end : mention.start]
-        if between.strip() in ("/", "\\") and not _CHANGE_NOTE_RE.match(text, other.end):
+        joint = between.strip()
+        if joint == "、" and mention.kind == other.kind == "money":
+            return True  # `归母净利润为1.19亿元、1.55亿元、2.10亿元`: one label, a run of years' amounts
+        if joint in ("/", "\\") and not _CHANGE_NOTE_RE.match(text, other.end):
             if {mention.kind, other.kind} == {"money", "percent"}:
                 continue  # `归母净利5.05亿元/-2.20%`: an amount and its change, not a list
             return True
@@ -1086,11 +1168,80 @@ def read_prose(reading: Reading) -> tuple[list[Fact], list[Fact]]:
         sent_lo, sent_hi = reading.sentence(pos)
         if INJECTION_RE.search(folded, sent_lo, sent_hi):
             continue  # a sentence that gives orders plants its numbers
-        fact = _read_one(reading, index, mention, sent_lo)
+        aside = reading.prior_aside(pos)
+        if aside is not None:
+            fact = _aside_figure(reading, index, mention, aside)
+        else:
+            fact = _read_one(reading, index, mention, sent_lo)
         if fact is None:
             continue
         (facts if fact.tier < TIER_CONTEXT else loose).append(fact)
     return facts, loose
+
+
+_ASIDE_FILL_RE = re.compile(r"^\s?(?:[：:]\s?)?(?:为|是)?\s?(?:人民币|RMB)?\s?(?:约)?\s?$", re.IGNORECASE)
+
+
+def _aside_figure(reading: Reading, index: int, mention: Mention, aside: tuple[int, int]) -> Fact | None:
+    """`毛利率为32.5%（2024年：30.1%）`, `收入增速为38.29%（上年同期为45.78%）`: a bracket right after a
+    figure that opens on an earlier period and holds one number gives that figure's metric for the earlier
+    period: the bracket's year, else the figure's own period a year earlier (`上年同期`). The figure before it
+    is read as any other; an aside of several numbers (`（2019年：8.5%和6.4%）`) is left unread."""
+    folded = reading.folded
+    mentions = reading.scanned.mentions
+    lo, hi = aside
+    m = PRIOR_ASIDE_RE.match(folded, lo)
+    if m is None or index == 0:
+        return None
+    inside = reading.mentions_in(m.end("when"), hi)  # the year `2024` of `2024年` is no figure
+    if len(inside) != 1 or inside[0].folded_start != mention.folded_start:
+        return None
+    end = pos_end(mention)
+    if not _ASIDE_FILL_RE.match(folded[m.end("when") : mention.folded_start]) or folded[end : hi - 1].strip():
+        return None
+    j = index - 1
+    while j >= 0 and mentions[j].folded_start >= lo:
+        j -= 1
+    if j < 0:
+        return None
+    before = mentions[j]
+    if folded[pos_end(before) : lo].strip() or before.kind != mention.kind:
+        return None
+    figure = _read_one(reading, j, before, reading.sentence(before.folded_start)[0])
+    if figure is None or figure.basis not in ("actual", "growth") or figure.period is None:
+        return None
+    own = figure.period
+    when = m.group("when")
+    year = re.match(r"20[0-9]{2}", when)
+    if year is not None:
+        if own.year is None or int(year.group(0)) >= own.year:
+            return None
+        if own.sub not in ("", "FY") and "同期" not in when:
+            return None  # `1Q20…增速为11.4%（2019年：8.5%）`: the year before's whole, or its quarter? unsaid
+        period = Period(int(year.group(0)), own.sub)
+    else:
+        period = previous(own)
+        if period is None or period.year is None:
+            return None
+    value = mention.base
+    if figure.value < 0 and not before.printed.lstrip().startswith(("-", "－", "−")) and not mention.negative:
+        value = -value  # `净亏损75亿（2019年为71亿）`: a loss the words say is the aside's loss too
+    return replace(
+        figure,
+        period=period,
+        basis="prior" if figure.basis == "actual" else "growth",
+        value=value,
+        unit=figure.unit if figure.basis == "growth" else printed_unit(mention),
+        start=mention.start,
+        end=mention.end,
+        approx=False,
+        mention=mention,
+    )
+
+
+def pos_end(mention: Mention) -> int:
+    """Folded offset right after the number (folding keeps offsets, one character for one)."""
+    return mention.folded_start + (mention.end - mention.start)
 
 
 _LABEL_RUN_JOINS = ("、", "和", "及", "与")
@@ -1146,6 +1297,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         _in_range(reading, index) and not _rate_change_to_level(reading, index, metric)
     ):
         return None
+    if _HIGHEST_PART_RE.search(gap):
+        return None  # `从毛利率来看，最高的是生物制剂，达到86.72%`: the highest of the parts, not the whole
     if _in_number_run(reading, index):
         return None  # `PE为8.8/8.1/7.4倍`: several numbers for one label, a list no reader could pair
     lead_lo = max(reading.start_of(label.start, CLAUSE_BREAKS, 40), sent_lo)
@@ -1217,6 +1370,9 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         elif basis == "prior":
             return None
     scope, segment = _subject(reading, label)
+    aspect = _aspect_subject(reading, label, pos)
+    if aspect is not None and scope == "company":
+        scope, segment = "segment", aspect
     if (
         metric == "gross_margin"
         and scope == "company"

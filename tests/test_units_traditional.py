@@ -30,6 +30,8 @@ def test_a_traditional_filings_figures_cut_from_the_printed_text() -> None:
     profit = got["net_profit"].fact
     assert profit.value == pytest.approx(1.86e8)
     assert HK[profit.start : profit.end] == "1.86億元"
+    assert got["revenue"].fact.value == pytest.approx(12.3e8)
+    assert got["gross_margin"].fact.value == pytest.approx(32.5)
 
 
 def test_a_simplified_text_keeps_its_own_characters() -> None:

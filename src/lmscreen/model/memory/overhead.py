@@ -15,7 +15,8 @@ pieces, per GPU:
   forward / logits peak (multimodal_held_gib, memory.multimodal). The logits term is what makes Qwen
   models (vocab 151,936) heavier than Llama (128,256) at equal size and gpt-oss (201,088) heavier still on
   llm-d's H100 runs; the forward term is what makes Kimi-Linear at `--max-num-batched-tokens 64000` leave
-  only 2.30 GiB on two RTX 3090 (vllm-project/vllm#28228). Under pipeline parallelism only the last stage computes logits.
+  only 2.30 GiB on two RTX 3090 (vllm-project/vllm#28228). Under pipeline parallelism only the last
+  stage computes logits.
 - non-torch (CUDA context, NCCL): per release range, 0.32 / 0.45 GiB (TP1 / TP > 1) on 0.10 (dennislee22
   TP1–TP4), 0.13 / 0.55 on 0.11–0.20 (llm-d TP1 and TP2), 0.13 at any TP from 0.21, where the logs print it
   apart (vllm-project/vllm#50722, TP4). PP alone all-reduces nothing and keeps the TP1 figure (0.07 GiB

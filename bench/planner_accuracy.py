@@ -312,6 +312,21 @@ Two sets of logged start-ups, each row citing its source:
   the laptop 5090 (19.63 GiB planned, ~2 GiB over what its 2.97 GiB pool at 0.98 implies: which layers the
   checkpoint keeps above 4 bit is unknown), so KV 0.32 / 2.97 and the 0.97 run planned not to fit;
   zai-org/GLM-4.5V-FP8 (no catalog entry; the name states no size) and the L4 Llama-3.2-3B (weights only).
+  Looked at since (no longer blind), the planner-mm pass: the multimodal part of vLLM's start-up profile read
+  in the 0.11.0 / 0.12.0 / 0.13.0 / 0.19.1 wheels (memory.multimodal): profile_run encodes the largest dummy
+  item of the encoder budget (max(max_num_batched_tokens, one item's tokens); items = budget // item tokens)
+  and keeps its outputs in the encoder cache through the text dummy run and the sampler. The heldout-4 note
+  above had it wrong: Qwen3-VL's 153,600-token budget at 0.11 is 12,288 visual tokens × 12.5 (qwen3_vl.py
+  counts each video token's timestamp text through 0.12.x), so the cache keeps 12,288 × 2,048 × 4 DeepStack
+  levels × 2 B = 0.19 GiB, not 2.34; 0.13.0 drops the factor and profiles one 16,384-token image (0.25 GiB);
+  Qwen2-VL-7B one 16,384-token image (0.11 GiB). Counted on 0.10.2–0.11 (`model fit --limit-mm-per-prompt`,
+  read from a row's notes, drops a modality at 0; --language-model-only drops it all): the 4×RTX 3090 pool
+  5.22 -> 5.04 / 2.31 and the A100's 12.36 -> 12.17 / 8.04, both still missed (~2.5 and ~4 GiB a GPU that
+  these runs keep are not in the multimodal code path; memory.releases says what was ruled out). Not counted
+  on 0.12–0.15, where the code keeps the same outputs: there the 0.11-fitted sort sampler already plans a
+  256-sequence profile ~0.4 GiB high, and the held outputs on top take heldout-5's Qwen2-VL-7B bf16 pool from
+  8.2% to 10.7% (the H100 NVL Qwen3-VL pool would go 3.6% -> 2.3%). No check changed outcome: held out 262
+  of 295, calibration 0.3% and 33 of 33.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it
@@ -340,6 +355,7 @@ from lmscreen.model.hardware import GPU, gpu
 from lmscreen.model.memory import VllmBlocks, plan
 from lmscreen.model.memory.flags import with_vllm_flags
 from lmscreen.model.memory.kv import kv_layout
+from lmscreen.model.memory.multimodal import parse_limits
 from lmscreen.model.memory.overhead import vllm_batch_defaults
 from lmscreen.model.memory.releases import release_for
 from lmscreen.model.memory.weights import mtp_draft_weights_gib, normalize_quantization, weights
@@ -430,6 +446,7 @@ MTP_DRAFT = re.compile(
 # no encoder profile) and `--mamba-ssm-cache-dtype float16` (a 16-bit recurrent state); memory.flags.
 LANGUAGE_ONLY = re.compile(r"--language-model-only\b")
 SSM_DTYPE = re.compile(r"--mamba-ssm-cache-dtype[ =](\w+)")
+MM_LIMITS = re.compile(r"--limit-mm-per-prompt[ =](\{[^}]*\}|[\w=:,]+)")
 # Cells whose logged value is known to be wrong, with the evidence (the CSV notes say so).
 UTIL_OVERRIDES = {"llmd-gpt-oss-120b-tp1": (0.95, "table says 0.90; the logged parts only add up at 0.95")}
 # Runs whose log shows the CUDA-graph estimate was not taken out of the pool although the release does so.
@@ -609,10 +626,12 @@ def evaluate(row: dict[str, str], which: str = "calibration") -> RowResult:
     if note:
         res.notes.append(note)
     ssm = SSM_DTYPE.search(row.get("notes", ""))
+    limits = MM_LIMITS.search(row.get("notes", ""))
     spec = with_vllm_flags(
         spec,
         language_model_only=bool(LANGUAGE_ONLY.search(row.get("notes", ""))),
         mamba_ssm_cache_dtype=ssm.group(1) if ssm else None,
+        limit_mm_per_prompt=parse_limits(limits.group(1)) if limits else None,
     )
     tp = int(_number(row["tp"]) or 1)
     pp = _first_int(row.get("pp")) or 1

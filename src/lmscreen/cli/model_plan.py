@@ -220,6 +220,11 @@ def register(app: click.Group) -> None:
         "--mamba-ssm-cache-dtype",
         help="vLLM --mamba-ssm-cache-dtype (gated-delta / Mamba state): auto | float32 | float16 | bfloat16.",
     )
+    @click.option(
+        "--limit-mm-per-prompt",
+        "limit_mm",
+        help="vLLM --limit-mm-per-prompt (image=1,video=0 or JSON): sizes the encoder's start-up profile.",
+    )
     @click.option("--workload", help="screen: rows/hour for a batch with a shared prefix (needs --rows …).")
     @click.option("--rows", type=int, help="Workload: rows to screen.")
     @click.option("--prompt-tokens", type=int, help="Workload: prompt tokens per row.")
@@ -246,6 +251,7 @@ def register(app: click.Group) -> None:
         mtp_draft: bool,
         language_model_only: bool,
         mamba_ssm_cache_dtype: str | None,
+        limit_mm: str | None,
         workload: str | None,
         rows: int | None,
         prompt_tokens: int | None,
@@ -257,11 +263,15 @@ def register(app: click.Group) -> None:
         """Plan GPU memory: weights, KV cache, overhead, max context and concurrency, knobs to turn."""
         from lmscreen.model.memory import plan
         from lmscreen.model.memory.flags import with_vllm_flags
+        from lmscreen.model.memory.multimodal import parse_limits
 
         _need_gpu(gpu, vram_gib)
         spec, _, _ = resolve_model(model, config)
         spec = with_vllm_flags(
-            spec, language_model_only=language_model_only, mamba_ssm_cache_dtype=mamba_ssm_cache_dtype
+            spec,
+            language_model_only=language_model_only,
+            mamba_ssm_cache_dtype=mamba_ssm_cache_dtype,
+            limit_mm_per_prompt=parse_limits(limit_mm),
         )
         warning = _estimate_warning(spec)
         if warning and not json_out:

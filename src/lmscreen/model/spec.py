@@ -119,6 +119,11 @@ class ModelSpec:
     is_vision: bool = False
     vision_params: int | None = None
     """Vision-encoder parameters (arch.vision), part of total_params; 16-bit in quantized checkpoints."""
+    vision_config: dict[str, Any] | None = None
+    """The checkpoint's `vision_config` (patch / merge sizes, output width, DeepStack levels), which sizes
+    the multimodal part of vLLM's start-up profile (memory.multimodal)."""
+    mm_limits: dict[str, int] | None = None
+    """vLLM's `--limit-mm-per-prompt` as given (modality -> items); None: the release's default."""
 
     sources: dict[str, str] = field(default_factory=dict)
     """field name -> gguf | safetensors | config | catalog | name."""

@@ -285,6 +285,7 @@ def spec_from_config(config: dict[str, Any], name: str, records: Records = PLAIN
         vision = vision_params(config.get("vision_config"), spec.hidden_size)
         if vision:
             spec.vision_params = vision
+            spec.vision_config = dict(config["vision_config"])
             spec.total_params += vision
     if quant == "nvfp4":
         q = config.get("quantization_config") or (config.get("text_config") or {}).get("quantization_config")

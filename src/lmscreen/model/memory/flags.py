@@ -5,6 +5,8 @@
   QuantTrio/Qwen3.6-27B-AWQ, "--language-model-only skips ~1.5 GiB visual branch"). The planner counts the
   tower in the weights and its profile in the overhead (memory.overhead); both go. A text-only checkpoint
   is unchanged.
+- `--limit-mm-per-prompt`: items per prompt by modality; a modality at 0 is left out of the encoder's
+  start-up profile, all at 0 profile none (memory.multimodal). The tower stays loaded.
 - `--mamba-ssm-cache-dtype`: the dtype of the recurrent (SSM) state of gated-delta / Mamba layers, "auto"
   keeping the model's `mamba_ssm_dtype` (float32 in the Qwen3.5 / 3.6 / 3.8 configs, which is what
   memory.kv sizes by default). `float16` / `bfloat16` halve it; the state a sequence holds sizes vLLM's
@@ -34,13 +36,21 @@ _STATE_BYTES = {
 
 
 def with_vllm_flags(
-    spec: ModelSpec, *, language_model_only: bool = False, mamba_ssm_cache_dtype: str | None = None
+    spec: ModelSpec,
+    *,
+    language_model_only: bool = False,
+    mamba_ssm_cache_dtype: str | None = None,
+    limit_mm_per_prompt: dict[str, int] | None = None,
 ) -> ModelSpec:
-    """`spec` as vLLM holds it under `--language-model-only` and `--mamba-ssm-cache-dtype`."""
+    """`spec` as vLLM holds it under `--language-model-only`, `--mamba-ssm-cache-dtype` and
+    `--limit-mm-per-prompt` (the items per prompt of each modality, which size the multimodal part of the
+    start-up profile: memory.multimodal)."""
     if language_model_only and (spec.is_vision or spec.vision_params):
         vision = spec.vision_params or 0
         total = spec.total_params - vision if spec.total_params else spec.total_params
-        spec = replace(spec, is_vision=False, vision_params=0, total_params=total)
+        spec = replace(spec, is_vision=False, vision_params=0, total_params=total, vision_config=None)
+    if limit_mm_per_prompt is not None:
+        spec = replace(spec, mm_limits=dict(limit_mm_per_prompt))
     dtype = (mamba_ssm_cache_dtype or "auto").strip().lower()
     if dtype != "auto":
         if dtype not in _STATE_BYTES:

@@ -11,10 +11,12 @@ pieces, per GPU:
   batch's requests, min(max_num_seqs, max_num_batched_tokens), copies 1.5 / 8.85 (0.10.2–0.16, the sort) /
   counted from the code on 0.17–0.20 (triton_sampler_gib: 3.5 copies + one row per SM + the held hidden
   states) / 6.16 by release range, f 1.6 for dense MLPs and 3.3 for fused MoE, k 3.13 GiB per billion
-  (memory.releases). The logits term is what makes Qwen models (vocab 151,936) heavier than Llama (128,256) at
-  equal size and gpt-oss (201,088) heavier still on llm-d's H100 runs; the forward term is what makes
-  Kimi-Linear at `--max-num-batched-tokens 64000` leave only 2.30 GiB on two RTX 3090
-  (vllm-project/vllm#28228). Under pipeline parallelism only the last stage computes logits.
+  (memory.releases); on 0.10.2–0.11 the dummy encoder outputs V1 keeps through the text profile add to the
+  forward / logits peak (multimodal_held_gib, memory.multimodal). The logits term is what makes Qwen
+  models (vocab 151,936) heavier than Llama (128,256) at equal size and gpt-oss (201,088) heavier still on
+  llm-d's H100 runs; the forward term is what makes Kimi-Linear at `--max-num-batched-tokens 64000` leave
+  only 2.30 GiB on two RTX 3090 (vllm-project/vllm#28228). Under pipeline parallelism only the last
+  stage computes logits.
 - non-torch (CUDA context, NCCL): per release range, 0.32 / 0.45 GiB (TP1 / TP > 1) on 0.10 (dennislee22
   TP1–TP4), 0.13 / 0.55 on 0.11–0.20 (llm-d TP1 and TP2), 0.13 at any TP from 0.21, where the logs print it
   apart (vllm-project/vllm#50722, TP4). PP alone all-reduces nothing and keeps the TP1 figure (0.07 GiB
@@ -39,6 +41,7 @@ of 457 MiB per CUDA/ROCm device (512 MiB on Metal, ml/device.go) on top of the l
 
 from __future__ import annotations
 
+from lmscreen.model.memory.multimodal import multimodal_profile
 from lmscreen.model.memory.releases import (
     SAMPLER_COPIES_V2,
     TRITON_SAMPLER_COPIES,
@@ -173,6 +176,8 @@ def activation_gib(
     last_stage: bool = True,
     expert_parallel: bool = False,
     sm_count: int | None = None,
+    max_model_len: int | None = None,
+    first_stage: bool = True,
 ) -> float:
     """vLLM's profiled activation peak on one GPU (see the module docstring; constants per release)."""
     release = release_for(vllm_version)
@@ -188,7 +193,31 @@ def activation_gib(
         # (Qwen3.8-27B on vLLM 0.29, 8,192 batched tokens: 2.58 GiB logged = 1.44 encoder + 0.85 forward
         # + 0.15; the V1 fit's max() gave 1.59)
         return encoder + max(forward, sampler) + release.activation_constant_gib
-    return max(forward, sampler, encoder) + release.activation_constant_gib
+    # V1 keeps the dummy encoder outputs in the encoder cache while the text batch and the sampler run
+    # (memory.multimodal), on the first pipeline stage, which runs the encoder
+    held = (
+        multimodal_held_gib(spec, release, vllm_version, max_num_batched_tokens, max_num_seqs, max_model_len)
+        if first_stage
+        else 0.0
+    )
+    return max(forward + held, sampler + held, encoder) + release.activation_constant_gib
+
+
+def multimodal_held_gib(
+    spec: ModelSpec,
+    release: VllmRelease,
+    vllm_version: str | None,
+    max_num_batched_tokens: int,
+    max_num_seqs: int,
+    max_model_len: int | None,
+) -> float:
+    """The dummy encoder outputs V1's profile run keeps through the text profile, where the release is read
+    to do so and the model's processor limits are known (memory.multimodal); 0 otherwise."""
+    if not release.mm_held_outputs:
+        return 0.0
+    seq_len = max_model_len or spec.max_position_embeddings or max_num_batched_tokens
+    mm = multimodal_profile(spec, vllm_version, max_num_batched_tokens, max_num_seqs, seq_len, spec.mm_limits)
+    return mm.held_gib if mm else 0.0
 
 
 PP_RECEIVE_TENSORS = 2

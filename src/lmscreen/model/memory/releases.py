@@ -19,6 +19,8 @@ The activation peak is modelled as the largest of three profiled peaks, plus a c
   and 8,192 tokens keep ~2 GiB besides weights and KV, not the 6 GiB a token-wide logits peak would take);
 - the forward pass of `max_num_batched_tokens` tokens: `f × tokens × MLP width per rank × 2 B`, f 1.6 for
   dense MLPs and 3.3 for fused MoE (top-k experts) (overhead.py);
+- on 0.10.2–0.11, for Qwen2-VL / Qwen2.5-VL / Qwen3-VL, the dummy encoder outputs the profile keeps
+  through the text run (memory.multimodal), added to the larger of the two below;
 - from 0.16, for checkpoints with a vision tower, the encoder's profile (one image of the maximum feature
   size): `vision_profile_gib_per_b × vision parameters` (3.13 GiB per billion: club-3090#1087 logs 1.59 GiB
   of peak activation for Qwen3.8-27B at TP2); what keeps a few-sequence multimodal run from profiling
@@ -112,25 +114,22 @@ Known gaps, left unmodelled rather than patched with a constant per row:
   not the forward pass. vLLM falls back to PyTorch top-k/top-p (a full sort: values, int64 indices and a
   scatter copy) when FlashInfer is missing, which would add about two fp32 copies of the 1024 × 201,088
   logits; the #27508 log does not say which sampler ran.
-- The multimodal encoder's profile is taken per vision parameter (VISION_PROFILE_GIB_PER_B, one log), but
-  vLLM profiles the encoder on dummy items of the maximum feature size within the encoder-cache budget
-  ("Encoder cache will be initialized with a budget of N tokens, and profiled with K items"), and keeps
-  their outputs while the text dummy run and the sampler run. The budget is the larger of
-  max_num_batched_tokens and one item's maximum tokens, which the processor config sets (Qwen3-VL-30B at
-  0.11: one video of 153,600 tokens, whose cached outputs alone are ~2.3 GiB with the deepstack levels;
-  Qwen2-VL-7B at 0.13 with one 4096-token image keeps only ~1.2 GiB in all where the per-parameter term
-  gives 2.3). The catalog holds no processor limits, so neither is modelled. A 0.13 start-up of a
-  Qwen3-VL-30B-A3B checkpoint on an H100 NVL (bench/data/vllm-logs-heldout-8.csv: one image of a 16,384-token
-  budget) keeps 6.5 GiB besides weights and KV where these terms give 5.7 (the sort-size sampler of
-  0.12–0.15); its cached outputs, ~0.25 GiB (16,384 tokens x 2,048 x 2 B x 4 deepstack levels), stay alive
-  through the sampler run and would add, but need the processor's token limit, so they are not modelled.
-  Nor is 0.11's video budget derivable from the config and the context: the Qwen2-VL rule Qwen3-VL inherited
-  then (qwen2_vl.py get_num_frames_with_most_features: frames while the video fits in max_model_len, at most
-  16, each pair of frames at the image processor's largest size, 16,384 tokens for Qwen3-VL) gives at most
-  65,536 tokens at the 4×RTX 3090 run's max-model-len of 65,536, where it logs 153,600
-  (bench/data/vllm-logs-heldout-4.csv). That run keeps ~3.70 GiB of activation per GPU; the 153,600 cached
-  tokens (× 2,048 × 4 levels × 2 B = 2.34 GiB) plus these terms' 0.92 make 3.26, so the outputs kept through
-  the text profile, not the encoder's own peak, would explain most of it, given the budget.
+- The multimodal encoder's profile: from 0.16 a per-parameter term (VISION_PROFILE_GIB_PER_B, one log). On
+  0.10.2–0.11 the plan counts what vLLM's code keeps instead (memory.multimodal, read in the 0.11.0 /
+  0.12.0 / 0.13.0 / 0.19.1 wheels): profile_run encodes the largest dummy item of the encoder budget
+  (max(max_num_batched_tokens, the item's tokens)) and keeps its outputs in the encoder cache through the
+  text dummy run and the sampler. Qwen3-VL's 153,600-token budget at 0.11 (bench heldout-4's 4×RTX 3090
+  log) is 12,288 × 12.5: through 0.12.x qwen3_vl.py counts each of a dummy video's 12,288 visual tokens (the
+  video processor caps a video's pixels at 25,165,824 over all frames) as 12.5 prompt tokens for its
+  timestamp text, so the cache holds 12,288 rows × 2,048 × 4 DeepStack levels × 2 B = 0.19 GiB, not the
+  2.34 GiB that 153,600 rows would; 0.13.0 drops the factor and profiles one 16,384-token image (0.25 GiB).
+  The encoder's own activations for the 49,152 patches (1,152 wide, 27 blocks, each attention segment one
+  4-patch frame pair) are well under 1 GiB. So the code does not explain what the 0.11 Qwen3-VL-30B-A3B
+  runs keep: ~3.6 GiB of activation per GPU at TP4 on RTX 3090s (2,048 tokens, 256 sequences; planned 1.1)
+  and ~4.8 GiB on one A100 at 262,144 tokens (planned 1.0), where the same layout on 0.13 (H100 NVL, 1,024
+  sequences) keeps 5.9 and is planned within 0.15 GiB. What the 0.11 runs add is not found in
+  gpu_model_runner.py, qwen3_vl.py or the multimodal budget; the per-parameter term is not applied there.
+  On 0.12–0.15 the held outputs are not counted though the code keeps them: see VllmRelease.mm_held_outputs.
 - Pipeline parallel on Model Runner V2 (Qwen3-32B PP2 at 0.27.1, bench/data/vllm-logs-heldout-7.csv): each
   stage keeps 3.03 GiB besides weights and KV (the same tutorial's TP2 run: 1.66), where these terms give
   2.07. Read in vllm/v1/worker/gpu/model_runner.py (profile_run): the encoder is profiled on the first rank
@@ -184,6 +183,14 @@ class VllmRelease:
     """True when "GPU KV cache size" reports blocks // groups × block size (through 0.20, vllm#40691); later
     releases report max concurrency × max-model-len (vllm#51041)."""
     sources: tuple[str, ...]
+    mm_held_outputs: bool = False
+    """True where the plan counts the dummy encoder outputs V1's profile run keeps through the text profile,
+    sized by the model's processor limits (memory.multimodal). Read the same in 0.11.0, 0.12.0, 0.13.0 and
+    0.19.1 (profile_run), but counted on 0.10.2–0.11 only: on 0.12–0.15 the 0.11-fitted sort sampler already
+    plans a 256-sequence profile ~0.3–0.4 GiB high (heldout-11's 0.15.1 A100, heldout-5's two Qwen2-VL-7B
+    RTX 3090 pools), and adding Qwen2-VL's 0.11 GiB of held outputs on top takes its bf16 pool from 8.2% to
+    10.7% (H100 NVL Qwen3-VL-30B-A3B: 3.6% -> 2.3%); that sampler is to be fixed first. From 0.16 the
+    fitted per-parameter term (vision_profile_gib_per_b) stands for the whole multimodal profile."""
     non_torch_tp_multicast_gib: float | None = None
     """Per GPU under TP > 1 on NVSwitch cards (GPU.nvlink_multicast), where the release's profile counts
     the multicast all-reduce buffers the first forward allocates; None where no log shows it (then
@@ -293,6 +300,7 @@ RELEASES: tuple[VllmRelease, ...] = (
         pp_check_whole_model=False,
         mamba_seq_check=False,
         tokens_per_group=True,
+        mm_held_outputs=True,
         sources=(
             LLMD,
             "https://github.com/vllm-project/vllm/issues/28228 (Kimi-Linear, 0.11.x)",

@@ -203,6 +203,8 @@ class _Setup:
     """--enable-expert-parallel: MoE ranks hold whole experts (overhead.forward_bytes_per_token)."""
     mtp_draft: bool = False
     """--speculative-config method mtp: the checkpoint's MTP layers are loaded as the draft model."""
+    max_model_len: int | None = None
+    """--max-model-len as planned (the user's context, else the model's): sizes the multimodal profile."""
 
 
 def _stage_core(
@@ -227,6 +229,8 @@ def _stage_core(
         last_stage=last,
         expert_parallel=s.expert_parallel,
         sm_count=_sm_count(s.gpu_name),
+        max_model_len=s.max_model_len,
+        first_stage=stage == 0,
     )
     nt = overhead.non_torch_gib(tp, s.version, pp, nvlink_multicast=_nvlink_multicast(s.gpu_name))
     received = overhead.pp_receive_buffer_gib(spec, s.mnbt, stage) if pp > 1 else 0.0
@@ -471,6 +475,7 @@ def plan_vllm(
         cudagraph_profiling=cudagraph_profiling,
         expert_parallel=expert_parallel,
         mtp_draft=mtp_draft and spec.mtp_layers > 0,
+        max_model_len=inp.context or inp.native,
     )
     core = _vllm_core(spec, setup, inp.tp, inp.pp)
     want = inp.concurrency or 1

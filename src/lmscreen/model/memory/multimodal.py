@@ -1,0 +1,216 @@
+"""What vLLM's start-up profile holds for a multimodal encoder: the dummy items it encodes and keeps.
+
+Read in the released wheels (vllm 0.11.0, 0.12.0, 0.13.0, 0.19.1 from PyPI):
+
+- `GPUModelRunner.profile_run` (vllm/v1/worker/gpu_model_runner.py: 0.13.0 line 4424, 0.19.1 line 5721)
+  asks the `MultiModalBudget` (v1/worker/utils.py in 0.13.0, line 25; multimodal/encoder_budget.py in
+  0.19.1) for the modality whose item has the most tokens, builds that many dummy items of the maximum
+  feature size (`_get_mm_dummy_batch`), runs the vision tower on them (`embed_multimodal`, 0.11.0's
+  `get_multimodal_embeddings`) and stores every output in `self.encoder_cache["tmp_i"]`. Only then does it
+  run the text dummy batch (`_dummy_run(max_num_tokens)`) and the dummy sampler, and it clears the cache
+  after both: the encoder outputs are live at the text profile's peak and add to it.
+- The budget: `compute_mm_encoder_budget` (v1/core/encoder_cache_manager.py, 0.13.0 line 302) takes
+  `max(max_num_encoder_input_tokens, max tokens of one item)` for both the compute budget and the cache size
+  (max_num_encoder_input_tokens defaults to max_num_batched_tokens), and `get_max_items` profiles
+  `max(1, min(budget // item_tokens, max_num_seqs × items per prompt))` items, items per prompt being
+  `max(1, min(limit, max_model_len // item_tokens))`. A modality limited to 0 by `--limit-mm-per-prompt` is
+  dropped; with every modality at 0 (or `--language-model-only`, memory.flags) nothing is profiled.
+- The item sizes come from the model's processor (`get_mm_max_tokens_per_item`): for Qwen2-VL and
+  Qwen2.5-VL (qwen2_vl.py) an image of the processor's `max_pixels` (12,845,056 px in their
+  preprocessor_config.json: 16,384 tokens of 28 × 28 px) and a video of at most 14 such frames
+  (`_MAX_FRAMES_PER_VIDEO`, two frames a token) that fits in max_model_len, one frame per video when the
+  video limit is the default 999; for Qwen3-VL (qwen3_vl.py) an image of 16,777,216 px (16,384 tokens of
+  32 × 32 px) and a video whose *total* pixels the video processor caps at 25,165,824 (`video_smart_resize`),
+  12,288 tokens. Through 0.12.x Qwen3-VL counts that video as 12.5 tokens per visual token (the timestamp
+  text: `formatted_video_soft_tokens = video_soft_tokens * 12.5`, qwen3_vl.py 0.11.0 line 674, 0.12.0 line
+  708), 153,600, which outnumbers the image, so the profile encodes one video ("budget of 153600 tokens,
+  profiled with 1 video items", bench heldout-4's 4×RTX 3090 log); 0.13.0 drops the factor and profiles
+  one 16,384-token image (its H100 NVL log, bench heldout-8). `max()` keeps the first of equal modalities
+  in 0.13.0 (image) and the later name in 0.19.1 (`key=(tokens, name)`).
+- What an output holds: one row per visual token of the width the language model takes (Qwen2-VL's
+  `hidden_size`, Qwen2.5-VL's and Qwen3-VL's `out_hidden_size`), and Qwen3-VL concatenates its DeepStack
+  levels to it (`torch.cat([hidden_states] + deepstack_feature_lists, dim=1)`), so 1 + 3 widths, in the
+  model dtype (2 B).
+
+So the held outputs are small next to the text profile: Qwen3-VL-30B-A3B keeps 12,288 × 2,048 × 4 × 2 B =
+0.19 GiB (0.11, the 153,600-token budget counts timestamp text, not encoder outputs) or 16,384 × 2,048 × 4
+× 2 B = 0.25 GiB (0.13), Qwen2-VL-7B 16,384 × 3,584 × 2 B = 0.11 GiB. The encoder's own peak (the tower's
+activations for 49,152 or 65,536 patches of a 1,152-wide, 16-head tower, before the text run) stays below
+the text profile's sampler peak on the logged runs, so it is not a separate term here.
+
+The families whose processor limits are known are listed in FAMILIES; any other vision model gets no term
+from this module (the release's fitted per-parameter term, memory.releases, still applies from 0.16).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from lmscreen.model.memory.releases import LAST_PATCH, parse_version
+from lmscreen.model.spec import ModelSpec
+
+GIB = 1 << 30
+
+DEFAULT_LIMIT = 999
+"""Items per prompt of a modality `--limit-mm-per-prompt` does not name (config/multimodal.py
+`get_limit_per_prompt`, 0.11.0 and 0.13.0)."""
+
+QWEN3_VL_FORMATTED_VIDEO_UNTIL = (0, 12, LAST_PATCH)
+"""Last release whose Qwen3-VL counts a dummy video at 12.5 tokens per visual token (0.12.0 still does,
+0.13.0 does not)."""
+QWEN3_VL_VIDEO_FORMAT = 12.5
+
+
+@dataclass(frozen=True)
+class Family:
+    """A vision-language family's processor limits (what `get_mm_max_tokens_per_item` reads)."""
+
+    model_types: tuple[str, ...]
+    image_max_pixels: int
+    video_max_total_pixels: int | None
+    """A cap on a video's pixels over all frames (Qwen3-VL's video processor); None: per frame."""
+    max_frames: int
+    deepstack: bool
+
+
+FAMILIES: tuple[Family, ...] = (
+    Family(("qwen2_vl", "qwen2_5_vl"), 12_845_056, None, 14, False),
+    Family(("qwen3_vl", "qwen3_vl_moe"), 16_777_216, 25_165_824, 24_576, True),
+)
+
+
+@dataclass(frozen=True)
+class MultimodalProfile:
+    """The dummy multimodal batch of vLLM's start-up profile and the encoder outputs it keeps."""
+
+    modality: str
+    item_tokens: int
+    """Tokens one item counts in the budget (the prompt tokens it stands for)."""
+    encoded_tokens: int
+    """Visual tokens one item's encoder output holds."""
+    items: int
+    budget: int
+    held_gib: float
+
+    def describe(self) -> str:
+        return (
+            f"encoder budget {self.budget:,} tokens, {self.items} {self.modality} item(s) of "
+            f"{self.encoded_tokens:,} visual tokens held through the text profile ({self.held_gib:.2f} GiB)"
+        )
+
+
+def _family(spec: ModelSpec) -> Family | None:
+    kind = (spec.model_type or "").lower()
+    arch = (spec.architecture or "").lower()
+    for family in FAMILIES:
+        if kind in family.model_types:
+            return family
+    for family, marker in ((FAMILIES[0], "qwen2"), (FAMILIES[1], "qwen3vl")):
+        if arch.startswith(marker) and "vl" in arch:
+            return family
+    return None
+
+
+def _int(cfg: dict[str, Any], *keys: str) -> int:
+    for key in keys:
+        value = cfg.get(key)
+        if isinstance(value, int) and value > 0:
+            return value
+    return 0
+
+
+def _qwen2_video_tokens(image_tokens: int, seq_len: int, videos: int, max_frames: int) -> int:
+    """qwen2_vl.py `get_num_frames_with_most_features` / `get_max_video_tokens`: frames (two a token row,
+    padded to even) while the video fits in `seq_len`, shared over the prompt's videos, at most
+    `max_frames`, at least one."""
+
+    def tokens(frames: int) -> int:
+        return (frames + frames % 2) // 2 * image_tokens
+
+    total = 1
+    while tokens(total + 1) <= seq_len:
+        total += 1
+        if total > max_frames * max(videos, 1):
+            break
+    frames = max(min(total // max(videos, 1), max_frames), 1)
+    return tokens(frames)
+
+
+def multimodal_profile(
+    spec: ModelSpec,
+    vllm_version: str | None,
+    max_num_batched_tokens: int,
+    max_num_seqs: int,
+    max_model_len: int,
+    limits: dict[str, int] | None = None,
+) -> MultimodalProfile | None:
+    """The multimodal part of vLLM's profile run for `spec`, or None where nothing is profiled or the
+    family's processor limits are not known (module docstring)."""
+    vision = spec.vision_config
+    if not spec.is_vision or not isinstance(vision, dict):
+        return None
+    family = _family(spec)
+    if family is None:
+        return None
+    patch = _int(vision, "patch_size") or 14
+    merge = _int(vision, "spatial_merge_size") or 2
+    unit = patch * merge
+    image_tokens = family.image_max_pixels // (unit * unit)
+    limits = {k.lower(): int(v) for k, v in (limits or {}).items()}
+    image_limit = limits.get("image", DEFAULT_LIMIT)
+    video_limit = limits.get("video", DEFAULT_LIMIT)
+    key = parse_version(vllm_version)
+    tokens: dict[str, tuple[int, int]] = {}
+    if image_limit > 0:
+        tokens["image"] = (image_tokens, image_tokens)
+    if video_limit > 0:
+        if family.video_max_total_pixels:
+            encoded = family.video_max_total_pixels // (unit * unit) // 2
+            formatted = key <= QWEN3_VL_FORMATTED_VIDEO_UNTIL
+            counted = int(encoded * QWEN3_VL_VIDEO_FORMAT) if formatted else encoded
+        else:
+            frames = family.max_frames
+            encoded = counted = _qwen2_video_tokens(image_tokens, max_model_len, video_limit, frames)
+        tokens["video"] = (counted, encoded)
+    if not tokens:
+        return None
+    # 0.19.1 breaks ties by the later name (encoder_budget.py), earlier releases keep the first (image)
+    newer_tie = key >= (0, 19, 0)
+    modality = max(tokens, key=lambda m: (tokens[m][0], m if newer_tie else ""))
+    item_tokens, encoded = tokens[modality]
+    budget = max(max_num_batched_tokens, max(t[0] for t in tokens.values()))
+    limit = image_limit if modality == "image" else video_limit
+    per_prompt = max(1, min(limit, max_model_len // item_tokens))
+    items = max(1, min(budget // item_tokens, max_num_seqs * per_prompt))
+    width = _int(vision, "out_hidden_size") or spec.hidden_size or 0
+    levels = 1 + (len(vision.get("deepstack_visual_indexes") or []) if family.deepstack else 0)
+    held = items * encoded * width * levels * 2 / GIB
+    return MultimodalProfile(modality, item_tokens, encoded, items, budget, held)
+
+
+def parse_limits(text: str | None) -> dict[str, int] | None:
+    """`--limit-mm-per-prompt` as vLLM takes it: JSON ('{"image": 1, "video": 0}') or the older
+    'image=1,video=0' / 'image:1' forms; None when not given."""
+    if not text:
+        return None
+    import json
+    import re
+
+    from lmscreen.errors import InputError
+
+    body = text.strip()
+    try:
+        data = json.loads(body)
+    except ValueError:
+        data = dict(re.findall(r"(\w+)\s*[=:]\s*(\d+)", body))
+    if not isinstance(data, dict) or not data:
+        raise InputError(f"--limit-mm-per-prompt {text!r}: give counts per modality, e.g. image=1,video=0")
+    out: dict[str, int] = {}
+    for name, value in data.items():
+        count = value.get("count") if isinstance(value, dict) else value
+        try:
+            out[str(name).lower()] = int(count)
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"--limit-mm-per-prompt {text!r}: {name} needs a count") from exc
+    return out

@@ -189,3 +189,14 @@ def test_an_opening_half_year_with_only_parts_gives_way_to_the_later_nine_months
 def test_the_companys_business_going_steadily_is_the_whole_company() -> None:
     text = "渝三峡2021年半年报：报告期内，公司业务开展稳步有序,实现营业收入2.35亿元，同比增长23.57%。"
     assert read_facts(text).screening()["revenue"].fact.value == pytest.approx(2.35e8)
+
+
+def test_a_forecasts_title_range_names_the_documents_period() -> None:
+    # a half-year 业绩预告 note titled with its range: the first quarter it quotes is a part, not the document
+    text = (
+        "　　20H1净利1.2亿-1.35亿，同比增长40%-55%　　7月8日，公司公告，预计20H1净利1.2亿-1.35亿，同比增长"
+        "40%-55%；其中20Q1归母净利0.31亿元，同比增长62%，20Q2归母净利0.89亿-1.04亿，同比增长30%-50%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2020, "H1")
+    assert sheet.screening()["net_profit"].fact is None

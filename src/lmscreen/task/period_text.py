@@ -522,12 +522,14 @@ def _aimed_at(folded: str, m: PeriodMention) -> bool:
 
 
 _FIGURE_AFTER_RE = re.compile(
-    r"[^。；;！？\n\d]{0,14}?(?<!行业)(?<!市场)(?:营业总收入|营业收入|总营收|营收|收入|归母净利润|归母净利|净利润)"
-    r"[^，,。；;！？\n\d%]{0,8}?[-−]?\s?[0-9][0-9,.]*(?:\s?[/、]\s?[-−]?[0-9][0-9,.]*)*\s?"
+    r"[^。；;！？\n\d]{0,14}?(?<!行业)(?<!市场)(?:营业总收入|营业收入|总营收|营收|收入|归母净利润|归母净利|净利润|净利)"
+    r"[^，,。；;！？\n\d%]{0,8}?[-−]?\s?[0-9][0-9,.]*(?:\s?[/、]\s?[-−]?[0-9][0-9,.]*)*"
+    r"(?:\s?(?:万亿|亿|万|千万|百万)?元?\s?[-−~～至到]\s?[0-9][0-9,.]*)?\s?"
     r"(?:万亿|亿|万|千万|百万)?\s?元?(?<=[亿万元])"
 )
 """A period followed in its clause by the company's revenue or profit as an amount (`18年营收115.2亿`,
-`2022年前三季度公司收入为52.28亿元`): the period the text's own figures are of."""
+`2022年前三季度公司收入为52.28亿元`), or as a range (`19H1净利0.9亿-0.97亿`: a forecast's title names its own
+period): the period the text's own figures are of."""
 _REVISED_RE = re.compile(r"上调|下调|调整|预测|预计|假设|引入|给予|对应|目标")
 _THIS_YEAR_RE = re.compile(r"(?:今年|本年|当年)\s?$")
 

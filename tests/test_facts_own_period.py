@@ -200,3 +200,18 @@ def test_a_forecasts_title_range_names_the_documents_period() -> None:
     sheet = read_facts(text)
     assert (sheet.period.year, sheet.period.sub) == (2020, "H1")
     assert sheet.screening()["net_profit"].fact is None
+
+
+def test_a_quarter_without_a_year_takes_the_year_of_the_nine_months_it_ends() -> None:
+    # the opening's `Q3` names no year; a valuation's `2022年` is no year of the figures
+    text = (
+        "Q3部分地区疫情反复，同时集采预期下经销商观望对装机产生一定影响，整体业绩符合预期，维持增持评级。下调"
+        "2021~2023年EPS预测至1.74/2.26/2.94元（原为2.02/2.60/3.37元），参考可比公司估值，给予2022年PE30X，"
+        "下调目标价至67.80元。业绩符合预期。公司2021年Q1-3实现收入26.95亿元（+31.64%），归母净利润7.17亿元"
+        "（+39.33%），其中Q3实现收入10.18亿元（+20.92%），归母净利润3.04亿元（+26.45%）。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2021, "Q1-Q3")
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(26.95e8)
+    assert got["net_profit"].fact.value == pytest.approx(7.17e8)

@@ -756,10 +756,13 @@ def _year_of_same_part(
     folded: str, periods: list[PeriodMention], sub: str, forecast: re.Pattern[str] | None, today: date | None
 ) -> int | None:
     """The year the text gives the same part where it dates it (`上半年业绩靓眼…2020H1公司实现营收`): the
-    first dated actual mention of that part, not the latest year the text names (a forecast's `22年`)."""
+    first dated actual mention of that part, not the latest year the text names (a forecast's `22年`); a
+    second or third quarter takes the year of the half or nine months it ends (`Q3疫情反复…公司2021年Q1-3实现
+    收入26.95亿元…其中Q3实现收入10.18亿元`, beside a valuation's `给予2022年PE30X`)."""
+    subs = {sub, _TO_END.get(sub, sub) if sub in ("Q2", "Q3") else sub}
     for m in periods:
         p = m.period
-        if p is None or p.year is None or p.sub != sub or not _plausible(p.year, today):
+        if p is None or p.year is None or p.sub not in subs or not _plausible(p.year, today):
             continue
         if not _forecast_before(folded, m.start, forecast):
             return p.year

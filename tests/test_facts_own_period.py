@@ -215,3 +215,27 @@ def test_a_quarter_without_a_year_takes_the_year_of_the_nine_months_it_ends() ->
     got = sheet.screening()
     assert got["revenue"].fact.value == pytest.approx(26.95e8)
     assert got["net_profit"].fact.value == pytest.approx(7.17e8)
+
+
+def test_a_span_of_months_that_is_no_report_period_keeps_no_figure() -> None:
+    # a January-February flash: its figures are no report period's, whatever the document's period is
+    text = (
+        "根据公告，2023年春节期间，公司产品销售增长较好。经公司初步核算，2023年1至2月，公司实现营业总收入"
+        "31.2亿元左右，同比增长21%左右；实现归属于上市公司股东的净利润11.6亿元左右，同比增长24%左右。"
+    )
+    sheet = read_facts(text)
+    months = [f for f in sheet.facts if f.metric in ("revenue", "net_profit") and f.basis == "actual"]
+    assert months and all(f.period.sub == "M" and f.period_label is None for f in months)
+    got = sheet.screening()
+    assert got["revenue"].fact is None and got["net_profit"].fact is None
+
+
+def test_a_span_of_months_that_is_a_quarter_is_that_quarter() -> None:
+    text = (
+        "一、经营概述:2021年1-9月营业收入64.73亿元,同比增长93.3%;净利润10.06亿元,同比增长41.2%。"
+        "2021年7-9月营业收入36.84亿元,同比增长119.9%;净利润3.96亿元,同比增长3.68%。"
+    )
+    sheet = read_facts(text)
+    quarter = [f for f in sheet.facts if f.metric == "revenue" and f.value == pytest.approx(36.84e8)]
+    assert quarter and (quarter[0].period.year, quarter[0].period.sub) == (2021, "Q3")
+    assert sheet.screening()["revenue"].fact.value == pytest.approx(64.73e8)

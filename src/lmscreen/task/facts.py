@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from lmscreen.periods import SOME_MONTHS
 from lmscreen.task.context import Reading
 from lmscreen.task.fact import TIER_CONTEXT, Fact
 from lmscreen.task.layout import read_layout
@@ -108,8 +109,8 @@ class FactSheet:
             return False
         if fact.metric == "pe_ttm":
             return True
-        if self.period is None:
-            return fact.period is None or fact.period.sub != "E"
+        if self.period is None:  # nothing says its period: any but a forecast's or a span of months'
+            return fact.period is None or fact.period.sub not in ("E", SOME_MONTHS)
         return fact.period is not None and _same_exact(fact.period, self.period)
 
     def screening(self) -> dict[str, Screened]:

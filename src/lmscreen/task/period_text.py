@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from lmscreen.periods import SOME_MONTHS
 from lmscreen.task.periods import Period
 
 _QN = {"一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
@@ -39,6 +40,10 @@ _PATTERNS = [
         r"(?!\s?[-至~到]\s?[0-9])",
     ),
     ("months", rf"(?<![0-9])(?P<m_y>{_Y4})?\s?年?\s?(?:度)?\s?1\s?[-至~到]\s?(?P<m_n>3|6|9|12)\s?月(?:份)?"),
+    (
+        "mspan",
+        rf"(?<![0-9.])(?:(?P<ms_y>{_Y4})\s?年\s?)?(?P<ms_a>1[0-2]|[1-9])\s?[-至~到]\s?(?P<ms_b>1[0-2]|[1-9])\s?月(?:份)?",
+    ),
     (
         "range",
         rf"(?<![0-9.])(?P<r_a>{_Y4})\s?(?:[-~至到/、]|年\s?[-~至到])\s?(?P<r_b>{_Y4}|[0-9]{{2}})(?!\s?年?\s?[0-9]{{1,2}}\s?(?:[-~至到]\s?[0-9]{{1,2}}\s?)?月)"
@@ -146,6 +151,10 @@ def _ended(year: int, month: int, span: str) -> Period | None:
     return Period(year, sub) if sub else None
 
 
+_MONTH_SPANS = {(4, 6): "Q2", (7, 9): "Q3", (10, 12): "Q4", (7, 12): "H2"}
+"""Spans of months that are a quarter or a half alone (`1-3月`, `1-6月`, `1-9月`, `1-12月` are `months`)."""
+
+
 def _read(m: re.Match[str]) -> PeriodMention:
     kind = m.lastgroup or ""
     g = m.group
@@ -161,6 +170,12 @@ def _read(m: re.Match[str]) -> PeriodMention:
     if kind == "months":
         sub = {"3": "Q1", "6": "H1", "9": "Q1-Q3", "12": "FY"}[g("m_n")]
         return PeriodMention(s, e, Period(_year(g("m_y")), sub), "period")
+    if kind == "mspan":
+        # `2021年7-9月` is the third quarter; `2022年1至2月` no reporting period, its figures no report's
+        sub = _MONTH_SPANS.get((int(g("ms_a")), int(g("ms_b"))))
+        if sub is not None:
+            return PeriodMention(s, e, Period(_year(g("ms_y")), sub), "period")
+        return PeriodMention(s, e, Period(_year(g("ms_y")), SOME_MONTHS), "months")
     if kind == "range":
         a, b = int(g("r_a")), _year(g("r_b")) or 0
         if b < a or b - a > 50:
@@ -311,7 +326,7 @@ def label(period: Period | None) -> str | None:
         return None
     if period.sub in ("", "FY"):
         return f"FY{period.year}"
-    if period.sub == LAST_QUARTER:
+    if period.sub in (LAST_QUARTER, SOME_MONTHS):
         return None
     return f"{period.year}{period.sub}"
 

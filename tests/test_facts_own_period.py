@@ -239,3 +239,15 @@ def test_a_span_of_months_that_is_a_quarter_is_that_quarter() -> None:
     quarter = [f for f in sheet.facts if f.metric == "revenue" and f.value == pytest.approx(36.84e8)]
     assert quarter and (quarter[0].period.year, quarter[0].period.sub) == (2021, "Q3")
     assert sheet.screening()["revenue"].fact.value == pytest.approx(64.73e8)
+
+
+def test_a_list_over_years_past_the_documents_own_is_of_estimates() -> None:
+    # no forecast word in the list's clause: its years running past the 2022 half year say they are estimates
+    text = (
+        "公司2022年上半年实现营业总收入150.21亿元，同比增长12.3%。考虑到原材料成本变化等不确定性因素，我们继续"
+        "维持2022-2024年公司营业总收入分别为339.41/399.52/462.82亿元。"
+    )
+    sheet = read_facts(text)
+    listed = [f for f in sheet.facts if f.metric == "revenue" and f.value > 300e8]
+    assert len(listed) == 3 and all(f.basis == "forecast" and f.period.sub == "E" for f in listed)
+    assert sheet.screening()["revenue"].fact.value == pytest.approx(150.21e8)

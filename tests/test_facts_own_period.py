@@ -251,3 +251,19 @@ def test_a_list_over_years_past_the_documents_own_is_of_estimates() -> None:
     listed = [f for f in sheet.facts if f.metric == "revenue" and f.value > 300e8]
     assert len(listed) == 3 and all(f.basis == "forecast" and f.period.sub == "E" for f in listed)
     assert sheet.screening()["revenue"].fact.value == pytest.approx(150.21e8)
+
+
+def test_an_older_years_figures_in_a_text_looking_ahead_two_years_later_are_not_its_own() -> None:
+    # a company profile: the only figures printed are 2018's, and it looks ahead to 2021
+    text = (
+        "公司成立于2011年，受益于下游产品热销，15-18年公司营收/归母净利润CAGR分别为45%/52%，2018年公司实现"
+        "营收/归母净利润分别为18.35/3.21亿元。2019-2020年受客户去库存影响，公司收入承压；展望2021年，新品放量"
+        "可期。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2020, "FY")
+    got = sheet.screening()
+    assert got["revenue"].fact is None and got["net_profit"].fact is None
+    # the same figures in a review written the year after them stay the document's
+    recent = read_facts(text.replace("展望2021年", "展望2019年").replace("2019-2020年", "2018年"))
+    assert recent.screening()["revenue"].fact.value == pytest.approx(18.35e8)

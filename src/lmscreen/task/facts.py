@@ -325,6 +325,7 @@ def read_facts(
     period = _quarter_only(period, facts, period)
     if period is None:
         period = _latest_printed(facts)
+    period = _before_outlook(reading.folded, period)
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases)
 
 
@@ -402,6 +403,23 @@ def _quarter_only(main: Period | None, facts: list[Fact], period: Period | None)
         return period
     quarter = Period(main.year, "Q3")
     return quarter if _printed(facts, quarter) and not _printed(facts, main) else period
+
+
+_OUTLOOK_RE = re.compile(r"展望\s?(?P<y>20[0-9]{2}|[0-9]{2})\s?年")
+
+
+def _before_outlook(folded: str, period: Period | None) -> Period | None:
+    """`2018年公司实现营收/归母净利润分别为27.79/8.14亿元。…2018-2019年…公司收入/归母净利润承压；展望2020年…`:
+    a text that looks ahead to a year is written that year or the one before; figures of an earlier year
+    are an old report's, not the document's. Its own period is then the year before the outlook's, for
+    which it prints none."""
+    if period is None or period.year is None:
+        return period
+    years = [int(m.group("y")) for m in _OUTLOOK_RE.finditer(folded)]
+    years = [y + 2000 if y < 100 else y for y in years]
+    if not years or period.year >= min(years) - 1:
+        return period
+    return Period(min(years) - 1, "FY")
 
 
 _PERIOD_END = {"Q1": 3, "H1": 6, "Q2": 6, "Q1-Q3": 9, "Q3": 9, "FY": 12, "H2": 12, "Q4": 12}

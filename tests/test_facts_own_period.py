@@ -267,3 +267,24 @@ def test_an_older_years_figures_in_a_text_looking_ahead_two_years_later_are_not_
     # the same figures in a review written the year after them stay the document's
     recent = read_facts(text.replace("展望2021年", "展望2019年").replace("2019-2020年", "2018年"))
     assert recent.screening()["revenue"].fact.value == pytest.approx(18.35e8)
+
+
+def test_a_report_named_without_a_year_takes_the_year_its_own_figures_are_printed_for() -> None:
+    # a forecast's years come first after `中报`; the half year's own figures, dated, say which half it is
+    text = (
+        "公司披露中报，Q2在高基数等因素下增速回落，不改全年业绩预期。维持19-21年EPS预测34.5/41.8/47.8元，维持"
+        "目标价1100元，对应20年27倍PE。　　Q2收入利润增速回落。公司19H1营业总收入411.7亿元，"
+        "归母净利润199.5亿元，同比增长16.8%和26.6%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2019, "H1")
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(411.7e8)
+    assert got["net_profit"].fact.value == pytest.approx(199.5e8)
+
+
+def test_a_bare_income_after_a_part_of_the_year_written_short_is_the_revenue() -> None:
+    text = "伊利公告2022前三季收入935亿元，同比+10.4%；归母净利80.6亿元，同比+1.5%。"
+    got = read_facts(text, names=("伊利",)).screening()
+    assert got["revenue"].fact.value == pytest.approx(935e8)
+    assert got["net_profit"].fact.value == pytest.approx(80.6e8)

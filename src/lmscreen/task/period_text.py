@@ -731,8 +731,16 @@ def _year_near(
     today: date | None,
     forecast: re.Pattern[str] | None = None,
 ) -> int | None:
-    """The year of a report named without one (`披露半年报。公司2021年上半年…`): the first year named soon
-    after, else the year of the part (`_part_year`)."""
+    """The year of a report named without one (`披露半年报。公司2021年上半年…`): the year of the first dated
+    mention of the same part with the company's revenue or profit right after it (`公司披露中报，…维持19-21年
+    EPS预测…。公司19H1营业总收入411.7亿元`), else the first year named soon after, else the year of the
+    part (`_part_year`)."""
+    for m in periods:
+        p = m.period
+        if p is None or p.year is None or not sub or p.sub != sub or not _plausible(p.year, today):
+            continue
+        if _has_figure(folded, m) and not _forecast_before(folded, m.start, forecast):
+            return p.year
     for m in periods:
         if m.start < pos - 60 or m.period is None or m.period.year is None:
             continue

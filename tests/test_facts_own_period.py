@@ -288,3 +288,17 @@ def test_a_bare_income_after_a_part_of_the_year_written_short_is_the_revenue() -
     got = read_facts(text, names=("伊利",)).screening()
     assert got["revenue"].fact.value == pytest.approx(935e8)
     assert got["net_profit"].fact.value == pytest.approx(80.6e8)
+
+
+def test_one_months_figures_are_no_reporting_periods() -> None:
+    # a year's review that quotes March alone: March's revenue is no rival of the year's
+    text = (
+        "公司发布2021年财报，期内实现营收676.75亿元（+28.67%），归母净利润96.53亿元（+57.23%）。受疫情影响，"
+        "3月经营情况明显承压，3月营收约36.82亿元，同比约下滑50%，归母净利润约1.63亿元，同比下滑约80%。"
+    )
+    sheet = read_facts(text)
+    march = [f for f in sheet.facts if f.metric == "revenue" and f.value == pytest.approx(36.82e8)]
+    assert march and march[0].period.sub == "M"
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(676.75e8)
+    assert got["net_profit"].fact.value == pytest.approx(96.53e8)

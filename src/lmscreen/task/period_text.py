@@ -45,6 +45,11 @@ _PATTERNS = [
         rf"(?<![0-9.])(?:(?P<ms_y>{_Y4})\s?年\s?)?(?P<ms_a>1[0-2]|[1-9])\s?[-至~到]\s?(?P<ms_b>1[0-2]|[1-9])\s?月(?:份)?",
     ),
     (
+        "month",
+        r"(?<![0-9年.\-~至到/])(?:1[0-2]|[1-9])\s?月(?:份)?(?=\s?(?:单月|当月)?\s?(?:公司)?\s?(?:实现)?\s?"
+        r"(?:营业总收入|营业收入|营收|收入|归母净利润?|净利润|销售额))",
+    ),
+    (
         "range",
         rf"(?<![0-9.])(?P<r_a>{_Y4})\s?(?:[-~至到/、]|年\s?[-~至到])\s?(?P<r_b>{_Y4}|[0-9]{{2}})(?!\s?年?\s?[0-9]{{1,2}}\s?(?:[-~至到]\s?[0-9]{{1,2}}\s?)?月)"
         r"\s?年?(?P<r_e>[EF])?(?![0-9])",
@@ -170,6 +175,8 @@ def _read(m: re.Match[str]) -> PeriodMention:
     if kind == "months":
         sub = {"3": "Q1", "6": "H1", "9": "Q1-Q3", "12": "FY"}[g("m_n")]
         return PeriodMention(s, e, Period(_year(g("m_y")), sub), "period")
+    if kind == "month":  # `3月营收约36.82亿元`: one month's figure, no reporting period's
+        return PeriodMention(s, e, Period(None, SOME_MONTHS), "months")
     if kind == "mspan":
         # `2021年7-9月` is the third quarter; `2022年1至2月` no reporting period, its figures no report's
         sub = _MONTH_SPANS.get((int(g("ms_a")), int(g("ms_b"))))

@@ -123,3 +123,15 @@ def test_the_companys_product_named_in_latin_letters_is_a_part() -> None:
     assert pta and pta[0].scope == "segment" and pta[0].segment == "PTA"
     assert sheet.screening()["gross_margin"].fact is None
     assert sheet.screening()["revenue"].fact.value == pytest.approx(1007.82e8)
+
+
+def test_one_figure_printed_rounded_and_exact_is_one_figure_the_exact_kept() -> None:
+    text = (
+        "事件：2019年第一季度公司实现营业收入6.15亿元，同比增长20.04%；归母净利润0.46亿元，同比增长27.02%。"
+        "　　19Q1公司实现营业收入6.15亿元，同比增长20.04%；归母净利润4555万元，同比增长27.02%。"
+    )
+    got = read_facts(text).screening()
+    assert got["net_profit"].fact.value == pytest.approx(4555e4)
+    # two amounts further apart than the coarser one's rounding stay a conflict
+    other = read_facts(text.replace("4555万元", "4455万元")).screening()["net_profit"]
+    assert other.fact is None and len(other.conflict) == 2

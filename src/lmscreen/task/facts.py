@@ -81,6 +81,23 @@ def agree(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=_AGREE)
 
 
+def _same_figure(a: Fact, b: Fact) -> bool:
+    """Two facts are one figure: their values agree, or two amounts differ by less than the rounding of the
+    coarser one as printed (`归母净利润0.46亿元` and `…4555万元`: 0.46亿 is 4555万 to two decimals)."""
+    if agree(a.value, b.value):
+        return True
+    ma, mb = a.mention, b.mention
+    if ma is None or mb is None or ma.kind != "money" or mb.kind != "money" or (a.value < 0) != (b.value < 0):
+        return False
+    return abs(a.value - b.value) <= max(_rounding(a), _rounding(b))
+
+
+def _rounding(fact: Fact) -> float:
+    """Half the last printed digit of an amount, in base units (the finer, the more exact the figure)."""
+    m = fact.mention
+    return 0.5 * 10 ** (-m.decimals) * m.factor if m is not None else 0.0
+
+
 @dataclass(frozen=True)
 class Screened:
     """A screening field as the reader leaves it."""
@@ -127,11 +144,13 @@ class FactSheet:
                 continue
             best = min((f.rank, f.tier) for f in pool)
             top = [f for f in pool if (f.rank, f.tier) == best]
-            if not all(agree(f.value, top[0].value) for f in top):
+            if not all(_same_figure(f, top[0]) for f in top):
                 top = self._without_segment_echoes(top) or top
             first = min(top, key=lambda f: f.start)
             if all(agree(f.value, first.value) for f in top):
                 out[name] = Screened(name, fact=first)
+            elif all(_same_figure(f, first) for f in top):
+                out[name] = Screened(name, fact=min(top, key=lambda f: (_rounding(f), f.start)))
             elif (headline := self._headline(name, first)) is not None:
                 out[name] = Screened(name, fact=headline)
             else:

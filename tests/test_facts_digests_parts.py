@@ -87,3 +87,51 @@ def test_an_aspect_heading_then_another_name_is_that_ones_figure() -> None:
     got = read_facts(grown).screening()
     assert got["net_profit"].fact.value == pytest.approx(3.2e8)
     assert got["revenue"].fact.value == pytest.approx(30e8)
+
+
+def test_a_sentence_opening_on_another_companys_report_holds_its_figures() -> None:
+    # an industry piece: each sentence opens on one company's report; none of them is the text's company
+    text = (
+        "近日，两家设备龙头交出二季报。XYZW二季报也极其出色，净销售额54亿欧元，毛利率为49.1%，净利润达14亿"
+        "欧元。甲乙集团2022年二季报同样亮眼，毛利率为31.2%。"
+    )
+    sheet = read_facts(text)
+    margins = {(f.scope, f.segment, f.value) for f in sheet.facts if f.metric == "gross_margin"}
+    assert margins == {("segment", "XYZW", 49.1), ("segment", "甲乙集团", 31.2)}
+    assert sheet.screening()["gross_margin"].fact is None
+    # the text's own company, named, keeps its own
+    own = read_facts(text, names=("XYZW",)).screening()["gross_margin"].fact
+    assert own is not None and own.value == pytest.approx(49.1)
+
+
+def test_a_company_word_or_a_lead_in_before_a_report_names_no_one_else() -> None:
+    text = "根据公司2022年年报，公司实现营业收入32.74亿元，毛利率为35.5%。本集团年报显示，净利润为5.63亿元。"
+    got = read_facts(text).screening()
+    assert got["revenue"].fact.value == pytest.approx(32.74e8)
+    assert got["gross_margin"].fact.value == pytest.approx(35.5)
+    assert got["net_profit"].fact.value == pytest.approx(5.63e8)
+
+
+def test_the_companys_product_named_in_latin_letters_is_a_part() -> None:
+    # `公司PTA毛利率`: one product's margin, not the company's
+    text = (
+        "2019年，公司实现营业收入1007.82亿元，同比+67.78%；实现归母净利润100.25亿元。2019年，公司PTA毛利率"
+        "22.66%，同比提高14.18个百分点；聚酯产品毛利率14.27%，同比减少4.47个百分点。"
+    )
+    sheet = read_facts(text)
+    pta = [f for f in sheet.facts if f.metric == "gross_margin" and f.value == pytest.approx(22.66)]
+    assert pta and pta[0].scope == "segment" and pta[0].segment == "PTA"
+    assert sheet.screening()["gross_margin"].fact is None
+    assert sheet.screening()["revenue"].fact.value == pytest.approx(1007.82e8)
+
+
+def test_one_figure_printed_rounded_and_exact_is_one_figure_the_exact_kept() -> None:
+    text = (
+        "事件：2019年第一季度公司实现营业收入6.15亿元，同比增长20.04%；归母净利润0.46亿元，同比增长27.02%。"
+        "　　19Q1公司实现营业收入6.15亿元，同比增长20.04%；归母净利润4555万元，同比增长27.02%。"
+    )
+    got = read_facts(text).screening()
+    assert got["net_profit"].fact.value == pytest.approx(4555e4)
+    # two amounts further apart than the coarser one's rounding stay a conflict
+    other = read_facts(text.replace("4555万元", "4455万元")).screening()["net_profit"]
+    assert other.fact is None and len(other.conflict) == 2

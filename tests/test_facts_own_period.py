@@ -189,3 +189,116 @@ def test_an_opening_half_year_with_only_parts_gives_way_to_the_later_nine_months
 def test_the_companys_business_going_steadily_is_the_whole_company() -> None:
     text = "渝三峡2021年半年报：报告期内，公司业务开展稳步有序,实现营业收入2.35亿元，同比增长23.57%。"
     assert read_facts(text).screening()["revenue"].fact.value == pytest.approx(2.35e8)
+
+
+def test_a_forecasts_title_range_names_the_documents_period() -> None:
+    # a half-year 业绩预告 note titled with its range: the first quarter it quotes is a part, not the document
+    text = (
+        "　　20H1净利1.2亿-1.35亿，同比增长40%-55%　　7月8日，公司公告，预计20H1净利1.2亿-1.35亿，同比增长"
+        "40%-55%；其中20Q1归母净利0.31亿元，同比增长62%，20Q2归母净利0.89亿-1.04亿，同比增长30%-50%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2020, "H1")
+    assert sheet.screening()["net_profit"].fact is None
+
+
+def test_a_quarter_without_a_year_takes_the_year_of_the_nine_months_it_ends() -> None:
+    # the opening's `Q3` names no year; a valuation's `2022年` is no year of the figures
+    text = (
+        "Q3部分地区疫情反复，同时集采预期下经销商观望对装机产生一定影响，整体业绩符合预期，维持增持评级。下调"
+        "2021~2023年EPS预测至1.74/2.26/2.94元（原为2.02/2.60/3.37元），参考可比公司估值，给予2022年PE30X，"
+        "下调目标价至67.80元。业绩符合预期。公司2021年Q1-3实现收入26.95亿元（+31.64%），归母净利润7.17亿元"
+        "（+39.33%），其中Q3实现收入10.18亿元（+20.92%），归母净利润3.04亿元（+26.45%）。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2021, "Q1-Q3")
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(26.95e8)
+    assert got["net_profit"].fact.value == pytest.approx(7.17e8)
+
+
+def test_a_span_of_months_that_is_no_report_period_keeps_no_figure() -> None:
+    # a January-February flash: its figures are no report period's, whatever the document's period is
+    text = (
+        "根据公告，2023年春节期间，公司产品销售增长较好。经公司初步核算，2023年1至2月，公司实现营业总收入"
+        "31.2亿元左右，同比增长21%左右；实现归属于上市公司股东的净利润11.6亿元左右，同比增长24%左右。"
+    )
+    sheet = read_facts(text)
+    months = [f for f in sheet.facts if f.metric in ("revenue", "net_profit") and f.basis == "actual"]
+    assert months and all(f.period.sub == "M" and f.period_label is None for f in months)
+    got = sheet.screening()
+    assert got["revenue"].fact is None and got["net_profit"].fact is None
+
+
+def test_a_span_of_months_that_is_a_quarter_is_that_quarter() -> None:
+    text = (
+        "一、经营概述:2021年1-9月营业收入64.73亿元,同比增长93.3%;净利润10.06亿元,同比增长41.2%。"
+        "2021年7-9月营业收入36.84亿元,同比增长119.9%;净利润3.96亿元,同比增长3.68%。"
+    )
+    sheet = read_facts(text)
+    quarter = [f for f in sheet.facts if f.metric == "revenue" and f.value == pytest.approx(36.84e8)]
+    assert quarter and (quarter[0].period.year, quarter[0].period.sub) == (2021, "Q3")
+    assert sheet.screening()["revenue"].fact.value == pytest.approx(64.73e8)
+
+
+def test_a_list_over_years_past_the_documents_own_is_of_estimates() -> None:
+    # no forecast word in the list's clause: its years running past the 2022 half year say they are estimates
+    text = (
+        "公司2022年上半年实现营业总收入150.21亿元，同比增长12.3%。考虑到原材料成本变化等不确定性因素，我们继续"
+        "维持2022-2024年公司营业总收入分别为339.41/399.52/462.82亿元。"
+    )
+    sheet = read_facts(text)
+    listed = [f for f in sheet.facts if f.metric == "revenue" and f.value > 300e8]
+    assert len(listed) == 3 and all(f.basis == "forecast" and f.period.sub == "E" for f in listed)
+    assert sheet.screening()["revenue"].fact.value == pytest.approx(150.21e8)
+
+
+def test_an_older_years_figures_in_a_text_looking_ahead_two_years_later_are_not_its_own() -> None:
+    # a company profile: the only figures printed are 2018's, and it looks ahead to 2021
+    text = (
+        "公司成立于2011年，受益于下游产品热销，15-18年公司营收/归母净利润CAGR分别为45%/52%，2018年公司实现"
+        "营收/归母净利润分别为18.35/3.21亿元。2019-2020年受客户去库存影响，公司收入承压；展望2021年，新品放量"
+        "可期。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2020, "FY")
+    got = sheet.screening()
+    assert got["revenue"].fact is None and got["net_profit"].fact is None
+    # the same figures in a review written the year after them stay the document's
+    recent = read_facts(text.replace("展望2021年", "展望2019年").replace("2019-2020年", "2018年"))
+    assert recent.screening()["revenue"].fact.value == pytest.approx(18.35e8)
+
+
+def test_a_report_named_without_a_year_takes_the_year_its_own_figures_are_printed_for() -> None:
+    # a forecast's years come first after `中报`; the half year's own figures, dated, say which half it is
+    text = (
+        "公司披露中报，Q2在高基数等因素下增速回落，不改全年业绩预期。维持19-21年EPS预测34.5/41.8/47.8元，维持"
+        "目标价1100元，对应20年27倍PE。　　Q2收入利润增速回落。公司19H1营业总收入411.7亿元，"
+        "归母净利润199.5亿元，同比增长16.8%和26.6%。"
+    )
+    sheet = read_facts(text)
+    assert (sheet.period.year, sheet.period.sub) == (2019, "H1")
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(411.7e8)
+    assert got["net_profit"].fact.value == pytest.approx(199.5e8)
+
+
+def test_a_bare_income_after_a_part_of_the_year_written_short_is_the_revenue() -> None:
+    text = "伊利公告2022前三季收入935亿元，同比+10.4%；归母净利80.6亿元，同比+1.5%。"
+    got = read_facts(text, names=("伊利",)).screening()
+    assert got["revenue"].fact.value == pytest.approx(935e8)
+    assert got["net_profit"].fact.value == pytest.approx(80.6e8)
+
+
+def test_one_months_figures_are_no_reporting_periods() -> None:
+    # a year's review that quotes March alone: March's revenue is no rival of the year's
+    text = (
+        "公司发布2021年财报，期内实现营收676.75亿元（+28.67%），归母净利润96.53亿元（+57.23%）。受疫情影响，"
+        "3月经营情况明显承压，3月营收约36.82亿元，同比约下滑50%，归母净利润约1.63亿元，同比下滑约80%。"
+    )
+    sheet = read_facts(text)
+    march = [f for f in sheet.facts if f.metric == "revenue" and f.value == pytest.approx(36.82e8)]
+    assert march and march[0].period.sub == "M"
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(676.75e8)
+    assert got["net_profit"].fact.value == pytest.approx(96.53e8)

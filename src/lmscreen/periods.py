@@ -35,6 +35,8 @@ YEAR_ONLY = ""
 """`sub` of a period whose year is known and whose part is not (`2024年…`): read as the full year."""
 SOME_QUARTER = "Q"
 """`sub` of `单季度` (one quarter, number not said): it has no label of its own."""
+SOME_MONTHS = "M"
+"""`sub` of a span of months that is no reporting period (`2022年1至2月`, `1-11月`): no label of its own."""
 
 _LABEL_RE = re.compile(r"^(?:FY(?P<fy>\d{4})|(?P<year>\d{4})(?P<sub>H[12]|Q[1-4]|Q1-Q3|E))$")
 
@@ -57,7 +59,7 @@ class Period:
         if self.sub == TTM:
             return TTM
         year = self.year or fallback_year
-        if year is None or self.sub == SOME_QUARTER:
+        if year is None or self.sub in (SOME_QUARTER, SOME_MONTHS):
             return None
         if self.sub in (YEAR_ONLY, FULL_YEAR):
             return f"{FULL_YEAR}{year}"

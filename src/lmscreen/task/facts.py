@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from lmscreen.periods import SOME_MONTHS
 from lmscreen.task.context import Reading
 from lmscreen.task.fact import TIER_CONTEXT, Fact
 from lmscreen.task.layout import read_layout
@@ -80,6 +81,23 @@ def agree(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=_AGREE)
 
 
+def _same_figure(a: Fact, b: Fact) -> bool:
+    """Two facts are one figure: their values agree, or two amounts differ by less than the rounding of the
+    coarser one as printed (`归母净利润0.46亿元` and `…4555万元`: 0.46亿 is 4555万 to two decimals)."""
+    if agree(a.value, b.value):
+        return True
+    ma, mb = a.mention, b.mention
+    if ma is None or mb is None or ma.kind != "money" or mb.kind != "money" or (a.value < 0) != (b.value < 0):
+        return False
+    return abs(a.value - b.value) <= max(_rounding(a), _rounding(b))
+
+
+def _rounding(fact: Fact) -> float:
+    """Half the last printed digit of an amount, in base units (the finer, the more exact the figure)."""
+    m = fact.mention
+    return 0.5 * 10 ** (-m.decimals) * m.factor if m is not None else 0.0
+
+
 @dataclass(frozen=True)
 class Screened:
     """A screening field as the reader leaves it."""
@@ -108,8 +126,8 @@ class FactSheet:
             return False
         if fact.metric == "pe_ttm":
             return True
-        if self.period is None:
-            return fact.period is None or fact.period.sub != "E"
+        if self.period is None:  # nothing says its period: any but a forecast's or a span of months'
+            return fact.period is None or fact.period.sub not in ("E", SOME_MONTHS)
         return fact.period is not None and _same_exact(fact.period, self.period)
 
     def screening(self) -> dict[str, Screened]:
@@ -126,11 +144,13 @@ class FactSheet:
                 continue
             best = min((f.rank, f.tier) for f in pool)
             top = [f for f in pool if (f.rank, f.tier) == best]
-            if not all(agree(f.value, top[0].value) for f in top):
+            if not all(_same_figure(f, top[0]) for f in top):
                 top = self._without_segment_echoes(top) or top
             first = min(top, key=lambda f: f.start)
             if all(agree(f.value, first.value) for f in top):
                 out[name] = Screened(name, fact=first)
+            elif all(_same_figure(f, first) for f in top):
+                out[name] = Screened(name, fact=min(top, key=lambda f: (_rounding(f), f.start)))
             elif (headline := self._headline(name, first)) is not None:
                 out[name] = Screened(name, fact=headline)
             else:
@@ -324,6 +344,7 @@ def read_facts(
     period = _quarter_only(period, facts, period)
     if period is None:
         period = _latest_printed(facts)
+    period = _before_outlook(reading.folded, period)
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases)
 
 
@@ -401,6 +422,23 @@ def _quarter_only(main: Period | None, facts: list[Fact], period: Period | None)
         return period
     quarter = Period(main.year, "Q3")
     return quarter if _printed(facts, quarter) and not _printed(facts, main) else period
+
+
+_OUTLOOK_RE = re.compile(r"展望\s?(?P<y>20[0-9]{2}|[0-9]{2})\s?年")
+
+
+def _before_outlook(folded: str, period: Period | None) -> Period | None:
+    """`2018年公司实现营收/归母净利润分别为27.79/8.14亿元。…2018-2019年…公司收入/归母净利润承压；展望2020年…`:
+    a text that looks ahead to a year is written that year or the one before; figures of an earlier year
+    are an old report's, not the document's. Its own period is then the year before the outlook's, for
+    which it prints none."""
+    if period is None or period.year is None:
+        return period
+    years = [int(m.group("y")) for m in _OUTLOOK_RE.finditer(folded)]
+    years = [y + 2000 if y < 100 else y for y in years]
+    if not years or period.year >= min(years) - 1:
+        return period
+    return Period(min(years) - 1, "FY")
 
 
 _PERIOD_END = {"Q1": 3, "H1": 6, "Q2": 6, "Q1-Q3": 9, "Q3": 9, "FY": 12, "H2": 12, "Q4": 12}

@@ -399,6 +399,11 @@ def _pair(
         # the periods' it lists, else whose they are the labels cannot say
         label = labels[-1]
         if span and len(span[-1].years) == len(shared):
+            own_year = reading.main.year if reading.main is not None else None
+            if basis == "actual" and own_year is not None and span[-1].years[-1] > own_year:
+                # `维持2022-2024年公司营业总收入分别为339.41/399.52/462.82亿元` in a 2022H1 note: years
+                # that run past the document's own are estimates, the list's first year with them
+                basis = "forecast"
             kind = "E" if basis == "forecast" else "FY"
             slots = [(label, Period(y, kind)) for y in span[-1].years]
         else:

@@ -107,7 +107,7 @@ _LABELS: list[tuple[str, str, int]] = [
     # profit's weakest label, only where it opens its clause or follows the one it is about, a period or a
     # verb of result; `汇兑亏损`, `板块亏损` (a part's loss: left unread), `亏损额收窄`, `亏损幅度` are not it
     (r"(?:(?<=^)|(?<=[，,；;。：:、\s)）0-9A-Za-z])|(?<=公司)|(?<=集团)|(?<=录得)|(?<=实现)|(?<=出现)|(?<=全年)"
-     r"|(?<=年)|(?<=半年)|(?<=季度)|(?<=单季)|(?<=期)|(?<=期内)|(?<=期为))亏损"
+     r"|(?<=年)|(?<=半年)|(?<=季度)|(?<=[一二三四1-4]季)|(?<=单季)|(?<=期)|(?<=期内)|(?<=期为))亏损"
      r"(?![额幅率面范程损])(?!\s?(?:同比|收窄|扩大|减少|增加|缩小|缩窄))",
      "net_profit", 2),
     # --- cash flow (its inflow and outflow subtotals, `经营活动现金流入小计`, are not the net flow)
@@ -121,8 +121,8 @@ _LABELS: list[tuple[str, str, int]] = [
     (r"(?<![自经运主直联])营收|" + _w("营业收入", "实现收入", "operating revenue", "revenue", "revenues"),
      "revenue", 0),
     # a bare 收入 right after a period (`2019年收入53.1亿元`), the company or 实现
-    # (`2019年业绩：收入687亿元`), not inside a compound
-    (r"(?:(?<=[0-9A-Za-z：:，,；;。\s])|(?<=^)|(?<=实现)|(?<=公司)|(?<=集团)|(?<=全年)|(?<=季度)|(?<=单季)|(?<=年度)|(?<=上半年)|(?<=[0-9]年))"
+    # (`2019年业绩：收入687亿元`, `2022前三季收入935亿元`), not inside a compound
+    (r"(?:(?<=[0-9A-Za-z：:，,；;。\s])|(?<=^)|(?<=实现)|(?<=公司)|(?<=集团)|(?<=全年)|(?<=季度)|(?<=[一二三四1-4]季)|(?<=单季)|(?<=年度)|(?<=上半年)|(?<=[0-9]年))"
      r"收入(?![占结规端来确入])(?!增(?!(?:长|加)\s?[0-9][0-9.]*\s?%\s?(?:至|到)))",
      "revenue", 1),
     (_w("营业总收入", "总营收", "主营收入", "total revenue", "total revenues", "total operating income",

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from lmscreen.periods import SOME_MONTHS
 from lmscreen.task.periods import Period
 
 _QN = {"一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
@@ -39,6 +40,15 @@ _PATTERNS = [
         r"(?!\s?[-至~到]\s?[0-9])",
     ),
     ("months", rf"(?<![0-9])(?P<m_y>{_Y4})?\s?年?\s?(?:度)?\s?1\s?[-至~到]\s?(?P<m_n>3|6|9|12)\s?月(?:份)?"),
+    (
+        "mspan",
+        rf"(?<![0-9.])(?:(?P<ms_y>{_Y4})\s?年\s?)?(?P<ms_a>1[0-2]|[1-9])\s?[-至~到]\s?(?P<ms_b>1[0-2]|[1-9])\s?月(?:份)?",
+    ),
+    (
+        "month",
+        r"(?<![0-9年.\-~至到/])(?:1[0-2]|[1-9])\s?月(?:份)?(?=\s?(?:单月|当月)?\s?(?:公司)?\s?(?:实现)?\s?"
+        r"(?:营业总收入|营业收入|营收|收入|归母净利润?|净利润|销售额))",
+    ),
     (
         "range",
         rf"(?<![0-9.])(?P<r_a>{_Y4})\s?(?:[-~至到/、]|年\s?[-~至到])\s?(?P<r_b>{_Y4}|[0-9]{{2}})(?!\s?年?\s?[0-9]{{1,2}}\s?(?:[-~至到]\s?[0-9]{{1,2}}\s?)?月)"
@@ -146,6 +156,10 @@ def _ended(year: int, month: int, span: str) -> Period | None:
     return Period(year, sub) if sub else None
 
 
+_MONTH_SPANS = {(4, 6): "Q2", (7, 9): "Q3", (10, 12): "Q4", (7, 12): "H2"}
+"""Spans of months that are a quarter or a half alone (`1-3月`, `1-6月`, `1-9月`, `1-12月` are `months`)."""
+
+
 def _read(m: re.Match[str]) -> PeriodMention:
     kind = m.lastgroup or ""
     g = m.group
@@ -161,6 +175,14 @@ def _read(m: re.Match[str]) -> PeriodMention:
     if kind == "months":
         sub = {"3": "Q1", "6": "H1", "9": "Q1-Q3", "12": "FY"}[g("m_n")]
         return PeriodMention(s, e, Period(_year(g("m_y")), sub), "period")
+    if kind == "month":  # `3月营收约36.82亿元`: one month's figure, no reporting period's
+        return PeriodMention(s, e, Period(None, SOME_MONTHS), "months")
+    if kind == "mspan":
+        # `2021年7-9月` is the third quarter; `2022年1至2月` no reporting period, its figures no report's
+        sub = _MONTH_SPANS.get((int(g("ms_a")), int(g("ms_b"))))
+        if sub is not None:
+            return PeriodMention(s, e, Period(_year(g("ms_y")), sub), "period")
+        return PeriodMention(s, e, Period(_year(g("ms_y")), SOME_MONTHS), "months")
     if kind == "range":
         a, b = int(g("r_a")), _year(g("r_b")) or 0
         if b < a or b - a > 50:
@@ -311,7 +333,7 @@ def label(period: Period | None) -> str | None:
         return None
     if period.sub in ("", "FY"):
         return f"FY{period.year}"
-    if period.sub == LAST_QUARTER:
+    if period.sub in (LAST_QUARTER, SOME_MONTHS):
         return None
     return f"{period.year}{period.sub}"
 
@@ -522,12 +544,14 @@ def _aimed_at(folded: str, m: PeriodMention) -> bool:
 
 
 _FIGURE_AFTER_RE = re.compile(
-    r"[^。；;！？\n\d]{0,14}?(?<!行业)(?<!市场)(?:营业总收入|营业收入|总营收|营收|收入|归母净利润|归母净利|净利润)"
-    r"[^，,。；;！？\n\d%]{0,8}?[-−]?\s?[0-9][0-9,.]*(?:\s?[/、]\s?[-−]?[0-9][0-9,.]*)*\s?"
+    r"[^。；;！？\n\d]{0,14}?(?<!行业)(?<!市场)(?:营业总收入|营业收入|总营收|营收|收入|归母净利润|归母净利|净利润|净利)"
+    r"[^，,。；;！？\n\d%]{0,8}?[-−]?\s?[0-9][0-9,.]*(?:\s?[/、]\s?[-−]?[0-9][0-9,.]*)*"
+    r"(?:\s?(?:万亿|亿|万|千万|百万)?元?\s?[-−~～至到]\s?[0-9][0-9,.]*)?\s?"
     r"(?:万亿|亿|万|千万|百万)?\s?元?(?<=[亿万元])"
 )
 """A period followed in its clause by the company's revenue or profit as an amount (`18年营收115.2亿`,
-`2022年前三季度公司收入为52.28亿元`): the period the text's own figures are of."""
+`2022年前三季度公司收入为52.28亿元`), or as a range (`19H1净利0.9亿-0.97亿`: a forecast's title names its own
+period): the period the text's own figures are of."""
 _REVISED_RE = re.compile(r"上调|下调|调整|预测|预计|假设|引入|给予|对应|目标")
 _THIS_YEAR_RE = re.compile(r"(?:今年|本年|当年)\s?$")
 
@@ -714,8 +738,16 @@ def _year_near(
     today: date | None,
     forecast: re.Pattern[str] | None = None,
 ) -> int | None:
-    """The year of a report named without one (`披露半年报。公司2021年上半年…`): the first year named soon
-    after, else the year of the part (`_part_year`)."""
+    """The year of a report named without one (`披露半年报。公司2021年上半年…`): the year of the first dated
+    mention of the same part with the company's revenue or profit right after it (`公司披露中报，…维持19-21年
+    EPS预测…。公司19H1营业总收入411.7亿元`), else the first year named soon after, else the year of the
+    part (`_part_year`)."""
+    for m in periods:
+        p = m.period
+        if p is None or p.year is None or not sub or p.sub != sub or not _plausible(p.year, today):
+            continue
+        if _has_figure(folded, m) and not _forecast_before(folded, m.start, forecast):
+            return p.year
     for m in periods:
         if m.start < pos - 60 or m.period is None or m.period.year is None:
             continue
@@ -754,10 +786,13 @@ def _year_of_same_part(
     folded: str, periods: list[PeriodMention], sub: str, forecast: re.Pattern[str] | None, today: date | None
 ) -> int | None:
     """The year the text gives the same part where it dates it (`上半年业绩靓眼…2020H1公司实现营收`): the
-    first dated actual mention of that part, not the latest year the text names (a forecast's `22年`)."""
+    first dated actual mention of that part, not the latest year the text names (a forecast's `22年`); a
+    second or third quarter takes the year of the half or nine months it ends (`Q3疫情反复…公司2021年Q1-3实现
+    收入26.95亿元…其中Q3实现收入10.18亿元`, beside a valuation's `给予2022年PE30X`)."""
+    subs = {sub, _TO_END.get(sub, sub) if sub in ("Q2", "Q3") else sub}
     for m in periods:
         p = m.period
-        if p is None or p.year is None or p.sub != sub or not _plausible(p.year, today):
+        if p is None or p.year is None or p.sub not in subs or not _plausible(p.year, today):
             continue
         if not _forecast_before(folded, m.start, forecast):
             return p.year

@@ -240,7 +240,11 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
             return "segment", carried
         if _own_subject(reading, earlier)[2]:
             break
-    subsidiary = _subsidiary_item(reading, label.start) or _other_company_before(reading, label)
+    subsidiary = (
+        _subsidiary_item(reading, label.start)
+        or _other_company_before(reading, label)
+        or _report_subject(reading, label)
+    )
     if subsidiary is not None:
         return "segment", subsidiary
     stop_lo = reading.stop_start(label.start, 160)
@@ -349,6 +353,33 @@ def _other_company_before(reading: Reading, label: Label) -> str | None:
             return None
         return name
     return None
+
+
+_REPORT_SUBJECT_RE = re.compile(
+    r"(?P<name>[A-Z][A-Za-z0-9&.\-]{1,15}|[\u4e00-\u9fffA-Za-z]{2,10}(?:股份|集团|控股|有限公司|银行|证券|保险))"
+    r"\s?(?:的)?\s?(?:20[0-9]{2}\s?年|[0-9]{2}\s?年)?\s?(?:第?[一二三四1-4]\s?季度?报告?|[一二三四1-4]季报|Q[1-4]\s?季?报"
+    r"|半年报|中报|年报|财报|半年度报告|年度报告)"
+)
+_GENERIC_COMPANY_RE = re.compile(
+    r"^(?:本|该|我|贵|其|上市|母|子|参股|控股)?公司$|(?:本|该|我|贵)(?:公司|集团|银行)|^(?:根据|依据|按照|据|从|在|由于|受)"
+)
+"""A company word, not a name (`本集团年报`), or a lead-in before one (`根据…年报`): no one else's report."""
+
+
+def _report_subject(reading: Reading, label: Label) -> str | None:
+    """`ASML二季报也极其出色，净销售额54亿欧元，毛利率为49.1%`: a sentence that opens on another company's
+    report (a Latin name or a name ending in 股份, 集团, 银行, 有限公司…, then 年报, 二季报, 财报…) holds
+    that company's figures, not the text's company's (one of the text's names, or 公司/本公司, is its own)."""
+    lo = _sentence_lo(reading, label.start)
+    m = _REPORT_SUBJECT_RE.match(reading.folded, lo, label.start)
+    if m is None:
+        return None
+    name = m.group("name")
+    if name.upper() in _NOT_A_LATIN_NAME or _GENERIC_COMPANY_RE.search(name):
+        return None
+    if any(a in name or name in a for a in reading.aliases):
+        return None
+    return name
 
 
 def _sentence_lo(reading: Reading, pos: int) -> int:
@@ -562,6 +593,8 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     if len(rest) < 2:
         if latin is not None and not named:
             return "segment", latin, True  # `IDC实现收入186.1亿元`: a business named only in Latin letters
+        if latin is not None and raw.rstrip().endswith(latin) and _COMPANY_RE.search(raw):
+            return "segment", latin, True  # `公司PTA毛利率22.66%`: a product named in Latin letters
         side = _CUSTOMER_SIDE_RE.search(raw)
         if side is not None and rest == "端" and not named:
             return "segment", side.group(0), True  # `B端毛利率大幅回升15pct至54%`: one customer side's

@@ -241,7 +241,7 @@ def test_mla_attention_and_dense_layers_left_16_bit_are_counted() -> None:
     """Kimi-K2.5's INT4 release ignores `self_attn`, the shared experts and the dense first layer's MLP
     (compressed-tensors `ignore`): its MLA projections (q_a/q_b, kv_a_proj_with_mqa, kv_b, o) and layer 0's
     MLP are 16 bit. Counting only q/k/v/o of non-MLA layers once left 2.7 B where ~9.2 B stay 16 bit."""
-    from lmscreen.model.arch.unquantized import mla_latent_params
+    from lmscreen.model.arch.params import mla_latent_params
 
     spec = spec_for("moonshotai/Kimi-K2.5")
     attention = 61 * (7168 * 1536 + 1536 * 64 * 192 + 7168 * 576 + 512 * 64 * 256 + 64 * 128 * 7168)

@@ -36,18 +36,50 @@ def _full_attention_params(spec: ModelSpec, cfg: dict[str, Any]) -> int:
     return h * nh * hd + (1 if spec.full_k_eq_v else 2) * h * nkv * hd + nh * hd * h
 
 
+def mla_dims(spec: ModelSpec) -> tuple[int, int, int]:
+    """(qk_nope_head_dim, qk_rope_head_dim, v_head_dim) of an MLA model, 128 where the config leaves the
+    first or last out (transformers' DeepseekV3Config defaults)."""
+    assert spec.mla is not None
+    m = spec.mla
+    return m.qk_nope_head_dim or 128, m.qk_rope_head_dim, m.v_head_dim or 128
+
+
+def mla_latent_params(spec: ModelSpec) -> int:
+    """Parameters per layer of MLA's down-projections to the latents (q_a_proj, kv_a_proj_with_mqa), which
+    vLLM does not shard under tensor parallelism: deepseek_v2.py builds them as one `fused_qkv_a_proj`
+    MergedColumnParallelLinear with `disable_tp=True` (ReplicatedLinear `kv_a_proj_with_mqa` without a query
+    rank), so every TP rank holds them whole."""
+    if spec.mla is None or not spec.hidden_size:
+        return 0
+    h, m = spec.hidden_size, spec.mla
+    return h * (m.q_lora_rank or 0) + h * (m.kv_lora_rank + m.qk_rope_head_dim)
+
+
+def mla_modules(spec: ModelSpec, prefix: str = "") -> list[tuple[str, int]]:
+    """An MLA layer's linear modules in DeepSeek-V2/V3 naming (modeling_deepseek.py DeepseekV3Attention):
+    q_a_proj / q_b_proj (or one q_proj), kv_a_proj_with_mqa, kv_b_proj and o_proj."""
+    assert spec.mla is not None
+    h, heads, m = spec.hidden_size or 0, spec.num_attention_heads or 0, spec.mla
+    nope, rope, v = mla_dims(spec)
+    a = f"{prefix}.self_attn"
+    query = (
+        [(f"{a}.q_a_proj", h * m.q_lora_rank), (f"{a}.q_b_proj", m.q_lora_rank * heads * (nope + rope))]
+        if m.q_lora_rank
+        else [(f"{a}.q_proj", h * heads * (nope + rope))]
+    )
+    return query + [
+        (f"{a}.kv_a_proj_with_mqa", h * (m.kv_lora_rank + rope)),
+        (f"{a}.kv_b_proj", m.kv_lora_rank * heads * (nope + v)),
+        (f"{a}.o_proj", heads * v * h),
+    ]
+
+
 def _attention_params(spec: ModelSpec, cfg: dict[str, Any]) -> int:
     h, nh = spec.hidden_size or 0, spec.num_attention_heads or 0
     if spec.mla:
-        rope, nope = spec.mla.qk_rope_head_dim, int(cfg.get("qk_nope_head_dim") or 128)
-        v_dim, q_lora = int(cfg.get("v_head_dim") or 128), cfg.get("q_lora_rank")
-        q = h * q_lora + q_lora + q_lora * nh * (nope + rope) if q_lora else h * nh * (nope + rope)
-        kv = (
-            h * (spec.mla.kv_lora_rank + rope)
-            + spec.mla.kv_lora_rank
-            + spec.mla.kv_lora_rank * nh * (nope + v_dim)
-        )
-        return q + kv + nh * v_dim * h
+        # the linear modules plus the two latent norms (q_a_layernorm, kv_a_layernorm)
+        norms = (spec.mla.q_lora_rank or 0) + spec.mla.kv_lora_rank
+        return sum(n for _, n in mla_modules(spec)) + norms
     hd, nkv = spec.head_dim or 0, spec.num_kv_heads or 0
     gated = bool(cfg.get("attn_output_gate")) or str(spec.model_type or "").startswith("qwen3_next")
     params = h * nh * hd * (2 if gated else 1) + 2 * h * nkv * hd + nh * hd * h

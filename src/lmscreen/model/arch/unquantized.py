@@ -26,6 +26,7 @@ import fnmatch
 import re
 from typing import Any
 
+from lmscreen.model.arch.params import mla_modules
 from lmscreen.model.spec import ModelSpec
 
 _EMBEDDINGS = re.compile(r"(^|\.)(lm_head|embed_tokens|wte|word_embeddings)($|\.)")
@@ -63,7 +64,7 @@ def linear_modules(spec: ModelSpec, dense_layers: set[int] | None = None) -> lis
         if i in linear:
             out += _linear_attention_modules(spec, p)
         elif spec.mla is not None and heads:
-            out += _mla_modules(spec, p)
+            out += mla_modules(spec, p)
         elif heads:
             out += [
                 (f"{p}.self_attn.q_proj", h * heads * hd),
@@ -102,45 +103,6 @@ def linear_modules(spec: ModelSpec, dense_layers: set[int] | None = None) -> lis
                 (f"{p}.mlp.down_proj", inter * h),
             ]
     return out
-
-
-def mla_dims(spec: ModelSpec) -> tuple[int, int, int]:
-    """(qk_nope_head_dim, qk_rope_head_dim, v_head_dim) of an MLA model; DeepSeek's 128 / 64 / 128 where the
-    config leaves the first or last out (the head width is nope + rope)."""
-    assert spec.mla is not None
-    rope = spec.mla.qk_rope_head_dim
-    nope = spec.mla.qk_nope_head_dim or max((spec.head_dim or 0) - rope, 0) or 128
-    return nope, rope, spec.mla.v_head_dim or nope
-
-
-def mla_latent_params(spec: ModelSpec) -> int:
-    """Parameters per layer of MLA's down-projections to the latents (q_a_proj, kv_a_proj_with_mqa), which
-    vLLM does not shard under tensor parallelism: deepseek_v2.py builds them as one `fused_qkv_a_proj`
-    MergedColumnParallelLinear with `disable_tp=True` (ReplicatedLinear `kv_a_proj_with_mqa` without a query
-    rank), so every TP rank holds them whole."""
-    if spec.mla is None or not spec.hidden_size:
-        return 0
-    h, m = spec.hidden_size, spec.mla
-    return h * (m.q_lora_rank or 0) + h * (m.kv_lora_rank + m.qk_rope_head_dim)
-
-
-def _mla_modules(spec: ModelSpec, prefix: str) -> list[tuple[str, int]]:
-    """An MLA layer's linear modules in DeepSeek-V2/V3 naming (modeling_deepseek.py DeepseekV3Attention):
-    q_a_proj / q_b_proj (or one q_proj), kv_a_proj_with_mqa, kv_b_proj and o_proj."""
-    assert spec.mla is not None
-    h, heads, m = spec.hidden_size or 0, spec.num_attention_heads or 0, spec.mla
-    nope, rope, v = mla_dims(spec)
-    a = f"{prefix}.self_attn"
-    query = (
-        [(f"{a}.q_a_proj", h * m.q_lora_rank), (f"{a}.q_b_proj", m.q_lora_rank * heads * (nope + rope))]
-        if m.q_lora_rank
-        else [(f"{a}.q_proj", h * heads * (nope + rope))]
-    )
-    return query + [
-        (f"{a}.kv_a_proj_with_mqa", h * (m.kv_lora_rank + rope)),
-        (f"{a}.kv_b_proj", m.kv_lora_rank * heads * (nope + v)),
-        (f"{a}.o_proj", heads * v * h),
-    ]
 
 
 def linear_layer_indices(spec: ModelSpec) -> set[int]:

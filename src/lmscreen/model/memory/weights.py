@@ -514,7 +514,7 @@ def rope_cache_bytes(spec: ModelSpec) -> int:
 
 def _mla_replicated_bytes(spec: ModelSpec, quant: str, tp: int, pp: int, stage: int | None) -> int:
     """Bytes one TP rank holds beyond its 1/TP share: vLLM replicates MLA's latent down-projections
-    (arch.unquantized.mla_latent_params), so each rank keeps (1 − 1/TP) of them on top of the even split.
+    (arch.params.mla_latent_params), so each rank keeps (1 − 1/TP) of them on top of the even split.
 
     They are 16 bit where the checkpoint keeps its attention unquantized (a compressed-tensors `ignore` of
     `self_attn`, as moonshotai/Kimi-K2.5's INT4 release: its 16-bit parameters then cover every latent
@@ -522,7 +522,7 @@ def _mla_replicated_bytes(spec: ModelSpec, quant: str, tp: int, pp: int, stage: 
     0.15.0 start-up of bench/data/vllm-logs-heldout-15.csv), ~1.5 GiB of it these projections."""
     if spec.mla is None or not spec.num_layers or is_gguf(quant):
         return 0
-    from lmscreen.model.arch.unquantized import mla_latent_params
+    from lmscreen.model.arch.params import mla_latent_params
 
     per_layer = mla_latent_params(spec)
     layers = pp_partition(spec.num_layers, pp)[stage] if pp > 1 and stage is not None else spec.num_layers

@@ -171,6 +171,7 @@ def _hybrid(entry_id: str) -> bool:
     return bool(entry and spec_from_config(entry.config, entry.id).linear_attention is not None)
 
 
+@cache
 def _effective_sized(name: str) -> bool:
     """An `E2B`-style name (Gemma 3n / 4: per-layer embedding tables on top of the effective size)."""
     from lmscreen.model.names import decode
@@ -211,8 +212,7 @@ def _template(
     entries = [e for e in all_models() if e.id not in exclude]
 
     def size_gap(entry: CatalogEntry) -> float:
-        size = _name_size(entry.id) or entry.total_params_b
-        return abs(math.log(size) - math.log(total_b))
+        return _size_gap(entry, total_b)
 
     vision_name = bool(_VISION_NAME.search(name.split("/")[-1]))
     effective = _effective_sized(name)
@@ -335,6 +335,12 @@ def _all() -> list[CatalogEntry]:
     return all_models()
 
 
+def _size_gap(entry: CatalogEntry, total_b: float) -> float:
+    """How far a catalog model's size is from `total_b`, on a log scale (its name's size, else its count)."""
+    size = _name_size(entry.id) or entry.total_params_b
+    return abs(math.log(size) - math.log(total_b))
+
+
 def _quantized(entry: CatalogEntry) -> bool:
     return bool(entry.config.get("quantization_config") or entry.quant_source)
 
@@ -396,8 +402,7 @@ def _tower_for(
     members = [e for e in entries if line and _line(e.id) == line] or [template]
 
     def by_size(entry: CatalogEntry) -> tuple[float, bool]:
-        size = _name_size(entry.id) or entry.total_params_b
-        return abs(math.log(size) - math.log(total_b)), _quantized(entry)
+        return _size_gap(entry, total_b), _quantized(entry)
 
     vision_name = bool(_VISION_NAME.search(short))
     if re.search(r"(?i)(?:^|[-_])text(?=$|[-_])", short):
@@ -477,6 +482,7 @@ def _release_sibling(name: str, total_b: float) -> CatalogEntry | None:
     return min(alike, key=lambda e: abs(math.log(e.total_params_b) - math.log(total_b)), default=None)
 
 
+@cache
 def _name_size(name: str) -> float | None:
     """The size a name states: total parameters (14B), else the effective size of an `E2B`-style name."""
     from lmscreen.model.names import decode
@@ -633,17 +639,19 @@ def _tier_sibling(
 _VARIANT_WORDS = frozenset({"base", "instruct", "it", "chat", "hf"})
 
 
+def _release_words(model_id: str) -> tuple[str, ...]:
+    """A model name's words, lower case, without the variant words (`Mistral-Nemo-Base-2407` and
+    `Mistral-Nemo-Instruct-2407` are both ('mistral', 'nemo', '2407'))."""
+    words = re.split(r"[-_\s]+", model_id.split("/")[-1].lower())
+    return tuple(w for w in words if w and w not in _VARIANT_WORDS)
+
+
 def _twin(name: str, exclude: frozenset[str]) -> CatalogEntry | None:
     """For a name that states no size: the catalog model it is a base / instruct twin of, same words but the
     variant (`Mistral-Nemo-Base-2407` → Mistral-Nemo-Instruct-2407): one architecture, one size."""
-    from lmscreen.model.catalog.models import all_models
 
-    def stem(text: str) -> tuple[str, ...]:
-        words = re.split(r"[-_\s]+", text.split("/")[-1].lower())
-        return tuple(w for w in words if w and w not in _VARIANT_WORDS)
-
-    wanted = stem(name)
-    same = [e for e in all_models() if e.id not in exclude and stem(e.id) == wanted]
+    wanted = _release_words(name)
+    same = [e for e in _all() if e.id not in exclude and _release_words(e.id) == wanted]
     return min(same, key=_quantized, default=None)
 
 
@@ -658,20 +666,17 @@ def _point_release(name: str, exclude: frozenset[str]) -> CatalogEntry | None:
     are all the 230 B / 10 B-active MoE (transformers' minimax_m2 model doc; sglang's MiniMax M2.1/M2 guide:
     'only update the model name'); a line whose releases in the catalog differ in layout is left alone."""
 
-    def words(text: str) -> list[str]:
-        return [w for w in re.split(r"[-_\s]+", text.split("/")[-1].lower()) if w and w not in _VARIANT_WORDS]
-
     def line_point(word: str) -> tuple[str, int] | None:
         m = re.fullmatch(r"(.*?\d+)(?:\.(\d+))?", word)
         return (m.group(1), int(m.group(2) or 0)) if m else None
 
-    wanted = words(name)
+    wanted = _release_words(name)
     own = line_point(wanted[-1]) if wanted else None
     if own is None:
         return None
     same = []
     for entry in _all():
-        have = words(entry.id)
+        have = _release_words(entry.id)
         if entry.id in exclude or len(have) != len(wanted) or have[:-1] != wanted[:-1]:
             continue
         if (theirs := line_point(have[-1])) is not None and theirs[0] == own[0] and theirs[1] != own[1]:

@@ -72,11 +72,14 @@ class Family:
     """A cap on a video's pixels over all frames (Qwen3-VL's video processor); None: per frame."""
     max_frames: int
     deepstack: bool
+    architecture: str
+    """Start of the lower-cased architecture class (`Qwen2_5_VLForConditionalGeneration`), for a config
+    whose model_type is not one of `model_types`."""
 
 
 FAMILIES: tuple[Family, ...] = (
-    Family(("qwen2_vl", "qwen2_5_vl"), 12_845_056, None, 14, False),
-    Family(("qwen3_vl", "qwen3_vl_moe"), 16_777_216, 25_165_824, 24_576, True),
+    Family(("qwen2_vl", "qwen2_5_vl"), 12_845_056, None, 14, False, "qwen2"),
+    Family(("qwen3_vl", "qwen3_vl_moe"), 16_777_216, 25_165_824, 24_576, True, "qwen3vl"),
 )
 
 
@@ -106,8 +109,8 @@ def _family(spec: ModelSpec) -> Family | None:
     for family in FAMILIES:
         if kind in family.model_types:
             return family
-    for family, marker in ((FAMILIES[0], "qwen2"), (FAMILIES[1], "qwen3vl")):
-        if arch.startswith(marker) and "vl" in arch:
+    for family in FAMILIES:
+        if arch.startswith(family.architecture) and "vl" in arch:
             return family
     return None
 

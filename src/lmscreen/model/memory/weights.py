@@ -477,8 +477,7 @@ def _weights(
                 f" + {rope / GIB:.2f} GiB rotary cos/sin cache ({spec.max_position_embeddings:,} positions)"
             )
         per_gpu += rope
-    if engine not in ("llamacpp", "ollama") and tp > 1:
-        extra = _mla_replicated_bytes(spec, quant, tp, pp, stage)
+        extra = _mla_replicated_bytes(spec, quant, tp, pp, stage) if tp > 1 else 0
         if extra:
             per_gpu += extra
             detail += f" + {extra / GIB:.2f} GiB of MLA latent projections every TP rank holds whole"

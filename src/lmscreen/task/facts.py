@@ -365,21 +365,13 @@ def _second_report_period(folded: str, main: Period | None, facts: list[Fact]) -
     later = Period(year + 2000 if year < 100 else year, "Q1")
     if later.year != main.year + 1:
         return main
-
-    def printed(p: Period) -> bool:
-        return any(
-            f.metric in ("revenue", "net_profit") and f.scope == "company" and f.basis == "actual"
-            and f.period is not None and f.period.year == p.year and f.period.sub == p.sub
-            for f in facts
-        )  # fmt: skip
-
-    return later if printed(later) and not printed(main) else main
+    return later if _printed(facts, later) and not _printed(facts, main) else main
 
 
-def _printed(facts: list[Fact], p: Period) -> bool:
-    """Whether the company's actual revenue or profit is printed for exactly `p`."""
+def _printed(facts: list[Fact], p: Period, metrics: tuple[str, ...] = ("revenue", "net_profit")) -> bool:
+    """Whether the company's actual revenue or profit (or another of `metrics`) is printed for exactly `p`."""
     return any(
-        f.metric in ("revenue", "net_profit") and f.scope == "company" and f.basis == "actual"
+        f.metric in metrics and f.scope == "company" and f.basis == "actual"
         and f.period is not None and f.period.year == p.year and f.period.sub == p.sub
         for f in facts
     )  # fmt: skip
@@ -398,18 +390,7 @@ def _later_report(main: Period | None, facts: list[Fact]) -> Period | None:
     later = [
         Period(main.year, sub)
         for sub in _CUMULATIVE_ORDER[_CUMULATIVE_ORDER.index(main.sub) + 1 :]
-        if all(
-            any(
-                f.metric == metric
-                and f.scope == "company"
-                and f.basis == "actual"
-                and f.period is not None
-                and f.period.year == main.year
-                and f.period.sub == sub
-                for f in facts
-            )  # fmt: skip
-            for metric in ("revenue", "net_profit")
-        )
+        if all(_printed(facts, Period(main.year, sub), (metric,)) for metric in ("revenue", "net_profit"))
     ]
     return later[-1] if later else main
 
@@ -442,7 +423,7 @@ def _before_outlook(folded: str, period: Period | None) -> Period | None:
 
 
 _PERIOD_END = {"Q1": 3, "H1": 6, "Q2": 6, "Q1-Q3": 9, "Q3": 9, "FY": 12, "H2": 12, "Q4": 12}
-_CUMULATIVE = frozenset({"Q1", "H1", "Q1-Q3", "FY"})
+_CUMULATIVE = frozenset(_CUMULATIVE_ORDER)
 
 
 def _latest_printed(facts: list[Fact]) -> Period | None:

@@ -156,6 +156,9 @@ def _ended(year: int, month: int, span: str) -> Period | None:
     return Period(year, sub) if sub else None
 
 
+_FROM_JANUARY = {"3": "Q1", "6": "H1", "9": "Q1-Q3", "12": "FY"}
+"""The months from January to the month named (`1-9月`, `9M20`): the cumulative period they are."""
+
 _MONTH_SPANS = {(4, 6): "Q2", (7, 9): "Q3", (10, 12): "Q4", (7, 12): "H2"}
 """Spans of months that are a quarter or a half alone (`1-3月`, `1-6月`, `1-9月`, `1-12月` are `months`)."""
 
@@ -167,13 +170,13 @@ def _read(m: re.Match[str]) -> PeriodMention:
     if kind == "date":
         return PeriodMention(s, e, None, "date")
     if kind == "nm":  # `9M20`: the first nine months of 2020
-        sub = {"3": "Q1", "6": "H1", "9": "Q1-Q3", "12": "FY"}[g("nm_n")]
+        sub = _FROM_JANUARY[g("nm_n")]
         return PeriodMention(s, e, Period(_year(g("nm_y")), sub), "period")
     if kind == "ended":
         ended = _ended(int(g("ed_y")), int(g("ed_m")), g("ed_w"))
         return PeriodMention(s, e, ended, "period" if ended is not None else "date")
     if kind == "months":
-        sub = {"3": "Q1", "6": "H1", "9": "Q1-Q3", "12": "FY"}[g("m_n")]
+        sub = _FROM_JANUARY[g("m_n")]
         return PeriodMention(s, e, Period(_year(g("m_y")), sub), "period")
     if kind == "month":  # `3月营收约36.82亿元`: one month's figure, no reporting period's
         return PeriodMention(s, e, Period(None, SOME_MONTHS), "months")

@@ -498,10 +498,7 @@ def _referred_company(reading: Reading, label: Label) -> str | None:
     that name is not one of the text's names for itself."""
     folded = reading.folded
     lo = reading.start_of(label.start, CLAUSE_BREAKS, 40)
-    clause = folded[lo : label.start + 2]
-    blank = clause
-    for p in reading.periods_in(lo, label.start):
-        blank = blank[: p.start - lo] + " " * (p.end - p.start) + blank[p.end - lo :]
+    blank = _blank_periods(reading, folded[lo : label.start + 2], lo, label.start)
     if not _REFERRING_LEAD_RE.search(" " + blank.strip()):
         return None
     names = _FULL_NAME_RE.findall(folded, reading.stop_start(label.start, 200), lo)
@@ -530,8 +527,7 @@ def _aspect_subject(reading: Reading, label: Label, pos: int) -> str | None:
     text = folded[lo:pos]
     if CHANGE_RE.search(text) or reading.mentions_in(lo, pos):
         return None  # `净利润方面，同比增长20%至3.2亿元`: the heading's own figure after its change
-    for p in reversed(reading.periods_in(lo, pos)):
-        text = text[: p.start - lo] + " " * (p.end - p.start) + text[p.end - lo :]
+    text = _blank_periods(reading, text, lo, pos)
     if _COMPANY_RE.search(text) or any(a in text for a in reading.aliases):
         return None
     text = _FILLER_RE.sub(" ", text)
@@ -540,6 +536,14 @@ def _aspect_subject(reading: Reading, label: Label, pos: int) -> str | None:
     if not words or not re.fullmatch(r"[\u4e00-\u9fffA-Za-z]{2,10}", words[0].strip()):
         return None
     return words[0].strip()
+
+
+def _blank_periods(reading: Reading, text: str, lo: int, hi: int) -> str:
+    """`text` (folded from `lo`) with the periods starting in [lo, hi) blanked, offsets kept: a period names
+    no one (`2020年前三季度，其实现…`, `Q3实现收入`)."""
+    for p in reading.periods_in(lo, hi):
+        text = text[: p.start - lo] + " " * (p.end - p.start) + text[p.end - lo :]
+    return text
 
 
 def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]:
@@ -560,9 +564,7 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     if not raw.strip():
         return "company", None, False
     if raw.isascii():
-        blank = raw
-        for p in reading.periods_in(lo, label.start):  # `Q3实现收入`: a period, no name
-            blank = blank[: p.start - lo] + " " * (p.end - p.start) + blank[p.end - lo :]
+        blank = _blank_periods(reading, raw, lo, label.start)  # `Q3实现收入`: a period, no name
         latin = _latin_name(blank)
         if latin is not None and not reading.mentions_in(lo, label.start):
             return "segment", latin, True  # `IDC实现收入186.1亿元`: a business named only in Latin letters
@@ -572,9 +574,7 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     if _CIRCUMSTANCE_COMPANY_RE.search(raw):
         return "company", None, True
     named = bool(_COMPANY_RE.search(raw)) or any(alias in raw for alias in reading.aliases)
-    text = raw
-    for p in reversed(reading.periods_in(lo, label.start)):
-        text = text[: p.start - lo] + " " * (p.end - p.start) + text[p.end - lo :]
+    text = _blank_periods(reading, raw, lo, label.start)
     for other in reversed(reading.labels_in(lo, label.start)):
         text = text[: other.start - lo] + " " * (other.end - other.start) + text[other.end - lo :]
     for m in reversed(reading.mentions_in(lo, label.start)):  # `84.6亿元（+34.6%）、归母净利润`

@@ -67,7 +67,7 @@ def _number_run(reading: Reading, start: int, hi: int) -> list[Mention]:
         if m.folded_start < aside_end:
             continue  # `42.29%（-2.04pctYoY）和16.30%`: a change in brackets after a number is not listed
         if run:
-            end = run[-1].folded_start + len(run[-1].printed)
+            end = run[-1].folded_end
             between = folded[end : m.folded_start]
             aside = _ASIDE_RE.match(folded, end, hi)
             if aside is not None:
@@ -157,7 +157,7 @@ def read_lists(reading: Reading) -> list[Fact]:
                 )
                 facts.extend(read)
                 if read:
-                    last = (numbers[-1].folded_start + len(numbers[-1].printed), periods_lo)
+                    last = (numbers[-1].folded_end, periods_lo)
             continue
         if len(numbers) < 2:
             continue
@@ -194,7 +194,7 @@ def read_lists(reading: Reading) -> list[Fact]:
         )  # fmt: skip
         facts.extend(read)
         if read:
-            last = (numbers[-1].folded_start + len(numbers[-1].printed), periods_lo)
+            last = (numbers[-1].folded_end, periods_lo)
     # slash lists without 分别: `收入\\净利22.9\\2.95亿`
     labels = reading.labels
     for i, label in enumerate(labels):
@@ -303,7 +303,7 @@ def _report_pairs(reading: Reading, seen: set[int]) -> list[Fact]:
             numbers = _number_run(reading, label.end, reading.end_of(label.end, CLAUSE_BREAKS, 40))
             if len(numbers) != 2:
                 continue
-            end = numbers[0].folded_start + len(numbers[0].printed)
+            end = numbers[0].folded_end
             if folded[end : numbers[1].folded_start].strip() not in ("/", "\\"):
                 continue
             shared = _shared_unit(numbers)
@@ -330,7 +330,7 @@ def _enumerated_amounts(reading: Reading, labels: list[Label], numbers: list[Men
     ):
         return False
     if any(
-        folded[a.folded_start + len(a.printed) : b.folded_start].strip() not in _ENUMERATION_JOINS
+        folded[a.folded_end : b.folded_start].strip() not in _ENUMERATION_JOINS
         for a, b in zip(numbers, numbers[1:], strict=False)
     ):
         return False
@@ -338,7 +338,7 @@ def _enumerated_amounts(reading: Reading, labels: list[Label], numbers: list[Men
     if shared is None or any(m.kind != "money" for m in shared):
         return False
     last = numbers[-1]
-    rest = folded[last.folded_start + len(last.printed) : hi + 1].lstrip()
+    rest = folded[last.folded_end : hi + 1].lstrip()
     return not rest or rest[0] in "，,；;。\n" or rest.startswith("分别")
 
 

@@ -578,7 +578,7 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     for other in reversed(reading.labels_in(lo, label.start)):
         text = text[: other.start - lo] + " " * (other.end - other.start) + text[other.end - lo :]
     for m in reversed(reading.mentions_in(lo, label.start)):  # `84.6亿元（+34.6%）、归母净利润`
-        end = min(label.start, m.folded_start + len(m.printed))
+        end = min(label.start, m.folded_end)
         text = text[: m.folded_start - lo] + " " * (end - m.folded_start) + text[end - lo :]
     text = _OWNER_RE.sub(lambda m: " " * len(m.group(0)), text)  # `归属于本行普通股股东的加权平均…`
     for alias in reading.aliases:
@@ -938,7 +938,7 @@ def _inherited_unit(reading: Reading, mention: Mention, lo: int) -> tuple[float,
 def _threshold(folded: str, mention: Mention, gap: str) -> bool:
     if _THRESHOLD_BEFORE_RE.search(gap[-8:]) or _IMPACT_GAP_RE.search(gap[-10:]):
         return True
-    end = mention.folded_start + len(mention.printed)
+    end = mention.folded_end
     return bool(_THRESHOLD_AFTER_RE.match(folded, end) or _THRESHOLD_AFTER_RE.match(folded[end : end + 4]))
 
 
@@ -1047,7 +1047,7 @@ def _in_number_run(reading: Reading, index: int) -> bool:
 
 
 def _approx(folded: str, mention: Mention, gap: str) -> bool:
-    end = mention.folded_start + len(mention.printed)
+    end = mention.folded_end
     return bool(_APPROX_BEFORE_RE.search(gap[-6:]) or _APPROX_AFTER_RE.match(folded[end : end + 4]))
 
 
@@ -1229,7 +1229,7 @@ def _aside_figure(reading: Reading, index: int, mention: Mention, aside: tuple[i
     inside = reading.mentions_in(m.end("when"), hi)  # the year `2024` of `2024年` is no figure
     if len(inside) != 1 or inside[0].folded_start != mention.folded_start:
         return None
-    end = pos_end(mention)
+    end = mention.folded_end
     if not _ASIDE_FILL_RE.match(folded[m.end("when") : mention.folded_start]) or folded[end : hi - 1].strip():
         return None
     j = index - 1
@@ -1238,7 +1238,7 @@ def _aside_figure(reading: Reading, index: int, mention: Mention, aside: tuple[i
     if j < 0:
         return None
     before = mentions[j]
-    if folded[pos_end(before) : lo].strip() or before.kind != mention.kind:
+    if folded[before.folded_end : lo].strip() or before.kind != mention.kind:
         return None
     figure = _read_one(reading, j, before, reading.sentence(before.folded_start)[0])
     if figure is None or figure.basis not in ("actual", "growth") or figure.period is None:
@@ -1270,11 +1270,6 @@ def _aside_figure(reading: Reading, index: int, mention: Mention, aside: tuple[i
         approx=False,
         mention=mention,
     )
-
-
-def pos_end(mention: Mention) -> int:
-    """Folded offset right after the number (folding keeps offsets, one character for one)."""
-    return mention.folded_start + (mention.end - mention.start)
 
 
 _LABEL_RUN_JOINS = ("、", "和", "及", "与")
@@ -1378,11 +1373,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     elif (
         PRIOR_RE.search(lead)
         or _FROM_TO_RE.search(gap[-3:])
-        and _TO_AFTER_RE.match(
-            folded[
-                mention.folded_start + len(mention.printed) : mention.folded_start + len(mention.printed) + 8
-            ]
-        )
+        and _TO_AFTER_RE.match(folded[mention.folded_end : mention.folded_end + 8])
     ):
         basis = "prior"  # `由16.32%增至20.87%`: the first is where it came from
     elif not level_after_change(gap) and (PRIOR_RE.search(gap) or CHANGE_RE.search(gap)):

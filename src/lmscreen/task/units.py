@@ -260,6 +260,11 @@ class Mention:
     """Offset of the number in the folded text (for keyword look-back)."""
 
     @property
+    def folded_end(self) -> int:
+        """Offset right after the printed span in the folded text (folding keeps offsets, one for one)."""
+        return self.folded_start + len(self.printed)
+
+    @property
     def value(self) -> float:
         """Signed printed number (in the printed scale)."""
         return -self.magnitude if self.negative else self.magnitude

@@ -30,7 +30,7 @@ from lmscreen.task.fact import TIER_CONTEXT, TIER_TEXT, Fact
 from lmscreen.task.metrics import GROWTH_METRICS, METRICS, PE_METRICS, Label
 from lmscreen.task.period_text import LAST_QUARTER, PeriodMention, previous, resolve
 from lmscreen.task.periods import Period
-from lmscreen.task.units import Mention, printed_unit
+from lmscreen.task.units import FOREIGN_CURRENCIES, Mention, printed_unit
 from lmscreen.task.vocabulary import (
     CHANGE_RE,
     FORECAST_RE,
@@ -117,10 +117,7 @@ _EXCLUDED = {
     "pe": r"市净率|市销率|P/?B(?![A-Za-z])|P/?S(?![A-Za-z])|PEG|EV/EBITDA",
 }
 _EXCLUDED_RE = {k: re.compile(v, re.IGNORECASE) for k, v in _EXCLUDED.items()}
-_FOREIGN_RE = re.compile(
-    r"美元|港元|港币|欧元|日元|英镑|韩元|韩币|台币|澳元|加元|新加坡元|卢布|泰铢|卢比|法郎|USD|US\$|HK\$|HKD|EUR|KRW",
-    re.IGNORECASE,
-)
+_FOREIGN_RE = re.compile("|".join(FOREIGN_CURRENCIES) + r"|USD|US\$|HK\$|HKD|EUR|KRW", re.IGNORECASE)
 _SEGMENT_WORD_RE = re.compile(r"业务|板块|分部|子公司|分公司|事业部|segment", re.IGNORECASE)
 _INDUSTRY_RE = re.compile(r"行业|市场|全国|全球|全行业|同行|industry|market", re.IGNORECASE)
 _FILLER_RE = re.compile(

@@ -64,11 +64,16 @@ _LEVEL_MARKERS = ("至", "到", "为")
 _SIGN_WINDOW = 8
 _MAX_SIGN_GAP = 6
 
+FOREIGN_CURRENCIES = (
+    "美元 港元 港币 欧元 日元 英镑 韩元 韩币 台币 澳元 加元 新加坡元 卢布 泰铢 卢比 法郎"
+).split()
+"""Currencies other than RMB by their Chinese names: an amount in one is no yuan figure (its unit reads as
+`other` here, and prose takes no money figure beside one)."""
+
 _OTHER_UNITS = tuple(
-    (
-        "元/股 元每股 美元 港元 港币 欧元 日元 英镑 韩元 韩币 新台币 台币 澳元 加元 "
-        "新加坡元 新元 卢布 泰铢 卢比 "
-        "瑞士法郎 法郎 年 月 日 季度 天 小时 股 人 名 户 家 个 只 次 "
+    ["元/股", "元每股", *FOREIGN_CURRENCIES, "新台币", "新元", "瑞士法郎"]
+    + (
+        "年 月 日 季度 天 小时 股 人 名 户 家 个 只 次 "
         "台 辆 件 套 吨 千瓦 瓦 度 平方米 平米 立方米 桶 张 份 手 笔 头 箱 升 千克 公斤 克 公里 "
         "米 亩 片 座 条 项 颗 位 所 ‰"
     ).split()

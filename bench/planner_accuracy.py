@@ -5,7 +5,7 @@ Two sets of logged start-ups, each row citing its source:
 - calibration: ../shared/research/vllm-measurements-calibration.csv (copied to tests/data/research/) and
   bench/data/vllm-logs-public.csv (llm-d's H100 table and the start-ups gathered for issue 25). The release
   constants of lmscreen.model.memory.releases were fitted on these.
-- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv, -5.csv, -6.csv to -18.csv,
+- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv, -5.csv, -6.csv to -19.csv,
   start-ups the constants were *not* fitted on; their numbers are reported as they come out. Each file's rows
   were recorded with their sources before the planner was run on them, and the first scoring of each is kept
   here, because only that one is blind (a held-out row looked at while changing the planner no longer tests
@@ -327,6 +327,18 @@ Two sets of logged start-ups, each row citing its source:
   256-sequence profile ~0.4 GiB high, and the held outputs on top take heldout-5's Qwen2-VL-7B bf16 pool from
   8.2% to 10.7% (the H100 NVL Qwen3-VL pool would go 3.6% -> 2.3%). No check changed outcome: held out 262
   of 295, calibration 0.3% and 33 of 33.
+  vllm-logs-heldout-19.csv (12 start-ups, committed in 657387b before this script saw them: a blog's Qwen3-32B
+  on RTX PRO 6000 Blackwell Server Edition cards at TP1 / TP2 / PP2 (0.27.1), Qwen3-8B on an RTX 5090 (0.24.0,
+  two boots), Llama-3.1-8B on an A100 80GB at 0.31.0's defaults, five RTX 3090 0.17.1 start-ups of the
+  TheBuccaneer/vllm-offload-profiles source that heldout-13 did not record, LMCache#1739's Qwen3-14B on an
+  A100 40GB at 0.10.2): 19 of 22 checks (86.4%: weights 7/7, KV within 10% 5/6, verdicts 7/9) over the nine
+  rows it planned. Three rows not planned: the card name 'RTX PRO 6000 Blackwell Server Edition' did not
+  resolve. Its misses: the RTX 3090 Qwen2.5-7B at 0.65 (KV 0.42 planned / 0.49 logged, 14.9%, so planned to
+  refuse a run that started; the same command logged 0.41 GiB and refused on another start, so the two logs
+  are 0.08 GiB apart) and Llama-3.1-8B at 0.90 on that card (planned to start, pool 5.58 / 5.61; it failed in
+  the sampler warm-up after the pool was sized, the same configuration having started there before with 5.68
+  GiB). The A100 0.31.0 pool came out at 1.3%, the two 0.86 pools at 1.9% / 0.2%. Held out with it: 281 of 317
+  (88.6%).
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it
@@ -383,6 +395,7 @@ HELDOUT_CSVS = [
     ROOT / "bench" / "data" / "vllm-logs-heldout-16.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-17.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-18.csv",
+    ROOT / "bench" / "data" / "vllm-logs-heldout-19.csv",
 ]
 GIB = 1 << 30
 KV_TARGET = 0.03

@@ -337,8 +337,17 @@ Two sets of logged start-ups, each row citing its source:
   refuse a run that started; the same command logged 0.41 GiB and refused on another start, so the two logs
   are 0.08 GiB apart) and Llama-3.1-8B at 0.90 on that card (planned to start, pool 5.58 / 5.61; it failed in
   the sampler warm-up after the pool was sized, the same configuration having started there before with 5.68
-  GiB). The A100 0.31.0 pool came out at 1.3%, the two 0.86 pools at 1.9% / 0.2%. Held out with it: 281 of 317
-  (88.6%).
+  GiB). The A100 0.31.0 pool came out at 1.3%, the two 0.86 pools at 1.9% / 0.2%. Data correction (25d373b):
+  the blog's PP2 row is heldout-7's and its TP2 row is quoted in issue 25, so both left the set (unplanned at
+  first sight, the blind score unchanged), and vLLM PR 24577's Qwen3-0.6B on an A100 80GB (0.10.2-era,
+  offline) joined it, committed before it was planned: 3 of 3 at first sight (KV 68.38 / 69.66, 1.8%). Held
+  out with it: 284 of 320 (88.8%). Looked at since (no longer blind): an NVIDIA board edition after a card
+  name ('Server Edition', 'Max-Q Workstation Edition', 'Max-Q') resolves to the card (hardware.gpu; the RTX
+  PRO Blackwell boards are sold in those editions with the same memory): the Server Edition Qwen3-32B TP1
+  refusal planned (weights 61.10 / 61.03, KV -23.21 / -24.42, verdict right), heldout-19 22 of 25 -> 25 of 28,
+  held out 284 -> 287 of 323 (88.9%), calibration 0.3% and 33 of 33, no check changed outcome. Still missed
+  there: the two RTX 3090 runs above (run-to-run spread of the same command and a warm-up OOM of a
+  configuration that started on the same card before: neither follows from the plan's inputs).
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

@@ -29,3 +29,22 @@ def test_the_laptop_5090_is_not_the_desktop_card():
 def test_an_unknown_card_with_a_remark_is_still_refused():
     with pytest.raises(InputError):
         hardware.gpu("Foo 9000 (48 GB)")
+
+
+def test_a_board_edition_after_the_name_is_the_same_card():
+    # nvidia.com sells the RTX PRO Blackwell boards as Workstation / Max-Q Workstation / Server Editions
+    for name in (
+        "RTX PRO 6000 Blackwell Server Edition",
+        "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition",
+        "RTX PRO 6000 Blackwell Workstation Edition",
+        "RTX PRO 6000 Blackwell Max-Q",
+        "RTX PRO 6000 Blackwell (Max-Q Workstation Edition)",
+    ):
+        card = hardware.gpu(name)
+        assert card.name == "RTX PRO 6000 Blackwell" and card.memory_gib == 96.0
+    assert hardware.gpu("RTX PRO 4500 Blackwell Server Edition").name == "RTX PRO 4500 Blackwell"
+
+
+def test_an_unknown_card_with_an_edition_is_still_refused():
+    with pytest.raises(InputError):
+        hardware.gpu("Foo 9000 Server Edition")

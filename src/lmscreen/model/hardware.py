@@ -104,11 +104,18 @@ def _index() -> dict[str, GPU]:
     return index
 
 
+_EDITION = re.compile(
+    r"\s+(?:max-?q(?:\s+workstation\s+edition)?|(?:workstation|server)\s+edition)\s*$", re.I
+)
+"""A board edition after a card name ("Server Edition", "Max-Q Workstation Edition", "Max-Q")."""
+
+
 def gpu(name: str) -> GPU:
     """Resolve a user-typed card name; unknown → InputError listing close matches.
 
     Accepts the catalog name, an alias, the name without "RTX"/vendor words, any case or separators
-    ("rtx4090", "a100-40g", "H100 SXM", "M3 Max 128GB"), and one with a bracketed remark after it.
+    ("rtx4090", "a100-40g", "H100 SXM", "M3 Max 128GB"), one with a bracketed remark after it, and one with
+    a board edition after it ("RTX PRO 6000 Blackwell Server Edition").
     """
     key = _key(name)
     index = _index()
@@ -121,6 +128,16 @@ def gpu(name: str) -> GPU:
         # a remark in brackets ("RTX 5090 Laptop GPU (24 GB, SM12x)"): the card is the name outside them
         try:
             return gpu(bare)
+        except InputError:
+            pass
+    edition = _EDITION.sub("", bare).strip()
+    if edition and edition != bare:
+        # NVIDIA sells one RTX PRO Blackwell board as a Workstation Edition, a Max-Q Workstation Edition and a
+        # Server Edition (same GPU, same memory: nvidia.com RTX PRO 6000 / 4500 Blackwell product pages; the
+        # Server Edition logs 95.01 GiB in the blog row of bench/data/vllm-logs-heldout-19.csv, the
+        # Workstation Edition 94.97-95.01 in -6 / -7): the card is the name without the edition
+        try:
+            return gpu(edition)
         except InputError:
             pass
     apple = re.fullmatch(r"(m\d(?:max|ultra|pro))(\d+)?(?:gb)?", key)

@@ -32,11 +32,21 @@ Read in the released wheels (vllm 0.11.0, 0.12.0, 0.13.0, 0.19.1 from PyPI):
   levels to it (`torch.cat([hidden_states] + deepstack_feature_lists, dim=1)`), so 1 + 3 widths, in the
   model dtype (2 B).
 
-So the held outputs are small next to the text profile: Qwen3-VL-30B-A3B keeps 12,288 × 2,048 × 4 × 2 B =
-0.19 GiB (0.11, the 153,600-token budget counts timestamp text, not encoder outputs) or 16,384 × 2,048 × 4
-× 2 B = 0.25 GiB (0.13), Qwen2-VL-7B 16,384 × 3,584 × 2 B = 0.11 GiB. The encoder's own peak (the tower's
-activations for 49,152 or 65,536 patches of a 1,152-wide, 16-head tower, before the text run) stays below
-the text profile's sampler peak on the logged runs, so it is not a separate term here.
+- What the cache is given (PADDED_TO_BUDGET_UNTIL, PADDED_TO_ITEM_UNTIL): 0.11.0's profile_run (line 3366,
+  "This happens when encoder cache needs to store the embeddings that encoder outputs are scattered onto")
+  replaces every output shorter than the encoder budget by `output.new_zeros((encoder_budget, width))` with
+  the output copied in; 0.12.0 (line 4340) pads to the modality's tokens per item instead
+  (`max_mm_tokens_per_item`); 0.10.2 (line 3026) and 0.13.0 store the outputs as they are. The padding
+  loop's variable `output` still names the last original output (a `split` view of the encoder's whole
+  output) until `output = self._dummy_sampler_run(...)` rebinds it, so the unpadded outputs stay live
+  through the text run and the sampler as well.
+
+So on 0.11 Qwen3-VL-30B-A3B keeps 153,600 × 2,048 × 4 × 2 B = 2.34 GiB of padded rows plus the 12,288-row
+output (0.19 GiB) per GPU (every TP rank runs the tower); on 0.13 16,384 × 2,048 × 4 × 2 B = 0.25 GiB;
+Qwen2-VL-7B 16,384 × 3,584 × 2 B = 0.11 GiB (its image is its own budget: nothing to pad). The encoder's own
+peak (the tower's activations for 49,152 or 65,536 patches of a 1,152-wide, 16-head tower, before the text
+run) stays below the text profile's peak with the held outputs on the logged runs, so it is not a separate
+term here.
 
 The families whose processor limits are known are listed in FAMILIES; any other vision model gets no term
 from this module (the release's fitted per-parameter term, memory.releases, still applies from 0.16).
@@ -60,6 +70,13 @@ QWEN3_VL_FORMATTED_VIDEO_UNTIL = (0, 12, LAST_PATCH)
 """Last release whose Qwen3-VL counts a dummy video at 12.5 tokens per visual token (0.12.0 still does,
 0.13.0 does not)."""
 QWEN3_VL_VIDEO_FORMAT = 12.5
+PADDED_FROM = (0, 11, 0)
+"""First release whose profile pads the dummy encoder outputs before caching them (0.10.2 does not)."""
+PADDED_TO_BUDGET_UNTIL = (0, 11, LAST_PATCH)
+"""Through 0.11.x each output is padded to the encoder budget (0.11.0 gpu_model_runner.py profile_run)."""
+PADDED_TO_ITEM_UNTIL = (0, 12, LAST_PATCH)
+"""Through 0.12.x each output is padded to the modality's tokens per item (0.12.0 profile_run); 0.13.0
+caches the outputs as they are."""
 
 
 @dataclass(frozen=True)
@@ -95,11 +112,15 @@ class MultimodalProfile:
     items: int
     budget: int
     held_gib: float
+    padded_tokens: int = 0
+    """Rows each item's output is padded to before it is cached (0 where the release caches it as is)."""
 
     def describe(self) -> str:
+        padded = f", padded to {self.padded_tokens:,} rows" if self.padded_tokens else ""
         return (
             f"encoder budget {self.budget:,} tokens, {self.items} {self.modality} item(s) of "
-            f"{self.encoded_tokens:,} visual tokens held through the text profile ({self.held_gib:.2f} GiB)"
+            f"{self.encoded_tokens:,} visual tokens{padded} held through the text profile "
+            f"({self.held_gib:.2f} GiB)"
         )
 
 
@@ -188,8 +209,16 @@ def multimodal_profile(
     items = max(1, min(budget // item_tokens, max_num_seqs * per_prompt))
     width = _int(vision, "out_hidden_size") or spec.hidden_size or 0
     levels = 1 + (len(vision.get("deepstack_visual_indexes") or []) if family.deepstack else 0)
-    held = items * encoded * width * levels * 2 / GIB
-    return MultimodalProfile(modality, item_tokens, encoded, items, budget, held)
+    rows = items * encoded
+    padded = 0
+    if PADDED_FROM <= key <= PADDED_TO_ITEM_UNTIL:
+        target = budget if key <= PADDED_TO_BUDGET_UNTIL else item_tokens
+        if encoded < target:
+            # each item padded to `target` rows, and the unpadded outputs kept by the loop variable
+            padded = target
+            rows = items * padded + items * encoded
+    held = rows * width * levels * 2 / GIB
+    return MultimodalProfile(modality, item_tokens, encoded, items, budget, held, padded)
 
 
 def parse_limits(text: str | None) -> dict[str, int] | None:

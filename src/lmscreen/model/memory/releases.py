@@ -77,6 +77,23 @@ sequences and 635 at 1,024 (V1's sampler planned 570), Qwen2.5-0.5B on an RTX 40
 GiB at 256 sequences (V1: 1.04). A dated nightly ("2026-08 build") is planned as the newest release logged by
 that month (RELEASED_BY).
 
+The sampler warm-up (read in 0.11.0 gpu_worker.py `compile_or_warm_up_model`): after the KV pool is
+allocated and the CUDA graphs are captured, the last pipeline rank runs
+`_dummy_run(num_tokens=min(max_num_seqs, max_num_batched_tokens), skip_eplb=True)` and
+`_dummy_sampler_run` again ("Warm up sampler and preallocate memory buffer for logits ... This is called
+after `capture_model` on purpose"), and an OOM there is raised as
+"CUDA out of memory occurred when warming up sampler with N dummy requests". Those are the rows of the
+profile's own sampler run (profile_run's `_dummy_run(max_num_tokens)` makes `min(num_tokens, max_num_reqs)`
+requests and `_dummy_sampler_run` samples one row each), so its tensors are the ones the profiled peak
+already counts (the sampler term here) and they are not counted twice; what the warm-up needs is that peak
+still to be free after the pool and the graphs. Through 0.20 the graphs are not taken out of the pool
+(cudagraph_in_pool False): they are captured into the `(1 − util)` headroom and, past it, into the freed
+profile peak, so a run at high utilization with large graphs passes the pool check and then fails the
+warm-up (llm-d-planner's gpt-oss-20b at 0.95 on 0.19.0: 1.84 GiB of graphs, 786 MiB asked, 552 free;
+GLM-4.7 NVFP4 at TP4, 0.90, on 0.15.1). The plan gives the graph estimate as a warning, not a verdict: that
+memory is measured at capture, and how much of the headroom the CUDA context and allocator keep is not
+in the logs.
+
 Start-up checks that changed:
 
 - 0.14.0–0.15.x check a pipeline stage's pool against the KV of the *whole* model (regression of
@@ -113,23 +130,32 @@ Known gaps, left unmodelled rather than patched with a constant per row:
   #27508 agree with each other at 1024 and 8192 batched tokens, so the extra sits in the sampler-sized part,
   not the forward pass. vLLM falls back to PyTorch top-k/top-p (a full sort: values, int64 indices and a
   scatter copy) when FlashInfer is missing, which would add about two fp32 copies of the 1024 × 201,088
-  logits; the #27508 log does not say which sampler ran.
+  logits; the #27508 log does not say which sampler ran. Nothing in 0.11.0's profile of a text model
+  depends on max_model_len (gpu_model_runner.py: the profile's `_dummy_run` builds no attention metadata;
+  InputBatch's max_model_len-wide token buffers are on the CPU), so the two setups differ elsewhere. A
+  reading that fits both #27508 logs: their environment is a conda pip install (collect_env: Python 3.13.9
+  conda-forge, torch 2.8.0+cu128), and 0.11.0's `get_mxfp4_backend` (quantization/mxfp4.py) gives Hopper
+  the Triton MoE only when the `triton_kernels` package is present (vLLM's docker image ships it, the pip
+  wheel does not require it), else Marlin, whose repacked weights are 65.97 GiB (vllm#23278, 0.10.1)
+  against Triton's 64.38 (llm-d, #33155): 1.59 GiB less pool, which would plan 1.92 / −2.04 against the
+  logged 1.71 / −2.28. The #27508 excerpts print neither the backend line nor the weights, so this is not
+  modelled (the planner cannot know which packages a user installed).
 - The multimodal encoder's profile: from 0.16 a per-parameter term (VISION_PROFILE_GIB_PER_B, one log). On
-  0.10.2–0.11 the plan counts what vLLM's code keeps instead (memory.multimodal, read in the 0.11.0 /
-  0.12.0 / 0.13.0 / 0.19.1 wheels): profile_run encodes the largest dummy item of the encoder budget
+  0.10.2–0.11 the plan counts what vLLM's code keeps instead (memory.multimodal, read in the 0.10.2, 0.11.0,
+  0.12.0, 0.13.0 and 0.19.1 wheels): profile_run encodes the largest dummy item of the encoder budget
   (max(max_num_batched_tokens, the item's tokens)) and keeps its outputs in the encoder cache through the
-  text dummy run and the sampler. Qwen3-VL's 153,600-token budget at 0.11 (bench heldout-4's 4×RTX 3090
-  log) is 12,288 × 12.5: through 0.12.x qwen3_vl.py counts each of a dummy video's 12,288 visual tokens (the
-  video processor caps a video's pixels at 25,165,824 over all frames) as 12.5 prompt tokens for its
-  timestamp text, so the cache holds 12,288 rows × 2,048 × 4 DeepStack levels × 2 B = 0.19 GiB, not the
-  2.34 GiB that 153,600 rows would; 0.13.0 drops the factor and profiles one 16,384-token image (0.25 GiB).
-  The encoder's own activations for the 49,152 patches (1,152 wide, 27 blocks, each attention segment one
-  4-patch frame pair) are well under 1 GiB. So the code does not explain what the 0.11 Qwen3-VL-30B-A3B
-  runs keep: ~3.6 GiB of activation per GPU at TP4 on RTX 3090s (2,048 tokens, 256 sequences; planned 1.1)
-  and ~4.8 GiB on one A100 at 262,144 tokens (planned 1.0), where the same layout on 0.13 (H100 NVL, 1,024
-  sequences) keeps 5.9 and is planned within 0.15 GiB. What the 0.11 runs add is not found in
-  gpu_model_runner.py, qwen3_vl.py or the multimodal budget; the per-parameter term is not applied there.
-  On 0.12–0.15 the held outputs are not counted though the code keeps them: see VllmRelease.mm_held_outputs.
+  text dummy run and the sampler. 0.11.0 first pads every output shorter than the budget to the budget
+  (`output.new_zeros((encoder_budget, width))`, gpu_model_runner.py line 3366), and the loop variable keeps
+  the unpadded output alive too. Qwen3-VL's 153,600-token budget at 0.11 (bench heldout-4's 4×RTX 3090 log)
+  is 12,288 × 12.5 (through 0.12.x qwen3_vl.py counts each visual token of a dummy video as 12.5 prompt
+  tokens for its timestamp text), so the cache holds 153,600 padded rows × 2,048 × 4 DeepStack levels × 2 B
+  = 2.34 GiB plus the 12,288-row output (0.19 GiB) on every TP rank: that log's pool is planned 2.69 GiB
+  (5.04 before the padding was read; 2.31 logged, 0.24 of the difference being its weights, logged 14.77
+  per GPU, planned 14.53). One A100 at 262,144 tokens (file-qwen3vl-30b-a3b-a100-0.11, heldout-18) still
+  keeps ~1.8 GiB more than planned (9.83 / 8.04); what TP1 adds there (the tower unsharded: the encoder's
+  own peak precedes the padding and is not a term here) is not shown by any log with its weights.
+  On 0.12–0.15 the held outputs are not counted though the code keeps them (0.12.0 pads to the item's
+  tokens instead of the budget): see VllmRelease.mm_held_outputs.
 - Pipeline parallel on Model Runner V2 (Qwen3-32B PP2 at 0.27.1, bench/data/vllm-logs-heldout-7.csv): each
   stage keeps 3.03 GiB besides weights and KV (the same tutorial's TP2 run: 1.66), where these terms give
   2.07. Read in vllm/v1/worker/gpu/model_runner.py (profile_run): the encoder is profiled on the first rank

@@ -13,8 +13,15 @@ Best source: exact tensor bytes from safetensors / GGUF headers (`ModelSpec.weig
   RTX A6000 (club-3090#1047: 19.75 GiB logged). MXFP4 (gpt-oss): 32 values in 17 bytes = 4.25 bpw on the
   expert weights only; attention, router, embeddings and lm_head stay bf16. vLLM pads the MXFP4 expert
   dimension to a multiple of 256 for its kernels (2880 → 3072), which is why gpt-oss-120b loads as 64.4 GiB
-  while the checkpoint is 60.8 GiB. MXFP8 (OCP microscaling, MiniMaxAI/MiniMax-M3-MXFP8): 32 e4m3 values
-  share one 8-bit e8m0 scale = 8.25 bpw; a name ending in -MXFP8 is the catalog model in that format.
+  while the checkpoint is 60.8 GiB. (What vLLM 0.11.0's `Mxfp4MoEMethod.create_weights` pads is the
+  intermediate size *per TP partition*, by backend: Triton `round_up(I / tp, 64)` and no hidden padding,
+  Marlin `round_up(I / tp, 128)` and hidden to 256, FlashInfer on SM100 256 / 256, FlashInfer BF16 on SM90
+  128 / 128, ROCm 256 / 256. So Triton on an H100 pads nothing at TP1 (2880) yet logs 64.38 GiB: the extra
+  comes from the triton_kernels weight layout `_swizzle_mxfp4` converts to, outside vLLM's source; at TP8
+  it pads 360 to 384, the same ×1.067. The flat 3072 / 2880 stands for both until a log per TP says more;
+  the RTX PRO 4500 TP8 run of vllm#51590 on 0.2x loads 9.98 GiB per GPU, 1.9 above it, in a release whose
+  backend choice for sm120 is not read here.) MXFP8 (OCP microscaling, MiniMaxAI/MiniMax-M3-MXFP8): 32 e4m3
+  values share one 8-bit e8m0 scale = 8.25 bpw; a name ending in -MXFP8 is the catalog model in that format.
 - GGUF: a file mixes block types, so a "Q4_K_M" file averages more than the 4.5 bpw of Q4_K. The averages
   below are the file sizes llama.cpp's quantize tool lists for Llama-3-8B (8.03 B parameters, embeddings and
   output included: Q4_K_M 4.58 GiB → 4.90 bpw, Q8_0 7.96 GiB → 8.51 bpw; gguf-parser's README shows 4.91 bpw

@@ -360,6 +360,16 @@ Two sets of logged start-ups, each row citing its source:
   ranks). Not planned: the three RTX A5000 rows (the card is not in the catalog). The sweep is the same
   engine build and card as heldout-14/15's rows, so this half of the set is blind to the rows, not to the
   setup. Held out with it: 317 of 354 (89.5%); calibration 0.3%, 33 of 33.
+  Looked at since (no longer blind): (1) a TP size that does not divide the 64-padded vocabulary or the KV
+  heads is refused, as vLLM asserts both before loading (memory.vllm._tp_shard_refusals): the Qwen3-14B TP5
+  refusal planned, 30 -> 31 of 31. (2) The RTX A5000 is a catalog card (NVIDIA's product page), and the
+  three #22177 rows lost a 23.99 GiB total that was nvidia-smi's, not a logged CUDA total (corrected before
+  they were ever planned): heldout-20 31 of 31 -> 35 of 36 (the bf16 TP8 + EP pool 12.43 / 12.22, the FP8
+  0.70 pool 12.20 / 12.11). Still missed: the FP8 run at 0.85 that hit CUDA OOM (planned to start). At 0.70
+  its cards showed 24003 of 24564 MiB in use, ~6.8 GiB beyond the 0.70 budget, against ~1.8 GiB beyond it
+  for the bf16 run at 0.85: memory held outside vLLM's profile on the FP8-on-Ampere (Marlin) MoE path that
+  the plan does not model, and whose mechanism was not traced to vLLM's source. Held out 322 of 359 (89.7%),
+  calibration 0.3% and 33 of 33, no previously planned check changed outcome.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

@@ -48,3 +48,13 @@ def test_a_board_edition_after_the_name_is_the_same_card():
 def test_an_unknown_card_with_an_edition_is_still_refused():
     with pytest.raises(InputError):
         hardware.gpu("Foo 9000 Server Edition")
+
+
+def test_rtx_a5000_is_a_catalog_card() -> None:
+    """The RTX A5000 (Ampere GA102, 24 GB GDDR6, 768 GB/s, 64 SMs; nvidia-smi 24564 MiB) resolves, so a log
+    naming it is planned (vLLM#22177: Qwen3-Coder-30B-A3B at TP8 + expert parallel, bench heldout-20)."""
+    from lmscreen.model.hardware import gpu
+
+    card = gpu("NVIDIA RTX A5000")
+    assert card.name == "RTX A5000" and card.arch == "ampere"
+    assert card.memory_gib == 24.0 and card.sm_count == 64 and not card.fp8

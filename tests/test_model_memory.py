@@ -651,3 +651,25 @@ def test_an_estimated_context_limit_does_not_refuse_a_longer_context() -> None:
     q = plan(real, gpu("A100 80GB"), gpus=2, context=65536, vllm_version="0.11.2")
     assert not q.fits
     assert any("exceeds the model's 32,768" in r for r in q.notes + list(getattr(q, "reasons", [])))
+
+
+def test_a_tensor_parallel_size_that_does_not_split_the_vocabulary_or_kv_heads_is_refused() -> None:
+    """vLLM shards the 64-padded vocabulary and the KV heads over the TP ranks and asserts divisibility
+    before loading (vocab_parallel_embedding.py, linear.py QKVParallelLinear): llm-d-planner's Qwen3-14B at
+    TP5 on H100s stopped on '151936 is not divisible by 5' (bench heldout-20). TP2/4/8 still plan."""
+    from lmscreen.model.catalog import spec_for
+
+    qwen = spec_for("Qwen/Qwen3-14B")  # 40 heads (divisible by 5), 8 KV heads, vocabulary 151,936
+    h100 = gpu("H100")
+    tp5 = plan(qwen, h100, gpus=5, gpu_memory_utilization=0.95, context=8192, vllm_version="0.19.0")
+    assert not tp5.fits
+    said = " ".join(tp5.notes + list(getattr(tp5, "reasons", [])))
+    assert "151,936 is not divisible by 5" in said
+    for tp in (2, 4, 8):
+        ok = plan(qwen, h100, gpus=tp, gpu_memory_utilization=0.95, context=8192, vllm_version="0.19.0")
+        assert ok.fits
+    # Eight KV heads at TP6 (heads 48 divide by 6): vLLM cannot split 8 heads six ways.
+    six = replace(qwen, num_attention_heads=48, vocab_size=151680)
+    p6 = plan(six, h100, gpus=6, gpu_memory_utilization=0.95, context=8192, vllm_version="0.19.0")
+    assert not p6.fits
+    assert "8 KV heads" in " ".join(p6.notes + list(getattr(p6, "reasons", [])))

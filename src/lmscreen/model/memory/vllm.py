@@ -297,6 +297,40 @@ def _choose_context(reach: int, native: int) -> int:
     return round_context(reach) if reach else min(native, MIN_USEFUL_CONTEXT)
 
 
+VOCAB_PADDING = 64
+"""vLLM pads the vocabulary to a multiple of 64 before it shards it over the TP ranks
+(vllm/model_executor/layers/vocab_parallel_embedding.py: DEFAULT_VOCAB_PADDING_SIZE, pad_vocab_size)."""
+
+
+def _tp_shard_refusals(spec: ModelSpec, tp: int) -> list[str]:
+    """Layers vLLM cannot split over `tp` ranks: it asserts before any weight loads.
+
+    VocabParallelEmbedding takes `divide(pad_vocab_size(vocab, 64), tp)` and QKVParallelLinear takes
+    `divide(kv_heads, tp)` (or `divide(tp, kv_heads)` once tp ≥ kv_heads), and `divide` asserts
+    "{numerator} is not divisible by {denominator}" (vllm/distributed/utils.py ensure_divisibility;
+    vllm/model_executor/layers/linear.py QKVParallelLinear). A TP size that is not a power of two trips them:
+    llm-d-planner's Qwen3-14B at TP5 stopped on "151936 is not divisible by 5". MLA layers do not go through
+    QKVParallelLinear, so their KV-head count is not checked.
+    """
+    if tp <= 1:
+        return []
+    reasons = []
+    if spec.vocab_size:
+        padded = -(-spec.vocab_size // VOCAB_PADDING) * VOCAB_PADDING
+        if padded % tp:
+            reasons.append(
+                f"vLLM shards the {padded:,}-entry padded vocabulary over the tensor parallel ranks and "
+                f"{padded:,} is not divisible by {tp}"
+            )
+    kv_heads = spec.num_kv_heads
+    if kv_heads and spec.mla is None and (tp % kv_heads if tp >= kv_heads else kv_heads % tp):
+        reasons.append(
+            f"vLLM splits (or replicates) the {kv_heads} KV heads over the tensor parallel ranks and "
+            f"{max(tp, kv_heads)} is not divisible by {min(tp, kv_heads)}"
+        )
+    return reasons
+
+
 def _vllm_blockers(inp: PlanInputs, release: VllmRelease, version: str) -> list[str]:
     """Reasons vLLM refuses the deployment whatever the memory says."""
     spec = inp.spec
@@ -311,6 +345,7 @@ def _vllm_blockers(inp: PlanInputs, release: VllmRelease, version: str) -> list[
             f"vLLM needs the {spec.num_attention_heads} attention heads divisible by the tensor "
             f"parallel size {inp.tp}"
         )
+    reasons.extend(_tp_shard_refusals(spec, inp.tp))
     if inp.pp > 1 and spec.num_layers and spec.num_layers < inp.pp:
         reasons.append(f"--pp {inp.pp} exceeds the model's {spec.num_layers} layers")
     if is_gguf(normalize_quantization(spec.quantization)):

@@ -261,3 +261,33 @@ def test_mla_latent_projections_are_whole_on_every_tp_rank() -> None:
     rope = rope_cache_bytes(spec) / GIB  # every rank's own rotary table
     assert abs(w8.per_gpu_gib - ((w1.per_gpu_gib - rope) / 8 + rope + replicated)) < 0.01
     assert abs(w8.per_gpu_gib - 72.02) / 72.02 < 0.02
+
+
+def test_skip_lists_of_other_tools_are_read() -> None:
+    """bitsandbytes `llm_int8_skip_modules` (PrunaAI/gemma-1.1-2b-it-bnb-4bit-smashed config.json lists
+    `lm_head`, `inv_freq`, `rotary_emb` …), GPTQModel `dynamic` `-:` rules (skip a module by regex) and
+    AutoRound `extra_config` entries at 16 bits or more (Intel/Qwen3-Coder-Next-int4-AutoRound:
+    `model.layers.N.mlp.shared_expert_gate: {"bits": 16, "data_type": "fp"}`; Intel/Qwen2-57B-A14B-Instruct-
+    int4-inc: `"bits": 32`; YCWTG/Qwen3-Coder-Next-int2-mixed-AutoRound adds the gated-delta projections).
+    An 8-bit entry (Intel/GLM-4.7-int4-mixed-AutoRound's attention) is not a 16-bit module."""
+    bnb = {"quant_method": "bitsandbytes", "llm_int8_skip_modules": ["lm_head", "inv_freq", "rotary_emb"]}
+    assert patterns(bnb) == ["lm_head", "inv_freq", "rotary_emb"]
+    dynamic = {"-:.*mlp.gate$": {}, "+:.*down_proj": {"bits": 8}}
+    assert patterns({"quant_method": "gptq", "dynamic": dynamic}) == ["re:.*mlp.gate$"]
+    extra = {
+        "quant_method": "auto-round",
+        "extra_config": {
+            "model.layers.0.mlp.shared_expert_gate": {"bits": 16, "data_type": "fp"},
+            "model.layers.1.mlp.shared_expert_gate": {"bits": 32, "data_type": "float"},
+            "model.layers.0.linear_attn.in_proj_qkvz": {"bits": 16},
+            "model.layers.0.self_attn.q_proj": {"bits": 8, "group_size": 128},
+        },
+    }
+    assert patterns(extra) == [
+        "model.layers.0.mlp.shared_expert_gate",
+        "model.layers.1.mlp.shared_expert_gate",
+        "model.layers.0.linear_attn.in_proj_qkvz",
+    ]
+    nxt = spec_for("Qwen/Qwen3-Next-80B-A3B-Instruct")
+    qkvz = [p for n, p in linear_modules(nxt) if n.startswith("model.layers.0.linear_attn.in_proj_")]
+    assert qkvz and unquantized_params(nxt, ["model.layers.0.linear_attn.in_proj_qkvz"]) >= 0

@@ -614,10 +614,13 @@ def test_int4_of_a_gated_delta_moe_without_its_layer_list_keeps_what_its_exporte
     assert w4.per_gpu_bytes - four_bit_everywhere == pytest.approx(
         kept * (2 - hf_bits(nxt, "gptq") / 8) / 2, rel=0.01
     )
-    assert "left unquantized" in w4.detail
-    assert weights(nxt, tp=2, quantization="awq").total_bytes == w4.total_bytes
+    assert "left unquantized" in w4.detail and "INT4_HYBRID_KEPT" in w4.detail
+    # an AWQ release keeps the full attention too (AWQ_HYBRID_ATTENTION_KEPT): 0.23 B more on Qwen3-Next
+    awq = weights(nxt, tp=2, quantization="awq")
+    extra = (awq.total_bytes - w4.total_bytes) / (2 - hf_bits(nxt, "awq") / 8)
+    assert 0.2e9 < extra < 0.26e9
     dense = spec_for("Qwen/Qwen3.6-27B")
-    assert "left unquantized" not in weights(dense, quantization="awq").detail
+    assert "left unquantized" not in weights(dense, quantization="gptq").detail
 
 
 def test_per_layer_embeddings_stay_16_bit_in_a_quantized_e_series_checkpoint() -> None:
@@ -673,3 +676,45 @@ def test_a_tensor_parallel_size_that_does_not_split_the_vocabulary_or_kv_heads_i
     p6 = plan(six, h100, gpus=6, gpu_memory_utilization=0.95, context=8192, vllm_version="0.19.0")
     assert not p6.fits
     assert "8 KV heads" in " ".join(p6.notes + list(getattr(p6, "reasons", [])))
+
+
+def test_name_only_hybrid_releases_keep_what_their_tool_keeps() -> None:
+    """Per-tool defaults for a gated-delta hybrid named without its config (memory.weights.name_default_kept).
+
+    AWQ: the full-attention `self_attn` stays 16 bit (cyankiwi's Qwen3-Next AWQ recipe, a public Qwen3-Coder-
+    Next AWQ script, redashes/QwenPaw-Flash-9B-heretic-AWQ-INT4-MTP's card); on dense Qwen3.6-27B that is
+    16 layers × 104.9 M = 1.68 B parameters. The A10 log of QuantTrio/Qwen3.6-27B-AWQ (bench heldout-18,
+    --language-model-only) loads 18.83 GiB: 16.55 planned with everything 4 bit, 18.17 with the attention
+    16 bit. Intel AutoRound (Intel/Qwen3-Coder-Next-int4-AutoRound, Intel/Qwen3.5-397B-A17B-int4-AutoRound
+    quantization_config.json `extra_config`): only the router and shared-expert gate, so a name saying
+    AutoRound is not sized with the llm-compressor list. GPTQ / W4A16 of a dense hybrid keeps nothing more
+    (btbtyler09/Qwen3.6-27B-GPTQ-8bit and LibertAIDAI/Qwen3.6-27B-W4A16-G128 quantize the gated-delta
+    in_proj_qkv / in_proj_z / out_proj); a hybrid with MLA (Kimi-Linear) has no default."""
+    from lmscreen.model.arch.unquantized import unquantized_params
+    from lmscreen.model.catalog import spec_for
+    from lmscreen.model.memory.weights import (
+        AUTOROUND_KEPT,
+        AWQ_HYBRID_ATTENTION_KEPT,
+        INT4_HYBRID_KEPT,
+        name_default_kept,
+    )
+
+    dense = spec_for("Qwen/Qwen3.6-27B")
+    attn = unquantized_params(dense, list(AWQ_HYBRID_ATTENTION_KEPT))
+    assert 1.1e9 < attn < 1.25e9
+    awq = replace(dense, **{"quantization": "awq", "name": "QuantTrio/Qwen3.6-27B-AWQ"})
+    patterns, why = name_default_kept(awq, "awq")
+    assert patterns == AWQ_HYBRID_ATTENTION_KEPT and "AWQ" in why
+    four_bit = weights(replace(dense, **{"quantization": "gptq"}))
+    assert weights(awq).total_bytes - four_bit.total_bytes == pytest.approx(
+        attn * (2 - hf_bits(dense, "awq") / 8), rel=0.001
+    )
+    assert "no layer list read" in weights(awq).detail
+    nxt = spec_for("Qwen/Qwen3-Next-80B-A3B-Instruct")
+    ar = replace(nxt, **{"name": "Intel/Qwen3-Coder-Next-int4-AutoRound", "quantization": "gptq"})
+    assert name_default_kept(ar, "gptq")[0] == AUTOROUND_KEPT
+    assert unquantized_params(nxt, list(AUTOROUND_KEPT)) < 0.06e9  # 48 routers of 2048 × 512: small
+    assert name_default_kept(replace(nxt, **{"quantization": "gptq"}), "gptq")[0] == tuple(INT4_HYBRID_KEPT)
+    assert name_default_kept(replace(dense, **{"quantization": "gptq"}), "gptq") == ((), "")
+    kimi = spec_for("moonshotai/Kimi-Linear-48B-A3B-Instruct")
+    assert name_default_kept(replace(kimi, **{"name": "cyankiwi/Kimi-Linear-AWQ"}), "awq") == ((), "")

@@ -32,15 +32,51 @@ from lmscreen.model.spec import ModelSpec
 _EMBEDDINGS = re.compile(r"(^|\.)(lm_head|embed_tokens|wte|word_embeddings)($|\.)")
 
 
+SKIP_KEYS = (
+    "modules_to_not_convert",
+    "ignore",
+    "ignored_layers",
+    "exclude_modules",
+    "skip_modules",
+    "llm_int8_skip_modules",
+)
+"""Keys whose list names modules left 16 bit: AWQ / fbgemm_fp8 / mxfp4 (`modules_to_not_convert`, e.g.
+openai/gpt-oss-120b's `model.layers.*.self_attn`, `model.layers.*.mlp.router`), compressed-tensors (`ignore`:
+names or `re:` regexes, e.g. llm-compressor's examples/quantization_w8a8_fp8/qwen3_5_moe.py), ModelOpt
+(`exclude_modules`, globs) and bitsandbytes (`llm_int8_skip_modules`, e.g. PrunaAI/gemma-1.1-2b-it-bnb-4bit-
+smashed's config.json: `["lm_head", "inv_freq", "rotary_emb", ...]`; unsloth's *-bnb-4bit releases list
+their vision towers and sensitive projections there)."""
+
+
 def patterns(quantization_config: dict[str, Any] | None) -> list[str]:
-    """The module patterns a quantization_config keeps unquantized (empty when it names none)."""
+    """The module patterns a quantization_config keeps unquantized (empty when it names none).
+
+    Besides the skip lists (SKIP_KEYS) two per-module override maps are read: GPTQModel's `dynamic`, whose
+    keys prefixed `-:` are regexes of modules left out of quantization (GPTQModel's README: `"-:.*mlp.gate"`
+    skips the router), and Intel AutoRound's `extra_config`, where a module (a name or a regex) given
+    `bits` ≥ 16 stays 16 bit. AutoRound writes one entry per kept module: Intel/Qwen3-Coder-Next-int4-
+    AutoRound and Intel/Qwen3.5-397B-A17B-int4-AutoRound (quantization_config.json) give every layer's
+    `mlp.shared_expert_gate` `{"bits": 16, "data_type": "fp"}`, Intel/Qwen2-57B-A14B-Instruct-int4-inc gives
+    it `"bits": 32`, Intel/MiroThinker-1.7-mini-int4-AutoRound and INC4AI/Step-3.5-Flash-int4-AutoRound the
+    router (`mlp.gate`, `moe.gate`), YCWTG/Qwen3-Coder-Next-int2-mixed-AutoRound the gated-delta projections
+    (`linear_attn.in_proj_qkvz`, `in_proj_ba`, `out_proj`) too. Entries below 16 bits (Intel/GLM-4.7-int4-
+    mixed-AutoRound's 8-bit attention) are not counted here: they stay sized at the checkpoint's width."""
     if not isinstance(quantization_config, dict):
         return []
     found: list[str] = []
-    for key in ("modules_to_not_convert", "ignore", "ignored_layers", "exclude_modules", "skip_modules"):
+    for key in SKIP_KEYS:
         value = quantization_config.get(key)
         if isinstance(value, list):
             found += [str(v) for v in value if v]
+    dynamic = quantization_config.get("dynamic")
+    if isinstance(dynamic, dict):
+        found += [f"re:{k[2:]}" for k in dynamic if isinstance(k, str) and k.startswith("-:") and k[2:]]
+    extra = quantization_config.get("extra_config")
+    if isinstance(extra, dict):
+        for name, override in extra.items():
+            bits = override.get("bits") if isinstance(override, dict) else None
+            if isinstance(bits, (int, float)) and bits >= 16 and name:
+                found.append(f"re:{name}" if any(ch in name for ch in "*+?[(|\\") else str(name))
     return found
 
 

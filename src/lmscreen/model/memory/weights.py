@@ -94,6 +94,51 @@ Qwen3.6-27B AutoRound / AWQ releases quantize their gated-delta layers (sized 16
 on two RTX 3090s came out 33 % small), and so does the Kimi-Linear AWQ release (KDA with MLA: its TP2 pool,
 vllm#28228, is reproduced at 5 % with the layers 4 bit and missed by 29 % with them 16 bit)."""
 
+AWQ_HYBRID_ATTENTION_KEPT = ("re:.*self_attn.*",)
+"""What an AWQ release of a gated-delta hybrid (Qwen3-Next, Qwen3.5/3.6/3.8) keeps 16 bit beyond
+INT4_HYBRID_KEPT, when its quantization_config is not at hand: the full-attention layers. The AWQ exports of
+these models that say which layers they skip all leave `self_attn` unquantized: cyankiwi's (cpatonn's)
+Qwen3-Next-80B-A3B-Instruct-AWQ-4bit saved recipe (routed experts only quantized), a public Qwen3-Coder-Next
+AWQ script following it (`ignore`: `re:.*linear_attn.*`, `re:.*self_attn.*`, `re:.*shared_expert.*`, the
+gates), and redashes/QwenPaw-Flash-9B-heretic-AWQ-INT4-MTP (llm-compressor AWQ on the Qwen3.5-9B layout;
+its card: full attention and linear attention BF16, the MLPs INT4). Dense releases keep their gated-delta
+projections quantized in the configs found (a public script has to add `re:.*in_proj_a$` / `in_proj_b$` to
+cyankiwi/Qwen3.5-2B-AWQ-4bit's own `ignore`), so a dense hybrid keeps only the attention 16 bit."""
+
+AUTOROUND_KEPT = ("re:.*mlp\\.gate$", "re:.*shared_expert_gate$")
+"""What an Intel AutoRound int4 release keeps 16 bit: its `extra_config` gives the MoE router and the
+shared-expert gate `bits: 16` and quantizes everything else in the layers, gated-delta projections and
+attention included (Intel/Qwen3-Coder-Next-int4-AutoRound and Intel/Qwen3.5-397B-A17B-int4-AutoRound
+quantization_config.json: every layer's `mlp.shared_expert_gate` at 16 bits, `block_name_to_quantize`
+`model.language_model.layers`; Intel/MiroThinker-1.7-mini-int4-AutoRound: every `mlp.gate`). A name that
+says AutoRound is sized this way rather than with INT4_HYBRID_KEPT, the llm-compressor recipes' list."""
+
+
+def name_default_kept(spec: ModelSpec, quant: str) -> tuple[tuple[str, ...], str]:
+    """Module patterns a weight-only int4/int8 release named without its config keeps 16 bit, by the tool
+    its name states, and the reason for the plan's notes ((), "" when the default keeps nothing beyond the
+    embeddings / lm_head / vision tower every format keeps). Only gated-delta hybrids without MLA have
+    per-tool defaults here (the Kimi-Linear AWQ release quantizes its KDA layers, vllm#28228)."""
+    if quant not in ("gptq", "awq", "int8") or not spec.linear_attention or spec.mla:
+        return (), ""
+    name = (spec.name or "").lower()
+    if "autoround" in name or "auto-round" in name:
+        return AUTOROUND_KEPT, "AutoRound keeps the MoE router and shared-expert gate 16 bit (AUTOROUND_KEPT)"
+    moe = tuple(INT4_HYBRID_KEPT) if spec.num_experts else ()
+    if "awq" in name or quant == "awq":
+        return moe + AWQ_HYBRID_ATTENTION_KEPT, (
+            "an AWQ release of a gated-delta hybrid keeps its full-attention layers"
+            + (", gated-delta layers, router and shared expert" if moe else "")
+            + " 16 bit (AWQ_HYBRID_ATTENTION_KEPT)"
+        )
+    if moe and quant != "int8":
+        return moe, (
+            "a 4-bit gated-delta MoE release keeps its gated-delta layers, router and shared expert 16 bit "
+            "(INT4_HYBRID_KEPT)"
+        )
+    return (), ""
+
+
 MODELOPT_FP8_BITS = 8.0
 """ModelOpt FP8 layers: one e4m3 byte per weight and per-tensor fp32 scales (weight_scale, input_scale), whose
 few bytes per module do not show at GiB resolution. NVFP4 (HF_BITS) is two e2m1 values per byte plus one e4m3
@@ -337,17 +382,14 @@ def estimate_total_bytes(
         from lmscreen.model.arch.params import linear_attention_params
 
         kept = max(kept, linear_attention_params(spec))
-    if (
-        quant in ("gptq", "awq")
-        and generic_hybrid
-        and spec.linear_attention
-        and spec.num_experts
-        and not spec.mla
-    ):
-        # a 4-bit weight-only gated-delta-net MoE release whose layer list is not at hand (INT4_HYBRID_KEPT)
+    default, why = name_default_kept(spec, quant) if generic_hybrid else ((), "")
+    if default:
+        # a weight-only gated-delta release whose layer list is not at hand: what its tool keeps 16 bit
         from lmscreen.model.arch.unquantized import unquantized_params
 
-        kept = max(kept, unquantized_params(spec, list(INT4_HYBRID_KEPT)))
+        by_tool = unquantized_params(spec, list(default))
+        why = why if by_tool > kept else ""
+        kept = max(kept, by_tool)
     fp8 = (spec.fp8_params or 0) if own and quant == "nvfp4" else 0
     lm_head_q = emb_out if own and quant == "nvfp4" and spec.lm_head_quantized else 0
     emb -= lm_head_q
@@ -359,6 +401,7 @@ def estimate_total_bytes(
         how += f" + {fp8 / 1e9:.2f} B attention params FP8 (ModelOpt mixed precision)"
     if kept:
         how += f" + {kept / 1e9:.2f} B left unquantized by the checkpoint (bf16)"
+        how += f"; no layer list read: {why}" if default and why else ""
     if vision:
         how += f" + {vision / 1e9:.2f} B vision encoder (bf16)"
     return nbytes, how

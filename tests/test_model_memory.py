@@ -615,10 +615,13 @@ def test_int4_of_a_gated_delta_moe_without_its_layer_list_keeps_what_its_exporte
         kept * (2 - hf_bits(nxt, "gptq") / 8) / 2, rel=0.01
     )
     assert "left unquantized" in w4.detail and "INT4_HYBRID_KEPT" in w4.detail
-    # an AWQ release keeps the full attention too (AWQ_HYBRID_ATTENTION_KEPT): 0.23 B more on Qwen3-Next
+    # an AWQ release keeps the full attention too (AWQ_HYBRID_ATTENTION_KEPT): 12 layers of q_proj with its
+    # output gate (2048 × 2 × 16 × 256), k/v (2048 × 2 × 256 each) and o_proj (16 × 256 × 2048) = 0.327 B
     awq = weights(nxt, tp=2, quantization="awq")
     extra = (awq.total_bytes - w4.total_bytes) / (2 - hf_bits(nxt, "awq") / 8)
-    assert 0.2e9 < extra < 0.26e9
+    assert extra == pytest.approx(
+        12 * (2048 * 2 * 16 * 256 + 2 * 2048 * 2 * 256 + 16 * 256 * 2048), rel=0.001
+    )
     dense = spec_for("Qwen/Qwen3.6-27B")
     assert "left unquantized" not in weights(dense, quantization="gptq").detail
 
@@ -684,10 +687,11 @@ def test_name_only_hybrid_releases_keep_what_their_tool_keeps() -> None:
     AWQ: the full-attention `self_attn` stays 16 bit (cyankiwi's Qwen3-Next AWQ recipe, a public Qwen3-Coder-
     Next AWQ script, redashes/QwenPaw-Flash-9B-heretic-AWQ-INT4-MTP's card); on dense Qwen3.6-27B that is
     16 layers × 104.9 M = 1.68 B parameters. The A10 log of QuantTrio/Qwen3.6-27B-AWQ (bench heldout-18,
-    --language-model-only) loads 18.83 GiB: 16.55 planned with everything 4 bit, 18.17 with the attention
-    16 bit. Intel AutoRound (Intel/Qwen3-Coder-Next-int4-AutoRound, Intel/Qwen3.5-397B-A17B-int4-AutoRound
-    quantization_config.json `extra_config`): only the router and shared-expert gate, so a name saying
-    AutoRound is not sized with the llm-compressor list. GPTQ / W4A16 of a dense hybrid keeps nothing more
+    --language-model-only) loads 18.83 GiB: 16.55 planned with everything 4 bit, 18.87 with the attention
+    16 bit (its q_proj with the output gate). Intel AutoRound (Intel/Qwen3-Coder-Next-int4-AutoRound,
+    Intel/Qwen3.5-397B-A17B-int4-AutoRound quantization_config.json `extra_config`): only the router and
+    shared-expert gate, so a name saying AutoRound is not sized with the llm-compressor list. GPTQ / W4A16
+    of a dense hybrid keeps nothing more
     (btbtyler09/Qwen3.6-27B-GPTQ-8bit and LibertAIDAI/Qwen3.6-27B-W4A16-G128 quantize the gated-delta
     in_proj_qkv / in_proj_z / out_proj); a hybrid with MLA (Kimi-Linear) has no default."""
     from lmscreen.model.arch.unquantized import unquantized_params
@@ -701,7 +705,7 @@ def test_name_only_hybrid_releases_keep_what_their_tool_keeps() -> None:
 
     dense = spec_for("Qwen/Qwen3.6-27B")
     attn = unquantized_params(dense, list(AWQ_HYBRID_ATTENTION_KEPT))
-    assert 1.1e9 < attn < 1.25e9
+    assert attn == pytest.approx(1.68e9, rel=0.01)  # q_proj with its output gate: 104.9 M per layer
     awq = replace(dense, **{"quantization": "awq", "name": "QuantTrio/Qwen3.6-27B-AWQ"})
     patterns, why = name_default_kept(awq, "awq")
     assert patterns == AWQ_HYBRID_ATTENTION_KEPT and "AWQ" in why

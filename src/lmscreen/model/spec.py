@@ -80,6 +80,9 @@ class ModelSpec:
     """KV heads of the full-attention layers when they differ (Gemma 4 num_global_key_value_heads)."""
     full_k_eq_v: bool = False
     """Full-attention layers keep one tensor for K and V (Gemma 4 attention_k_eq_v)."""
+    attention_output_gate: bool = False
+    """`q_proj` also emits a per-head output gate, twice the query width (Qwen3-Next, Qwen3.5
+    `attn_output_gate`): the parameter count and a 16-bit `self_attn` list both need the wider projection."""
 
     num_experts: int | None = None
     num_experts_per_tok: int | None = None

@@ -342,6 +342,9 @@ def _fill_layout(
         spec.full_kv_heads = global_kv
     if cfg.get("attention_k_eq_v") is True:
         spec.full_k_eq_v = True
+    # transformers' Qwen3NextAttention always gates (its config has no key); Qwen3.5 states attn_output_gate
+    if cfg.get("attn_output_gate") is True or str(spec.model_type or "").startswith("qwen3_next"):
+        spec.attention_output_gate = True
     linear = kinds.count("linear")
     kimi = cfg.get("linear_attn_config")
     if linear and isinstance(kimi, dict):

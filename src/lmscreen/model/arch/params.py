@@ -81,8 +81,7 @@ def _attention_params(spec: ModelSpec, cfg: dict[str, Any]) -> int:
         norms = (spec.mla.q_lora_rank or 0) + spec.mla.kv_lora_rank
         return sum(n for _, n in mla_modules(spec)) + norms
     hd, nkv = spec.head_dim or 0, spec.num_kv_heads or 0
-    gated = bool(cfg.get("attn_output_gate")) or str(spec.model_type or "").startswith("qwen3_next")
-    params = h * nh * hd * (2 if gated else 1) + 2 * h * nkv * hd + nh * hd * h
+    params = h * nh * hd * (2 if spec.attention_output_gate else 1) + 2 * h * nkv * hd + nh * hd * h
     if cfg.get("attention_bias") or cfg.get("add_qkv_bias") or str(spec.model_type) == "qwen2":
         params += nh * hd + 2 * nkv * hd
     return params

@@ -103,7 +103,7 @@ def linear_modules(spec: ModelSpec, dense_layers: set[int] | None = None) -> lis
             out += mla_modules(spec, p)
         elif heads:
             out += [
-                (f"{p}.self_attn.q_proj", h * heads * hd),
+                (f"{p}.self_attn.q_proj", h * heads * hd * (2 if spec.attention_output_gate else 1)),
                 (f"{p}.self_attn.k_proj", h * kv * hd),
                 (f"{p}.self_attn.v_proj", h * kv * hd),
                 (f"{p}.self_attn.o_proj", heads * hd * h),

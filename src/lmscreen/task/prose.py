@@ -53,6 +53,11 @@ _RELATIVE_YEAR_RE = re.compile(r"明年|后年|今年|当年|来年|下一年|�
 """A year named by where it lies (`对应明年PE`): a plain PE beside it is a forecast's or a static one."""
 _MIDPOINT_RE = re.compile(r"中值|中枢|中位值")
 """`全年净利润中值6.75亿元`: the midpoint of a forecast's range, an estimate, not the period's figure."""
+_TAKE_MIDPOINT_RE = re.compile(
+    r"(?:取|按|以|按照|若以)\s?(?:业绩)?(?:预告|预计|预测|指引)?(?:区间)?的?\s?(?:中值|中枢|中位数?|中间值|均值)"
+)
+"""`取业绩预告中值，2020年一季度公司实现归母净利润2.20亿元`: a figure the writer computes from a forecast's
+range, not one the company reported (`业绩处于预告中枢` says where a reported figure fell: no such verb)."""
 _EXPRESS_ESTIMATE_RE = re.compile(
     r"业绩快报(?:显示|披露)?[，,：:]?\s?(?:公司|本公司)?\s?"
     r"(?:(?:20)?[0-9]{2}\s?年?\s?(?:[HQ][1-4]|上半年|前三季度|全年|年度)?\s?)?(?:公司|本公司)?\s?预计"
@@ -89,6 +94,17 @@ _IMPACT_GAP_RE = re.compile(
     r"的?(?:拖累|影响|贡献|增厚|摊薄|拉低|拉动|冲击|侵蚀|损失)(?:额|金额|数)?(?:为|达|约为|约|了|在)?\s*(?:人民币|RMB)?\s*$"
 )
 """`对归母净利润的拖累为0.67亿元`: the size of an effect on the figure, not the figure."""
+_IMPACT_LEAD_RE = re.compile(
+    r"(?:影响|拖累|拉低|拉高|摊薄|增厚|侵蚀|减少|增加)了?\s?(?:本公司|公司|集团)?\s?(?:整体|综合|全年|当期)?\s?的?\s?$"
+)
+"""`造成公司采购成本上涨明显，影响公司整体毛利率约2%`: a verb of effect right before the label makes the
+number the size of an effect on the figure, not the figure (`对…的影响为` after it: `_IMPACT_GAP_RE`)."""
+_YEARS_COUNT_LEAD_RE = re.compile(
+    r"(?:(?<![0-9A-Za-z])[1-9]|(?<![0-9A-Za-z〇零一二三四五六七八九十])(?:两|二|三|四|五|六|七|八|九|十))\s?(?:个)?\s?(?:年|年度)"
+    r"(?:来|间|内|中)?\s?(?:累计|合计|共计?|总共|累积)?\s?$"
+)
+"""`3年亏损近50亿元`, `近三年累计实现营收…`: a count of years before the label, a sum over several years,
+never one period's figure (`19年亏损` is a year: a count is one digit or a numeral word)."""
 _THRESHOLD_AFTER_RE = re.compile(r"^\s*(?:以上|以下|以内|之上|之下|或以上|或以下|及以上|及以下|多|余|强)")
 _APPROX_BEFORE_RE = re.compile(
     r"(?:约|大约|约为|接近|近|about|approximately|around|roughly)\s*(?:人民币|RMB)?\s*$", re.IGNORECASE
@@ -939,18 +955,57 @@ def _threshold(folded: str, mention: Mention, gap: str) -> bool:
     return bool(_THRESHOLD_AFTER_RE.match(folded, end) or _THRESHOLD_AFTER_RE.match(folded[end : end + 4]))
 
 
+_END_ASIDE_RE = re.compile(r"\s?[（(][^（()）]{0,30}[）)]")
+
+
+def _past_aside(reading: Reading, index: int, ahead: bool) -> int:
+    """The neighbour of mention `index` once a bracketed aside printed right after the earlier of the two
+    is stepped over (`8000万（+72.62%）至9000万（+94.19%）`: the growth rates are each end's own note)."""
+    text = reading.text
+    mentions = reading.scanned.mentions
+    if ahead:
+        aside = _END_ASIDE_RE.match(text, mentions[index].end)
+        if aside is None:
+            return index + 1
+        j = index + 1
+        while j < len(mentions) and mentions[j].start < aside.end():
+            j += 1
+        return j
+    j = index - 1
+    while j >= 0:
+        aside = _END_ASIDE_RE.match(text, mentions[j].end)
+        if aside is not None and aside.end() <= mentions[index].start and j < index - 1:
+            between = mentions[j + 1 : index]
+            if all(m.start < aside.end() for m in between):
+                return j
+        if mentions[j].end <= mentions[index].start - 40:
+            break
+        j -= 1
+    return index - 1
+
+
 def _in_range(reading: Reading, index: int) -> bool:
-    """Whether the number is one end of a range (`1883.70万元–2260.44万元`, `70%-75%`): a dash or 至 joins it
-    to a number of the same kind (`增长15.7%至1741.44亿元` is a rate and a level, no range)."""
+    """Whether the number is one end of a range (`1883.70万元–2260.44万元`, `70%-75%`, `8000万（+72.62%）至
+    9000万`): a dash or 至 joins it to a number of the same kind (`增长15.7%至1741.44亿元` is a rate and a
+    level, no range)."""
     text = reading.text
     mentions = reading.scanned.mentions
     mention = mentions[index]
-    for j, ahead in ((index + 1, True), (index - 1, False)):
+    for j, ahead in ((index + 1, True), (index - 1, False), (None, True), (None, False)):
+        if j is None:
+            j = _past_aside(reading, index, ahead)
+            if j in (index + 1, index - 1):
+                continue
         if not 0 <= j < len(mentions):
             continue
         other = mentions[j]
         # original offsets: a mention's folded start may include a dash it did not read as a sign
-        between = text[mention.end : other.start] if ahead else text[other.end : mention.start]
+        if j not in (index + 1, index - 1):
+            lo, hi = (mention.end, other.start) if ahead else (other.end, mention.start)
+            aside = _END_ASIDE_RE.match(text, lo)
+            between = text[aside.end() if aside else lo : hi]
+        else:
+            between = text[mention.end : other.start] if ahead else text[other.end : mention.start]
         between = between.replace("–", "-").replace("—", "-").replace("－", "-").replace("～", "~")
         if not _RANGE_JOIN_RE.match(between):
             continue
@@ -1322,6 +1377,12 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         _in_range(reading, index) and not _rate_change_to_level(reading, index, metric)
     ):
         return None
+    if _YEARS_COUNT_LEAD_RE.search(folded, max(sent_lo, label.start - 12), label.start):
+        return None  # `3年亏损近50亿元`: a sum over several years
+    if _IMPACT_LEAD_RE.search(folded, max(sent_lo, label.start - 12), label.start) and not re.search(
+        r"至|到", gap
+    ):
+        return None  # `影响公司整体毛利率约2%`: an effect's size, not the level
     if _HIGHEST_PART_RE.search(gap):
         return None  # `从毛利率来看，最高的是生物制剂，达到86.72%`: the highest of the parts, not the whole
     if _in_number_run(reading, index):
@@ -1365,7 +1426,12 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     hope = _hope_heading(reading, sent_lo, pos)
     if hope is not None:
         before = before[: hope[0] - sent_lo] + " " * (hope[1] - hope[0]) + before[hope[1] - sent_lo :]
-    if FORECAST_RE.search(before) or _FORECAST_EXTRA_RE.search(before) or _MIDPOINT_RE.search(gap):
+    if (
+        FORECAST_RE.search(before)
+        or _FORECAST_EXTRA_RE.search(before)
+        or _MIDPOINT_RE.search(gap)
+        or _TAKE_MIDPOINT_RE.search(before)
+    ):
         basis = "forecast"
     elif (
         PRIOR_RE.search(lead)

@@ -1,0 +1,80 @@
+"""Figures the reader kept wrongly on real notes nobody labelled, each shape rewritten here with invented
+companies and numbers: a deducted ROE qualified after its label, a forecast range whose ends carry their own
+growth asides, a profit the writer computes from a forecast's midpoint, the size of an effect on a margin or a
+profit, a loss summed over several years, and a list of losses whose later amounts are losses too.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from lmscreen.task.facts import read_facts
+
+
+def test_a_roe_qualified_as_deducted_after_its_label_is_no_roe() -> None:
+    text = (
+        "公司发布2021年三季报，21Q1~Q3营收、归母净利润为88.6亿、7.2亿。21Q1~Q3扣非净利率6.1%，同比提升1.2pct，"
+        "ROE（扣非口径）9.4%，同比提升2.1pct。"
+    )
+    sheet = read_facts(text)
+    assert sheet.screening()["roe"].fact is None
+    (deducted,) = [f for f in sheet.facts if f.metric == "roe_deducted"]
+    assert deducted.value == pytest.approx(9.4)
+
+
+def test_a_forecast_range_whose_ends_carry_growth_asides_is_no_figure() -> None:
+    text = (
+        "甲乙材料7月8日晚间发布中报业绩预告，2022年上半年归属于上市公司股东净利润为6500万（+41.20%）至"
+        "7300万（+58.60%），业绩高增长预期得到验证。"
+    )
+    sheet = read_facts(text)
+    assert sheet.screening()["net_profit"].fact is None
+    assert not [f for f in sheet.facts if f.metric == "net_profit" and f.basis == "actual"]
+
+
+def test_a_profit_taken_at_a_forecasts_midpoint_is_an_estimate() -> None:
+    text = (
+        "4月10日，公司发布2021年一季度业绩预告，1-3月公司预计实现归母净利润3.10-3.50亿元。取业绩预告中值，"
+        "2021年一季度公司实现归母净利润3.30亿元，同比增长15.2%。按中值计算，21Q1净利润约3.3亿元。"
+    )
+    assert read_facts(text).screening()["net_profit"].fact is None
+
+
+def test_a_midpoint_a_reported_figure_fell_at_is_still_the_figure() -> None:
+    text = (
+        "公司公告三季报，业绩基本处于业绩预告中枢，公司2021年前三季度累计实现营业收入41.20亿元，"
+        "实现归母净利润3.05亿元。"
+    )
+    got = read_facts(text).screening()
+    assert got["net_profit"].fact.value == pytest.approx(3.05e8)
+    assert got["revenue"].fact.value == pytest.approx(41.20e8)
+
+
+def test_the_size_of_an_effect_on_a_margin_or_a_profit_is_no_level() -> None:
+    text = (
+        "2019年公司营业收入12.40亿元，归母净利润1.10亿元。2019年元器件大幅涨价，造成公司采购成本上涨明显，"
+        "影响公司整体毛利率约3%。报告期内公司计提减值准备0.5亿元，影响归属于上市公司股东的净利润0.4亿元。"
+    )
+    got = read_facts(text).screening()
+    assert got["gross_margin"].fact is None
+    assert got["net_profit"].fact.value == pytest.approx(1.10e8)
+
+
+def test_a_loss_over_several_years_is_no_periods_figure() -> None:
+    text = "丙丁出行做起了新梦？4年亏损近60亿元的丙丁出行，上市受挫之后，反而获得了更充足的弹药。"
+    assert read_facts(text).screening()["net_profit"].fact is None
+
+
+def test_a_year_glued_to_a_quarter_is_no_count_of_years() -> None:
+    text = "公司22Q1年实现收入31.50亿元，同比增长66%，归母净利润5.20亿元，同比增长120%。"
+    got = read_facts(text).screening()
+    assert got["revenue"].fact.value == pytest.approx(31.50e8)
+
+
+def test_every_amount_of_a_loss_list_is_a_loss() -> None:
+    text = (
+        "招股书显示，2019年、2020年、2021年戊己的营收分别为12.10亿元、18.30亿元、25.60亿元；"
+        "亏损分别为9.10亿元、7.40亿元、5.20亿元。"
+    )
+    losses = sorted(f.value for f in read_facts(text).facts if f.metric == "net_profit")
+    assert losses == [pytest.approx(-9.10e8), pytest.approx(-7.40e8), pytest.approx(-5.20e8)]

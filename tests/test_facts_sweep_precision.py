@@ -78,3 +78,23 @@ def test_every_amount_of_a_loss_list_is_a_loss() -> None:
     )
     losses = sorted(f.value for f in read_facts(text).facts if f.metric == "net_profit")
     assert losses == [pytest.approx(-9.10e8), pytest.approx(-7.40e8), pytest.approx(-5.20e8)]
+
+
+def test_a_plain_pe_over_the_eps_its_sentence_prints_is_no_ttm_pe() -> None:
+    text = (
+        "庚辛股份股价大幅拉升5.12%，该股报18.40元/股。最新的第一季报显示，该股于2023年04月26日实现稀释每股收益"
+        "0.031元，营业利润0.22亿元，基本每股收益0.031元，市盈率593.55。过去一年内该股涨停8次。"
+    )
+    assert read_facts(text).screening()["pe_ttm"].fact is None
+    ttm = "截至8月19日，公司市盈率（TTM）为27.6，基本每股收益0.42元，估值处于同行最低。"
+    assert read_facts(ttm).screening()["pe_ttm"].fact.value == pytest.approx(27.6)
+
+
+def test_a_company_revenue_below_a_business_revenue_is_a_business_figure() -> None:
+    text = (
+        "公司发布2022年年报，公司主营收入58.40亿元，同比上升21.30%；归母净利润4.10亿元，同比上升8.20%。"
+        "2022年公司新能源业务实现销售收入9.30亿，同比增长40.10%。公司出行产品主要应用领域为两轮车及轻型动力，"
+        "22年实现收入2.70亿元（yoy+35.20%），储能业务面向户用储能及工商业储能，22年实现收入6.60亿元"
+        "（yoy+42.70%）。"
+    )
+    assert read_facts(text).screening()["revenue"].fact.value == pytest.approx(58.40e8)

@@ -134,7 +134,11 @@ class FactSheet:
         """Each screening field's fact, conflict, or loose readings."""
         out: dict[str, Screened] = {}
         for name in SCREEN_FIELDS:
-            kept = [f for f in self.facts if f.metric == name and self.main(f) and _plausible(f)]
+            kept = [
+                f
+                for f in self.facts
+                if f.metric == name and self.main(f) and _plausible(f) and not self._below_a_part(f)
+            ]
             if not kept and name in _NEXT_QUARTER_FIELDS:
                 kept = self._next_first_quarter(name)
             pool = [f for f in kept if f.source != "derived"] or kept
@@ -160,6 +164,26 @@ class FactSheet:
                         distinct.append(f)
                 out[name] = Screened(name, conflict=tuple(distinct))
         return out
+
+    def _below_a_part(self, fact: Fact) -> bool:
+        """Whether a company revenue is smaller than a business's revenue of the same period the text prints
+        (`公司绿色出行…21年实现收入3.6亿元，储能业务…21年实现收入8.81亿元`: the first is a business's too, its
+        subject missed): a whole is never smaller than its part, so the company figure is not what it says.
+        A quarter's revenue above its cumulative period's is left alone: a text that drops a digit
+        (`前三季度实现营收4.99亿元…Q3实现营收4.58亿元`) prints both, and the printed one is what is read."""
+        p = fact.period
+        if fact.metric != "revenue" or fact.value <= 0 or p is None or p.year is None:
+            return False
+        for part in self.facts:
+            q = part.period
+            if (
+                part.metric != "revenue" or part.basis != "actual" or q is None or q.year != p.year
+                or part.value <= fact.value * 1.005
+            ):  # fmt: skip
+                continue
+            if part.scope == "segment" and q.sub == p.sub and _BUSINESS_RE.search(part.segment or ""):
+                return True
+        return False
 
     def _next_first_quarter(self, name: str) -> list[Fact]:
         """`公司发布2020年报…公司同时发布2021年一季报…2021Q1的综合毛利率28.83%`: a note on an annual report
@@ -229,6 +253,8 @@ class FactSheet:
         return [f.to_json(self.text) for f in self.facts]
 
 
+_BUSINESS_RE = re.compile(r"业务|板块|分部|事业部|产品")
+"""A part named as one of the company's businesses (not another company the reader scoped as a segment)."""
 _NEXT_QUARTER_FIELDS = frozenset({"revenue", "net_profit", "gross_margin"})
 """Fields an annual note's announced next first quarter may stand for when the year's is not printed."""
 _ALSO_Q1_RE = re.compile(

@@ -1645,6 +1645,11 @@ def _pe(
         clause = reading.folded[reading.start_of(label.start, CLAUSE_BREAKS, 40) : label.start]
         if _RELATIVE_YEAR_RE.search(clause + gap):
             return None  # `目前市值对应明年PE仅为29x`: a year named by where it lies, not by its number
+        earlier = reading.labels_in(reading.stop_start(label.start), label.start)
+        if any(lab.metric == "eps" for lab in earlier):
+            # `最新的第一季报显示，…基本每股收益0.029元，市盈率728.57`: the price over the EPS the sentence
+            # just printed, a report period's (a quarter's, a year's), not the trailing twelve months'
+            return None
     period = Period(None, "TTM") if metric == "pe_ttm" else None
     return Fact(
         metric=metric,

@@ -98,3 +98,28 @@ def test_a_company_revenue_below_a_business_revenue_is_a_business_figure() -> No
         "（yoy+42.70%）。"
     )
     assert read_facts(text).screening()["revenue"].fact.value == pytest.approx(58.40e8)
+
+
+def test_an_item_after_a_semicolon_opening_on_a_business_is_that_business() -> None:
+    text = (
+        "2021年公司营业收入增速为21.4%。1）公司积极推进业务转型。21年经纪业务净收入同比增长60.2%，实现快速增长；"
+        "代销基金产品业务实现爆发式增长，21年增速达142.5%，实现收入3.28亿元。2）公司提出投行发展理念。"
+    )
+    sheet = read_facts(text)
+    assert sheet.screening()["revenue"].fact is None
+    (part,) = [f for f in sheet.facts if f.metric == "revenue" and f.basis == "actual"]
+    assert part.scope == "segment"
+
+
+def test_a_margin_in_a_numbered_item_beside_parts_items_is_a_parts() -> None:
+    text = (
+        "事件：公司发布2021年半年报，上半年实现营收70.2亿元，实现归母净利润2.6亿元。"
+        "　　1）电解铜产量大幅增长：公司上半年共生产电铜3.15万吨，同比增长38.5%；2）毛利持平，毛利率提升；"
+        "生产钴产品1.12万吨，与上年基本持平，毛利率为16.2%，同比提升了2个百分点；3）前驱体产销大幅增长："
+        "前驱体产销分别为1.1万吨/1.05万吨，毛利为1.02亿元，毛利率为12%，同比增长了5.1个百分点。"
+    )
+    got = read_facts(text).screening()
+    assert got["gross_margin"].fact is None
+    assert got["revenue"].fact.value == pytest.approx(70.2e8)
+    own = "　　1）业绩：公司2021年实现营收70.2亿元，毛利率为18.5%；2）分业务：铜业务毛利率为16.2%。"
+    assert read_facts(own).screening()["gross_margin"].fact.value == pytest.approx(18.5)

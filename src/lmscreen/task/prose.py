@@ -743,19 +743,27 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
             and not any(alias in name for alias in reading.aliases)
         ):
             return "segment", name  # `其中洗碗机增长强劲，2020年实现收入2.24亿元`: a part just named
-    if lo + len(first) <= own:
+    # the sentence's opening clause, then that of the `；` item holding the label (`…；代销金融产品业务
+    # 实现爆发式增长，20年增速达175.14%，实现收入4.56亿元`: an item opening on a business is that business's)
+    item_lo = max(lo, max(folded.rfind(ch, lo, own) for ch in "；;") + 1)
+    while item_lo < own and folded[item_lo] in " \t":
+        item_lo += 1
+    for start in (lo, item_lo) if item_lo > lo else (lo,):
+        opening = folded[start : reading.end_of(start, CLAUSE_BREAKS, 40)]
+        if start + len(opening) > own:
+            continue
         # `公司2022年半导体显示业务，销售面积达…，年实现营收657.2亿元`: the company and a year before the part
-        lead = _COMPANY_YEAR_LEAD_RE.match(first)
-        m = _TOPIC_RE.match(first[lead.end() :] if lead is not None else first)
+        lead = _COMPANY_YEAR_LEAD_RE.match(opening)
+        m = _TOPIC_RE.match(opening[lead.end() :] if lead is not None else opening)
         if m is not None and lead is not None and _whole_business(_FILLER_RE.sub("", m.group(0))):
             m = None
         if (
             m is not None
             and not re.search(r"公司|集团|本行|整体|合计", m.group(0))
-            and not _BENEFIT_LEAD_RE.match(first)
+            and not _BENEFIT_LEAD_RE.match(opening)
         ):
             # `受益于青花系列放量，Q3毛利率…`: a cause opening the sentence is no topic
-            if not reading.labels_in(lo, lo + len(first)):
+            if not reading.labels_in(start, start + len(opening)):
                 return "segment", m.group(0)
     # the clause right before the label's own (no figure of its own in it)
     prev_end = own - 1

@@ -123,3 +123,13 @@ def test_a_margin_in_a_numbered_item_beside_parts_items_is_a_parts() -> None:
     assert got["revenue"].fact.value == pytest.approx(70.2e8)
     own = "　　1）业绩：公司2021年实现营收70.2亿元，毛利率为18.5%；2）分业务：铜业务毛利率为16.2%。"
     assert read_facts(own).screening()["gross_margin"].fact.value == pytest.approx(18.5)
+
+
+def test_a_figure_in_the_bracket_after_what_the_writer_removes_is_that_items() -> None:
+    text = (
+        "20H1壬癸出表，预计主业增长稳健。据公司20H1业绩预告，20H1公司实现归母净利5.10-5.90亿元，同比增长8%-25%。"
+        "剔除壬癸出表影响（19H1净利润为1.42亿，20年5-6月已出表），测算主业净利润同比增速6%-28%，符合预期。"
+    )
+    sheet = read_facts(text)
+    assert sheet.screening()["net_profit"].fact is None
+    assert not [f for f in sheet.facts if f.metric == "net_profit" and f.basis == "actual"]

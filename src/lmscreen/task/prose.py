@@ -1055,6 +1055,11 @@ _ADJUSTED_LEAD_RE = re.compile(
 )
 """Right before the label, a basis other than the reported one (`按可比口径计算，公司毛利率`, `同口径下公司…`,
 `经调整净利润`): the writer's restated figure."""
+_REMOVED_ASIDE_RE = re.compile(
+    r"(?:剔除|扣除|还原|不考虑|排除)[^，,；;。（(]{1,20}(?:影响|因素|后)\s?[（(][^）)]*$"
+)
+"""`剔除六间房出表影响（18H1净利润为1.89亿，…）`: a bracket right after what the writer removes gives that
+item's figures (or the basis it was removed from), not the period's."""
 _ADJUSTED_AFTER_RE = re.compile(r"\s?[%％]?\s?(?:[（(]\s?调整后|[（(]\s?经调整|[（(]\s?备考)")
 _ADJUSTED_GAP_RE = re.compile(r"调整后|经调整|还原后|剔除[^，,；;。]{0,12}后")
 _BASE_AFTER_RE = re.compile(r"\s?(?:的)?基础上")
@@ -1402,6 +1407,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     if (
         (metric in _ADJUSTABLE and adjusted_before(folded, sent_lo, lead_lo))
         or _ADJUSTED_LEAD_RE.search(folded, max(sent_lo, lead_lo - 30), label.start)
+        or _REMOVED_ASIDE_RE.search(lead)
         or _ADJUSTED_GAP_RE.search(gap)
         or _ADJUSTED_AFTER_RE.match(folded, pos + len(mention.printed))
     ):

@@ -38,7 +38,7 @@ from lmscreen.task.layout import read_layout
 from lmscreen.task.lists import read_lists
 from lmscreen.task.period_text import main_period, next_first_quarter, same
 from lmscreen.task.periods import Period
-from lmscreen.task.prose import read_prose
+from lmscreen.task.prose import _ASPECT_RE, read_prose
 from lmscreen.task.statements import read_statements
 from lmscreen.task.table_facts import read_table_facts
 from lmscreen.task.tables import read_tables
@@ -134,7 +134,12 @@ class FactSheet:
         """Each screening field's fact, conflict, or loose readings."""
         out: dict[str, Screened] = {}
         for name in SCREEN_FIELDS:
-            kept = [f for f in self.facts if f.metric == name and self.main(f) and _plausible(f)]
+            kept = [
+                f
+                for f in self.facts
+                if f.metric == name and self.main(f) and _plausible(f) and not self._below_a_part(f)
+                and not self._beside_part_items(f)
+            ]  # fmt: skip
             if not kept and name in _NEXT_QUARTER_FIELDS:
                 kept = self._next_first_quarter(name)
             pool = [f for f in kept if f.source != "derived"] or kept
@@ -160,6 +165,45 @@ class FactSheet:
                         distinct.append(f)
                 out[name] = Screened(name, conflict=tuple(distinct))
         return out
+
+    def _beside_part_items(self, fact: Fact) -> bool:
+        """Whether a company fact is printed in a numbered item of a paragraph whose other items give parts'
+        figures of the same metric and period (`2）…生产钴产品1.35万吨…毛利率为14.6%；3）前驱体产销大幅增长：
+        …毛利率为14%`): the items break the company down, so an item whose heading names no aspect of the
+        report's own figures (`1）业绩：`, `2）盈利能力：`) is a part's too, whatever its clause says."""
+        item = _item_of(self.text, fact.start)
+        if item is None or _ASPECT_RE.search(item[2]):
+            return False
+        for part in self.facts:
+            if (
+                part.metric != fact.metric or part.scope != "segment" or part.basis != "actual"
+                or part.period != fact.period
+            ):  # fmt: skip
+                continue
+            other = _item_of(self.text, part.start)
+            if other is not None and other[0] == item[0] and other[1] != item[1]:
+                return True
+        return False
+
+    def _below_a_part(self, fact: Fact) -> bool:
+        """Whether a company revenue is smaller than a business's revenue of the same period the text prints
+        (`公司绿色出行…21年实现收入3.6亿元，储能业务…21年实现收入8.81亿元`: the first is a business's too, its
+        subject missed): a whole is never smaller than its part, so the company figure is not what it says.
+        A quarter's revenue above its cumulative period's is left alone: a text that drops a digit
+        (`前三季度实现营收4.99亿元…Q3实现营收4.58亿元`) prints both, and the printed one is what is read."""
+        p = fact.period
+        if fact.metric != "revenue" or fact.value <= 0 or p is None or p.year is None:
+            return False
+        for part in self.facts:
+            q = part.period
+            if (
+                part.metric != "revenue" or part.basis != "actual" or q is None or q.year != p.year
+                or part.value <= fact.value * 1.005
+            ):  # fmt: skip
+                continue
+            if part.scope == "segment" and q.sub == p.sub and _BUSINESS_RE.search(part.segment or ""):
+                return True
+        return False
 
     def _next_first_quarter(self, name: str) -> list[Fact]:
         """`公司发布2020年报…公司同时发布2021年一季报…2021Q1的综合毛利率28.83%`: a note on an annual report
@@ -229,6 +273,29 @@ class FactSheet:
         return [f.to_json(self.text) for f in self.facts]
 
 
+_PARAGRAPH_RE = re.compile(r"\n|[ \t\u3000]{2,}")
+_ITEM_MARK_RE = re.compile(
+    r"(?:^|(?<=[。；;：:，,\s\u3000]))[（(]?(?:[0-9]{1,2}|[一二三四五六七八九十])[）)]"
+)
+
+
+def _item_of(text: str, pos: int) -> tuple[int, int, str] | None:
+    """(paragraph start, item start, heading) of the numbered item (`3）前驱体产销大幅增长：…`) holding
+    `pos`, or None: a paragraph runs from a line break or a run of blanks, an item to its sentence's end
+    (`…2）物流设备：12.2亿元。公司毛利率36.5%` is the company's again)."""
+    breaks = list(_PARAGRAPH_RE.finditer(text, max(0, pos - 1200), pos))
+    para_lo = breaks[-1].end() if breaks else max(0, pos - 1200)
+    sentence_lo = max([text.rfind(ch, para_lo, pos) + 1 for ch in "。！？!?"] + [para_lo])
+    marks = list(_ITEM_MARK_RE.finditer(text, sentence_lo, pos))
+    if not marks:
+        return None
+    mark = marks[-1]
+    heading = re.split(r"[：:，,。；;]", text[mark.end() : mark.end() + 24], maxsplit=1)[0]
+    return para_lo, mark.start(), heading
+
+
+_BUSINESS_RE = re.compile(r"业务|板块|分部|事业部|产品")
+"""A part named as one of the company's businesses (not another company the reader scoped as a segment)."""
 _NEXT_QUARTER_FIELDS = frozenset({"revenue", "net_profit", "gross_margin"})
 """Fields an annual note's announced next first quarter may stand for when the year's is not printed."""
 _ALSO_Q1_RE = re.compile(

@@ -59,9 +59,11 @@ _LABELS: list[tuple[str, str, int]] = [
      "roe_deducted", 0),
     (r"扣除非经常性损益(?:后)?的?(?:基本|稀释)?每股收益", "other", 0),
     # --- a label qualified after it (`加权平均净资产收益率（扣除非经常性损益）`, a bank's table row)
-    (r"(?:年化)?(?:加权平均)?净资产收益率\s?[(（]\s?(?:扣除非经常性损益|扣非)(?:后)?\s?[)）]",
+    # (`ROE（扣非口径）8.3%`: the deducted ROE, however the bracket words it)
+    (r"(?:(?:年化)?(?:加权平均)?净资产收益率|(?<![A-Za-z])(?:加权(?:平均)?)?\s?ROE(?![A-Za-z]))"
+     r"\s?[(（]\s?(?:扣除非经常性损益|扣非)(?:后)?(?:口径)?\s?[)）]",
      "roe_deducted", 0),
-    (r"(?:" + _OWNER + r"的)?净(?:利润|亏损)\s?[(（]\s?(?:扣除非经常性损益|扣非)(?:后)?\s?[)）]",
+    (r"(?:" + _OWNER + r"的)?净(?:利润|亏损)\s?[(（]\s?(?:扣除非经常性损益|扣非)(?:后)?(?:口径)?\s?[)）]",
      "net_profit_deducted", 0),
     (r"(?:基本|稀释|摊薄)?每股收益\s?[(（]\s?(?:扣除非经常性损益|扣非)(?:后)?\s?[)）]", "other", 0),
     # the profit left to ordinary shareholders after preferred dividends and perpetual-bond interest

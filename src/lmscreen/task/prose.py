@@ -53,6 +53,11 @@ _RELATIVE_YEAR_RE = re.compile(r"明年|后年|今年|当年|来年|下一年|�
 """A year named by where it lies (`对应明年PE`): a plain PE beside it is a forecast's or a static one."""
 _MIDPOINT_RE = re.compile(r"中值|中枢|中位值")
 """`全年净利润中值6.75亿元`: the midpoint of a forecast's range, an estimate, not the period's figure."""
+_TAKE_MIDPOINT_RE = re.compile(
+    r"(?:取|按|以|按照|若以)\s?(?:业绩)?(?:预告|预计|预测|指引)?(?:区间)?的?\s?(?:中值|中枢|中位数?|中间值|均值)"
+)
+"""`取业绩预告中值，2020年一季度公司实现归母净利润2.20亿元`: a figure the writer computes from a forecast's
+range, not one the company reported (`业绩处于预告中枢` says where a reported figure fell: no such verb)."""
 _EXPRESS_ESTIMATE_RE = re.compile(
     r"业绩快报(?:显示|披露)?[，,：:]?\s?(?:公司|本公司)?\s?"
     r"(?:(?:20)?[0-9]{2}\s?年?\s?(?:[HQ][1-4]|上半年|前三季度|全年|年度)?\s?)?(?:公司|本公司)?\s?预计"
@@ -89,6 +94,17 @@ _IMPACT_GAP_RE = re.compile(
     r"的?(?:拖累|影响|贡献|增厚|摊薄|拉低|拉动|冲击|侵蚀|损失)(?:额|金额|数)?(?:为|达|约为|约|了|在)?\s*(?:人民币|RMB)?\s*$"
 )
 """`对归母净利润的拖累为0.67亿元`: the size of an effect on the figure, not the figure."""
+_IMPACT_LEAD_RE = re.compile(
+    r"(?:影响|拖累|拉低|拉高|摊薄|增厚|侵蚀|减少|增加)了?\s?(?:本公司|公司|集团)?\s?(?:整体|综合|全年|当期)?\s?的?\s?$"
+)
+"""`造成公司采购成本上涨明显，影响公司整体毛利率约2%`: a verb of effect right before the label makes the
+number the size of an effect on the figure, not the figure (`对…的影响为` after it: `_IMPACT_GAP_RE`)."""
+_YEARS_COUNT_LEAD_RE = re.compile(
+    r"(?:(?<![0-9A-Za-z])[1-9]|(?<![0-9A-Za-z〇零一二三四五六七八九十])(?:两|二|三|四|五|六|七|八|九|十))\s?(?:个)?\s?(?:年|年度)"
+    r"(?:来|间|内|中)?\s?(?:累计|合计|共计?|总共|累积)?\s?$"
+)
+"""`3年亏损近50亿元`, `近三年累计实现营收…`: a count of years before the label, a sum over several years,
+never one period's figure (`19年亏损` is a year: a count is one digit or a numeral word)."""
 _THRESHOLD_AFTER_RE = re.compile(r"^\s*(?:以上|以下|以内|之上|之下|或以上|或以下|及以上|及以下|多|余|强)")
 _APPROX_BEFORE_RE = re.compile(
     r"(?:约|大约|约为|接近|近|about|approximately|around|roughly)\s*(?:人民币|RMB)?\s*$", re.IGNORECASE
@@ -727,19 +743,27 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
             and not any(alias in name for alias in reading.aliases)
         ):
             return "segment", name  # `其中洗碗机增长强劲，2020年实现收入2.24亿元`: a part just named
-    if lo + len(first) <= own:
+    # the sentence's opening clause, then that of the `；` item holding the label (`…；代销金融产品业务
+    # 实现爆发式增长，20年增速达175.14%，实现收入4.56亿元`: an item opening on a business is that business's)
+    item_lo = max(lo, max(folded.rfind(ch, lo, own) for ch in "；;") + 1)
+    while item_lo < own and folded[item_lo] in " \t":
+        item_lo += 1
+    for start in (lo, item_lo) if item_lo > lo else (lo,):
+        opening = folded[start : reading.end_of(start, CLAUSE_BREAKS, 40)]
+        if start + len(opening) > own:
+            continue
         # `公司2022年半导体显示业务，销售面积达…，年实现营收657.2亿元`: the company and a year before the part
-        lead = _COMPANY_YEAR_LEAD_RE.match(first)
-        m = _TOPIC_RE.match(first[lead.end() :] if lead is not None else first)
+        lead = _COMPANY_YEAR_LEAD_RE.match(opening)
+        m = _TOPIC_RE.match(opening[lead.end() :] if lead is not None else opening)
         if m is not None and lead is not None and _whole_business(_FILLER_RE.sub("", m.group(0))):
             m = None
         if (
             m is not None
             and not re.search(r"公司|集团|本行|整体|合计", m.group(0))
-            and not _BENEFIT_LEAD_RE.match(first)
+            and not _BENEFIT_LEAD_RE.match(opening)
         ):
             # `受益于青花系列放量，Q3毛利率…`: a cause opening the sentence is no topic
-            if not reading.labels_in(lo, lo + len(first)):
+            if not reading.labels_in(start, start + len(opening)):
                 return "segment", m.group(0)
     # the clause right before the label's own (no figure of its own in it)
     prev_end = own - 1
@@ -939,18 +963,57 @@ def _threshold(folded: str, mention: Mention, gap: str) -> bool:
     return bool(_THRESHOLD_AFTER_RE.match(folded, end) or _THRESHOLD_AFTER_RE.match(folded[end : end + 4]))
 
 
+_END_ASIDE_RE = re.compile(r"\s?[（(][^（()）]{0,30}[）)]")
+
+
+def _past_aside(reading: Reading, index: int, ahead: bool) -> int:
+    """The neighbour of mention `index` once a bracketed aside printed right after the earlier of the two
+    is stepped over (`8000万（+72.62%）至9000万（+94.19%）`: the growth rates are each end's own note)."""
+    text = reading.text
+    mentions = reading.scanned.mentions
+    if ahead:
+        aside = _END_ASIDE_RE.match(text, mentions[index].end)
+        if aside is None:
+            return index + 1
+        j = index + 1
+        while j < len(mentions) and mentions[j].start < aside.end():
+            j += 1
+        return j
+    j = index - 1
+    while j >= 0:
+        aside = _END_ASIDE_RE.match(text, mentions[j].end)
+        if aside is not None and aside.end() <= mentions[index].start and j < index - 1:
+            between = mentions[j + 1 : index]
+            if all(m.start < aside.end() for m in between):
+                return j
+        if mentions[j].end <= mentions[index].start - 40:
+            break
+        j -= 1
+    return index - 1
+
+
 def _in_range(reading: Reading, index: int) -> bool:
-    """Whether the number is one end of a range (`1883.70万元–2260.44万元`, `70%-75%`): a dash or 至 joins it
-    to a number of the same kind (`增长15.7%至1741.44亿元` is a rate and a level, no range)."""
+    """Whether the number is one end of a range (`1883.70万元–2260.44万元`, `70%-75%`, `8000万（+72.62%）至
+    9000万`): a dash or 至 joins it to a number of the same kind (`增长15.7%至1741.44亿元` is a rate and a
+    level, no range)."""
     text = reading.text
     mentions = reading.scanned.mentions
     mention = mentions[index]
-    for j, ahead in ((index + 1, True), (index - 1, False)):
+    for j, ahead in ((index + 1, True), (index - 1, False), (None, True), (None, False)):
+        if j is None:
+            j = _past_aside(reading, index, ahead)
+            if j in (index + 1, index - 1):
+                continue
         if not 0 <= j < len(mentions):
             continue
         other = mentions[j]
         # original offsets: a mention's folded start may include a dash it did not read as a sign
-        between = text[mention.end : other.start] if ahead else text[other.end : mention.start]
+        if j not in (index + 1, index - 1):
+            lo, hi = (mention.end, other.start) if ahead else (other.end, mention.start)
+            aside = _END_ASIDE_RE.match(text, lo)
+            between = text[aside.end() if aside else lo : hi]
+        else:
+            between = text[mention.end : other.start] if ahead else text[other.end : mention.start]
         between = between.replace("–", "-").replace("—", "-").replace("－", "-").replace("～", "~")
         if not _RANGE_JOIN_RE.match(between):
             continue
@@ -992,6 +1055,11 @@ _ADJUSTED_LEAD_RE = re.compile(
 )
 """Right before the label, a basis other than the reported one (`按可比口径计算，公司毛利率`, `同口径下公司…`,
 `经调整净利润`): the writer's restated figure."""
+_REMOVED_ASIDE_RE = re.compile(
+    r"(?:剔除|扣除|还原|不考虑|排除)[^，,；;。（(]{1,20}(?:影响|因素|后)\s?[（(][^）)]*$"
+)
+"""`剔除六间房出表影响（18H1净利润为1.89亿，…）`: a bracket right after what the writer removes gives that
+item's figures (or the basis it was removed from), not the period's."""
 _ADJUSTED_AFTER_RE = re.compile(r"\s?[%％]?\s?(?:[（(]\s?调整后|[（(]\s?经调整|[（(]\s?备考)")
 _ADJUSTED_GAP_RE = re.compile(r"调整后|经调整|还原后|剔除[^，,；;。]{0,12}后")
 _BASE_AFTER_RE = re.compile(r"\s?(?:的)?基础上")
@@ -1322,6 +1390,12 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         _in_range(reading, index) and not _rate_change_to_level(reading, index, metric)
     ):
         return None
+    if _YEARS_COUNT_LEAD_RE.search(folded, max(sent_lo, label.start - 12), label.start):
+        return None  # `3年亏损近50亿元`: a sum over several years
+    if _IMPACT_LEAD_RE.search(folded, max(sent_lo, label.start - 12), label.start) and not re.search(
+        r"至|到", gap
+    ):
+        return None  # `影响公司整体毛利率约2%`: an effect's size, not the level
     if _HIGHEST_PART_RE.search(gap):
         return None  # `从毛利率来看，最高的是生物制剂，达到86.72%`: the highest of the parts, not the whole
     if _in_number_run(reading, index):
@@ -1333,6 +1407,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     if (
         (metric in _ADJUSTABLE and adjusted_before(folded, sent_lo, lead_lo))
         or _ADJUSTED_LEAD_RE.search(folded, max(sent_lo, lead_lo - 30), label.start)
+        or _REMOVED_ASIDE_RE.search(lead)
         or _ADJUSTED_GAP_RE.search(gap)
         or _ADJUSTED_AFTER_RE.match(folded, pos + len(mention.printed))
     ):
@@ -1365,7 +1440,12 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     hope = _hope_heading(reading, sent_lo, pos)
     if hope is not None:
         before = before[: hope[0] - sent_lo] + " " * (hope[1] - hope[0]) + before[hope[1] - sent_lo :]
-    if FORECAST_RE.search(before) or _FORECAST_EXTRA_RE.search(before) or _MIDPOINT_RE.search(gap):
+    if (
+        FORECAST_RE.search(before)
+        or _FORECAST_EXTRA_RE.search(before)
+        or _MIDPOINT_RE.search(gap)
+        or _TAKE_MIDPOINT_RE.search(before)
+    ):
         basis = "forecast"
     elif (
         PRIOR_RE.search(lead)
@@ -1579,6 +1659,11 @@ def _pe(
         clause = reading.folded[reading.start_of(label.start, CLAUSE_BREAKS, 40) : label.start]
         if _RELATIVE_YEAR_RE.search(clause + gap):
             return None  # `目前市值对应明年PE仅为29x`: a year named by where it lies, not by its number
+        earlier = reading.labels_in(reading.stop_start(label.start), label.start)
+        if any(lab.metric == "eps" for lab in earlier):
+            # `最新的第一季报显示，…基本每股收益0.029元，市盈率728.57`: the price over the EPS the sentence
+            # just printed, a report period's (a quarter's, a year's), not the trailing twelve months'
+            return None
     period = Period(None, "TTM") if metric == "pe_ttm" else None
     return Fact(
         metric=metric,

@@ -176,6 +176,8 @@ _COMPANY_METRICS = frozenset(
     {"roe", "roe_deducted", "eps", "pe_ttm", "pe_dynamic", "pe_static", "pe_forward"}
 )
 _COMPANY_LABEL_RE = re.compile(r"综合|整体|合并|公司|集团|归属于|归母|营业总收入")
+_OWNER_LABEL_RE = re.compile(r"归属于|归属|归母")
+"""A profit label naming the parent's shareholders as its owners (`归母净利润`, `归属于…股东的净利润`)."""
 _COMPANY_RE = re.compile(r"公司|集团|本行|我行|该行|全行|本集团|上市公司")
 _CIRCUMSTANCE_COMPANY_RE = re.compile(
     r"(?:^|[^\u4e00-\u9fff]|下|使得?|致使|促使|导致|带动|推动|拉动|(?<![青少成同])年|季度)"
@@ -603,9 +605,14 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     if _CAUSE_END_RE.search(rest):
         return "company", None, False  # `新准则影响毛利率降1.95PCT至66.20%`: a cause, no one's name
     if _CAUSE_VERB_RE.fullmatch(rest) and (
-        _company_clause_before(reading, lo) or _driver_clause_before(reading, lo)
+        _company_clause_before(reading, lo)
+        or _driver_clause_before(reading, lo)
+        or _OWNER_LABEL_RE.match(label.text)
     ):
-        return "company", None, True  # `公司产品结构持续提升，带动毛利率…至84.5%`: the company moved it
+        # `公司产品结构持续提升，带动毛利率…至84.5%`: the company moved it; `…整机销售毛利率20.34%，同比提升
+        # 8.21pcts，推动归母净利润升至18.49亿元`: a profit owed to the parent's shareholders is the company's
+        # whatever moved it (a part has no 归母净利润)
+        return "company", None, True
     if _CHANGE_CAUSE_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
         return "company", None, False  # `产品结构升级带动毛利率…`: a change that moved it, no part's name
     return "segment", rest, True

@@ -1,0 +1,26 @@
+"""Figures the reader missed in blind rounds 46-47 though the text states them plainly: a profit owed to the
+parent's shareholders after a cause's verb (`…毛利率20.34%，同比提升8.21pcts，推动归母净利润升至18.49亿元`),
+a title that looks ahead to a part of the year (`关注下半年补贴进度`), an opening that names no period at all,
+a level reached by a verb the reader did not know (`由上年同期的9.96%下行至9.62%`). Texts written here in
+those shapes; the reader is the real one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from lmscreen.task.facts import read_facts
+
+
+def test_a_parents_profit_after_a_cause_verb_is_the_companys() -> None:
+    text = (
+        "事件：甲乙科技发布2021年半年报。2021年上半年，公司实现营业收入179.04亿元，同比下降7.83%。报告期内，"
+        "公司风机整机销售毛利率20.34%，同比提升8.21pcts，推动归母净利润升至18.49亿元，同比上升45.00%。"
+    )
+    got = read_facts(text).screening()
+    assert got["net_profit"].fact.value == pytest.approx(18.49e8)
+    # the segment's margin before it stays the segment's
+    assert got["gross_margin"].fact is None
+    # a plain profit label after the same verb is still whoever the clause before is about
+    plain = read_facts(text.replace("归母净利润", "净利润")).screening()["net_profit"]
+    assert plain.fact is None

@@ -24,3 +24,13 @@ def test_a_parents_profit_after_a_cause_verb_is_the_companys() -> None:
     # a plain profit label after the same verb is still whoever the clause before is about
     plain = read_facts(text.replace("归母净利润", "净利润")).screening()["net_profit"]
     assert plain.fact is None
+
+
+@pytest.mark.parametrize("verb", ["下行至", "回落到", "攀升至"])
+def test_a_level_reached_by_any_moving_verb_is_the_figure(verb: str) -> None:
+    text = (
+        "公司发布2022年三季报，前三季度实现营业收入3970.4亿元，实现归母净利润67.1亿元。受地产业务毛利下行等影响，"
+        f"公司的毛利率由上年同期的9.96%{verb}9.62%。"
+    )
+    got = read_facts(text).screening()
+    assert got["gross_margin"].fact.value == pytest.approx(9.62)

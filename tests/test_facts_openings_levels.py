@@ -34,3 +34,16 @@ def test_a_level_reached_by_any_moving_verb_is_the_figure(verb: str) -> None:
     )
     got = read_facts(text).screening()
     assert got["gross_margin"].fact.value == pytest.approx(9.62)
+
+
+def test_a_part_the_title_asks_to_watch_is_not_the_notes_own() -> None:
+    text = (
+        "疫情冲击显著，关注下半年补贴进度　　　　二季度经营趋于改善　　"
+        "上半年，公司经营受到疫情的冲击，实现收入87.8亿元，"
+        "同比下降7.5%；归母净利为4.8亿元，同比下降21.9%。分季度看，公司2Q20实现收入52.0亿元，同比+12.0%。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period is not None and sheet.period.sub == "H1"
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(87.8e8)
+    assert got["net_profit"].fact.value == pytest.approx(4.8e8)

@@ -47,3 +47,16 @@ def test_a_part_the_title_asks_to_watch_is_not_the_notes_own() -> None:
     got = sheet.screening()
     assert got["revenue"].fact.value == pytest.approx(87.8e8)
     assert got["net_profit"].fact.value == pytest.approx(4.8e8)
+
+
+def test_an_opening_with_no_period_keeps_the_nine_months_over_the_undated_third_quarter() -> None:
+    text = (
+        "近日，公司1.1类新药甲乙胶囊收到国家药品监督管理局核准签发的《药品注册证书》。"
+        + "该药临床效果显著，试验组疗效优于安慰剂组，公司拥有该药独立完整的知识产权。" * 12
+        + "公司预计心脑血管系列产品有望维持15-20%的销售增长。"
+        "　　2021年前三季度公司实现营收81.12亿元，同比+25.81%；归母净利润为12.24亿元，同比+20.43%。"
+        "公司单三季度实现营收22.16亿元，同比+13.01%；单季度归母净利润为2.60亿元，同比降低14.02%。"
+    )
+    got = read_facts(text).screening()
+    assert got["revenue"].fact.value == pytest.approx(81.12e8)
+    assert got["net_profit"].fact.value == pytest.approx(12.24e8)

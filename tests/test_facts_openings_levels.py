@@ -60,3 +60,15 @@ def test_an_opening_with_no_period_keeps_the_nine_months_over_the_undated_third_
     got = read_facts(text).screening()
     assert got["revenue"].fact.value == pytest.approx(81.12e8)
     assert got["net_profit"].fact.value == pytest.approx(12.24e8)
+
+
+def test_a_span_of_estimate_years_in_the_opening_is_not_the_notes_period() -> None:
+    text = (
+        "储能龙头，持续加大新品与产能布局　　公司在展会上发布多款新品，"
+        "5月发布定增预案，募集资金不超过25.5亿元。"
+        "我们维持23-25年净利润预测值4.04/6.86/9.40亿元，给予公司23年目标PE38倍，维持“买入”评级。"
+        "　　公司Q1实现归母净利润0.37亿元，同增126.59%，环增1.0%。23Q1毛利率为19.14%，后续随销售放量。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period is not None and (sheet.period.year, sheet.period.sub) == (2023, "Q1")
+    assert sheet.screening()["net_profit"].fact.value == pytest.approx(0.37e8)

@@ -522,8 +522,21 @@ def _first_dated(
             continue  # `2019年公司业绩进入稳健增长周期，增持。`: a year told about, no figure in its sentence
         if _span_end(folded, m) or _aimed_at(folded, m) or _last_years(folded, m):
             continue
+        if _estimate_years(folded, m, forecast):
+            continue  # `我们维持23-25年净利润预测值4.04/6.86/9.40亿元`: the years of estimates
         return m
     return None
+
+
+_YEAR_SPAN_RE = re.compile(r"(?:20)?[0-9]{2}\s?[-−~～至到]\s?(?:20)?[0-9]{2}\s?年")
+
+
+def _estimate_years(folded: str, m: PeriodMention, forecast: re.Pattern[str] | None) -> bool:
+    """`维持23-25年净利润预测值4.04/6.86/9.40亿元`: a span of years whose clause goes on to an estimate
+    names the years a forecast is for, not the period the document reports (its last year is no actual)."""
+    if forecast is None or not _YEAR_SPAN_RE.search(folded, max(0, m.start - 8), m.end + 1):
+        return False
+    return forecast.search(_clause_after(folded, m.end)) is not None
 
 
 _LAST_YEAR_RE = re.compile(r"(?:去年|上年|上一年|上年度)[^。；;！？\n\d]{0,12}$")

@@ -72,3 +72,19 @@ def test_a_span_of_estimate_years_in_the_opening_is_not_the_notes_period() -> No
     sheet = read_facts(text)
     assert sheet.period is not None and (sheet.period.year, sheet.period.sub) == (2023, "Q1")
     assert sheet.screening()["net_profit"].fact.value == pytest.approx(0.37e8)
+
+
+def test_every_amount_of_a_list_of_losses_is_a_loss() -> None:
+    text = (
+        "招股书显示，2018年、2019年、2020年甲乙出行的营收分别为21.136亿元、48.233亿元、60.443亿元；"
+        "亏损分别为22.075亿元、15.046亿元、11.335亿元，三年累计亏损近50亿元。"
+    )
+    losses = sorted(
+        (f.period.year, f.value)
+        for f in read_facts(text).facts
+        if f.metric == "net_profit" and f.period is not None and f.period.year is not None
+    )
+    assert losses == [(2018, -22.075e8), (2019, -15.046e8), (2020, -11.335e8)]
+    # a list after 扭亏 or 减亏 is no list of losses
+    turned = read_facts(text.replace("亏损分别为", "扭亏后净利润分别为")).facts
+    assert all(f.value > 0 for f in turned if f.metric == "net_profit" and f.period and f.period.year)

@@ -149,6 +149,8 @@ class FactSheet:
                 continue
             best = min((f.rank, f.tier) for f in pool)
             top = [f for f in pool if (f.rank, f.tier) == best]
+            if self.period is None:
+                top = _without_closing_quarters(top)
             if not all(_same_figure(f, top[0]) for f in top):
                 top = self._without_segment_echoes(top) or top
             first = min(top, key=lambda f: f.start)
@@ -509,6 +511,32 @@ def _latest_printed(facts: list[Fact]) -> Period | None:
     if len(printed) < 2 or len(listed & printed) < 2:
         return None  # only a list of the company's figures over its periods says they are the text's own
     return max(printed, key=lambda p: (p.year, _PERIOD_END[p.sub], p.sub in _CUMULATIVE))
+
+
+_CLOSING_QUARTER = {"H1": "Q2", "Q1-Q3": "Q3", "FY": "Q4"}
+
+
+def _without_closing_quarters(top: list[Fact]) -> list[Fact]:
+    """A text that names no period of its own (a news item on a new drug, then
+    `2021年前三季度公司实现营收81.12亿元…公司单三季度实现营收22.16亿元`) and prints one dated cumulative
+    period's figure beside its closing quarter's, that quarter named with no year (the year is the
+    cumulative period's): the cumulative period's is the report's (as in a text that names it), not a rival
+    of the quarter's. A quarter with its own year (`2021年第四季度…2021年全年`) and any other mix are left
+    as they are."""
+    cumulative = {
+        f.period
+        for f in top
+        if f.period is not None and f.period.year is not None and f.period.sub in _CLOSING_QUARTER
+    }
+    if len(cumulative) != 1:
+        return top
+    whole = next(iter(cumulative))
+    closing = _CLOSING_QUARTER[whole.sub]
+    kept = [
+        f for f in top
+        if f.period is None or f.period.sub != closing or f.period.year is not None
+    ]  # fmt: skip
+    return kept or top
 
 
 def _paged(fact: Fact, page_at: Callable[[int], int | None]) -> Fact:

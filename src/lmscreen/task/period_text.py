@@ -377,6 +377,15 @@ _FORECAST_WINDOW = 40
 _VERB_BEFORE_RE = re.compile(r"(?:发布|公布|披露|公告|发布了|公布了|披露了)[^，。；]{0,6}$")
 
 
+_LOOK_AHEAD_RE = re.compile(r"(?:关注|静待|期待|看好|聚焦|等待|展望)\s?$")
+
+
+def _looked_ahead_to(folded: str, m: PeriodMention) -> bool:
+    """`疫情冲击显著，关注下半年补贴进度`: a part of the year a title or heading asks the reader to
+    watch is one still to come, not the part the note reports (`上半年，公司…实现收入87.8亿元`)."""
+    return bool(_LOOK_AHEAD_RE.search(folded, max(0, m.start - 3), m.start))
+
+
 def _forecast_before(folded: str, pos: int, forecast: re.Pattern[str] | None) -> bool:
     if forecast is None:
         return False
@@ -455,8 +464,8 @@ def _main_period(
         if p is not None and p.year is None and p.sub not in ("", LAST_QUARTER, "FY"):
             if "单" in folded[m.start : m.end + 2]:
                 continue  # `Q3单季度…`: a quarter alone, beside the cumulative figures the note is about
-            if _GUIDANCE_AFTER_RE.match(folded, m.end):
-                continue  # `Q4大客户指引总体平稳`: a quarter the note looks ahead to, not its own
+            if _GUIDANCE_AFTER_RE.match(folded, m.end) or _looked_ahead_to(folded, m):
+                continue  # `Q4大客户指引总体平稳`, `关注下半年补贴进度`: a part the note looks ahead to
             if not _forecast_before(folded, m.start, forecast):
                 year = _year_of_same_part(folded, periods, p.sub, forecast, today)
                 return Period(year or _part_year(folded, periods, p.sub, forecast, today), p.sub)
@@ -485,6 +494,8 @@ def _main_period(
         if p is not None and p.year is None and p.sub not in ("", LAST_QUARTER):
             if _forecast_before(folded, m.start, forecast) or _GUIDANCE_AFTER_RE.match(folded, m.end):
                 continue
+            if _looked_ahead_to(folded, m):
+                continue
             return Period(_part_year(folded, periods, p.sub, forecast, today), p.sub)
     return None
 
@@ -511,8 +522,21 @@ def _first_dated(
             continue  # `2019年公司业绩进入稳健增长周期，增持。`: a year told about, no figure in its sentence
         if _span_end(folded, m) or _aimed_at(folded, m) or _last_years(folded, m):
             continue
+        if _estimate_years(folded, m, forecast):
+            continue  # `我们维持23-25年净利润预测值4.04/6.86/9.40亿元`: the years of estimates
         return m
     return None
+
+
+_YEAR_SPAN_RE = re.compile(r"(?:20)?[0-9]{2}\s?[-−~～至到]\s?(?:20)?[0-9]{2}\s?年")
+
+
+def _estimate_years(folded: str, m: PeriodMention, forecast: re.Pattern[str] | None) -> bool:
+    """`维持23-25年净利润预测值4.04/6.86/9.40亿元`: a span of years whose clause goes on to an estimate
+    names the years a forecast is for, not the period the document reports (its last year is no actual)."""
+    if forecast is None or not _YEAR_SPAN_RE.search(folded, max(0, m.start - 8), m.end + 1):
+        return False
+    return forecast.search(_clause_after(folded, m.end)) is not None
 
 
 _LAST_YEAR_RE = re.compile(r"(?:去年|上年|上一年|上年度)[^。；;！？\n\d]{0,12}$")

@@ -147,19 +147,22 @@ _FILLER_RE = re.compile(
     r"|上年同期|去年同期|上年|去年|同期|上期|预计|预测|预期|有望|测算|我们|估计|初步核算|核算|约|加权|平均|年化"
     r"|的|了|为|达|是|在|于|共|总|全|和|及|与|新|看|来看|方面|情况|来|中|末|初|年|月|日|期|度"
 )
+_LEVEL_VERBS = (
+    r"增|降|提升|上升|下降|减少|增加|下滑|回升|扩大|收窄|提高|降低"
+    r"|下行|上行|回落|攀升|下跌|上涨|抬升|缩窄|改善"
+)
+"""The verbs of a move to a new level (`由9.96%下行至9.62%`): the level after 至 is the figure."""
 _YEAR_OF = r"(?:20[0-9]{2}\s?年(?:度|末)?的?\s?)?"
 _FROM_OF = r"(?:(?:20[0-9]{2}\s?年(?:度|末|全年)?|上年同期|去年同期|上年|去年|上期)的?\s?)?"
 _FROM_LEVEL_RE = re.compile(
     r"(?:由|从)\s?" + _FROM_OF + r"-?[0-9][0-9.,]*\s?[%亿万元倍]*\s?(?:同比)?"
-    r"(?:增|降|提升|上升|下降|减少|增加|下滑|回升|扩大|收窄|提高|降低)?(?:至|到)\s?" + _YEAR_OF + "$"
+    r"(?:" + _LEVEL_VERBS + r")?(?:至|到)\s?" + _YEAR_OF + "$"
 )
 """`由16.32%增至20.87%`: the level after 至 is the label's own, whatever came before it; so in
 `由2022年的22.1%降至2023年的15.6%` (each level with its year) and `由上年同期的53.56%下降到32.28%` (where it
 came from named by the prior period's word)."""
 _FROM_TO_RE = re.compile(r"(?:由|从)\s?$")
-_TO_AFTER_RE = re.compile(
-    r"^\s?(?:同比)?(?:增|降|提升|上升|下降|减少|增加|下滑|回升|扩大|收窄|提高|降低)?(?:至|到)"
-)
+_TO_AFTER_RE = re.compile(r"^\s?(?:同比)?(?:" + _LEVEL_VERBS + r")?(?:至|到)")
 _SAME_PERIOD_LEAD_RE = re.compile(r"^\s?同期(?:内)?(?=[\u4e00-\u9fff]|$)")
 """`同期公司毛利率2.1%，同比下降19.7pcts`: a clause opening with a bare 同期 (no 上年/去年/较 before it) is
 the period the text was just on, and the year-on-year change after the figure says it is this period's."""
@@ -192,6 +195,8 @@ _COMPANY_METRICS = frozenset(
     {"roe", "roe_deducted", "eps", "pe_ttm", "pe_dynamic", "pe_static", "pe_forward"}
 )
 _COMPANY_LABEL_RE = re.compile(r"综合|整体|合并|公司|集团|归属于|归母|营业总收入")
+_OWNER_LABEL_RE = re.compile(r"归属于|归属|归母")
+"""A profit label naming the parent's shareholders as its owners (`归母净利润`, `归属于…股东的净利润`)."""
 _COMPANY_RE = re.compile(r"公司|集团|本行|我行|该行|全行|本集团|上市公司")
 _CIRCUMSTANCE_COMPANY_RE = re.compile(
     r"(?:^|[^\u4e00-\u9fff]|下|使得?|致使|促使|导致|带动|推动|拉动|(?<![青少成同])年|季度)"
@@ -619,9 +624,14 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     if _CAUSE_END_RE.search(rest):
         return "company", None, False  # `新准则影响毛利率降1.95PCT至66.20%`: a cause, no one's name
     if _CAUSE_VERB_RE.fullmatch(rest) and (
-        _company_clause_before(reading, lo) or _driver_clause_before(reading, lo)
+        _company_clause_before(reading, lo)
+        or _driver_clause_before(reading, lo)
+        or _OWNER_LABEL_RE.match(label.text)
     ):
-        return "company", None, True  # `公司产品结构持续提升，带动毛利率…至84.5%`: the company moved it
+        # `公司产品结构持续提升，带动毛利率…至84.5%`: the company moved it; `…整机销售毛利率20.34%，同比提升
+        # 8.21pcts，推动归母净利润升至18.49亿元`: a profit owed to the parent's shareholders is the company's
+        # whatever moved it (a part has no 归母净利润)
+        return "company", None, True
     if _CHANGE_CAUSE_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
         return "company", None, False  # `产品结构升级带动毛利率…`: a change that moved it, no part's name
     return "segment", rest, True

@@ -290,8 +290,18 @@ def clause_start(folded: str, pos: int, breaks: str = _CLAUSE_BREAKS, limit: int
     return lo
 
 
+_LOSS_LIST_RE = re.compile(
+    r"(?<![扭减])(?:净亏损|亏损)(?:额)?分别(?:为|是|达到?)?\s?"
+    r"(?:[-−]?[0-9][0-9.,]*\s?(?:万亿|亿|千万|百万|万|千)?元?\s?[、/]\s?)+$"
+)
+"""`亏损分别为22.075亿元、15.046亿元、11.335亿元`: every amount of a list of losses is a loss, not only the
+first, right after the word."""
+
+
 def _word_sign(folded: str, pos: int) -> bool:
     """True when a sign word right before `pos` (same comma-clause) makes the number negative."""
+    if _LOSS_LIST_RE.search(folded, clause_start(folded, pos, _SIGN_BREAKS, 60), pos):
+        return True
     lo = clause_start(folded, pos, _SIGN_BREAKS, _SIGN_WINDOW)
     window = folded[lo:pos]
     for word in _LOSS_WORDS:

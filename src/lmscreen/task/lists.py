@@ -439,18 +439,13 @@ def _pair(
         if metric in PE_METRICS:
             metric = "pe_forward"
         seen.add(mention.folded_start)
-        value = mention.base
-        if basis != "growth" and metric == "net_profit" and _LOSS_LABEL_RE.search(label.text) and value > 0:
-            # `亏损分别为22.1亿元、15.0亿元、11.3亿元`: every amount of a loss's list is a loss, not only the
-            # first (the loss word is too far from the later ones for the unit reader to sign them)
-            value = -value
         out.append(
             Fact(
                 metric=metric,
                 period=period,
                 scope=scope,
                 basis=basis,
-                value=value,
+                value=mention.base,
                 unit=unit,
                 start=mention.start,
                 end=mention.end,
@@ -463,9 +458,6 @@ def _pair(
             )
         )
     return out
-
-
-_LOSS_LABEL_RE = re.compile(r"亏损|净亏$")
 
 
 def _carried(reading: Reading, lo: int, enum_start: int, last: tuple[int, int] | None) -> int:

@@ -398,6 +398,13 @@ Two sets of logged start-ups, each row citing its source:
   estimated from the name (15.34 / 15.25) and both KV-too-small refusals it planned. Not planned: the RTX
   4090 D and the A800 (neither card is in the catalog). Held out with it: 335 of 379 (88.4%); calibration
   0.3%, 33 of 33.
+  Looked at since (no longer blind): the RTX 4090 D is a catalog card (114 SMs, 24 GB GDDR6X, 1008 GB/s; two
+  spec pages recorded in gpus.yaml; no visible_gib until a vLLM log states its CUDA total): its Qwen2.5-1.5B
+  row planned, weights 2.88 / 2.98, KV 16.63 / 15.85 (4.9%), verdict right: heldout-21 11 of 20 -> 14 of 23,
+  held out 338 of 382 (88.5%), calibration 0.3% and 33 of 33, no previously right check turned wrong.
+  Still missed, and why: the gemma-4 E-series vision + audio towers (the catalog has no published
+  vision_config / audio_config for E2B / E4B to size them from), the 1.04 GiB AWQ activation peak on the L4
+  (not traced), the second tenant's memory (outside any plan's inputs); the A800 is still not a card.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

@@ -62,8 +62,7 @@ def test_rtx_a5000_is_a_catalog_card() -> None:
 
 def test_rtx_4090_d_is_its_own_card():
     """NVIDIA's China-market RTX 4090 D (114 SMs, 24 GB) is not the RTX 4090 (128 SMs); heldout-21's log ran
-    on
-    one ('NVIDIA GeForce RTX 4090 D, 24,564 MiB')."""
+    on one ('NVIDIA GeForce RTX 4090 D, 24,564 MiB')."""
     from lmscreen.model.hardware import gpu
 
     card = gpu("RTX 4090 D")

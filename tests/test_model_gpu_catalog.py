@@ -58,3 +58,13 @@ def test_rtx_a5000_is_a_catalog_card() -> None:
     card = gpu("NVIDIA RTX A5000")
     assert card.name == "RTX A5000" and card.arch == "ampere"
     assert card.memory_gib == 24.0 and card.sm_count == 64 and not card.fp8
+
+
+def test_rtx_4090_d_is_its_own_card():
+    """NVIDIA's China-market RTX 4090 D (114 SMs, 24 GB) is not the RTX 4090 (128 SMs); heldout-21's log ran
+    on one ('NVIDIA GeForce RTX 4090 D, 24,564 MiB')."""
+    from lmscreen.model.hardware import gpu
+
+    card = gpu("RTX 4090 D")
+    assert card.name == "RTX 4090 D" and card.sm_count == 114 and card.memory_gib == 24.0
+    assert gpu("GeForce RTX 4090").name == "RTX 4090"

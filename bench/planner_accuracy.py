@@ -404,7 +404,11 @@ Two sets of logged start-ups, each row citing its source:
   held out 338 of 382 (88.5%), calibration 0.3% and 33 of 33, no previously right check turned wrong.
   Still missed, and why: the gemma-4 E-series vision + audio towers (the catalog has no published
   vision_config / audio_config for E2B / E4B to size them from), the 1.04 GiB AWQ activation peak on the L4
-  (not traced), the second tenant's memory (outside any plan's inputs); the A800 is still not a card.
+  (not traced), the second tenant's memory (outside any plan's inputs).
+  Then the A800 80GB became a catalog card (GA100, 108 SMs, 80 GB; HF hardware page and a spec page in
+  gpus.yaml): the MiniMax-M2 TP4 refusal planned, KV 8.54 / 9.38 (8.9%), verdict right: heldout-21 14 of 23 ->
+  16 of 25, held out 340 of 384 (88.5%); calibration unchanged. Since then the attention output gate of
+  Qwen3.5 / Qwen3-Next is in the 16-bit module list (ModelSpec.attention_output_gate).
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

@@ -68,3 +68,14 @@ def test_rtx_4090_d_is_its_own_card():
     card = gpu("RTX 4090 D")
     assert card.name == "RTX 4090 D" and card.sm_count == 114 and card.memory_gib == 24.0
     assert gpu("GeForce RTX 4090").name == "RTX 4090"
+
+
+def test_a800_is_its_own_card():
+    """NVIDIA's export A800 (the A100 80GB's GA100 with NVLink cut to 400 GB/s) is named as such in logs
+    ('NVIDIA A800-SXM4-80GB'; heldout-21's MiniMax-M2 at TP4 ran on four): it plans, and it is not an A100."""
+    from lmscreen.model.hardware import gpu
+
+    card = gpu("NVIDIA A800-SXM4-80GB")
+    assert card.name == "A800 80GB" and card.sm_count == 108 and card.memory_gib == 80.0
+    assert gpu("A800").name == "A800 80GB"
+    assert gpu("A100").name == "A100 80GB"

@@ -79,3 +79,66 @@ def test_a800_is_its_own_card():
     assert card.name == "A800 80GB" and card.sm_count == 108 and card.memory_gib == 80.0
     assert gpu("A800").name == "A800 80GB"
     assert gpu("A100").name == "A100 80GB"
+
+
+def test_ampere_geforce_cards_resolve_and_stay_apart():
+    """RTX 3070 / 3080 (10 GB) / 3080 12GB as nvidia-smi names them; the 3080 is not the 3080 12GB or 3090."""
+    from lmscreen.model.hardware import gpu
+
+    assert gpu("NVIDIA GeForce RTX 3080").name == "RTX 3080" and gpu("3080").memory_gib == 10.0
+    assert gpu("RTX 3080 12GB").sm_count == 70 and gpu("RTX 3080").sm_count == 68
+    assert gpu("NVIDIA GeForce RTX 3070").visible_gib == pytest.approx(7.78)
+    assert gpu("RTX 3090").name == "RTX 3090"
+    with pytest.raises(InputError):  # no 3080 Ti entry yet: it must not resolve to the 3080
+        gpu("NVIDIA GeForce RTX 3080 Ti")
+
+
+def test_volta_and_turing_cards_resolve_with_their_arch():
+    """V100 (compute capability 7.0, vLLM's floor) and the RTX 2080 Ti (7.5): FP16 tensor cores, no FP8."""
+    from lmscreen.model.hardware import gpu
+
+    sxm32 = gpu("Tesla V100-SXM2-32GB")
+    assert sxm32.name == "V100 SXM2 32GB" and sxm32.arch == "volta" and sxm32.sm_count == 80
+    assert sxm32.visible_gib == pytest.approx(31.74) and not sxm32.fp8
+    assert gpu("Tesla V100-SXM2-16GB").memory_gib == 16.0
+    assert gpu("Tesla V100-PCIE-16GB").name == "V100 PCIe 16GB"
+    ti = gpu("NVIDIA GeForce RTX 2080 Ti")
+    assert ti.arch == "turing" and ti.sm_count == 68 and ti.visible_gib == pytest.approx(10.73)
+
+
+def test_data_center_ampere_and_ada_cards_stay_apart():
+    """A30 / A40 / L40 / L20 / RTX 6000 Ada by their torch names; the L40 is not the L40S, nor the RTX 6000
+    Ada the RTX PRO 6000 Blackwell."""
+    from lmscreen.model.hardware import gpu
+
+    assert gpu("NVIDIA A40").sm_count == 84 and gpu("NVIDIA A30").memory_gib == 24.0
+    assert gpu("NVIDIA L40").name == "L40" and gpu("NVIDIA L40S").name == "L40S"
+    assert gpu("NVIDIA L40").bf16_tflops == pytest.approx(181.05) != gpu("L40S").bf16_tflops
+    assert gpu("NVIDIA L20").sm_count == 92 and gpu("NVIDIA L20").fp8
+    assert gpu("NVIDIA RTX 6000 Ada Generation").name == "RTX 6000 Ada"
+    assert gpu("RTX 6000 Pro").name == "RTX PRO 6000 Blackwell"
+    assert gpu("NVIDIA RTX A4000").sm_count == 48
+
+
+def test_hopper_export_and_superchip_cards():
+    """The H800 is its own card (not the H100 SXM, which now also resolves by its torch name); the GH200's
+    GPU plans on its 96 GB of HBM3."""
+    from lmscreen.model.hardware import gpu
+
+    assert gpu("NVIDIA H800").name == "H800" and gpu("NVIDIA H800").arch == "hopper"
+    assert gpu("NVIDIA H100 80GB HBM3").name == "H100 SXM"
+    assert gpu("H100").name == "H100 SXM"
+    gh = gpu("NVIDIA GH200 480GB")
+    assert gh.name == "GH200" and gh.memory_gib == 96.0 and gh.fp8
+
+
+def test_amd_instinct_cards_record_compute_units():
+    """MI210 / MI250X (one GCD, as ROCm shows it) / MI325X / MI355X: compute units in sm_count, as MI300X."""
+    from lmscreen.model.hardware import gpu
+
+    assert gpu("AMD Instinct MI210").sm_count == 104 and gpu("MI210").arch == "cdna2"
+    assert gpu("AMD Instinct MI250X").memory_gib == 64.0 and gpu("MI250X").sm_count == 110
+    assert gpu("AMD Instinct MI325X").sm_count == 304 and gpu("MI325X").memory_gib == 256.0
+    mi355 = gpu("AMD Instinct MI355X")
+    assert mi355.arch == "cdna4" and mi355.fp4 and mi355.memory_gib == 288.0
+    assert gpu("MI300X").name == "MI300X"

@@ -25,7 +25,7 @@ class GPU:
     aliases: list[str] = field(default_factory=list)
     vendor: str
     arch: str
-    """ampere | ada | hopper | blackwell | cdna3 | apple."""
+    """volta | turing | ampere | ada | hopper | blackwell | cdna2 | cdna3 | cdna4 | apple."""
     memory_gib: float
     """Marketed memory per device, taken as GiB (a "24 GB" GDDR card carries 24 GiB of DRAM)."""
     visible_gib: float | None = None

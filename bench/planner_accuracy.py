@@ -527,6 +527,12 @@ MTP_DRAFT = re.compile(
 # no encoder profile) and `--mamba-ssm-cache-dtype float16` (a 16-bit recurrent state); memory.flags.
 LANGUAGE_ONLY = re.compile(r"--language-model-only\b")
 SSM_DTYPE = re.compile(r"--mamba-ssm-cache-dtype[ =](\w+)")
+# Rows whose notes quote --language-model-only for another run than the one logged, with the evidence.
+NOT_LANGUAGE_ONLY = {
+    "t4-gemma4-e2b-it-bf16-0.29.0": "the article's --language-model-only is for its own text-only repack; "
+    "'The two Google builds were served as multimodal checkpoints, so their figures include the vision and "
+    "audio towers'"
+}
 MM_LIMITS = re.compile(r"--limit-mm-per-prompt[ =](\{[^}]*\}|[\w=:,]+)")
 # Cells whose logged value is known to be wrong, with the evidence (the CSV notes say so).
 UTIL_OVERRIDES = {"llmd-gpt-oss-120b-tp1": (0.95, "table says 0.90; the logged parts only add up at 0.95")}
@@ -706,11 +712,14 @@ def evaluate(row: dict[str, str], which: str = "calibration") -> RowResult:
         return res
     if note:
         res.notes.append(note)
+    if row["id"] in NOT_LANGUAGE_ONLY:
+        res.notes.append(f"served multimodal: {NOT_LANGUAGE_ONLY[row['id']]}")
     ssm = SSM_DTYPE.search(row.get("notes", ""))
     limits = MM_LIMITS.search(row.get("notes", ""))
     spec = with_vllm_flags(
         spec,
-        language_model_only=bool(LANGUAGE_ONLY.search(row.get("notes", ""))),
+        language_model_only=bool(LANGUAGE_ONLY.search(row.get("notes", "")))
+        and row.get("id") not in NOT_LANGUAGE_ONLY,
         mamba_ssm_cache_dtype=ssm.group(1) if ssm else None,
         limit_mm_per_prompt=parse_limits(limits.group(1)) if limits else None,
     )

@@ -402,9 +402,17 @@ Two sets of logged start-ups, each row citing its source:
   spec pages recorded in gpus.yaml; no visible_gib until a vLLM log states its CUDA total): its Qwen2.5-1.5B
   row planned, weights 2.88 / 2.98, KV 16.63 / 15.85 (4.9%), verdict right: heldout-21 11 of 20 -> 14 of 23,
   held out 338 of 382 (88.5%), calibration 0.3% and 33 of 33, no previously right check turned wrong.
-  Still missed, and why: the gemma-4 E-series vision + audio towers (the catalog has no published
+  Still missed then, and why: the gemma-4 E-series vision + audio towers (the catalog had no published
   vision_config / audio_config for E2B / E4B to size them from), the 1.04 GiB AWQ activation peak on the L4
   (not traced), the second tenant's memory (outside any plan's inputs); the A800 is still not a card.
+  Since: the E2B / E4B entries carry vision_config and audio_config (arch.vision's gemma4 count, arch.audio:
+  0.169 + 0.307 B at E2B's width, kept 16 bit), and the T4 E2B-it row is planned multimodal
+  (NOT_LANGUAGE_ONLY: its notes quote the article's flag for another run): weights E2B-it 8.72 -> 9.60 /
+  9.80, E4B QAT W4A16 8.63 -> 9.52 / 9.81 (twice); heldout-21 14 of 23 -> 17 of 23, held out 342 of 382
+  (89.5%), calibration 0.3% and 33 of 33, no previously right check turned wrong. The E4B QAT pools, wrong
+  before (3.78 / 3.10), are wrong the other way now (2.35): the vision tower turns on the release's fitted
+  per-parameter encoder profile (0.53 GiB for 0.17 B), where that log's whole activation peak is 0.27 GiB
+  and its CUDA-graph 0.78 GiB stayed in the pool (3.10 = 13.66 - 10.29 - 0.27).
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

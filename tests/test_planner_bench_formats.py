@@ -69,3 +69,16 @@ def test_a_float32_dtype_cell_is_planned_at_4_bytes() -> None:
     bench = _bench()
     assert bench.logged_quantization("fp32 (--dtype float32)", "meta-llama/Llama-3.1-8B-Instruct") == "fp32"
     assert bench.logged_quantization("float32", "x") == "fp32"
+
+
+def test_a_note_quoting_another_runs_language_model_only_plans_the_towers() -> None:
+    """heldout-21's T4 gemma-4-E2B-it row quotes the article's --language-model-only, which was for its own
+    text-only repack ('The two Google builds were served as multimodal checkpoints, so their figures include
+    the vision and audio towers'): planned with both towers, its 9.80 GiB of weights come out within 5%."""
+    bench = _bench()
+    rows = bench.load_rows(REPO / "bench" / "data" / "vllm-logs-heldout-21.csv")
+    row = next(r for r in rows if r["id"] == "t4-gemma4-e2b-it-bf16-0.29.0")
+    assert "--language-model-only" in row["notes"]
+    res = bench.evaluate(row, "heldout")
+    assert abs(res.weights_planned - 9.80) / 9.80 < 0.05
+    assert any(note.startswith("served multimodal") for note in res.notes)

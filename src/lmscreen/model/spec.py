@@ -122,6 +122,10 @@ class ModelSpec:
     is_vision: bool = False
     vision_params: int | None = None
     """Vision-encoder parameters (arch.vision), part of total_params; 16-bit in quantized checkpoints."""
+    audio_params: int | None = None
+    """Audio-encoder parameters (arch.audio: Gemma 4 E2B / E4B's Conformer tower and its embedder), part of
+    total_params; like the vision tower, 16-bit in quantized checkpoints and dropped by
+    --language-model-only."""
     vision_config: dict[str, Any] | None = None
     """The checkpoint's `vision_config` (patch / merge sizes, output width, DeepStack levels), which sizes
     the multimodal part of vLLM's start-up profile (memory.multimodal)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lmscreen.model.arch.audio import audio_params
 from lmscreen.model.arch.params import attention_linear_params, count_params
 from lmscreen.model.arch.vision import vision_params
 from lmscreen.model.spec import PLAIN, ModelSpec, Records
@@ -72,7 +73,7 @@ def text_part(config: dict[str, Any]) -> dict[str, Any]:
     for key in ("text_config", "llm_config", "language_config"):
         inner = config.get(key)
         if isinstance(inner, dict) and inner:
-            merged = {k: v for k, v in config.items() if k not in ("vision_config", key)}
+            merged = {k: v for k, v in config.items() if k not in ("vision_config", "audio_config", key)}
             merged.update(inner)
             break
     defaults = _FAMILY_DEFAULTS.get(str(merged.get("model_type", "")))
@@ -287,6 +288,10 @@ def spec_from_config(config: dict[str, Any], name: str, records: Records = PLAIN
             spec.vision_params = vision
             spec.vision_config = dict(config["vision_config"])
             spec.total_params += vision
+        audio = audio_params(config.get("audio_config"), spec.hidden_size)
+        if audio:
+            spec.audio_params = audio
+            spec.total_params += audio
     if quant == "nvfp4":
         q = config.get("quantization_config") or (config.get("text_config") or {}).get("quantization_config")
         fp8, lm_head = modelopt_mixed_layout(q, spec.num_layers or 0)

@@ -27,10 +27,41 @@ def _int(cfg: dict[str, Any], *keys: str) -> int:
     return 0
 
 
+def gemma4_vision_params(vision: dict[str, Any], text_hidden: int | None = None) -> int:
+    """Parameters of a Gemma 4 vision tower (`model_type` gemma4_vision) and its embedder into the text width.
+
+    The shapes of transformers' modeling_gemma4 (v5.25.0): Gemma4VisionPatchEmbedder (`input_proj` 3·p² → h,
+    no bias; a `position_embedding_table` of 2 × position_embedding_size × h), per Gemma4VisionEncoderLayer
+    q / k / v / o without biases (heads, key-value heads × head_dim), RMS q / k norms of head_dim (v's has no
+    scale), a gated MLP (gate, up, down) and four RMS norms; the `std_bias` / `std_scale` pair when
+    `standardize`; the four clip scalars of each Gemma4ClippableLinear when `use_clipped_linears`; and
+    Gemma4MultimodalEmbedder's `embedding_projection` h → text width (its norm has no scale). For the 31B
+    tower (27 × 1152, MLP 4304, 16 heads of 72, standardize) this gives 569,550,384 without the embedder,
+    the count rnagabh/gemma4-vision-encoder's config.json records (`_verified_total_params`) for the tower
+    extracted from google/gemma-4-31B-it.
+    """
+    depth = _int(vision, "num_hidden_layers")
+    h = _int(vision, "hidden_size")
+    inter = _int(vision, "intermediate_size")
+    if not (depth and h and inter):
+        return 0
+    heads = _int(vision, "num_attention_heads") or 12  # Gemma4VisionConfig's defaults
+    kv = _int(vision, "num_key_value_heads") or heads
+    dim = _int(vision, "head_dim") or 64
+    patch = _int(vision, "patch_size") or 16
+    positions = _int(vision, "position_embedding_size") or 10 * 1024
+    clipped = 4 * 7 if vision.get("use_clipped_linears") else 0
+    block = h * heads * dim * 2 + h * kv * dim * 2 + 2 * dim + 3 * h * inter + 4 * h + clipped
+    standardize = 2 * h if vision.get("standardize") else 0
+    return 3 * patch * patch * h + 2 * positions * h + depth * block + standardize + h * (text_hidden or h)
+
+
 def vision_params(vision: Any, text_hidden: int | None = None) -> int:
     """Parameters of the vision encoder described by `vision` (a vision_config dict); 0 when unknown."""
     if not isinstance(vision, dict):
         return 0
+    if str(vision.get("model_type") or "") == "gemma4_vision":
+        return gemma4_vision_params(vision, text_hidden)
     depth = _int(vision, "depth", "num_hidden_layers", "vt_num_hidden_layers")
     # Qwen2-VL names the ViT width `embed_dim` and its MLP `mlp_ratio`; its `hidden_size` is the
     # language model's width, which the merger projects to (Qwen2VLVisionConfig).

@@ -1,10 +1,11 @@
 """vLLM start-up flags that change what a model holds on the GPU, applied to its ModelSpec.
 
 - `--language-model-only`: a multimodal checkpoint is served from its text branch, without loading the
-  vision tower or profiling the encoder (arch.vision; the A10 write-up below logs 18.83 GiB loaded for
-  QuantTrio/Qwen3.6-27B-AWQ, "--language-model-only skips ~1.5 GiB visual branch"). The planner counts the
-  tower in the weights and its profile in the overhead (memory.overhead); both go. A text-only checkpoint
-  is unchanged.
+  vision tower (nor Gemma 4 E2B / E4B's audio tower, arch.audio) or profiling the encoder (arch.vision; the
+  A10 write-up below logs 18.83 GiB loaded for QuantTrio/Qwen3.6-27B-AWQ, "--language-model-only skips
+  ~1.5 GiB visual branch"; a T4 logs 9.80 GiB for gemma-4-E2B-it served whole, an L4 8.89 GiB for
+  gemma-4-E2B text-only). The planner counts the towers in the weights and the vision profile in the
+  overhead (memory.overhead); all go. A text-only checkpoint is unchanged.
 - `--limit-mm-per-prompt`: items per prompt by modality; a modality at 0 is left out of the encoder's
   start-up profile, all at 0 profile none (memory.multimodal). The tower stays loaded.
 - `--mamba-ssm-cache-dtype`: the dtype of the recurrent (SSM) state of gated-delta / Mamba layers, "auto"
@@ -45,10 +46,12 @@ def with_vllm_flags(
     """`spec` as vLLM holds it under `--language-model-only`, `--mamba-ssm-cache-dtype` and
     `--limit-mm-per-prompt` (the items per prompt of each modality, which size the multimodal part of the
     start-up profile: memory.multimodal)."""
-    if language_model_only and (spec.is_vision or spec.vision_params):
-        vision = spec.vision_params or 0
-        total = spec.total_params - vision if spec.total_params else spec.total_params
-        spec = replace(spec, is_vision=False, vision_params=0, total_params=total, vision_config=None)
+    if language_model_only and (spec.is_vision or spec.vision_params or spec.audio_params):
+        towers = (spec.vision_params or 0) + (spec.audio_params or 0)
+        total = spec.total_params - towers if spec.total_params else spec.total_params
+        spec = replace(
+            spec, is_vision=False, vision_params=0, audio_params=0, total_params=total, vision_config=None
+        )
     if limit_mm_per_prompt is not None:
         spec = replace(spec, mm_limits=dict(limit_mm_per_prompt))
     dtype = (mamba_ssm_cache_dtype or "auto").strip().lower()

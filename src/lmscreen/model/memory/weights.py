@@ -283,6 +283,12 @@ def expert_params(spec: ModelSpec) -> int:
     return max(experts, 0)
 
 
+def encoder_params(spec: ModelSpec) -> int:
+    """Vision and audio encoder parameters (arch.vision, arch.audio): loaded 16 bit beside the language model,
+    outside a GGUF (its mmproj file), on the first pipeline stage."""
+    return (spec.vision_params or 0) + (spec.audio_params or 0)
+
+
 def _total_params(spec: ModelSpec) -> int:
     if spec.total_params:
         return spec.total_params
@@ -352,7 +358,7 @@ def estimate_total_bytes(
     quant = normalize_quantization(quantization if quantization is not None else spec.quantization)
     total = _total_params(spec)
     emb_in, emb_out = embedding_params(spec)
-    vision = spec.vision_params or 0
+    vision = encoder_params(spec)
     if is_gguf(quant) or quant in ("bf16", "fp32"):
         bits = GGUF_BITS.get(quant) or HF_BITS.get(quant)
         if bits is None:
@@ -403,7 +409,8 @@ def estimate_total_bytes(
         how += f" + {kept / 1e9:.2f} B left unquantized by the checkpoint (bf16)"
         how += f"; no layer list read: {why}" if default and why else ""
     if vision:
-        how += f" + {vision / 1e9:.2f} B vision encoder (bf16)"
+        what = "vision + audio encoders" if spec.audio_params else "vision encoder"
+        how += f" + {vision / 1e9:.2f} B {what} (bf16)"
     return nbytes, how
 
 
@@ -418,7 +425,7 @@ def mtp_draft_gib(spec: ModelSpec, tp: int = 1, quantization: str | None = None)
         return 0.0
     quant = normalize_quantization(quantization if quantization is not None else spec.quantization)
     emb_in, emb_out = embedding_params(spec)
-    body = max(spec.total_params - emb_in - emb_out - (spec.vision_params or 0), 0)
+    body = max(spec.total_params - emb_in - emb_out - encoder_params(spec), 0)
     per_layer = body / spec.num_layers + 2 * (spec.hidden_size or 0) ** 2
     bits = GGUF_BITS.get(quant) or HF_BITS.get(quant) or hf_bits(spec, quant)
     return spec.mtp_layers * per_layer * bits / 8 / tp / GIB
@@ -506,7 +513,7 @@ def _weights(
         gpu_total = total if spec.tie_word_embeddings else total - host
         per_gpu = round(gpu_total / pp)
     elif pp > 1 and stage is not None and spec.num_layers:
-        vision = round((spec.vision_params or 0) * 2) if not is_gguf(quant) else 0
+        vision = round(encoder_params(spec) * 2) if not is_gguf(quant) else 0
         body = max(total - emb_in_bytes - (emb_out_bytes if emb_out else 0) - vision, 0)
         layers = pp_partition(spec.num_layers, pp)
         share = body * layers[stage] / spec.num_layers

@@ -1,0 +1,67 @@
+"""Parameters of an audio encoder from its `audio_config`: the Gemma 4 E2B / E4B Conformer tower.
+
+vLLM loads the audio tower of a Gemma 4 E-series checkpoint with the language model, as it does the vision
+tower (arch.vision): both stay 16 bit in quantized checkpoints and `--language-model-only` drops both. Left
+out, every full gemma-4-E2B/E4B plan came out ~0.9 GiB under the weights vLLM logs (issue 25, heldout-21: a
+T4 logged 9.80 GiB for gemma-4-E2B-it in fp16, 8.89 GiB for the same model with --language-model-only).
+
+The count follows transformers' modeling_gemma4 (v5.25.0), Gemma4AudioModel:
+
+- Gemma4AudioSubSampleConvProjection: two 3×3 Conv2d without bias (1 → c0, c0 → c1 channels, each with a
+  LayerNorm of its channels, no bias) and `input_proj_linear` of (c0 // 4) · c1 → hidden;
+- per Gemma4AudioLayer (Conformer block): two feed-forward halves (hidden → 4·hidden → hidden, a pre and a
+  post RMS norm each); attention with q / k / v / post projections of hidden², a `relative_k_proj` of
+  hidden² and a `per_dim_scale` of one head; a light conv (`linear_start` hidden → 2·hidden, a depthwise
+  Conv1d of `conv_kernel_size` taps, `linear_end` hidden², two RMS norms); three RMS norms; and the four
+  clip scalars of each of its ten Gemma4ClippableLinear when `use_clipped_linears`;
+- `output_proj`: hidden → output_proj_dims with bias;
+- Gemma4MultimodalEmbedder (`embed_audio`): output_proj_dims → the text width, no bias (its norm has no
+  scale).
+
+Google's config (hidden 1024, 12 layers, 8 heads, channels [128, 32], kernel 5, output 1536) gives 0.305 B
+for the tower and 0.307 B with the embedder into E2B's 1536 (Google's model card: "~300M" audio encoder).
+A config missing depth or width, or of another model_type, gives 0: nothing is guessed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _int(cfg: dict[str, Any], key: str) -> int:
+    value = cfg.get(key)
+    return int(value) if isinstance(value, int | float) and value > 0 else 0
+
+
+def gemma4_audio_params(audio: dict[str, Any], text_hidden: int | None = None) -> int:
+    """Parameters of a Gemma 4 audio tower (`model_type` gemma4_audio) and its embedder into the text
+    width."""
+    depth = _int(audio, "num_hidden_layers")
+    h = _int(audio, "hidden_size")
+    if not (depth and h):
+        return 0
+    heads = _int(audio, "num_attention_heads") or 8  # Gemma4AudioConfig's defaults
+    channels = audio.get("subsampling_conv_channels")
+    c0, c1 = (
+        (int(channels[0]), int(channels[1]))
+        if isinstance(channels, list | tuple) and len(channels) == 2
+        else (128, 32)
+    )
+    kernel = _int(audio, "conv_kernel_size") or 5
+    out = _int(audio, "output_proj_dims") or 1536
+    subsample = c0 * 9 + c0 + c0 * c1 * 9 + c1 + (c0 // 4) * c1 * h
+    feed_forward = 2 * (2 * h * 4 * h + 2 * h)
+    attention = 5 * h * h + h // heads
+    light_conv = 3 * h * h + h * kernel + 2 * h
+    clipped = 4 * 10 if audio.get("use_clipped_linears") else 0
+    layer = feed_forward + attention + light_conv + 3 * h + clipped
+    return subsample + depth * layer + h * out + out + out * (text_hidden or out)
+
+
+def audio_params(audio: Any, text_hidden: int | None = None) -> int:
+    """Parameters of the audio encoder described by `audio` (an audio_config dict); 0 when unknown."""
+    if not isinstance(audio, dict):
+        return 0
+    if str(audio.get("model_type") or "") == "gemma4_audio":
+        return gemma4_audio_params(audio, text_hidden)
+    return 0

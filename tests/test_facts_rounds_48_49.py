@@ -1,0 +1,44 @@
+"""Figures blind rounds 48-49 showed the reader getting wrong or missing though the text states them plainly:
+a loss that grew (`2020年亏损加大，主要是计入近7亿…公允价值亏损`) is no level, and a list that names its loss
+after 分别 (`2019年、2020年分别亏损为1.67亿、8.19亿`) is a list of losses. Texts written here in those shapes;
+the reader is the real one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from lmscreen.task.facts import read_facts
+
+NAMES = ("甲乙生物",)
+
+
+def _yearly(text: str, metric: str) -> list[tuple[int, float]]:
+    return sorted(
+        (f.period.year, f.value)
+        for f in read_facts(text, names=NAMES).facts
+        if f.metric == metric and f.period is not None and f.period.year is not None and f.period.sub == "FY"
+    )
+
+
+@pytest.mark.parametrize("words", ["分别亏损为", "分别亏损", "分别净亏损"])
+def test_a_list_naming_its_loss_after_fenbie_is_a_list_of_losses(words: str) -> None:
+    text = (
+        "招股书显示，甲乙生物收入比较少，2019年、2020年营收分别为1565万元、4119万元；"
+        f"甲乙生物2019年、2020年{words}1.67亿元、8.19亿元。"
+    )
+    assert _yearly(text, "net_profit") == [(2019, -1.67e8), (2020, -8.19e8)]
+    assert read_facts(text, names=NAMES).screening()["net_profit"].fact.value == pytest.approx(-8.19e8)
+
+
+@pytest.mark.parametrize("change", ["加大", "加剧", "增大"])
+def test_a_loss_that_grew_is_no_level(change: str) -> None:
+    text = (
+        "招股书显示，甲乙生物2020年营收为4119万元。"
+        f"甲乙生物2020年亏损{change}，主要是计入近7亿可转换可赎回优先股公允价值亏损。"
+    )
+    # the 7亿 is the item that made the loss grow, not the year's profit (it was kept as +7亿)
+    assert read_facts(text, names=NAMES).screening()["net_profit"].fact is None
+    # the year's loss stated as a level after it is still read
+    stated = text.replace("2020年亏损", "2020年亏损8.19亿元，亏损")
+    assert read_facts(stated, names=NAMES).screening()["net_profit"].fact.value == pytest.approx(-8.19e8)

@@ -1,6 +1,7 @@
 """Figures blind rounds 48-49 showed the reader getting wrong or missing though the text states them plainly:
 a loss that grew (`2020年亏损加大，主要是计入近7亿…公允价值亏损`) is no level, and a list that names its loss
-after 分别 (`2019年、2020年分别亏损为1.67亿、8.19亿`) is a list of losses. Texts written here in those shapes;
+after 分别 (`2019年、2020年分别亏损为1.67亿、8.19亿`) is a list of losses, and rates joined like their labels
+(`综合毛利率和净利润率为63.64%和35.40%`) pair without 分别. Texts written here in those shapes;
 the reader is the real one.
 """
 
@@ -42,3 +43,21 @@ def test_a_loss_that_grew_is_no_level(change: str) -> None:
     # the year's loss stated as a level after it is still read
     stated = text.replace("2020年亏损", "2020年亏损8.19亿元，亏损")
     assert read_facts(stated, names=NAMES).screening()["net_profit"].fact.value == pytest.approx(-8.19e8)
+
+
+def test_rates_joined_like_their_labels_pair_without_fenbie() -> None:
+    text = (
+        "事件：公司发布2019年年报，2019年公司实现收入7.24亿，同比增长43.29%，归母净利润2.56亿，同比增长39.20%。"
+        "其中，机器人收入7.04亿，占总收入的97%。综合毛利率和净利润率为63.64%和35.40%，同比+2.09pct和-0.97pct。"
+    )
+    got = read_facts(text).screening()
+    assert got["gross_margin"].fact.value == pytest.approx(63.64)
+    # changes joined the same way are no levels, and a rate beside an amount's label is left to the prose
+    moved = read_facts(
+        text.replace("为63.64%和35.40%，同比+2.09pct和-0.97pct", "同比提升2.09%和0.97%")
+    ).screening()
+    assert moved["gross_margin"].fact is None
+    mixed = read_facts(
+        text.replace("综合毛利率和净利润率为63.64%和35.40%", "营收和毛利率为7.24亿和63.64%")
+    ).screening()
+    assert mixed["gross_margin"].fact is None

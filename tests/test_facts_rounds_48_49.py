@@ -1,8 +1,9 @@
 """Figures blind rounds 48-49 showed the reader getting wrong or missing though the text states them plainly:
-a loss that grew (`2020年亏损加大，主要是计入近7亿…公允价值亏损`) is no level, and a list that names its loss
-after 分别 (`2019年、2020年分别亏损为1.67亿、8.19亿`) is a list of losses, and rates joined like their labels
-(`综合毛利率和净利润率为63.64%和35.40%`) pair without 分别. Texts written here in those shapes;
-the reader is the real one.
+a loss that grew (`2020年亏损加大，主要是计入近7亿…公允价值亏损`) is no level; a list that names its loss
+after 分别 (`2019年、2020年分别亏损为1.67亿、8.19亿`) is a list of losses; rates joined like their
+labels (`综合毛利率和净利润率为63.64%和35.40%`) pair without 分别; a list after `；` keeps the periods of
+the list before it across a clause on that list (`…15.87亿元，年化复合增长率为19.66%；归母净利润分别为…`).
+Texts written here in those shapes; the reader is the real one.
 """
 
 from __future__ import annotations
@@ -61,3 +62,14 @@ def test_rates_joined_like_their_labels_pair_without_fenbie() -> None:
         text.replace("综合毛利率和净利润率为63.64%和35.40%", "营收和毛利率为7.24亿和63.64%")
     ).screening()
     assert mixed["gross_margin"].fact is None
+
+
+def test_a_list_after_a_clause_on_the_list_before_keeps_its_periods() -> None:
+    text = (
+        "招股书显示，报告期（2020年、2021年、2022年）各期，甲乙生物的营业收入分别为11.09亿元、13.36亿元、15.87亿元，"
+        "年化复合增长率为19.66%；归母净利润分别为7919.96万元、11578.24万元、13057.47万元，年化复合增长率为28.40%。"
+    )
+    assert _yearly(text, "net_profit") == [(2020, 79199600.0), (2021, 115782400.0), (2022, 130574700.0)]
+    # a clause naming a period of its own in between starts over: the next list is no longer on those years
+    dated = text.replace("年化复合增长率为19.66%；", "2019年为9.5亿元；")
+    assert _yearly(dated, "net_profit") == []

@@ -477,7 +477,14 @@ def _carried(reading: Reading, lo: int, enum_start: int, last: tuple[int, int] |
     if last is None or lo == 0 or reading.folded[lo - 1] not in "；;。":
         return lo
     end, last_lo = last
-    if reading.folded[end : lo - 1].strip():
+    between = reading.folded[end : lo - 1].strip()
+    if between and (
+        # `…15.87亿元，年化复合增长率为19.66%；归母净利润分别为…`: a clause on the list just read, naming no
+        # period and no list of its own, still leaves the next list on its periods
+        not between.startswith(("，", ","))
+        or "分别" in between
+        or any(p.kind != "date" for p in reading.periods_in(end, lo - 1))
+    ):
         return lo
     if any(p.kind != "date" for p in reading.periods_in(lo, enum_start)):
         return lo

@@ -319,10 +319,11 @@ _ENUMERATION_JOINS = ("、", "和", "及", "与")
 
 def _enumerated_amounts(reading: Reading, labels: list[Label], numbers: list[Mention], hi: int) -> bool:
     """`实现营业收入、归母净利润、扣非归母净利润47.98亿元、11.28亿元、11.09亿元`,
-    `实现收入和归母净利润31.8亿和5.5亿`: labels joined by 、 or 和 and then as many amounts joined the same
-    way, each an amount with its own unit (or one shared at the end), the run closing its clause. Why so
-    strict: without a slash or 分别 the pairing rests on the two runs alone, so any doubt (a rate among the
-    numbers, a number left over, a label between, a comma inside the run) leaves it to the prose."""
+    `实现收入和归母净利润31.8亿和5.5亿`, `综合毛利率和净利润率为63.64%和35.40%`: labels joined by 、 or 和 and
+    then as many amounts (or rates, every label a rate's) joined the same way, each with its own unit (or one
+    shared at the end), the run closing its clause. Why so strict: without a slash or 分别 the pairing rests
+    on the two runs alone, so any doubt (a rate among amounts, a rate for a label of an amount, a number left
+    over, a label between, a comma inside the run) leaves it to the prose."""
     folded = reading.folded
     if any(
         folded[a.end : b.start].strip() not in _ENUMERATION_JOINS
@@ -335,7 +336,16 @@ def _enumerated_amounts(reading: Reading, labels: list[Label], numbers: list[Men
     ):
         return False
     shared = _shared_unit(numbers)
-    if shared is None or any(m.kind != "money" for m in shared):
+    if shared is None:
+        return False
+    if any(m.kind != "money" for m in shared) and not (
+        # `综合毛利率和净利润率为63.64%和35.40%`: rates joined the same way, every label a rate's
+        all(m.kind == "percent" for m in shared)
+        and all(
+            lab.metric in METRICS and _unit_kind_ok(lab.metric, m)
+            for lab, m in zip(labels, shared, strict=True)
+        )
+    ):
         return False
     last = numbers[-1]
     rest = folded[last.folded_end : hi + 1].lstrip()
@@ -467,7 +477,14 @@ def _carried(reading: Reading, lo: int, enum_start: int, last: tuple[int, int] |
     if last is None or lo == 0 or reading.folded[lo - 1] not in "；;。":
         return lo
     end, last_lo = last
-    if reading.folded[end : lo - 1].strip():
+    between = reading.folded[end : lo - 1].strip()
+    if between and (
+        # `…15.87亿元，年化复合增长率为19.66%；归母净利润分别为…`: a clause on the list just read, naming no
+        # period and no list of its own, still leaves the next list on its periods
+        not between.startswith(("，", ","))
+        or "分别" in between
+        or any(p.kind != "date" for p in reading.periods_in(end, lo - 1))
+    ):
         return lo
     if any(p.kind != "date" for p in reading.periods_in(lo, enum_start)):
         return lo

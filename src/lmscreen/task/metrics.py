@@ -109,8 +109,8 @@ _LABELS: list[tuple[str, str, int]] = [
     # profit's weakest label, only where it opens its clause or follows the one it is about, a period or a
     # verb of result; `汇兑亏损`, `板块亏损` (a part's loss: left unread), `亏损额收窄`, `亏损幅度` are not it
     (r"(?:(?<=^)|(?<=[，,；;。：:、\s)）0-9A-Za-z])|(?<=公司)|(?<=集团)|(?<=录得)|(?<=实现)|(?<=出现)|(?<=全年)"
-     r"|(?<=年)|(?<=半年)|(?<=季度)|(?<=[一二三四1-4]季)|(?<=单季)|(?<=期)|(?<=期内)|(?<=期为))亏损"
-     r"(?![额幅率面范程损])(?!\s?(?:同比|收窄|扩大|减少|增加|缩小|缩窄))",
+     r"|(?<=年)|(?<=半年)|(?<=季度)|(?<=[一二三四1-4]季)|(?<=单季)|(?<=期)|(?<=期内)|(?<=期为)|(?<=分别))亏损"
+     r"(?![额幅率面范程损])(?!\s?(?:同比|收窄|扩大|减少|增加|缩小|缩窄|加大|加剧|增大|减小))",
      "net_profit", 2),
     # --- cash flow (its inflow and outflow subtotals, `经营活动现金流入小计`, are not the net flow)
     (r"经营活动(?:产生的)?现金流(?:量)?[入出]", "other", 0),

@@ -291,7 +291,7 @@ def clause_start(folded: str, pos: int, breaks: str = _CLAUSE_BREAKS, limit: int
 
 
 _LOSS_LIST_RE = re.compile(
-    r"(?<![扭减])(?:净亏损|亏损)(?:额)?分别(?:为|是|达到?)?\s?"
+    r"(?<![扭减])(?:(?:净亏损|亏损)(?:额)?分别|分别(?:净亏损|亏损))(?:为|是|达到?)?\s?"
     r"(?:[-−]?[0-9][0-9.,]*\s?(?:万亿|亿|千万|百万|万|千)?元?\s?[、/]\s?)+$"
 )
 """`亏损分别为22.075亿元、15.046亿元、11.335亿元`: every amount of a list of losses is a loss, not only the

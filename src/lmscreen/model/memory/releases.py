@@ -77,22 +77,30 @@ sequences and 635 at 1,024 (V1's sampler planned 570), Qwen2.5-0.5B on an RTX 40
 GiB at 256 sequences (V1: 1.04). A dated nightly ("2026-08 build") is planned as the newest release logged by
 that month (RELEASED_BY).
 
-The sampler warm-up (read in 0.11.0 gpu_worker.py `compile_or_warm_up_model`): after the KV pool is
-allocated and the CUDA graphs are captured, the last pipeline rank runs
-`_dummy_run(num_tokens=min(max_num_seqs, max_num_batched_tokens), skip_eplb=True)` and
-`_dummy_sampler_run` again ("Warm up sampler and preallocate memory buffer for logits ... This is called
-after `capture_model` on purpose"), and an OOM there is raised as
-"CUDA out of memory occurred when warming up sampler with N dummy requests". Those are the rows of the
-profile's own sampler run (profile_run's `_dummy_run(max_num_tokens)` makes `min(num_tokens, max_num_reqs)`
-requests and `_dummy_sampler_run` samples one row each), so its tensors are the ones the profiled peak
-already counts (the sampler term here) and they are not counted twice; what the warm-up needs is that peak
-still to be free after the pool and the graphs. Through 0.20 the graphs are not taken out of the pool
-(cudagraph_in_pool False): they are captured into the `(1 − util)` headroom and, past it, into the freed
-profile peak, so a run at high utilization with large graphs passes the pool check and then fails the
-warm-up (llm-d-planner's gpt-oss-20b at 0.95 on 0.19.0: 1.84 GiB of graphs, 786 MiB asked, 552 free;
-GLM-4.7 NVFP4 at TP4, 0.90, on 0.15.1). The plan gives the graph estimate as a warning, not a verdict: that
-memory is measured at capture, and how much of the headroom the CUDA context and allocator keep is not
-in the logs.
+The sampler warm-up (read in 0.11.0 and 0.19.0 gpu_worker.py `compile_or_warm_up_model`): after the KV
+pool is allocated the worker runs the compile-size warm-ups, `kernel_warmup` (FlashInfer autotune on sm90+:
+a `_dummy_run(max_num_batched_tokens)`) and `capture_model` (which measures the graphs as the drop in free
+memory, no `empty_cache` around it), then on the last pipeline rank
+`_dummy_run(num_tokens=min(max_num_seqs, max_num_batched_tokens))` and `_dummy_sampler_run` again ("This is
+called after `capture_model` on purpose to prevent memory buffers from being cleared by ... empty_cache"); an
+OOM there is raised as "CUDA out of memory occurred when warming up sampler with N dummy requests". Those are
+the rows of the profile's own sampler run, so its tensors are the ones the profiled peak already counts (the
+sampler term here). What is free for them: `memory_profiling` (utils/mem_utils.py) ends with
+`gc.collect(); empty_cache()`, so after the pool `(1 − util) × total + the profiled peak` is free less the
+CUDA context of the init snapshot (outside `requested_memory`: 0.51 GiB on an H100, 0.19.0), and through
+0.20 the graphs come out of that (cudagraph_in_pool False; 0.19.0 computes `profile_cudagraph_memory` but
+subtracts it only under VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS). llm-d-planner's gpt-oss-20b at 0.95 on
+0.19.0 (TP1) failed at `random_sample`'s `torch.empty_like(probs)` (786 MiB = 1,024 × 201,088 × 4 B, the
+fourth fp32 copy) with 74.91 GiB allocated by PyTorch, 0.61 GiB in graph pools, 1.78 GiB reserved but
+unallocated and 1.95 GiB outside PyTorch: the warm-up had the memory in sum and lost it to the caching
+allocator's split blocks. Checked on every planned row with a logged outcome (191), no rule in these terms
+predicts the warm-up failures without failing start-ups that came up: with the planned graphs, the spare
+`(1 − util) × total + peak − graphs − sampler` is 3.55 GiB for both gpt-oss-20b failures and 8.35 for
+GLM-4.7 NVFP4 at TP4 (0.90, 0.15.1), where 89 planned start-ups with the graphs outside the pool came up
+keeping 1.24 GiB or more; with the logged graphs gpt-oss-20b TP2 at 0.95 (graphs 1.55) keeps more than
+Qwen2.5-72B TP2 at 0.95 (1.61), which started; and the RTX 3090 Llama-3.1-8B run at 0.90 on 0.17.1 is logged
+once starting and once failing the warm-up with the same command (pools 5.68 / 5.61). The plan gives the
+graph estimate as a warning, not a verdict.
 
 Start-up checks that changed:
 

@@ -166,6 +166,8 @@ class FactSheet:
                     if not any(agree(f.value, d.value) for d in distinct):
                         distinct.append(f)
                 out[name] = Screened(name, conflict=tuple(distinct))
+        if self.period is None:
+            out = _undated_rivals(out)
         return out
 
     def _beside_part_items(self, fact: Fact) -> bool:
@@ -537,6 +539,30 @@ def _without_closing_quarters(top: list[Fact]) -> list[Fact]:
         if f.period is None or f.period.sub != closing or f.period.year is not None
     ]  # fmt: skip
     return kept or top
+
+
+def _dated(fact: Fact) -> tuple[int, str] | None:
+    p = fact.period
+    return (p.year, p.sub) if p is not None and p.year is not None else None
+
+
+def _undated_rivals(out: dict[str, Screened]) -> dict[str, Screened]:
+    """A text that names no period of its own and whose figures of one field disagree across two dated
+    periods (a market digest: `智飞生物2020年三季报显示，实现营业收入110.50亿元…归属于上市公司股东的
+    净利润24.79亿元` beside `重庆啤酒2020年实现营业总收入109.46亿元…归属于上市公司股东的净利润10.77亿元`)
+    prints two reports' figures and nothing says which is its own: another field's figure of one of those
+    periods is as much a guess, so it is left in conflict too (its one fact), not kept."""
+    periods: set[tuple[int, str]] = set()
+    for s in out.values():
+        dated = {d for f in s.conflict if (d := _dated(f)) is not None}
+        if len(dated) >= 2:
+            periods |= dated
+    if not periods:
+        return out
+    return {
+        name: Screened(name, conflict=(s.fact,)) if s.fact is not None and _dated(s.fact) in periods else s
+        for name, s in out.items()
+    }
 
 
 def _paged(fact: Fact, page_at: Callable[[int], int | None]) -> Fact:

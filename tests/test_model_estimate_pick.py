@@ -30,6 +30,7 @@ class Row:
     """A substring the estimate's source (and so the plan's `warning:`) must carry."""
 
 
+OLMO2 = frozenset({"allenai/OLMo-2-1124-7B", "allenai/OLMo-2-1124-13B"})
 QWEN3_32B = frozenset({"Qwen/Qwen3-32B"})
 LLAMA31_70B = frozenset(
     {
@@ -111,6 +112,7 @@ ROWS = [
         False,
         13.7,
         "huggingface.co/allenai/OLMo-2-1124-13B: 13.7B params (safetensors); card: 40 layers, hidden 5120",
+        exclude=OLMO2,  # catalog entries since: the bare name without them
         tolerance=0.08,
         why="generic dense layout",
     ),
@@ -120,6 +122,7 @@ ROWS = [
         False,
         7.30,
         "huggingface.co/allenai/OLMo-2-1124-7B: 7.3B params (safetensors); card: 32 layers, hidden 4096",
+        exclude=OLMO2,  # catalog entries since: the bare name without them
         tolerance=0.08,
         why="generic dense layout",
     ),

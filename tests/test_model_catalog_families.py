@@ -101,3 +101,33 @@ def test_olmo_2_counts_its_untied_100k_vocabulary(
     spec = spec_for(name)
     assert spec.model_type == "olmo2"
     assert spec.total_params == pytest.approx(expected, rel=0.002)
+
+
+@pytest.mark.parametrize(
+    ("name", "hidden", "layers", "q", "kv", "mlp", "vocab", "tied", "published", "rel"),
+    [
+        # the Hugging Face pages' safetensors counts
+        ("01-ai/Yi-1.5-9B-Chat", 4096, 48, 32 * 128, 4 * 128, 11008, 64000, False, 8.83e9, 0.003),
+        ("01-ai/Yi-1.5-34B-Chat", 7168, 60, 56 * 128, 8 * 128, 20480, 64000, False, 34.4e9, 0.003),
+        # the granite-3.1-8b-base card: "# Parameters 8.1B"
+        ("ibm-granite/granite-3.1-8b-instruct", 4096, 40, 32 * 128, 8 * 128, 12800, 49155, True, 8.1e9, 0.01),
+    ],
+)
+def test_llama_style_entries_count_their_published_size(
+    name: str,
+    hidden: int,
+    layers: int,
+    q: int,
+    kv: int,
+    mlp: int,
+    vocab: int,
+    tied: bool,
+    published: float,
+    rel: float,
+) -> None:
+    """Yi-1.5 (LlamaForCausalLM) and Granite 3.1 (a tied 49k head): q / k / v / o, a gated MLP, two RMSNorms a
+    layer, the embedding and the head."""
+    expected = layers * (2 * hidden * q + 2 * hidden * kv + 3 * hidden * mlp + 2 * hidden) + hidden
+    expected += vocab * hidden * (1 if tied else 2)
+    assert expected == pytest.approx(published, rel=rel)
+    assert spec_for(name).total_params == pytest.approx(expected, rel=0.001)

@@ -30,6 +30,8 @@ class Row:
     """A substring the estimate's source (and so the plan's `warning:`) must carry."""
 
 
+GRANITE31_8B = frozenset({"ibm-granite/granite-3.1-8b-instruct"})
+YI_1_5 = frozenset({"01-ai/Yi-1.5-9B", "01-ai/Yi-1.5-34B"})
 OLMO2 = frozenset({"allenai/OLMo-2-1124-7B", "allenai/OLMo-2-1124-13B"})
 QWEN3_32B = frozenset({"Qwen/Qwen3-32B"})
 LLAMA31_70B = frozenset(
@@ -105,6 +107,7 @@ ROWS = [
         False,
         8.1,
         "granite-3.1-8b-base model card, architecture table: # Parameters 8.1B",
+        exclude=GRANITE31_8B,  # a catalog entry since: the bare name without it
     ),
     Row(
         "allenai/OLMo-2-1124-13B",
@@ -183,6 +186,7 @@ ROWS = [
         34.4,
         "huggingface.co/01-ai/Yi-1.5-34B: 34.4B params (safetensors)",
         why="LlamaForCausalLM",
+        exclude=YI_1_5,  # a catalog entry since: the bare name without it
     ),
     Row(
         "01-ai/Yi-1.5-9B",
@@ -191,6 +195,7 @@ ROWS = [
         8.83,
         "huggingface.co/01-ai/Yi-1.5-9B: 8.83B params (safetensors)",
         why="LlamaForCausalLM",
+        exclude=YI_1_5,  # a catalog entry since: the bare name without it
     ),
     Row(
         "meta-llama/Llama-3.2-11B-Vision-Instruct",

@@ -30,6 +30,9 @@ class Row:
     """A substring the estimate's source (and so the plan's `warning:`) must carry."""
 
 
+GRANITE31_8B = frozenset({"ibm-granite/granite-3.1-8b-instruct"})
+YI_1_5 = frozenset({"01-ai/Yi-1.5-9B", "01-ai/Yi-1.5-34B"})
+OLMO2 = frozenset({"allenai/OLMo-2-1124-7B", "allenai/OLMo-2-1124-13B"})
 QWEN3_32B = frozenset({"Qwen/Qwen3-32B"})
 LLAMA31_70B = frozenset(
     {
@@ -104,6 +107,7 @@ ROWS = [
         False,
         8.1,
         "granite-3.1-8b-base model card, architecture table: # Parameters 8.1B",
+        exclude=GRANITE31_8B,  # a catalog entry since: the bare name without it
     ),
     Row(
         "allenai/OLMo-2-1124-13B",
@@ -111,6 +115,7 @@ ROWS = [
         False,
         13.7,
         "huggingface.co/allenai/OLMo-2-1124-13B: 13.7B params (safetensors); card: 40 layers, hidden 5120",
+        exclude=OLMO2,  # catalog entries since: the bare name without them
         tolerance=0.08,
         why="generic dense layout",
     ),
@@ -120,6 +125,7 @@ ROWS = [
         False,
         7.30,
         "huggingface.co/allenai/OLMo-2-1124-7B: 7.3B params (safetensors); card: 32 layers, hidden 4096",
+        exclude=OLMO2,  # catalog entries since: the bare name without them
         tolerance=0.08,
         why="generic dense layout",
     ),
@@ -180,6 +186,7 @@ ROWS = [
         34.4,
         "huggingface.co/01-ai/Yi-1.5-34B: 34.4B params (safetensors)",
         why="LlamaForCausalLM",
+        exclude=YI_1_5,  # a catalog entry since: the bare name without it
     ),
     Row(
         "01-ai/Yi-1.5-9B",
@@ -188,6 +195,7 @@ ROWS = [
         8.83,
         "huggingface.co/01-ai/Yi-1.5-9B: 8.83B params (safetensors)",
         why="LlamaForCausalLM",
+        exclude=YI_1_5,  # a catalog entry since: the bare name without it
     ),
     Row(
         "meta-llama/Llama-3.2-11B-Vision-Instruct",

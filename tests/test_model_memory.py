@@ -649,7 +649,7 @@ def test_an_estimated_context_limit_does_not_refuse_a_longer_context() -> None:
     from lmscreen.model.catalog import spec_for
 
     seed = spec_from_name("ByteDance-Seed/Seed-OSS-36B-Instruct")
-    assert seed.max_position_embeddings == 32768  # the template's (Qwen2.5-32B)
+    assert seed.max_position_embeddings == 4096  # the template's (Yi-1.5-34B, the nearest generic size)
     p = plan(seed, gpu("A100 80GB"), gpus=2, context=65536, vllm_version="0.11.2")
     assert p.fits
     assert any("context limit is estimated" in n for n in p.notes)

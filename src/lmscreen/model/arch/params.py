@@ -1,9 +1,10 @@
 """Parameter counts from the architecture alone (when no weights header is at hand).
 
 The totals follow the tensors the checkpoints really hold (q/k/v/o with biases where the family has them,
-SwiGLU/GeGLU MLPs, routed + shared experts, MLA low-rank projections, gated-delta-net projections), so a
-config.json gives the same count a safetensors header would, within norms and other vectors. MTP layers are
-left out, as publishers leave them out of the headline count.
+SwiGLU/GeGLU MLPs or the two-matrix MLPs of Phi-2 / GPT-NeoX / Falcon-style families, routed + shared
+experts, MLA low-rank projections, gated-delta-net projections), so a config.json gives
+the same count a safetensors header would, within norms and other vectors. MTP layers are left out, as
+publishers leave them out of the headline count.
 """
 
 from __future__ import annotations
@@ -11,6 +12,53 @@ from __future__ import annotations
 from typing import Any
 
 from lmscreen.model.spec import ModelSpec
+
+# Families whose MLP is two matrices (up → activation → down: fc1 / fc2, dense_h_to_4h / dense_4h_to_h, c_fc /
+# c_proj) where Llama-style SwiGLU / GeGLU MLPs hold three (gate, up, down). Each maps to whether its linear
+# layers carry biases by default and the config key that says otherwise, read in transformers' modeling files:
+# PhiForCausalLM (phi-2: fc1 / fc2 with biases, q / k / v / dense with biases, lm_head with a bias),
+# GPTNeoXForCausalLM (biased), FalconForCausalLM (`bias`, default false),
+# GPT2 / GPTBigCode / GPT-J / CodeGen / GPT-Neo / BLOOM / OPT (biased), Starcoder2 (`use_bias`, default true),
+# MPT (`no_bias`, default true) and Nemotron (squared-ReLU up / down, `mlp_bias`, default false).
+TWO_MATRIX_MLP: dict[str, tuple[bool, str | None]] = {
+    "phi": (True, None),
+    "gpt_neox": (True, None),
+    "falcon": (False, "bias"),
+    "gpt2": (True, None),
+    "gpt_bigcode": (True, None),
+    "gptj": (True, None),
+    "codegen": (True, None),
+    "gpt_neo": (True, None),
+    "bloom": (True, None),
+    "opt": (True, "enable_bias"),
+    "starcoder2": (True, "use_bias"),
+    "mpt": (False, None),
+    "nemotron": (False, "mlp_bias"),
+}
+
+
+def two_matrix_mlp(spec: ModelSpec) -> bool:
+    """Whether the dense MLP is up / down only (no gate), from the config's model_type."""
+    return str(spec.model_type or "") in TWO_MATRIX_MLP
+
+
+def _linear_biases(spec: ModelSpec, cfg: dict[str, Any]) -> bool:
+    """Whether a two-matrix family's linear layers (attention and MLP) carry biases."""
+    default, key = TWO_MATRIX_MLP.get(str(spec.model_type or ""), (False, None))
+    if key and isinstance(cfg.get(key), bool):
+        return bool(cfg[key])
+    return default
+
+
+def dense_mlp_params(spec: ModelSpec, cfg: dict[str, Any]) -> int:
+    """Parameters of one dense (non-expert) MLP: gate + up + down, or up + down (with their biases) for the
+    two-matrix families of TWO_MATRIX_MLP, whose width defaults to 4 × hidden where the config leaves it out
+    (GPT-2 `n_inner` null, Falcon without `ffn_hidden_size`)."""
+    h = spec.hidden_size or 0
+    if not two_matrix_mlp(spec):
+        return 3 * h * (spec.intermediate_size or 0)
+    inter = spec.intermediate_size or 4 * h
+    return 2 * h * inter + ((inter + h) if _linear_biases(spec, cfg) else 0)
 
 
 def moe_layer_flags(spec: ModelSpec, cfg: dict[str, Any]) -> list[bool]:
@@ -82,8 +130,10 @@ def _attention_params(spec: ModelSpec, cfg: dict[str, Any]) -> int:
         return sum(n for _, n in mla_modules(spec)) + norms
     hd, nkv = spec.head_dim or 0, spec.num_kv_heads or 0
     params = h * nh * hd * (2 if spec.attention_output_gate else 1) + 2 * h * nkv * hd + nh * hd * h
-    if cfg.get("attention_bias") or cfg.get("add_qkv_bias") or str(spec.model_type) == "qwen2":
+    if cfg.get("attention_bias") or cfg.get("add_qkv_bias") or str(spec.model_type) in ("qwen2", "qwen2_moe"):
         params += nh * hd + 2 * nkv * hd
+    elif two_matrix_mlp(spec) and _linear_biases(spec, cfg):
+        params += nh * hd + 2 * nkv * hd + h  # q / k / v and the output projection, each with its bias
     return params
 
 
@@ -159,6 +209,8 @@ def count_params(spec: ModelSpec, cfg: dict[str, Any]) -> tuple[int, int, int] |
     if not (h and n and vocab and spec.num_attention_heads):
         return None
     embedding = vocab * h * (1 if spec.tie_word_embeddings else 2)
+    if str(spec.model_type or "") == "phi" and not spec.tie_word_embeddings:
+        embedding += vocab  # PhiForCausalLM's lm_head = nn.Linear(hidden, vocab, bias=True)
     # Gemma 3n/4 per-layer embeddings (PLE): a vocab × (layers × dim) table and its projections, stored
     # like an embedding (16 bit) and left out of the "effective" size the name states (E2B, E4B).
     ple = int(cfg.get("hidden_size_per_layer_input") or 0)
@@ -178,9 +230,9 @@ def count_params(spec: ModelSpec, cfg: dict[str, Any]) -> tuple[int, int, int] |
     moe_flags = moe_layer_flags(spec, cfg)
     moe_layers = sum(moe_flags)
     dense_layers = n if spec.dense_mlp_with_experts else n - moe_layers  # Gemma 4: MLP beside the experts
-    dense_mlp = 3 * h * (spec.intermediate_size or 0) * dense_layers
+    dense_mlp = dense_mlp_params(spec, cfg) * dense_layers
     if cfg.get("use_double_wide_mlp") and spec.kv_shared_layers:
-        dense_mlp += 3 * h * (spec.intermediate_size or 0) * spec.kv_shared_layers  # KV-shared layers: 2× MLP
+        dense_mlp += dense_mlp_params(spec, cfg) * spec.kv_shared_layers  # KV-shared layers: 2× MLP
     expert, router, shared = _expert_params(spec, cfg)
     experts_total = moe_layers * ((spec.num_experts or 0) * expert + router + shared)
     norms = 2 * h * n + h

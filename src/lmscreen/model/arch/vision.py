@@ -80,7 +80,10 @@ def vision_params(vision: Any, text_hidden: int | None = None) -> int:
     channels = _int(vision, "in_channels", "num_channels") or 3
     temporal = _int(vision, "temporal_patch_size") or 1
     patch_embed = channels * temporal * patch * patch * h
-    positions = _int(vision, "num_position_embeddings")
+    positions = _int(vision, "num_position_embeddings") or (
+        # MoonViT (Kimi-VL): a learnable height × width grid, interpolated to each image's size
+        _int(vision, "init_pos_emb_height") * _int(vision, "init_pos_emb_width")
+    )
     image = _int(vision, "image_size")
     if not positions and image:
         positions = (image // patch) ** 2

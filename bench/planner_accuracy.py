@@ -439,6 +439,11 @@ Two sets of logged start-ups, each row citing its source:
   (arch.estimate._tower_for finds none in the line or the family). phi-2 would also need a two-matrix (fc1 /
   fc2) MLP in arch.params, which counts every text MLP as gated; Kimi-VL-A3B and Qwen1.5-MoE-A2.7B name only
   their active size.
+  Looked at since (no longer blind): catalog entries from real config.json copies (phi-2, Qwen1.5-MoE-A2.7B,
+  Kimi-VL-A3B, OLMo-2 7B / 13B, Yi-1.5 9B / 34B, granite-3.1-8b; sources in each entry) and the two-matrix
+  MLP (arch.params, by model_type): heldout-22 21 of 23 -> 32 of 33 (phi-2, Kimi-VL and Qwen1.5-MoE planned
+  within 2.2%, OLMo-2-7B weights 13.60 / 13.60); held out 365 of 407 -> 376 of 417 (90.2%); calibration 0.3%,
+  33 of 33. granite-vision-3.3-2b stays wrong (no config found).
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

@@ -657,6 +657,10 @@ def test_an_estimated_context_limit_does_not_refuse_a_longer_context() -> None:
     q = plan(real, gpu("A100 80GB"), gpus=2, context=65536, vllm_version="0.11.2")
     assert not q.fits
     assert any("exceeds the model's 32,768" in r for r in q.notes + list(getattr(q, "reasons", [])))
+    # with no --context the plan stops at the borrowed limit, and says the limit is only the template's
+    default = plan(seed, gpu("A100 80GB"), gpus=2, vllm_version="0.11.2")
+    assert any("context limit is estimated (4,096 tokens" in n and "--context" in n for n in default.notes)
+    assert not any("context limit is estimated" in n for n in plan(real, gpu("A100 80GB"), gpus=2).notes)
 
 
 def test_a_tensor_parallel_size_that_does_not_split_the_vocabulary_or_kv_heads_is_refused() -> None:

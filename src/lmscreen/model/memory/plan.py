@@ -198,6 +198,12 @@ def plan(
         result.notes.append(f"the model's context limit is unknown: capped at {FALLBACK_NATIVE_CONTEXT:,}")
     if limit_note:
         result.notes.append(limit_note)
+    elif context is None and _estimated_limit(spec):
+        result.notes.append(
+            f"the model's context limit is estimated ({native:,} tokens, "
+            f"{spec.sources['max_position_embeddings']}): its real limit may be longer; pass --context to "
+            "plan another length, or --config for the model's own"
+        )
     estimated = [k for k, v in spec.sources.items() if v == "name"]
     if estimated:
         result.notes.append(f"estimated from the name only: {', '.join(sorted(estimated))}")

@@ -57,3 +57,14 @@ def test_a_forecast_leaves_another_periods_figures_actual() -> None:
     )
     nine = [f for f in read_facts(text).facts if f.period is not None and f.period.sub == "Q1-Q3"]
     assert {(f.metric, f.basis) for f in nine} == {("revenue", "actual"), ("net_profit", "actual")}
+
+
+def test_an_overall_margin_a_part_drives_is_the_companys() -> None:
+    # round 53's miss: `带动` was read as the name of the part whose margin `整体毛利率` is
+    text = (
+        "公司2022年实现营业收入14.47亿元，同比+54.68%；实现归母净利润2.27亿元。"
+        "2022年公司非晶合金薄带及其制品/纳米晶产品毛利率分别为30.52%/23.01%，其中非晶合金毛利率同比提升8.3pcts，"
+        "带动整体毛利率同比提升3.4pcts达到26.81%，公司净利率达到15.66%。"
+    )
+    got = read_facts(text).screening()
+    assert got["gross_margin"].fact.value == pytest.approx(26.81)

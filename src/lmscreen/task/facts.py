@@ -36,7 +36,7 @@ from lmscreen.task.context import Reading
 from lmscreen.task.fact import TIER_CONTEXT, Fact
 from lmscreen.task.layout import read_layout
 from lmscreen.task.lists import read_lists
-from lmscreen.task.period_text import main_period, next_first_quarter, same
+from lmscreen.task.period_text import find_periods, main_period, next_first_quarter, same
 from lmscreen.task.periods import Period
 from lmscreen.task.prose import _ASPECT_RE, read_prose
 from lmscreen.task.statements import read_statements
@@ -407,6 +407,10 @@ def read_facts(
     facts = _dedupe(found)
     taken = {f.start for f in facts}
     loose = [f for f in loose if f.start not in taken]
+    previewed = _previewed(reading.folded)
+    if previewed is not None:
+        facts = [_as_forecast(f, previewed) for f in facts]
+        loose = [_as_forecast(f, previewed) for f in loose]
     pages = page_at or (layout.page_at if layout.kind == "json_lines" else None)
     if pages is not None:
         facts = [_paged(f, pages) for f in facts]
@@ -417,6 +421,44 @@ def read_facts(
         period = _latest_printed(facts)
     period = _before_outlook(reading.folded, period)
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases)
+
+
+_PREVIEW_RE = re.compile(
+    r"(?P<when>(?:20[0-9]{2}|[0-9]{2})\s?年\s?度?\s?(?:第?[一二三]季度|上半年|半年度|前三季度|全年)?)\s?"
+    r"(?:年度|年报|半年报|中报|三季报|一季报)?\s?业绩预告"
+)
+_REPORT_NAMED_RE = re.compile(r"业绩快报|年度报告|季度报告|中期报告|年报|中报|季报|业绩公告")
+_PREVIEW_HEAD = 150
+
+
+def _previewed(folded: str) -> Period | None:
+    """`公司披露2021年前三季度业绩预告，预计归母净利润有望达到2.44亿元…；其中，21Q3归母净利0.52亿元`,
+    `公司公布2021年年报业绩预告，…2021年全年，公司实现营业收入约76.6亿元`: a text whose opening sentence
+    announces a 业绩预告 and that names no report of any period (no 年报, 季报, 业绩快报 beside it) has only
+    the forecast's figures for that period: the period the forecast is for, or None."""
+    head = folded[:_PREVIEW_HEAD]
+    stop = head.find("。")
+    m = _PREVIEW_RE.search(head, 0, stop if stop >= 0 else len(head))
+    if m is None:
+        return None
+    if _REPORT_NAMED_RE.search(folded[: m.start()]) or _REPORT_NAMED_RE.search(folded, m.end()):
+        return None
+    found = [x.period for x in find_periods(m.group("when")) if x.period is not None]
+    if not found or found[0].year is None:
+        return None
+    sub = found[0].sub or "FY"
+    return Period(found[0].year, "Q1-Q3" if sub == "Q3" else sub)
+
+
+def _as_forecast(fact: Fact, previewed: Period) -> Fact:
+    """A company figure of the previewed period (or its closing quarter) is the forecast's, whatever its
+    sentence says (`实现`)."""
+    p = fact.period
+    if fact.basis != "actual" or fact.scope != "company" or p is None or p.year != previewed.year:
+        return fact
+    if p.sub in (previewed.sub, _CLOSING_QUARTER.get(previewed.sub)):
+        return replace(fact, basis="forecast")
+    return fact
 
 
 _SECOND_REPORT_RE = re.compile(

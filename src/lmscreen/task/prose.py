@@ -229,6 +229,9 @@ _AMONG_TOPIC_RE = re.compile(
 )
 """`…新品类发展良好…。其中洗碗机增长强劲，…`: a sentence opening on 其中 and a name is about that one part of
 what the text just listed (not `其中20Q4营收…`, a period, nor `其中公司…`)."""
+_DRIVES_WHOLE_RE = re.compile(r"(?:带动|拉动|推动|驱动|助推)(?:公司)?\s?$")
+"""`其中A业务毛利率提升8.3pcts，带动整体毛利率…`: a part that drives the overall figure; the overall one
+(`整体`, `综合`) is the company's, not the part's the clause before names."""
 _ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
 _PUNCT_RE = re.compile(r"[、，,：:；;（）()“”\"'《》\[\]【】—\-·/\\\s]+")
 
@@ -248,6 +251,10 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     referred = _referred_company(reading, label)
     if referred is not None:
         return "segment", referred
+    if label.text.startswith(("整体", "综合")) and _DRIVES_WHOLE_RE.search(
+        reading.folded, max(0, label.start - 6), label.start
+    ):
+        return "company", None  # `其中非晶合金毛利率同比提升8.3pcts，带动整体毛利率…达到26.81%`: the whole's
     scope, segment, explicit = _own_subject(reading, label)
     if explicit or label.text.isascii():
         return scope, segment

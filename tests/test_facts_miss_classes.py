@@ -1,5 +1,7 @@
 """Miss classes the labelled real texts repeat, each fixed by one general rule: retained earnings
-(`剩余未分配利润13.85亿元`) are their own figure, not the net profit a label before them named.
+(`剩余未分配利润13.85亿元`) are their own figure, not the net profit a label before them named; a span of
+years whose clause states a compound growth rate (`2018-2022年复合增速19.5%`) is that rate's, not the
+period of the clauses after it.
 Texts written here in those shapes (invented companies and numbers); the reader is the real one.
 """
 
@@ -21,3 +23,17 @@ def test_retained_earnings_are_not_the_net_profit_named_before_them() -> None:
     got = read_facts(text, names=NAMES).screening()["net_profit"]
     assert got.conflict == ()
     assert got.fact is not None and got.fact.value == pytest.approx(4.82e8)
+
+
+@pytest.mark.parametrize("rate", ["复合增速19.5%", "营业收入CAGR高达19.5%", "年均复合增长率为19.5%"])
+def test_a_compound_growth_span_is_not_the_period_of_the_next_clause(rate: str) -> None:
+    text = (
+        f"丙丁卫浴成立于2001年。2022年实现营业收入19.6亿元，2018-2022年{rate}，实现归母净利润2.1亿元，"
+        "2018-2022年复合增速7%，净利率回升。"
+    )
+    got = read_facts(text).screening()
+    assert got["revenue"].fact is not None and got["revenue"].fact.value == pytest.approx(1.96e9)
+    assert got["net_profit"].fact is not None and got["net_profit"].fact.value == pytest.approx(2.1e8)
+    # a span that states figures of its own is still a span: its clause's numbers are no year's
+    listed = read_facts("2018-2022年归母净利润2.1亿元，净利率回升。").screening()
+    assert listed["net_profit"].fact is None

@@ -37,3 +37,25 @@ def test_a_compound_growth_span_is_not_the_period_of_the_next_clause(rate: str) 
     # a span that states figures of its own is still a span: its clause's numbers are no year's
     listed = read_facts("2018-2022年归母净利润2.1亿元，净利率回升。").screening()
     assert listed["net_profit"].fact is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "metric", "value"),
+    [
+        ("23Q1毛/净利率为21.37%/6.12%，后续随销售放量，规模效应有望凸显。", "gross_margin", 21.37),
+        ("23Q1毛/净利率为21.37%/6.12%，后续随销售放量，规模效应有望凸显。", "net_margin", 6.12),
+        ("23Q1毛利率/经营利润率/净利率41.2%/16.8%/13.9%，同比+1.0/0.4/0.6pp。", "gross_margin", 41.2),
+        ("23Q1毛利率/经营利润率/净利率41.2%/16.8%/13.9%，同比+1.0/0.4/0.6pp。", "net_margin", 13.9),
+        ("公司23Q1净资产收益率与投入资本回报率分别为4.5%和3.9%，同比-0.5%/-0.6%。", "roe", 4.5),
+    ],
+)
+def test_rates_in_shorthand_or_beside_an_unkept_rate_pair_one_by_one(
+    sentence: str, metric: str, value: float
+) -> None:
+    text = "公司发布2023年一季报，实现营业收入12.4亿元，同比增长21.3%。" + sentence
+    got = [f for f in read_facts(text).facts if f.metric == metric and f.basis == "actual"]
+    assert [f.value for f in got] == [pytest.approx(value)]
+    # the unkept rate between them takes its own number, not a kept field's
+    assert not any(
+        f.value == pytest.approx(16.8) or f.value == pytest.approx(3.9) for f in read_facts(text).facts
+    )

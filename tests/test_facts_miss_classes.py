@@ -59,3 +59,19 @@ def test_rates_in_shorthand_or_beside_an_unkept_rate_pair_one_by_one(
     assert not any(
         f.value == pytest.approx(16.8) or f.value == pytest.approx(3.9) for f in read_facts(text).facts
     )
+
+
+@pytest.mark.parametrize("dash", ["―", "—", "-"])
+def test_a_span_of_years_joined_by_a_bar_lists_its_years(dash: str) -> None:
+    text = (
+        f"公司发布2022年年报。数据显示，公司2019{dash}2022年综合毛利率分别为61.2%、59.8%、57.4%、55.1%，"
+        "持续下降。"
+    )
+    got = read_facts(text)
+    assert sorted((f.period.year, f.value) for f in got.facts if f.metric == "gross_margin") == [
+        (2019, 61.2),
+        (2020, 59.8),
+        (2021, 57.4),
+        (2022, 55.1),
+    ]
+    assert got.screening()["gross_margin"].fact.value == pytest.approx(55.1)

@@ -505,7 +505,7 @@ def _same_periods(reading: Reading, lo: int, label_start: int) -> bool:
 
 
 _LIST_JOINS = ("、", "，", ",", "/", "和", "及", "与", "以及")
-_SPAN_JOINS = ("至", "到", "-", "—", "~", "～")
+_SPAN_JOINS = ("至", "到", "-", "—", "―", "~", "～")
 
 
 def _listed_periods(reading: Reading, named: list[PeriodMention], basis: str) -> list[Period] | None:

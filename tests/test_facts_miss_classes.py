@@ -75,3 +75,21 @@ def test_a_span_of_years_joined_by_a_bar_lists_its_years(dash: str) -> None:
         (2022, 55.1),
     ]
     assert got.screening()["gross_margin"].fact.value == pytest.approx(55.1)
+
+
+@pytest.mark.parametrize("words", ["同期对应的", "同期", "同期对应"])
+def test_a_list_carried_on_by_tongqi_is_over_the_same_periods(words: str) -> None:
+    text = (
+        "招股书显示，公司2019年、2020年、2021年营收分别31.52亿元、28.40亿元、35.77亿元；"
+        f"{words}净利润分别为2.41亿元、1.96亿元、3.08亿元。净利润有所波动。"
+    )
+    got = read_facts(text)
+    assert sorted((f.period.year, f.basis, f.value) for f in got.facts if f.metric == "net_profit") == [
+        (2019, "actual", 2.41e8),
+        (2020, "actual", 1.96e8),
+        (2021, "actual", 3.08e8),
+    ]
+    assert got.screening()["net_profit"].fact.value == pytest.approx(3.08e8)
+    # the prior year's figures (`去年同期`) are still the prior ones
+    prior = text.replace(f"{words}净利润", "去年同期净利润")
+    assert not [f for f in read_facts(prior).facts if f.metric == "net_profit" and f.basis == "actual"]

@@ -93,3 +93,30 @@ def test_a_list_carried_on_by_tongqi_is_over_the_same_periods(words: str) -> Non
     # the prior year's figures (`去年同期`) are still the prior ones
     prior = text.replace(f"{words}净利润", "去年同期净利润")
     assert not [f for f in read_facts(prior).facts if f.metric == "net_profit" and f.basis == "actual"]
+
+
+def test_a_list_after_an_unread_list_of_its_sentence_keeps_its_own_label() -> None:
+    text = (
+        "从业绩方面，2018至2021年，甲乙证券的营业收入分别为9.85亿元、8.68亿元、7.33亿元12.71亿元、，"
+        "净利润分别为3.15亿元、3.12亿元、2.13亿元、4.29亿元。2021年年报显示，公司管理的资产总额为3172亿元。"
+    )
+    got = read_facts(text, names=NAMES)
+    assert sorted((f.period.year, f.value) for f in got.facts if f.metric == "net_profit") == [
+        (2018, 3.15e8),
+        (2019, 3.12e8),
+        (2020, 2.13e8),
+        (2021, 4.29e8),
+    ]
+    assert got.screening()["net_profit"].fact.value == pytest.approx(4.29e8)
+    # the malformed revenue list stays unread
+    assert got.screening()["revenue"].fact is None
+
+
+def test_a_parts_margins_list_after_a_list_of_its_sentence_is_not_the_company_margin() -> None:
+    text = (
+        "公司发布2020年半年报。2020H1公司增加新业务卧具/餐桌椅，分别实现收入1.61/0.35亿元，"
+        "毛利率分别为42.2%/40.6%。公司2020H1实现毛利率/净利率分别为38.5%/6.9%，分别同比+2.1/-2.9pct。"
+    )
+    got = read_facts(text).screening()["gross_margin"]
+    assert got.conflict == ()
+    assert got.fact is not None and got.fact.value == pytest.approx(38.5)

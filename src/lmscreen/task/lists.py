@@ -171,6 +171,10 @@ def read_lists(reading: Reading) -> list[Fact]:
         # `营业收入分别为a、b、c、d，同期净利润分别为e、f、g、h`: a list naming its label right before 分别
         # after another list of its sentence does not take that list's labels
         labels_lo = last[0] if run and last is not None and lo <= last[0] < run[0].start else lo
+        if run and labels_lo == lo and ENUM_RE.search(folded, lo, run[0].start):
+            # `营业收入分别为a、b、c d、，净利润分别为e、f、g、h`: the labels before an earlier 分别 of the
+            # sentence are that list's, even when it was left unread
+            labels_lo = run[0].start
         labels = (
             run
             if len(run) == len(numbers)

@@ -171,6 +171,10 @@ def read_lists(reading: Reading) -> list[Fact]:
         # `营业收入分别为a、b、c、d，同期净利润分别为e、f、g、h`: a list naming its label right before 分别
         # after another list of its sentence does not take that list's labels
         labels_lo = last[0] if run and last is not None and lo <= last[0] < run[0].start else lo
+        if run and labels_lo == lo and ENUM_RE.search(folded, lo, run[0].start):
+            # `营业收入分别为a、b、c d、，净利润分别为e、f、g、h`: the labels before an earlier 分别 of the
+            # sentence are that list's, even when it was left unread
+            labels_lo = run[0].start
         labels = (
             run
             if len(run) == len(numbers)
@@ -378,9 +382,9 @@ def _pair(
     clause = folded[lo : shared[-1].folded_start]
     basis = "forecast" if FORECAST_RE.search(clause) else "actual"
     prior_text = folded[lo:enum_start]
-    if labels and _same_periods(reading, lo, labels[0].start):
+    if labels and (same := _same_periods(reading, lo, labels[0].start, periods_lo)):
         # `2017年至2020年1-6月，营业收入分别为…，同期净利润分别为…`: 同期 is the periods just listed
-        prior_text = folded[lo : labels[0].start - 2] + folded[labels[0].start : enum_start]
+        prior_text = folded[lo : labels[0].start - same] + folded[labels[0].start : enum_start]
     if PRIOR_RE.search(prior_text) and basis == "actual":
         basis = "prior"
     if not level and (
@@ -491,21 +495,31 @@ def _carried(reading: Reading, lo: int, enum_start: int, last: tuple[int, int] |
     return last_lo
 
 
-def _same_periods(reading: Reading, lo: int, label_start: int) -> bool:
-    """A bare `同期` right before a list's label, after another list of its sentence over two or more dated
-    periods (not `上年同期`, `去年同期`): the same periods as that list's, not the prior ones."""
+_SAME_PERIODS_RE = re.compile(r"同期(?:对应)?的?$")
+
+
+def _same_periods(reading: Reading, lo: int, label_start: int, periods_lo: int | None = None) -> int:
+    """A bare `同期` (or `同期对应的`) right before a list's label, after another list of its sentence
+    over two or more dated periods (not `上年同期`, `去年同期`), or opening a list carried on from the list
+    before the `；` (`2018年、2019年、2020年营收分别…；同期对应的净利润分别为…`): the same periods as that
+    list's, not the prior ones. The length of those words, 0 when they are not there."""
     folded = reading.folded
-    if label_start - lo < 2 or folded[label_start - 2 : label_start] != "同期":
-        return False
-    before = folded[lo : label_start - 2].rstrip()
-    if not before.endswith(("，", ",")) or re.search(r"(?:上年|去年|上期|比|较)$", before):
-        return False
-    dated = [p for p in reading.periods_in(lo, label_start) if p.kind in ("period", "range")]
-    return len(dated) >= 2 or any(p.kind == "range" for p in dated)
+    same = _SAME_PERIODS_RE.search(folded, max(lo, label_start - 6), label_start)
+    if same is None:
+        return 0
+    before = folded[lo : same.start()].rstrip()
+    if not before and periods_lo is not None and periods_lo < lo and folded[lo - 1] in "；;":
+        lo = periods_lo  # the list carried on: its periods are the one before the `；`'s
+    elif not before.endswith(("，", ",")) or re.search(r"(?:上年|去年|上期|比|较)$", before):
+        return 0
+    dated = [p for p in reading.periods_in(lo, same.start()) if p.kind in ("period", "range")]
+    if len(dated) >= 2 or any(p.kind == "range" for p in dated):
+        return label_start - same.start()
+    return 0
 
 
 _LIST_JOINS = ("、", "，", ",", "/", "和", "及", "与", "以及")
-_SPAN_JOINS = ("至", "到", "-", "—", "~", "～")
+_SPAN_JOINS = ("至", "到", "-", "—", "―", "~", "～")
 
 
 def _listed_periods(reading: Reading, named: list[PeriodMention], basis: str) -> list[Period] | None:

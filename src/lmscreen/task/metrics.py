@@ -78,12 +78,15 @@ _LABELS: list[tuple[str, str, int]] = [
     (_w("综合毛利率", "销售毛利率", "整体毛利率", "毛利率", "gross margin",
         "gross profit margin"),
      "gross_margin", 0),
+    # `23Q1毛/净利率为19.14%/5.89%`: the gross margin named by its first character, the shared word after
+    (r"毛(?=\s?[/、]\s?净利率)", "gross_margin", 0),
     # --- ROE
     (r"(?:年化)?加权平均净资产收益率|平均净资产收益率|净资产收益率|净资产回报率"
      r"|加权(?:平均)?(?:年化)?(?:后)?\s?ROE|年化(?:后)?(?:加权)?(?:平均)?\s?ROE|(?<![A-Za-z])(?:ROAE|ROE)(?![A-Za-z])"
      r"|return on (?:average )?equity",
      "roe", 0),
-    (_w("总资产收益率", "总资产回报率", "ROAA", "ROA", "return on assets", "return on average assets"),
+    (_w("总资产收益率", "总资产回报率", "ROAA", "ROA", "return on assets", "return on average assets",
+        "投入资本回报率", "ROIC"),
      "other", 0),
     # --- net profit
     # `归母/扣非净利润3.24亿/4.28亿`, `归母及扣非净利润`: the shared word ends the second label only
@@ -100,7 +103,7 @@ _LABELS: list[tuple[str, str, int]] = [
         "profit attributable to shareholders", "profit attributable to owners",
         "profit attributable to equity holders", "net income attributable",
     ), "net_profit", 0),  # fmt: skip
-    (r"拨备前(?:净)?利润|少数股东损益|归属于少数股东的?(?:净利润|损益)|营运利润|营业利润|利润总额|税前利润|毛利(?![率])|核心净利润"
+    (r"拨备前(?:净)?利润|(?:经营|营业)利润率|少数股东损益|归属于少数股东的?(?:净利润|损益)|营运利润|营业利润|利润总额|税前利润|毛利(?![率])|核心净利润"
      r"|经调整(?:后)?(?:的)?净利润|调整后(?:的)?净利润",
      "other", 0),
     (r"净利润|净亏损|净亏(?!损)|净利(?![率润息])|" + _w("net profit", "net income", "net loss"),
@@ -163,7 +166,7 @@ _LABELS: list[tuple[str, str, int]] = [
     # --- other figures a filing prints beside these (each ends the previous label's reach)
     (r"净息差|不良贷款率|不良率|拨备覆盖率|拨贷比|资本充足率|核心一级资本充足率|一级资本充足率|资产负债率"
      r"|(?:销售|管理|研发|财务|期间|整体)?费用率|内含价值|新业务价值|综合成本率|(?:总|净)投资收益率|股息率|分红率"
-     r"|(?:优先股|普通股)?股息(?!率)|永续债利息|现金红利|分红(?!率)"
+     r"|(?:优先股|普通股)?股息(?!率)|永续债利息|现金红利|分红(?!率)|未分配利润"
      r"|总资产|净资产|总负债|货币资金|市值|总市值|目标价|股价|收盘价|营运资本|存货|应收账款|合同负债|预收款项",
      "other", 0),
 ]  # fmt: skip

@@ -1145,6 +1145,7 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
         and not _compared_base(folded, max(lo, p.start - 4), p.start, p.end, pos)
         and not _closed_comparison(folded, max(lo, p.start - 4), p.start, p.end, pos)
         and not _rate_aside(reading, p, pos)
+        and not _compound_growth_span(folded, p, pos)
     ]
     if named:
         last = named[-1]
@@ -1165,6 +1166,7 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
         and not _COMPARED_END_RE.search(folded[max(sentence_lo, p.start - 4) : p.start])
         and not folded.startswith("同期", p.end)
         and not _rate_aside(reading, p, lo)
+        and not _compound_growth_span(folded, p, lo)
     ]
     if earlier and _quarter_marked_clause_by_clause(folded, earlier, sentence_lo, pos):
         return None
@@ -1172,6 +1174,19 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
 
 
 _ASIDE_LEAD_RE = re.compile(r"其中[，,]?\s?$")
+_COMPOUND_RE = re.compile(
+    r"复合(?:年均)?(?:增速|增长率|增长|增幅)|年均复合|(?<![A-Za-z])CAGR(?![A-Za-z])", re.IGNORECASE
+)
+
+
+def _compound_growth_span(folded: str, period: PeriodMention, lo: int) -> bool:
+    """`2022年实现营业收入19.6亿元，2018-2022年复合增速19.5%，实现归母净利润2.1亿元`: a span of years whose
+    own clause (before the number's) states a compound growth rate is that rate's; the clauses after it
+    are still on the period before it."""
+    if period.kind != "range":
+        return False
+    end = _CLAUSE_END_RE.search(folded, period.end, lo)
+    return end is not None and bool(_COMPOUND_RE.search(folded, period.end, end.start()))
 
 
 def _rate_aside(reading: Reading, period: PeriodMention, lo: int) -> bool:

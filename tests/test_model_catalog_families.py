@@ -189,3 +189,35 @@ def test_phi_3_windows_every_layer_as_vllm_does() -> None:
         assert (spec.full_attention_layers, spec.sliding_window_layers) == (0, layers)
         assert spec.sliding_window == 2047
         assert spec.max_position_embeddings == 4096
+
+
+def test_qwen2_57b_a14b_counts_its_shared_expert() -> None:
+    """Qwen/Qwen2-57B-A14B-Instruct: 28 layers of 3584, 28 query / 4 KV heads of 128 with q/k/v biases,
+    64 experts of 2560 (8 a token), one shared expert of 20480 with its sigmoid gate, an untied 151,936-token
+    head. Published: 57 B total, 14 B activated (the release name)."""
+    h, layers, vocab, expert = 3584, 28, 151936, 3 * 3584 * 2560
+    attention = 2 * h * h + 2 * h * 512 + h + 2 * 512
+    moe = 64 * expert + 64 * h + 3 * h * 20480 + h
+    expected = layers * (attention + moe + 2 * h) + h + 2 * vocab * h
+    assert expected == pytest.approx(57.4e9, rel=0.002)
+    entry = lookup("Qwen/Qwen2-57B-A14B-Instruct")
+    assert entry is not None
+    spec = spec_from_config(entry.config, entry.id)
+    assert spec.total_params == pytest.approx(expected, rel=0.001)
+    assert spec.active_params == pytest.approx(expected - layers * 56 * expert, rel=0.001)
+    assert spec.active_params == pytest.approx(14e9, rel=0.02)
+    assert spec.max_position_embeddings == 32768
+
+
+def test_deepseek_v2_5_is_the_236_b_mla_moe() -> None:
+    """deepseek-ai/DeepSeek-V2.5: 60 layers of 5120, MLA (q_lora 1536, kv_lora 512, 128 heads of 128 + 64
+    rope), the first layer dense (12288), 160 routed experts of 1536 with 6 a token and 2 shared, an untied
+    102,400-token head. Published: 236 B total, 21 B activated."""
+    spec = spec_for("deepseek-ai/DeepSeek-V2.5-1210")
+    assert spec.mla is not None and (spec.mla.kv_lora_rank, spec.mla.q_lora_rank) == (512, 1536)
+    assert spec.num_experts == 160 and spec.num_shared_experts == 2
+    entry = lookup("deepseek-ai/DeepSeek-V2.5")
+    assert entry is not None
+    counted = spec_from_config(entry.config, entry.id)
+    assert counted.total_params == pytest.approx(236e9, rel=0.005)
+    assert counted.active_params == pytest.approx(21e9, rel=0.025)

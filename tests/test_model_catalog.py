@@ -58,7 +58,10 @@ def test_every_entry_builds_a_plannable_spec() -> None:
         assert spec.num_layers and spec.hidden_size and spec.vocab_size and spec.max_position_embeddings, (
             entry.id
         )
-        assert spec.full_attention_layers is not None and spec.full_attention_layers > 0, entry.id
+        # attention layers: full ones, or (Phi-3-mini / -medium) only windowed ones, one vLLM group
+        assert spec.full_attention_layers is not None, entry.id
+        windowed = spec.sliding_window_layers if spec.sliding_window else 0
+        assert spec.full_attention_layers + windowed > 0, entry.id
         assert spec.mla or (spec.num_kv_heads and spec.head_dim), entry.id
         assert spec.total_params == round(entry.total_params_b * 1e9)
         assert 0 < spec.active_params <= spec.total_params

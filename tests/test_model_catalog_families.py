@@ -131,3 +131,93 @@ def test_llama_style_entries_count_their_published_size(
     expected += vocab * hidden * (1 if tied else 2)
     assert expected == pytest.approx(published, rel=rel)
     assert spec_for(name).total_params == pytest.approx(expected, rel=0.001)
+
+
+@pytest.mark.parametrize(
+    ("name", "hidden", "layers", "q", "kv", "mlp", "vocab", "published", "rel"),
+    [
+        # "Phi-3-mini, a 3.8B parameter language model" (Phi-3CookBook); Phi-3 medium "a 14B parameter model"
+        ("microsoft/Phi-3-mini-4k-instruct", 3072, 32, 3072, 3072, 8192, 32064, 3.8e9, 0.01),
+        ("microsoft/Phi-3-medium-4k-instruct", 5120, 40, 5120, 1280, 17920, 32064, 14e9, 0.005),
+        # the Instruct release's four bf16 shards: 4.94 + 4.94 + 4.22 + 0.805 GB
+        ("tiiuae/Falcon3-7B-Instruct", 3072, 28, 12 * 256, 4 * 256, 23040, 131072, 14.905e9 / 2, 0.002),
+        # the Falcon3 card: "ranging from 1B to 10B parameters"
+        ("tiiuae/Falcon3-10B-Instruct", 3072, 40, 12 * 256, 4 * 256, 23040, 131072, 10e9, 0.035),
+        # 22.247 and 8.02 (leaderboard request files), "Parameters 8,019,808,256" (the Ministral card)
+        ("mistralai/Codestral-22B-v0.1", 6144, 56, 6144, 1024, 16384, 32768, 22.247e9, 0.001),
+        ("mistralai/Ministral-8B-Instruct-2410", 4096, 36, 4096, 1024, 12288, 131072, 8_019_808_256, 0.001),
+        # "a dense Large Language Model (LLM) of 123B parameters"
+        ("mistralai/Mistral-Large-Instruct-2411", 12288, 88, 12288, 1024, 28672, 32768, 123e9, 0.005),
+    ],
+)
+def test_untied_gated_entries_count_their_published_size(
+    name: str, hidden: int, layers: int, q: int, kv: int, mlp: int, vocab: int, published: float, rel: float
+) -> None:
+    """Phi-3, Falcon3, Codestral, Ministral 8B, Mistral Large: q / k / v / o without biases, a gated MLP, two
+    RMSNorms a layer, an untied head."""
+    expected = layers * (2 * hidden * q + 2 * hidden * kv + 3 * hidden * mlp + 2 * hidden) + hidden
+    expected += 2 * vocab * hidden
+    assert expected == pytest.approx(published, rel=rel)
+    entry = lookup(name)
+    assert entry is not None
+    assert spec_from_config(entry.config, entry.id).total_params == pytest.approx(expected, rel=0.001)
+
+
+def test_command_r_ties_its_256k_head_as_cohere_config_defaults() -> None:
+    """CohereLabs/c4ai-command-r-v01: 40 layers of 8192, 64 heads with 64 KV heads, MLP 22528 (gated), one
+    LayerNorm (weight only) a layer, a 256,000-token embedding the head shares: its config.json leaves
+    tie_word_embeddings to CohereConfig's default (true). Published: 35 B (card), 34.981 (leaderboard)."""
+    h, layers, vocab, mlp = 8192, 40, 256000, 22528
+    expected = layers * (4 * h * h + 3 * h * mlp + h) + h + vocab * h
+    assert expected == pytest.approx(34.981e9, rel=0.001)
+    entry = lookup("CohereForAI/c4ai-command-r-v01")
+    assert entry is not None and entry.id == "CohereLabs/c4ai-command-r-v01"
+    spec = spec_from_config(entry.config, entry.id)
+    assert spec.tie_word_embeddings
+    assert spec.total_params == pytest.approx(expected, rel=0.001)
+
+
+def test_phi_3_windows_every_layer_as_vllm_does() -> None:
+    """Phi-3-mini / -medium 4k ship sliding_window 2047 under 4096 positions; vLLM's Attention takes the
+    model-level window for every layer (no per-layer list), so every layer is windowed and the pool is one
+    sliding-window group."""
+    for name, layers in (
+        ("microsoft/Phi-3-mini-4k-instruct", 32),
+        ("microsoft/Phi-3-medium-4k-instruct", 40),
+    ):
+        spec = spec_for(name)
+        assert (spec.full_attention_layers, spec.sliding_window_layers) == (0, layers)
+        assert spec.sliding_window == 2047
+        assert spec.max_position_embeddings == 4096
+
+
+def test_qwen2_57b_a14b_counts_its_shared_expert() -> None:
+    """Qwen/Qwen2-57B-A14B-Instruct: 28 layers of 3584, 28 query / 4 KV heads of 128 with q/k/v biases,
+    64 experts of 2560 (8 a token), one shared expert of 20480 with its sigmoid gate, an untied 151,936-token
+    head. Published: 57 B total, 14 B activated (the release name)."""
+    h, layers, vocab, expert = 3584, 28, 151936, 3 * 3584 * 2560
+    attention = 2 * h * h + 2 * h * 512 + h + 2 * 512
+    moe = 64 * expert + 64 * h + 3 * h * 20480 + h
+    expected = layers * (attention + moe + 2 * h) + h + 2 * vocab * h
+    assert expected == pytest.approx(57.4e9, rel=0.002)
+    entry = lookup("Qwen/Qwen2-57B-A14B-Instruct")
+    assert entry is not None
+    spec = spec_from_config(entry.config, entry.id)
+    assert spec.total_params == pytest.approx(expected, rel=0.001)
+    assert spec.active_params == pytest.approx(expected - layers * 56 * expert, rel=0.001)
+    assert spec.active_params == pytest.approx(14e9, rel=0.02)
+    assert spec.max_position_embeddings == 32768
+
+
+def test_deepseek_v2_5_is_the_236_b_mla_moe() -> None:
+    """deepseek-ai/DeepSeek-V2.5: 60 layers of 5120, MLA (q_lora 1536, kv_lora 512, 128 heads of 128 + 64
+    rope), the first layer dense (12288), 160 routed experts of 1536 with 6 a token and 2 shared, an untied
+    102,400-token head. Published: 236 B total, 21 B activated."""
+    spec = spec_for("deepseek-ai/DeepSeek-V2.5-1210")
+    assert spec.mla is not None and (spec.mla.kv_lora_rank, spec.mla.q_lora_rank) == (512, 1536)
+    assert spec.num_experts == 160 and spec.num_shared_experts == 2
+    entry = lookup("deepseek-ai/DeepSeek-V2.5")
+    assert entry is not None
+    counted = spec_from_config(entry.config, entry.id)
+    assert counted.total_params == pytest.approx(236e9, rel=0.005)
+    assert counted.active_params == pytest.approx(21e9, rel=0.025)

@@ -58,6 +58,10 @@ _FAMILY_DEFAULTS: dict[str, dict[str, Any]] = {
         "sliding_window_pattern": 6,
         "head_dim": 256,
     },
+    # CohereConfig / Cohere2Config default (transformers): Command R ties its 256,000-row output head to the
+    # embedding and its config.json leaves the key out (counted twice: c4ai-command-r-v01 37.1 B, not 35.0).
+    "cohere": {"tie_word_embeddings": True},
+    "cohere2": {"tie_word_embeddings": True},
 }
 # Qwen3-Next / Qwen3.5 / Qwen3.6 rotate a quarter of each head: transformers' Qwen3NextConfig and
 # Qwen3_5TextConfig default partial_rotary_factor to 0.25 and the published config.json files state it

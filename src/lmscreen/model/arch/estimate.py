@@ -698,6 +698,11 @@ def spec_from_name(name: str, *, exclude: frozenset[str] = frozenset()) -> Model
     from lmscreen.model.names import decode
 
     decoded = decode(name)
+    if decoded.catalog_id in exclude:  # an excluded entry is absent: none of its fields fill the name's
+        for key in [k for k, v in decoded.source.items() if v == "catalog"]:
+            setattr(decoded, key, None)
+            del decoded.source[key]
+        decoded.catalog_id = None
     size_b = _name_size(name)
     twin = _twin(name, exclude) if size_b is None else None
     tier = _size_tier(name) if size_b is None and twin is None else None

@@ -51,3 +51,28 @@ def test_the_next_years_first_quarter_leaves_the_year() -> None:
     sheet = read_facts(text)
     assert sheet.period == Period(2021, "FY")
     assert sheet.screening()["revenue"].fact.value == pytest.approx(21.9e8)
+
+
+MARGIN_ONLY = (
+    "某某皮业为牛皮革优质生产商。2021年以来随着疫情好转业绩呈现复苏，前三季度收入yoy+40.10%、归母净利润"
+    "yoy+250.30%。公司业绩预告2021年归母净利润1.60-1.90亿元、同增55.00-80.00%。"
+    "2021年前三季度公司毛利率同比提升7.50pct至24.80%、主要受益于原皮价格上涨。"
+)
+
+
+def test_a_year_without_figures_gives_way_to_its_nine_months() -> None:
+    # the year holds a 业绩预告 range and growth rates only: the nine months' margin is the text's own
+    sheet = read_facts(MARGIN_ONLY)
+    assert sheet.period == Period(2021, "Q1-Q3")
+    assert sheet.screening()["gross_margin"].fact.value == pytest.approx(24.80)
+
+
+def test_a_forecast_in_the_opening_keeps_the_year() -> None:
+    # a text about the year's 业绩预告: the nine months' margin is an earlier report's
+    text = (
+        "事件：某某家居发布2018年业绩预告，2018年公司预计实现营业收入63.10-68.40亿元，同比增长20%-30%。"
+        "2018前三季度公司实现毛利率42.70%（-1.20pct）。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period == Period(2018, "FY")
+    assert sheet.screening()["gross_margin"].fact is None

@@ -416,6 +416,8 @@ def read_facts(
         facts = [_paged(f, pages) for f in facts]
         loose = [_paged(f, pages) for f in loose]
     period = _later_report(_second_report_period(reading.folded, reading.main, facts), facts)
+    period = _next_year_interim(period, facts)
+    period = _year_without_figures(reading.folded, period, facts)
     period = _quarter_only(period, facts, period)
     if period is None:
         period = _latest_printed(facts)
@@ -506,6 +508,46 @@ def _later_report(main: Period | None, facts: list[Fact]) -> Period | None:
         if all(_printed(facts, Period(main.year, sub), (metric,)) for metric in ("revenue", "net_profit"))
     ]
     return later[-1] if later else main
+
+
+def _next_year_interim(period: Period | None, facts: list[Fact]) -> Period | None:
+    """`2021年公司实现营收33.03亿元…，归母净利润2.35亿元…；2022H1实现营收19.75亿元…，归母净利润0.96亿元`,
+    `2019年公司实现营收6.31亿元，…2020年前三季度实现营业总收入4.4亿`: a text about a year that prints the
+    company's revenue or profit for the next year's half or nine months was written after that interim
+    report; the year is a prior one and the latest interim is the document's. (The next year's first
+    quarter alone is not: a FY note printing its Q1 beside it keeps the year.)"""
+    if period is None or period.year is None or period.sub != "FY":
+        return period
+    later = [
+        Period(period.year + 1, sub)
+        for sub in ("H1", "Q1-Q3")
+        if _printed(facts, Period(period.year + 1, sub))
+    ]
+    return later[-1] if later else period
+
+
+_OWN_METRICS = ("revenue", "net_profit", "gross_margin")
+
+
+def _year_without_figures(folded: str, period: Period | None, facts: list[Fact]) -> Period | None:
+    """`2021年前三季度公司毛利率同比提升8.89pct至26.14%` in a note whose year holds only a 业绩预告's range
+    and growth rates: a year for which the text prints none of the company's actual revenue, profit or
+    margin, but that prints them for the year's half or nine months, is about the latest of those. Not a
+    text whose opening announces the year's 业绩预告
+    (`尚品宅配发布2018年业绩预告，…2018前三季度公司实现毛利率43.56%`): it is about the forecast, and its nine
+    months are an earlier report's."""
+    head = folded[:_PREVIEW_HEAD]
+    stop = head.find("。")
+    if _PREVIEW_RE.search(head, 0, stop if stop >= 0 else len(head)):
+        return period
+    if period is None or period.year is None or period.sub != "FY" or _printed(facts, period, _OWN_METRICS):
+        return period
+    earlier = [
+        Period(period.year, sub)
+        for sub in ("H1", "Q1-Q3")
+        if _printed(facts, Period(period.year, sub), _OWN_METRICS)
+    ]
+    return earlier[-1] if earlier else period
 
 
 def _quarter_only(main: Period | None, facts: list[Fact], period: Period | None) -> Period | None:

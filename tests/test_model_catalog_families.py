@@ -221,3 +221,41 @@ def test_deepseek_v2_5_is_the_236_b_mla_moe() -> None:
     counted = spec_from_config(entry.config, entry.id)
     assert counted.total_params == pytest.approx(236e9, rel=0.005)
     assert counted.active_params == pytest.approx(21e9, rel=0.025)
+
+
+@pytest.mark.parametrize(("name", "positions"), [("zai-org/GLM-4.5", 131072), ("zai-org/GLM-4.6", 202752)])
+def test_glm_4_5_and_4_6_are_355_b_with_their_own_context(name: str, positions: int) -> None:
+    """GLM-4.5 / GLM-4.6 (Glm4MoeForCausalLM): 92 layers of 5120, 96 query heads and 8 KV heads of 128 with
+    q / k / v biases and q / k norms, the first 3 layers a dense MLP of 12288, the other 89 160 routed experts
+    of 1536 (8 a token, sigmoid router with a bias) and one shared expert of 1536, an untied 151,552-token
+    head. Published: 355 B total, 32 B active (GLM-4.5; GLM-4.6 keeps the shape), which count the one MTP
+    layer vLLM loads only for speculative decoding. Named bare, both planned as GLM-4.7 before, GLM-4.5 with
+    GLM-4.7's 202,752 positions instead of its 131,072."""
+    h, layers, dense, experts, vocab, expert = 5120, 92, 3, 160, 151552, 3 * 5120 * 1536
+    attention = h * 96 * 128 * 2 + 2 * h * 8 * 128 + (96 + 16) * 128 + 2 * 128
+    moe = experts * expert + expert + experts * h + experts
+    per_dense = attention + 3 * h * 12288 + 2 * h
+    per_moe = attention + moe + 2 * h
+    expected = dense * per_dense + (layers - dense) * per_moe + h + 2 * vocab * h
+    mtp = per_moe + 2 * h * h + 2 * h  # eh_proj, enorm / hnorm (shared head and embedding)
+    assert expected + mtp == pytest.approx(355e9, rel=0.01)  # 356.8 B: the headline is rounded
+    entry = lookup(name)
+    assert entry is not None and entry.id == name
+    spec = spec_for(name)
+    assert spec.total_params == pytest.approx(expected, rel=0.002)
+    active = expected - (layers - dense) * (experts - 8) * expert
+    assert spec.active_params == pytest.approx(active, rel=0.005)
+    assert spec.max_position_embeddings == positions
+    assert lookup("THUDM/" + name.split("/")[1]).id == name
+
+
+def test_smollm2_1_7b_is_1_7_b() -> None:
+    """HuggingFaceTB/SmolLM2-1.7B-Instruct (LlamaForCausalLM): 24 layers of 2048, 32 heads of 64 without GQA,
+    MLP 8192, a tied 49,152-token embedding. Published: "135M, 360M, and 1.7B parameters" (the card)."""
+    h, layers, vocab = 2048, 24, 49152
+    expected = layers * (4 * h * h + 3 * h * 8192 + 2 * h) + h + vocab * h
+    assert expected == pytest.approx(1.71e9, rel=0.005)
+    spec = spec_for("HuggingFaceTB/SmolLM2-1.7B-Instruct")
+    assert spec.total_params == pytest.approx(expected, rel=0.001)
+    assert spec.max_position_embeddings == 8192
+    assert lookup("HuggingFaceTB/SmolLM2-1.7B").id == "HuggingFaceTB/SmolLM2-1.7B-Instruct"

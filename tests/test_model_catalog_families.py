@@ -259,3 +259,17 @@ def test_smollm2_1_7b_is_1_7_b() -> None:
     assert spec.total_params == pytest.approx(expected, rel=0.001)
     assert spec.max_position_embeddings == 8192
     assert lookup("HuggingFaceTB/SmolLM2-1.7B").id == "HuggingFaceTB/SmolLM2-1.7B-Instruct"
+
+
+def test_command_r7b_is_8_b_with_three_sliding_layers_in_four() -> None:
+    """CohereLabs/c4ai-command-r7b-12-2024 (Cohere2ForCausalLM): 32 parallel-block layers of 4096 (one
+    weight-only LayerNorm each), 32 query / 8 KV heads of 128, a gated MLP of 14336, a 256,000-token embedding
+    shared with the head; a 4096-token window on three layers of four, every fourth global. Published: 8.03B
+    params (the Hugging Face page)."""
+    h, layers, vocab = 4096, 32, 256000
+    expected = layers * (2 * h * h + 2 * h * 1024 + 3 * h * 14336 + h) + h + vocab * h
+    assert expected == pytest.approx(8.03e9, rel=0.002)
+    spec = spec_for("CohereForAI/c4ai-command-r7b-12-2024")
+    assert spec.total_params == pytest.approx(expected, rel=0.002)
+    assert spec.sliding_window == 4096 and spec.sliding_window_layers == 24
+    assert spec.max_position_embeddings == 8192

@@ -522,6 +522,8 @@ def _first_dated(
             continue  # `2019年公司业绩进入稳健增长周期，增持。`: a year told about, no figure in its sentence
         if _span_end(folded, m) or _aimed_at(folded, m) or _last_years(folded, m):
             continue
+        if folded.startswith("同期", m.end):
+            continue  # `仅为2019年同期的10%`: the base a figure is measured against, not the document's
         if _estimate_years(folded, m, forecast):
             continue  # `我们维持23-25年净利润预测值4.04/6.86/9.40亿元`: the years of estimates
         return m
@@ -838,6 +840,7 @@ def _latest_actual_year(
         and _plausible(m.period.year, today)
         and not _forecast_before(folded, m.start, forecast)
         and not _planned(folded, m)
+        and not folded.startswith("同期", m.end)  # `仅为2019年同期的10%`: a base, older than the text
     ]
     return max(years) if years else None
 

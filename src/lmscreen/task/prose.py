@@ -1137,6 +1137,7 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
         if p.kind != "date"
         and not _compared_base(folded, max(lo, p.start - 4), p.start, p.end, pos)
         and not _closed_comparison(folded, max(lo, p.start - 4), p.start, p.end, pos)
+        and not _closed_same_period(folded, p, pos)
         and not _rate_aside(reading, p, pos)
     ]
     if named:
@@ -1207,6 +1208,13 @@ def _closed_comparison(folded: str, lead_lo: int, start: int, end: int, pos: int
     利润3.56亿`: a period right after a comparison word, in a clause that ends before the number, is what an
     earlier figure was compared with; the clauses after it are still on the period before."""
     return bool(_COMPARED_END_RE.search(folded[lead_lo:start]) and _CLAUSE_END_RE.search(folded, end, pos))
+
+
+def _closed_same_period(folded: str, period: PeriodMention, pos: int) -> bool:
+    """`Q1公司营收同比下降72.2%至0.85亿元，仅为2019年同期的10%，归母净亏损0.39亿元`: a year's `同期` is the
+    base an earlier figure is measured against; in a clause that ends before the number it names no period
+    for the clauses after it."""
+    return folded.startswith("同期", period.end) and bool(_CLAUSE_END_RE.search(folded, period.end, pos))
 
 
 _ALONE_WORDS = ("单季度", "单季")

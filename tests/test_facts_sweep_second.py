@@ -1,0 +1,26 @@
+"""Figures the reader kept wrongly on real notes nobody labelled, found by a second sweep over them, each
+shape rewritten here with invented companies and numbers.
+"""
+
+from __future__ import annotations
+
+from lmscreen.task.facts import read_facts
+from lmscreen.task.periods import Period
+
+
+def test_a_years_same_period_is_a_base_not_the_period_of_what_follows() -> None:
+    text = (
+        "最坏时点已过。今年以来疫情反复，上半年公司景区多数时间闭园，Q1公司营收同比下降61.3%至0.42亿元，"
+        "仅为2019年同期的12%，归母净亏损0.27亿元。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period != Period(2019, "FY")
+    assert sheet.screening()["net_profit"].fact is None
+    assert sheet.screening()["revenue"].fact is None
+
+
+def test_a_quarter_before_a_years_same_period_is_still_the_documents() -> None:
+    text = "公司发布2021年一季报，一季度实现营收5.20亿元，较2019年同期增长12%，实现归母净利润0.61亿元。"
+    sheet = read_facts(text)
+    assert sheet.period == Period(2021, "Q1")
+    assert sheet.screening()["net_profit"].fact.value == 0.61e8

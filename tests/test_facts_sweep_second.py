@@ -24,3 +24,19 @@ def test_a_quarter_before_a_years_same_period_is_still_the_documents() -> None:
     sheet = read_facts(text)
     assert sheet.period == Period(2021, "Q1")
     assert sheet.screening()["net_profit"].fact.value == 0.61e8
+
+
+def test_its_figure_after_a_comparison_target_is_the_targets() -> None:
+    text = (
+        "公司2020年实现营收3.20亿元，归母净利润0.85亿元。公司资讯业务属于订阅业务，续费率高。"
+        "对标海外龙头甲乙资讯，其2020年营收约48.2亿元，公司未来成长空间大。"
+    )
+    got = read_facts(text).screening()
+    assert got["revenue"].fact.value == 3.20e8
+
+
+def test_a_target_alone_figure_is_not_the_companys() -> None:
+    text = (
+        "公司资讯业务属于订阅业务，续费率高。对标海外龙头甲乙资讯，其2020年营收约48.2亿元，公司成长空间大。"
+    )
+    assert read_facts(text).screening()["revenue"].fact is None

@@ -505,15 +505,21 @@ def _segment_sales(reading: Reading, lo: int, pos: int) -> str | None:
 
 
 _REFERRING_LEAD_RE = re.compile(
-    r"(?:^|[，,；;：:\s])\s?其(?:在|于)?\s?(?:实现|录得|营业|营收|归母|净利|毛利|收入)"
+    r"(?:^|[，,；;：:\s])\s?其(?:在|于)?\s*(?:实现|录得|营业|营收|归母|净利|毛利|收入)"
 )
+_TARGET_CLAUSE_RE = re.compile(
+    r"\s?(?:对标|参照|参考|对比|类比|比照)\s?(?P<name>[\u4e00-\u9fffA-Za-z]{2,20})\s?$"
+)
+"""`对标海外巨头普氏能源资讯，其2020年营收约60.6亿元`: a clause that is only a comparison's target; the 其
+of the clause after it is that target."""
 _FULL_NAME_RE = re.compile(r"([\u4e00-\u9fff]{2,14}?(?:股份有限公司|有限责任公司|有限公司))")
 
 
 def _referred_company(reading: Reading, label: Label) -> str | None:
     """`中百控股集团股份有限公司发布公告称，2020年前三季度，其实现营业收入102.27亿元`: a figure whose clause
     opens on 其 is the figure of the company its sentence names in full before it; another company's when
-    that name is not one of the text's names for itself."""
+    that name is not one of the text's names for itself; with no full name, the target a clause just before
+    it compares with (`对标海外巨头…，其2020年营收…`)."""
     folded = reading.folded
     lo = reading.start_of(label.start, CLAUSE_BREAKS, 40)
     blank = _blank_periods(reading, folded[lo : label.start + 2], lo, label.start)
@@ -521,7 +527,9 @@ def _referred_company(reading: Reading, label: Label) -> str | None:
         return None
     names = _FULL_NAME_RE.findall(folded, reading.stop_start(label.start, 200), lo)
     if not names:
-        return None
+        before = folded[reading.start_of(max(0, lo - 1), CLAUSE_BREAKS, 60) : max(0, lo - 1)]
+        target = _TARGET_CLAUSE_RE.match(before)
+        return target.group("name") if target else None
     name = names[-1]
     if any(a in name for a in reading.aliases):
         return None

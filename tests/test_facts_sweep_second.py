@@ -40,3 +40,14 @@ def test_a_target_alone_figure_is_not_the_companys() -> None:
         "公司资讯业务属于订阅业务，续费率高。对标海外龙头甲乙资讯，其2020年营收约48.2亿元，公司成长空间大。"
     )
     assert read_facts(text).screening()["revenue"].fact is None
+
+
+def test_a_margin_improved_or_strengthened_by_points_is_a_change() -> None:
+    for verb in ("强化", "改善"):
+        text = (
+            f"公司2019年实现营收12.30亿元，归母净利润2.10亿元。全年来看，公司毛利率{verb}2.6%，"
+            "费用投入增大费用率提升1.8%。"
+        )
+        got = read_facts(text).screening()
+        assert got["gross_margin"].fact is None
+        assert got["net_profit"].fact.value == 2.10e8

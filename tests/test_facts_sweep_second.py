@@ -51,3 +51,13 @@ def test_a_margin_improved_or_strengthened_by_points_is_a_change() -> None:
         got = read_facts(text).screening()
         assert got["gross_margin"].fact is None
         assert got["net_profit"].fact.value == 2.10e8
+
+
+def test_a_level_moved_quarter_on_quarter_is_no_years() -> None:
+    text = (
+        "公司发布2021年年报，2021年实现营收18.40亿元，归母净利润3.20亿元。2022年一季度毛利率水平恢复。"
+        "一季度公司业绩受季节性因素影响。另一方面，公司毛利率环比上升6ppt至35.20%，与去年同期基本持平。"
+    )
+    got = read_facts(text).screening()
+    assert got["gross_margin"].fact is None
+    assert got["revenue"].fact.value == 18.40e8

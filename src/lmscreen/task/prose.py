@@ -1525,6 +1525,10 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     if got is None:
         return None
     period, basis = got
+    if when is None and period is not None and period.sub == "FY" and "环比" in folded[sent_lo:pos]:
+        # `2022年一季度毛利率水平恢复。…另一方面，公司毛利率环比上升7ppt至36.39%`: a level moved from the
+        # quarter before is a quarter's, whatever the document's own year; a sentence naming none is no year's
+        return None
     if mention.kind == "none" and (len(gap) > _BARE_GAP or re.search(r"[0-9]", gap)):
         return None
     limit = _LABEL_GAP_ASCII if gap.isascii() else _LABEL_GAP

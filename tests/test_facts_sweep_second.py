@@ -61,3 +61,22 @@ def test_a_level_moved_quarter_on_quarter_is_no_years() -> None:
     got = read_facts(text).screening()
     assert got["gross_margin"].fact is None
     assert got["revenue"].fact.value == 18.40e8
+
+
+def test_third_quarter_results_beside_the_nine_months_are_the_quarters() -> None:
+    text = (
+        "3Q21业绩符合我们预期。公司公布三季度业绩：收入约620.5亿元，同比增长40.1%；归母净利润约3.1亿元。"
+        "2021年前三季度收入1650.2亿元，同比增长52.3%；归母净利润11.4亿元，同比增长17.9%，符合预期。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period == Period(2021, "Q1-Q3")
+    got = sheet.screening()
+    assert got["revenue"].fact.value == 1650.2e8
+    assert got["net_profit"].fact.value == 11.4e8
+
+
+def test_third_quarter_results_alone_are_still_the_nine_months() -> None:
+    text = "公司公布2021年三季度业绩：收入约1650.2亿元，同比增长52.3%；归母净利润约11.4亿元。"
+    sheet = read_facts(text)
+    assert sheet.period == Period(2021, "Q1-Q3")
+    assert sheet.screening()["revenue"].fact.value == 1650.2e8

@@ -236,8 +236,9 @@ def find_periods(folded: str) -> list[PeriodMention]:
 
     A third quarter named as a report's (`2024年第三季度报告`) is the nine months the report covers."""
     found = []
-    for m in _PERIOD_RE.finditer(folded):
-        mention = _read(m)
+    reads = [_read(m) for m in _PERIOD_RE.finditer(folded)]
+    nine_months = any(r.period is not None and r.period.sub == "Q1-Q3" for r in reads)
+    for m, mention in zip(_PERIOD_RE.finditer(folded), reads, strict=True):
         p = mention.period
         if (
             p is not None
@@ -247,6 +248,7 @@ def find_periods(folded: str) -> list[PeriodMention]:
                 or (
                     _RESULTS_AFTER_RE.match(folded, m.end())
                     and _PUBLISH_BEFORE_RE.search(folded, max(0, m.start() - 6), m.start())
+                    and not nine_months  # `公布三季度业绩：收入…。2021年前三季度收入…`: the quarter alone
                 )
             )
         ):

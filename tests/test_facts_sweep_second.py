@@ -80,3 +80,14 @@ def test_third_quarter_results_alone_are_still_the_nine_months() -> None:
     sheet = read_facts(text)
     assert sheet.period == Period(2021, "Q1-Q3")
     assert sheet.screening()["revenue"].fact.value == 1650.2e8
+
+
+def test_a_list_continuing_a_forecast_list_is_a_forecast() -> None:
+    text = (
+        "7月公司汽车销售12.01万辆，同比+21.9%。预计公司2022-2024年营业收入分别为598亿元、673亿元和793亿元；"
+        "归母净利润分别为48亿元、55亿元和63亿元，对应EPS分别为0.94元、1.10元和1.24元。"
+    )
+    sheet = read_facts(text)
+    assert sheet.screening()["net_profit"].fact is None
+    profits = [f for f in sheet.facts if f.metric == "net_profit"]
+    assert profits and all(f.basis == "forecast" for f in profits)

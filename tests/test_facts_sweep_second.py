@@ -91,3 +91,15 @@ def test_a_list_continuing_a_forecast_list_is_a_forecast() -> None:
     assert sheet.screening()["net_profit"].fact is None
     profits = [f for f in sheet.facts if f.metric == "net_profit"]
     assert profits and all(f.basis == "forecast" for f in profits)
+
+
+def test_nine_months_written_with_a_digit_are_the_nine_months() -> None:
+    text = (
+        "2020年前3季度实现营业收入8.24亿，同增7.5%；归属净利润0.61亿，同降38.1%。"
+        "毛利率提升、费用率下降。Q3公司实现毛利率24.35%，同比提升2.11个pct。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period == Period(2020, "Q1-Q3")
+    got = sheet.screening()
+    assert got["revenue"].fact.value == 8.24e8
+    assert got["gross_margin"].fact is None

@@ -103,3 +103,13 @@ def test_nine_months_written_with_a_digit_are_the_nine_months() -> None:
     got = sheet.screening()
     assert got["revenue"].fact.value == 8.24e8
     assert got["gross_margin"].fact is None
+
+
+def test_figures_after_a_numbered_latin_name_of_two_words_are_that_ones() -> None:
+    text = (
+        "公司拟以4.20亿元收购韩国公司Kappa Derm 25.4%股权。（1）Kappa Derm主营肉毒素产品。"
+        "（2）Kappa Derm2020年营收/净利润分别为1.5亿元/3104万元，2021Q1营收/净利润分别为4448万元/958万元。"
+    )
+    got = read_facts(text).screening()
+    assert got["revenue"].fact is None
+    assert got["net_profit"].fact is None

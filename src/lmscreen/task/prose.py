@@ -647,7 +647,8 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
 
 _CUSTOMER_SIDE_RE = re.compile(r"(?<![A-Za-z])(?:to\s?)?[A-Za-z]端", re.IGNORECASE)
 """`B端`, `C端`, `To B端`: the business sold to one kind of customer, a part of the company."""
-_LATIN_NAME_RE = re.compile(r"[A-Z][A-Za-z0-9&+]{1,15}")
+_LATIN_NAME_RE = re.compile(r"[A-Z][A-Za-z0-9&+]{1,15}(?: [A-Z][A-Za-z0-9&+]{1,15}){0,2}")
+"""One Latin word with an upper-case start, or up to three (`Huons Bio`)."""
 _NOT_A_LATIN_NAME = frozenset({"YOY", "QOQ", "TTM", "LTM", "GAAP", "IFRS", "WIND", "EPS", "ROE", "PE", "PB"})
 """Latin words a clause carries that name no business: changes, bases, a data vendor, a metric."""
 
@@ -655,7 +656,7 @@ _NOT_A_LATIN_NAME = frozenset({"YOY", "QOQ", "TTM", "LTM", "GAAP", "IFRS", "WIND
 def _latin_name(text: str) -> str | None:
     """The one Latin-letter word left in a clause once its periods, labels, numbers and the company's names
     are blanked (`IDC` in `IDC实现`), if it is the only one and reads as a name (an upper-case start)."""
-    runs = [r.strip(" -_.,/") for r in _ASCII_RUN_RE.findall(text)]
+    runs = [r.strip(" -_.,/()") for r in _ASCII_RUN_RE.findall(text)]  # `(3)Huons Bio`: an item's mark
     runs = [r for r in runs if re.search(r"[A-Za-z]", r)]
     if len(runs) != 1 or not _LATIN_NAME_RE.fullmatch(runs[0]):
         return None

@@ -113,3 +113,18 @@ def test_figures_after_a_numbered_latin_name_of_two_words_are_that_ones() -> Non
     got = read_facts(text).screening()
     assert got["revenue"].fact is None
     assert got["net_profit"].fact is None
+
+
+def test_a_long_sentences_period_holds_for_its_last_figure() -> None:
+    text = (
+        "甲乙科技发布2022年年报，2022年实现营业收入50.12亿元，归母净利润1.21亿元。"
+        + "问：公司的在建项目有哪些？答：您好，公司在建项目主要分布在华东区域，具体请见定期报告。感谢您的关注！"
+        * 6
+        + "甲乙科技2023一季报显示，公司主营收入12.48亿元，同比下降14.46%；归母净利润-2118.03万元，同比下降120.89%；"
+        "扣非净利润-63.41万元，同比下降101.84%；负债率53.73%，投资收益-313.54万元，财务费用3978.84万元，毛利率15.31%。"
+        "该股最近90天内无机构评级。"
+    )
+    sheet = read_facts(text)
+    (margin,) = [f for f in sheet.facts if f.metric == "gross_margin"]
+    assert margin.period == Period(2023, "Q1")
+    assert sheet.screening()["gross_margin"].fact is None

@@ -1135,6 +1135,10 @@ def _approx(folded: str, mention: Mention, gap: str) -> bool:
     return bool(_APPROX_BEFORE_RE.search(gap[-6:]) or _APPROX_AFTER_RE.match(folded[end : end + 4]))
 
 
+_LONG_SENTENCE = 400
+"""How far back a sentence's start is looked for when the usual window ends inside it."""
+
+
 def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodMention | None:
     """The period a number at `pos` is for: the last the clause [lo, pos) names, else the last an earlier
     clause of its sentence names (`其中，2020年第二季度…；实现归母净利2.12亿元`), a comparison's period
@@ -1518,6 +1522,10 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     if when is None and same_as_before and stop_lo > 0:
         # `…其中Q3同比降11.2%至9.3亿。同期公司毛利率2.1%`: the last period the sentence before names
         when = period_for(reading, stop_lo, stop_lo, reading.stop_start(stop_lo - 1))
+    if when is None and stop_lo > 0 and (wide := reading.stop_start(pos, _LONG_SENTENCE)) < stop_lo:
+        # `冠城大通2023一季报显示，公司主营收入…；归母净利润…；…，财务费用4978.84万元，毛利率16.31%`: a long
+        # sentence's period, named further back than a sentence is looked at
+        when = period_for(reading, sent_lo, pos, wide)
     if when is None and metric in _RATE_LEVELS and stop_lo > 0:
         when = _previous_sentence_quarter(reading, stop_lo, label.start)
     if metric in PE_METRICS:

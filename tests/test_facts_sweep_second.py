@@ -128,3 +128,14 @@ def test_a_long_sentences_period_holds_for_its_last_figure() -> None:
     (margin,) = [f for f in sheet.facts if f.metric == "gross_margin"]
     assert margin.period == Period(2023, "Q1")
     assert sheet.screening()["gross_margin"].fact is None
+
+
+def test_a_sentence_opening_on_someone_elses_tally_holds_their_figures() -> None:
+    text = (
+        "甲乙旅游发布2023年半年度业绩预告，预计实现归母净利润1.1亿元-1.3亿元。"
+        "据财报，2023年半年度，甲乙旅游索道共计接待游客200.66万人次。"
+        "丙丁剧场共计演出247场，接待游客59.90万人次，实现营业收入5660.08万元，实现净利润2341.02万元。"
+    )
+    got = read_facts(text).screening()
+    assert got["revenue"].fact is None
+    assert got["net_profit"].fact is None

@@ -212,6 +212,9 @@ _COMPANY_LINE_RE = re.compile(
 )
 _COMPANY_YEAR_LEAD_RE = re.compile(r"^(?:本公司|公司)\s?(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?\s?")
 _TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{1,10}?(?:品类|业务|板块|分部|系列|子公司|分公司|事业部|产品线?)")
+_TALLY_TOPIC_RE = re.compile(r"^(?P<name>[\u4e00-\u9fffA-Za-z]{2,10}?)(?:共计|累计|合计)")
+"""A sentence opening on someone's tally (`印象丽江共计演出347场，…，实现营业收入7660.08万元`): that one's
+figures, unless it is the company (a company word or one of the text's names)."""
 _REGION_TOPIC_RE = re.compile(
     r"^(?:北美洲|南美洲|大洋洲|欧洲|亚洲|非洲|亚太|拉美|北美|欧美|海外|境外|国外|国内|境内|内销|外销|出口"
     r"|华东|华南|华北|华中|西南|西北|东北)(?:地区|市场|区域|业务)?(?![\u4e00-\u9fff]{0,2}(?:和|及|与|、))"
@@ -750,6 +753,16 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     region = _REGION_TOPIC_RE.match(first) or _MAIN_BUSINESS_TOPIC_RE.match(first)
     if region is not None and not reading.labels_in(lo, lo + len(first)):
         return "segment", region.group(0)
+    tally = _TALLY_TOPIC_RE.match(first)
+    if (
+        tally is not None
+        and lo + len(first) <= own
+        and not reading.labels_in(lo, lo + len(first))
+        and not _COMPANY_RE.search(tally.group("name"))
+        and not any(alias in tally.group("name") or tally.group("name") in alias for alias in reading.aliases)
+        and not reading.periods_in(lo, lo + tally.end("name"))
+    ):
+        return "segment", tally.group("name")  # `印象丽江共计演出347场，…，实现营业收入7660.08万元`
     among = _AMONG_TOPIC_RE.match(first)
     if among is not None and lo + len(first) <= own and not reading.labels_in(lo, lo + len(first)):
         name = among.group("name")

@@ -139,3 +139,14 @@ def test_a_sentence_opening_on_someone_elses_tally_holds_their_figures() -> None
     got = read_facts(text).screening()
     assert got["revenue"].fact is None
     assert got["net_profit"].fact is None
+
+
+def test_the_part_after_a_forecast_is_a_forecast() -> None:
+    text = (
+        "公司披露2021年前三季度业绩预告，预计归母净利润有望达到3.44亿元，同比增长84.80%；"
+        "其中，21Q3归母净利0.92亿元，同比增长24.96%。公司业绩变动主要系自营渠道收入稳步增长。"
+    )
+    sheet = read_facts(text)
+    assert sheet.screening()["net_profit"].fact is None
+    quarter = [f for f in sheet.facts if f.metric == "net_profit" and f.value == 0.92e8]
+    assert quarter and quarter[0].basis == "forecast"

@@ -1191,6 +1191,21 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
     return earlier[-1] if earlier else None
 
 
+_PART_OPENING_RE = re.compile(r"\s?其中")
+
+
+def _forecasts_part(reading: Reading, sent_lo: int, pos: int) -> bool:
+    """`预计归母净利润有望达到2.44亿元，同比增长104.80%；其中，21Q3归母净利0.52亿元`: a `；` item that opens
+    on 其中 breaks down the figure before it, so it is a forecast when that is."""
+    folded = reading.folded
+    if sent_lo == 0 or folded[sent_lo - 1] not in "；;" or not _PART_OPENING_RE.match(folded, sent_lo, pos):
+        return False
+    earlier = _EXPECTATION_RE.sub(
+        lambda m: " " * len(m.group(0)), folded[reading.stop_start(sent_lo - 1) : sent_lo]
+    )
+    return bool(FORECAST_RE.search(_express_estimates_blanked(earlier)))
+
+
 _ASIDE_LEAD_RE = re.compile(r"其中[，,]?\s?$")
 
 
@@ -1489,6 +1504,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         or _FORECAST_EXTRA_RE.search(before)
         or _MIDPOINT_RE.search(gap)
         or _TAKE_MIDPOINT_RE.search(before)
+        or _forecasts_part(reading, sent_lo, pos)
     ):
         basis = "forecast"
     elif (

@@ -150,3 +150,18 @@ def test_the_part_after_a_forecast_is_a_forecast() -> None:
     assert sheet.screening()["net_profit"].fact is None
     quarter = [f for f in sheet.facts if f.metric == "net_profit" and f.value == 0.92e8]
     assert quarter and quarter[0].basis == "forecast"
+
+
+def test_items_going_on_with_what_a_forecast_governs_are_forecasts() -> None:
+    text = (
+        "事件：公司发布2022年业绩预告，预计2022年实现营业收入59.18亿元，同比减少4.39%；"
+        "实现归母净利润3.61亿元，同比减少25.19%；实现扣非归母净利润2.61亿元，同比减少27.99%。"
+    )
+    got = read_facts(text).screening()
+    assert got["revenue"].fact is None
+    assert got["net_profit"].fact is None
+
+
+def test_items_after_an_actual_clause_stay_actual() -> None:
+    text = "公司发布2022年年报，2022年实现营业收入59.18亿元，同比减少4.39%；实现归母净利润3.61亿元。"
+    assert read_facts(text).screening()["net_profit"].fact.value == 3.61e8

@@ -1196,14 +1196,22 @@ _PART_OPENING_RE = re.compile(r"\s?其中")
 
 def _forecasts_part(reading: Reading, sent_lo: int, pos: int) -> bool:
     """`预计归母净利润有望达到2.44亿元，同比增长104.80%；其中，21Q3归母净利0.52亿元`: a `；` item that opens
-    on 其中 breaks down the figure before it, so it is a forecast when that is."""
+    on 其中 breaks down the figure before it, so it is a forecast when that is; one that opens on the 实现 a
+    预计 before it governs goes on with the forecast (`预计2022年实现营业收入89.18亿元…；实现归母净利润…`)."""
     folded = reading.folded
-    if sent_lo == 0 or folded[sent_lo - 1] not in "；;" or not _PART_OPENING_RE.match(folded, sent_lo, pos):
+    if sent_lo == 0 or folded[sent_lo - 1] not in "；;":
         return False
     earlier = _EXPECTATION_RE.sub(
         lambda m: " " * len(m.group(0)), folded[reading.stop_start(sent_lo - 1) : sent_lo]
     )
-    return bool(FORECAST_RE.search(_express_estimates_blanked(earlier)))
+    earlier = _express_estimates_blanked(earlier)
+    if _PART_OPENING_RE.match(folded, sent_lo, pos):
+        return bool(FORECAST_RE.search(earlier))
+    return bool(_SAME_VERB_RE.match(folded, sent_lo, pos) and _FORECAST_VERB_RE.search(earlier))
+
+
+_SAME_VERB_RE = re.compile(r"\s?实现")
+_FORECAST_VERB_RE = re.compile(r"(?:预计|预测|预期)[^，,；;。]{0,14}实现")
 
 
 _ASIDE_LEAD_RE = re.compile(r"其中[，,]?\s?$")

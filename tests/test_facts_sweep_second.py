@@ -165,3 +165,22 @@ def test_items_going_on_with_what_a_forecast_governs_are_forecasts() -> None:
 def test_items_after_an_actual_clause_stay_actual() -> None:
     text = "公司发布2022年年报，2022年实现营业收入59.18亿元，同比减少4.39%；实现归母净利润3.61亿元。"
     assert read_facts(text).screening()["net_profit"].fact.value == 3.61e8
+
+
+def test_a_forecast_note_is_of_the_year_its_forecast_names() -> None:
+    text = (
+        "甲乙医疗公布2018年及1Q2019业绩预报。2018年预计实现归属上市股东净利润3.3-3.9亿元。"
+        "1Q2019预计实现归属上市股东净利润5354-6820万元。公司1H2018开始启动子公司剥离，1H2018净利润82万元。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period == Period(2018, "FY")
+    assert sheet.screening()["net_profit"].fact is None
+
+
+def test_a_forecast_named_by_half_is_of_that_half() -> None:
+    text = (
+        "19H1子公司出表，预计主业增长稳健。据公司19H1业绩预告，19H1公司实现归母净利6.32-7.32亿元，"
+        "同比增长10%-25%。剔除出表影响（18H1净利润为1.79亿，19年5-6月已出表，假设19年1-4月净利润0.75亿），"
+        "测算主业净利润同比增速8%-30%。"
+    )
+    assert read_facts(text).period == Period(2019, "H1")

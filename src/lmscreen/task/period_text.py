@@ -355,10 +355,10 @@ _REPORT_WORDS = (
     ("三季度报", "Q1-Q3"), ("一季度报", "Q1"), ("半年度报", "H1"),
 )  # fmt: skip
 _REPORT_RE = re.compile(
-    r"(?P<when>(?:20[0-9]{2}|[0-9]{2})\s?年?\s?(?:度)?\s?(?:第?[一二三四]季度|上半年|半年度|前三季度)?\s?)?"
+    r"(?P<when>(?:20[0-9]{2}|[0-9]{2})\s?年?\s?(?:度)?\s?(?:第?[一二三四]季度|上半年|半年度|前三季度|H[12]|Q[1-4])?\s?)?"
     r"(?P<word>"
     + "|".join(re.escape(w) for w, _ in sorted(_REPORT_WORDS, key=lambda x: -len(x[0])))
-    + r"|业绩快报|业绩预告|报告摘要)"
+    + r"|业绩快报|业绩预告|业绩预报|报告摘要)"
 )
 _REPORT_SUB = dict(_REPORT_WORDS)
 _GUIDANCE_AFTER_RE = re.compile(r"[^，,。；;\d]{0,6}?(?:指引|展望|预计|目标|有望)")
@@ -368,6 +368,11 @@ _TWO_PERIODS_BEFORE_RE = re.compile(
     r"(?:Q1|一季度|第一季度|1季度)\s?$"
 )
 """`2021全年及2022Q1` right before a report word: a year and the next year's first quarter."""
+_TWO_PERIODS_Q_BEFORE_RE = re.compile(
+    r"(?P<y1>20[0-9]{2}|[0-9]{2})\s?年?\s?(?:全年|年度)?\s?(?:及|和|与|以及|、)\s?(?:1Q|Q1)\s?(?P<y2>20[0-9]{2}|[0-9]{2})"
+    r"\s?年?\s?$"
+)
+"""`2018年及1Q2019` right before a report word (the quarter's year read as the report's): the same."""
 _HEAD_CHARS = 400
 _AS_OF_REPORT_RE = re.compile(r"(?:截至|截止|截止到|截至到)\s?$")
 _EARLIER_REPORT_RE = re.compile(r"(?:此前|之前|早前|前期|先前|曾在|曾于)(?:在|于|的|发布的|披露的)?\s?$")
@@ -695,7 +700,7 @@ def _from_report_word(
             continue  # `截至2018年半年报，拥有待开发面积…`: a report the figures are as of, not the title
         if _EARLIER_REPORT_RE.search(folded, max(0, offset + rm.start() - 6), offset + rm.start()):
             continue  # `此前2019年报摘要中公司预计2020Q1净利润…`: an earlier report the text recalls
-        if rm.group("word") == "业绩预告" and "。" in folded[: offset + rm.start()]:
+        if rm.group("word") in ("业绩预告", "业绩预报") and "。" in folded[: offset + rm.start()]:
             # `公司公告：2020年实现营业收入107.73亿…。此外，公司发布2021年一季度业绩预告，预计…`: a forecast
             # announced after the opening sentence is the next period's outlook, not the document
             continue
@@ -713,7 +718,10 @@ def _from_report_word(
                 if inner not in ("", "FY") and (sub is None or sub == "FY"):
                     # `2024年第三季度业绩快报`: the report's period is the cumulative one it ends
                     sub = "Q1-Q3" if inner == "Q3" else inner
-        both = None if when else _TWO_PERIODS_BEFORE_RE.search(head, max(0, rm.start() - 30), rm.start())
+        word_at = rm.start("word")
+        both = _TWO_PERIODS_BEFORE_RE.search(head, max(0, word_at - 30), word_at) or (
+            _TWO_PERIODS_Q_BEFORE_RE.search(head, max(0, word_at - 30), word_at) if when else None
+        )
         if both is not None and _year(both.group("y2")) == (_year(both.group("y1")) or 0) + 1:
             # `发布2021全年及2022Q1业绩快报`: one report word for a year and the next first quarter; the year
             # is the document's (the quarter is the second report's)

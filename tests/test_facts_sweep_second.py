@@ -184,3 +184,22 @@ def test_a_forecast_named_by_half_is_of_that_half() -> None:
         "测算主业净利润同比增速8%-30%。"
     )
     assert read_facts(text).period == Period(2019, "H1")
+
+
+def test_figures_of_this_company_after_an_acquired_companys_introduction_are_its() -> None:
+    text = (
+        "2020年9月2日公司公告，拟以现金2.76亿元收购北京甲乙检测51%股权。 甲乙检测是国内领先的第三方检测机构，"
+        "客户主要为军工单位。该公司2019年分别实现营业收入1.52亿元，净利润0.54亿元。"
+    )
+    got = read_facts(text).screening()
+    assert got["net_profit"].fact is None
+    assert got["revenue"].fact is None
+
+
+def test_a_paragraph_opening_on_an_acquired_company_holds_its_ratios() -> None:
+    text = (
+        "事项：公司发布公告，全资子公司拟以现金收购 Kappa Pte Ltd100%股权，标的公司估值1.74亿元。"
+        "　　Kappa 公司营业收入稳定，盈利能力强。2019年，全年实现营业收入与净利润分别为6071万、1415万元。"
+        "净利率高达23%，ROE与ROA分别达到49%、30%。"
+    )
+    assert read_facts(text).screening()["roe"].fact is None

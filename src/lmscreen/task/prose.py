@@ -251,6 +251,9 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     referred = _referred_company(reading, label)
     if referred is not None:
         return "segment", referred
+    target = _acquired_subject(reading, label)
+    if target is not None:
+        return "segment", target
     scope, segment, explicit = _own_subject(reading, label)
     if explicit or label.text.isascii():
         return scope, segment
@@ -515,6 +518,52 @@ _TARGET_CLAUSE_RE = re.compile(
 )
 """`对标海外巨头普氏能源资讯，其2020年营收约60.6亿元`: a clause that is only a comparison's target; the 其
 of the clause after it is that target."""
+_ACQUIRED_RE = re.compile(
+    r"收购\s?(?P<name>[A-Za-z][A-Za-z&\-]{1,20}|[\u4e00-\u9fff]{2,10}?)(?:\s?(?:Pte|Ltd|Inc|Co|有限公司|股份|公司)\.?)*"
+    r"\s?[0-9.]+\s?%\s?(?:的)?股[权份]"
+)
+"""`收购北京京瀚禹51%股权`, `收购 Maritec Pte Ltd100%股权`: a company the text's company is buying into."""
+_THIS_COMPANY_RE = re.compile(r"(?:^|[，,；;\s])该公司")
+
+
+def _acquired_subject(reading: Reading, label: Label) -> str | None:
+    """`收购北京京瀚禹51%股权。京瀚禹是国内领先的…检测机构…。该公司2019年分别实现营业收入1.92亿元，净利润0.74亿元`,
+    `收购 Maritec Pte Ltd100%股权…　　Maritec 公司营业收入稳定…。…ROE与ROA分别达到59%`: a figure whose
+    clause names no one, in a paragraph that opens on a company the text says is being bought, or after 该公司
+    right after a sentence that opens on it, is that company's, not the buyer's."""
+    folded = reading.folded
+    names = [m.group("name") for m in _ACQUIRED_RE.finditer(folded, 0, label.start)]
+    if not names:
+        return None
+    names = [n for n in names if not any(a in n or n in a for a in reading.aliases)]
+    clause_lo = reading.start_of(label.start, CLAUSE_BREAKS, 40)
+    own = folded[clause_lo : label.start]
+    openers = []
+    stop_lo = reading.stop_start(label.start)
+    named = _COMPANY_RE.search(own.replace("该公司", "")) or any(a in own for a in reading.aliases)
+    if _THIS_COMPANY_RE.search(folded[stop_lo : label.start]) and not named:
+        if stop_lo > 0:
+            openers.append(folded[reading.stop_start(stop_lo - 1) : stop_lo])
+    elif not _COMPANY_RE.search(own) and not any(a in own for a in reading.aliases):
+        breaks = list(re.finditer(r"\n|\s{2,}", folded[max(0, label.start - 600) : label.start]))
+        if breaks:
+            openers.append(folded[max(0, label.start - 600) + breaks[-1].end() : label.start])
+    for opener in openers:
+        lead = _OPENER_NAME_RE.match(opener.lstrip())
+        if lead is None:
+            continue
+        for name in names:
+            key = name.split()[0] if name.isascii() else name
+            if lead.group(1) == key or (len(lead.group(1)) >= 2 and key.endswith(lead.group(1))):
+                return key  # `京瀚禹是…` after `收购北京京瀚禹51%股权`: the same company, short of its place
+    return None
+
+
+_OPENER_NAME_RE = re.compile(
+    r"([\u4e00-\u9fff]{2,12}?|[A-Za-z][A-Za-z&\-]{1,20})\s?(?:是|成立于|系|为|公司|\s)"
+)
+
+
 _FULL_NAME_RE = re.compile(r"([\u4e00-\u9fff]{2,14}?(?:股份有限公司|有限责任公司|有限公司))")
 
 

@@ -203,3 +203,15 @@ def test_a_paragraph_opening_on_an_acquired_company_holds_its_ratios() -> None:
         "净利率高达23%，ROE与ROA分别达到49%、30%。"
     )
     assert read_facts(text).screening()["roe"].fact is None
+
+
+def test_a_profit_right_after_a_named_parts_revenue_is_the_parts() -> None:
+    text = "公司发布回购公告。2019年甲乙桥收入457万元，净利润-613万元，2020H1收入428万元，净利润3.65万元。"
+    assert read_facts(text).screening()["net_profit"].fact is None
+
+
+def test_a_profit_after_the_reports_revenue_stays_the_companys() -> None:
+    text = "甲乙汽车发布2021Q1财报，数据显示营收达19.51亿元，归母净利润1.20亿元，毛利率为12.2%。"
+    got = read_facts(text).screening()
+    assert got["gross_margin"].fact.value == 12.2
+    assert got["net_profit"].fact.value == 1.20e8

@@ -876,12 +876,35 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
         ):
             # `公司津逮服务器保持稳健增长，实现营收9.37亿元`: one line of the company's, named, growing
             return "segment", line.group("name")
+        part = _PART_REVENUE_RE.match(
+            folded,
+            prev_lo + (len(folded[prev_lo:prev_end]) - len(folded[prev_lo:prev_end].lstrip())),
+            prev_end,
+        )
+        if (
+            part is not None
+            and not reading.labels_in(prev_lo, prev_end)  # a revenue read as no one's label: a part's
+            and not _NOT_A_PART_RE.search(part.group("name"))
+            and not any(
+                alias in part.group("name") or part.group("name") in alias for alias in reading.aliases
+            )
+            and not _whole_business(part.group("name"))
+        ):
+            return "segment", part.group("name")  # `2019年金健桥收入557万元，净利润-713万元`: the part's
     item = _item_paragraph(reading, pos)
     if item is not None:
         return "segment", item
     return "company", None
 
 
+_PART_REVENUE_RE = re.compile(
+    r"(?:(?:20)?[0-9]{2}\s?年(?:度)?|(?:20)?[0-9]{2}\s?H[12]|[12]H\s?(?:20)?[0-9]{2})?\s?"
+    r"(?P<name>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:营业收入|营收|收入)\s?(?:为|达|约)?\s?[-+]?[0-9]"
+)
+"""A clause giving a named part's revenue and nothing else (`2019年金健桥收入557万元`)."""
+_NOT_A_PART_RE = re.compile(
+    r"公司|集团|本行|全年|上半年|下半年|前三季度|季度|单季|实现|合计|总|营业|主营|全部|整体|报告期|期内|同期|其中|累计"
+)
 _PARAGRAPH_BREAK_RE = re.compile(r"\n|\s{2,}(?=\S)")
 _ITEM_SENTENCE_RE = re.compile(
     r"\s*(?:[(（]?[0-9一二三四五六七八九十]{1,2}\s?[)）.．、]\s?)(?P<name>[\u4e00-\u9fffA-Za-z]{2,10})\s?。"

@@ -380,6 +380,9 @@ def _pair(
         if adjusted_before(folded, sentence_lo, clause_lo):
             return []  # `若剔除…减值影响，则2020年公司归母净利/扣非后归母净利分别为1.1/1.0亿`: adjusted
     clause = folded[lo : shared[-1].folded_start]
+    if periods_lo is not None and periods_lo < lo:
+        # `预计公司2022-2024年营业收入分别为…；归母净利润分别为…`: the list it continues is a forecast
+        clause = folded[periods_lo : shared[-1].folded_start]
     basis = "forecast" if FORECAST_RE.search(clause) else "actual"
     prior_text = folded[lo:enum_start]
     if labels and (same := _same_periods(reading, lo, labels[0].start, periods_lo)):

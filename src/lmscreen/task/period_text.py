@@ -26,7 +26,7 @@ _Y4 = r"20[0-9]{2}"
 _Y = r"(?:20[0-9]{2}|[0-9]{2})"
 _SUB_CN = (
     r"第?[一二三四1-4]季度(?:单季度?)?|单[一二三四1-4]季度?|[一二三四]季报|[一二三]季报|上半年|下半年|半年度|半年报"
-    r"|中期|中报|前三季度?|三季报|一季报|全年|年度|年报|年末|年底|年初"
+    r"|中期|中报|前[三3]季度?|三季报|一季报|全年|年度|年报|年末|年底|年初"
 )
 _PATTERNS = [
     (
@@ -80,7 +80,7 @@ _PATTERNS = [
     ),
     (
         "bare",
-        r"(?P<b>年初至本?报告期末|年初至今|前三季度?|上半年|下半年|半年度|本报告期|报告期内|全年"
+        r"(?P<b>年初至本?报告期末|年初至今|前[三3]季度?|上半年|下半年|半年度|本报告期|报告期内|全年"
         r"|第[一二三四1-4]季度|[一二三四1-4]季度(?:单季度?)?|单[一二三四1-4]季度?|单季度?|三季报|一季报|半年报|中报)",
     ),
     ("bare_q", r"(?<![A-Za-z0-9])(?P<bq>Q[1-4])(?:\s?单季度?)?(?![A-Za-z0-9])"),
@@ -132,7 +132,7 @@ def _sub_cn(word: str | None) -> str:
         return "H1"
     if word == "下半年":
         return "H2"
-    if word in ("前三季度", "前三季", "三季报"):  # `前三季实现营业收入…`: 度 left out
+    if word in ("前三季度", "前三季", "三季报", "前3季度", "前3季"):  # `前三季实现营业收入…`: 度 left out
         return "Q1-Q3"
     if word == "一季报":
         return "Q1"
@@ -236,8 +236,9 @@ def find_periods(folded: str) -> list[PeriodMention]:
 
     A third quarter named as a report's (`2024年第三季度报告`) is the nine months the report covers."""
     found = []
-    for m in _PERIOD_RE.finditer(folded):
-        mention = _read(m)
+    reads = [_read(m) for m in _PERIOD_RE.finditer(folded)]
+    nine_months = any(r.period is not None and r.period.sub == "Q1-Q3" for r in reads)
+    for m, mention in zip(_PERIOD_RE.finditer(folded), reads, strict=True):
         p = mention.period
         if (
             p is not None
@@ -247,6 +248,7 @@ def find_periods(folded: str) -> list[PeriodMention]:
                 or (
                     _RESULTS_AFTER_RE.match(folded, m.end())
                     and _PUBLISH_BEFORE_RE.search(folded, max(0, m.start() - 6), m.start())
+                    and not nine_months  # `公布三季度业绩：收入…。2021年前三季度收入…`: the quarter alone
                 )
             )
         ):
@@ -353,10 +355,10 @@ _REPORT_WORDS = (
     ("三季度报", "Q1-Q3"), ("一季度报", "Q1"), ("半年度报", "H1"),
 )  # fmt: skip
 _REPORT_RE = re.compile(
-    r"(?P<when>(?:20[0-9]{2}|[0-9]{2})\s?年?\s?(?:度)?\s?(?:第?[一二三四]季度|上半年|半年度|前三季度)?\s?)?"
+    r"(?P<when>(?:20[0-9]{2}|[0-9]{2})\s?年?\s?(?:度)?\s?(?:第?[一二三四]季度|上半年|半年度|前三季度|H[12]|Q[1-4])?\s?)?"
     r"(?P<word>"
     + "|".join(re.escape(w) for w, _ in sorted(_REPORT_WORDS, key=lambda x: -len(x[0])))
-    + r"|业绩快报|业绩预告|报告摘要)"
+    + r"|业绩快报|业绩预告|业绩预报|报告摘要)"
 )
 _REPORT_SUB = dict(_REPORT_WORDS)
 _GUIDANCE_AFTER_RE = re.compile(r"[^，,。；;\d]{0,6}?(?:指引|展望|预计|目标|有望)")
@@ -366,6 +368,11 @@ _TWO_PERIODS_BEFORE_RE = re.compile(
     r"(?:Q1|一季度|第一季度|1季度)\s?$"
 )
 """`2021全年及2022Q1` right before a report word: a year and the next year's first quarter."""
+_TWO_PERIODS_Q_BEFORE_RE = re.compile(
+    r"(?P<y1>20[0-9]{2}|[0-9]{2})\s?年?\s?(?:全年|年度)?\s?(?:及|和|与|以及|、)\s?(?:1Q|Q1)\s?(?P<y2>20[0-9]{2}|[0-9]{2})"
+    r"\s?年?\s?$"
+)
+"""`2018年及1Q2019` right before a report word (the quarter's year read as the report's): the same."""
 _HEAD_CHARS = 400
 _AS_OF_REPORT_RE = re.compile(r"(?:截至|截止|截止到|截至到)\s?$")
 _EARLIER_REPORT_RE = re.compile(r"(?:此前|之前|早前|前期|先前|曾在|曾于)(?:在|于|的|发布的|披露的)?\s?$")
@@ -522,6 +529,8 @@ def _first_dated(
             continue  # `2019年公司业绩进入稳健增长周期，增持。`: a year told about, no figure in its sentence
         if _span_end(folded, m) or _aimed_at(folded, m) or _last_years(folded, m):
             continue
+        if folded.startswith("同期", m.end):
+            continue  # `仅为2019年同期的10%`: the base a figure is measured against, not the document's
         if _estimate_years(folded, m, forecast):
             continue  # `我们维持23-25年净利润预测值4.04/6.86/9.40亿元`: the years of estimates
         return m
@@ -691,7 +700,7 @@ def _from_report_word(
             continue  # `截至2018年半年报，拥有待开发面积…`: a report the figures are as of, not the title
         if _EARLIER_REPORT_RE.search(folded, max(0, offset + rm.start() - 6), offset + rm.start()):
             continue  # `此前2019年报摘要中公司预计2020Q1净利润…`: an earlier report the text recalls
-        if rm.group("word") == "业绩预告" and "。" in folded[: offset + rm.start()]:
+        if rm.group("word") in ("业绩预告", "业绩预报") and "。" in folded[: offset + rm.start()]:
             # `公司公告：2020年实现营业收入107.73亿…。此外，公司发布2021年一季度业绩预告，预计…`: a forecast
             # announced after the opening sentence is the next period's outlook, not the document
             continue
@@ -709,7 +718,10 @@ def _from_report_word(
                 if inner not in ("", "FY") and (sub is None or sub == "FY"):
                     # `2024年第三季度业绩快报`: the report's period is the cumulative one it ends
                     sub = "Q1-Q3" if inner == "Q3" else inner
-        both = None if when else _TWO_PERIODS_BEFORE_RE.search(head, max(0, rm.start() - 30), rm.start())
+        word_at = rm.start("word")
+        both = _TWO_PERIODS_BEFORE_RE.search(head, max(0, word_at - 30), word_at) or (
+            _TWO_PERIODS_Q_BEFORE_RE.search(head, max(0, word_at - 30), word_at) if when else None
+        )
         if both is not None and _year(both.group("y2")) == (_year(both.group("y1")) or 0) + 1:
             # `发布2021全年及2022Q1业绩快报`: one report word for a year and the next first quarter; the year
             # is the document's (the quarter is the second report's)
@@ -838,6 +850,7 @@ def _latest_actual_year(
         and _plausible(m.period.year, today)
         and not _forecast_before(folded, m.start, forecast)
         and not _planned(folded, m)
+        and not folded.startswith("同期", m.end)  # `仅为2019年同期的10%`: a base, older than the text
     ]
     return max(years) if years else None
 

@@ -212,6 +212,9 @@ _COMPANY_LINE_RE = re.compile(
 )
 _COMPANY_YEAR_LEAD_RE = re.compile(r"^(?:本公司|公司)\s?(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?\s?")
 _TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{1,10}?(?:品类|业务|板块|分部|系列|子公司|分公司|事业部|产品线?)")
+_TALLY_TOPIC_RE = re.compile(r"^(?P<name>[\u4e00-\u9fffA-Za-z]{2,10}?)(?:共计|累计|合计)")
+"""A sentence opening on someone's tally (`印象丽江共计演出347场，…，实现营业收入7660.08万元`): that one's
+figures, unless it is the company (a company word or one of the text's names)."""
 _REGION_TOPIC_RE = re.compile(
     r"^(?:北美洲|南美洲|大洋洲|欧洲|亚洲|非洲|亚太|拉美|北美|欧美|海外|境外|国外|国内|境内|内销|外销|出口"
     r"|华东|华南|华北|华中|西南|西北|东北)(?:地区|市场|区域|业务)?(?![\u4e00-\u9fff]{0,2}(?:和|及|与|、))"
@@ -255,6 +258,9 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         reading.folded, max(0, label.start - 6), label.start
     ):
         return "company", None  # `其中非晶合金毛利率同比提升8.3pcts，带动整体毛利率…达到26.81%`: the whole's
+    target = _acquired_subject(reading, label)
+    if target is not None:
+        return "segment", target
     scope, segment, explicit = _own_subject(reading, label)
     if explicit or label.text.isascii():
         return scope, segment
@@ -512,15 +518,67 @@ def _segment_sales(reading: Reading, lo: int, pos: int) -> str | None:
 
 
 _REFERRING_LEAD_RE = re.compile(
-    r"(?:^|[，,；;：:\s])\s?其(?:在|于)?\s?(?:实现|录得|营业|营收|归母|净利|毛利|收入)"
+    r"(?:^|[，,；;：:\s])\s?其(?:在|于)?\s*(?:实现|录得|营业|营收|归母|净利|毛利|收入)"
 )
+_TARGET_CLAUSE_RE = re.compile(
+    r"\s?(?:对标|参照|参考|对比|类比|比照)\s?(?P<name>[\u4e00-\u9fffA-Za-z]{2,20})\s?$"
+)
+"""`对标海外巨头普氏能源资讯，其2020年营收约60.6亿元`: a clause that is only a comparison's target; the 其
+of the clause after it is that target."""
+_ACQUIRED_RE = re.compile(
+    r"收购\s?(?P<name>[A-Za-z][A-Za-z&\-]{1,20}|[\u4e00-\u9fff]{2,10}?)(?:\s?(?:Pte|Ltd|Inc|Co|有限公司|股份|公司)\.?)*"
+    r"\s?[0-9.]+\s?%\s?(?:的)?股[权份]"
+)
+"""`收购北京京瀚禹51%股权`, `收购 Maritec Pte Ltd100%股权`: a company the text's company is buying into."""
+_THIS_COMPANY_RE = re.compile(r"(?:^|[，,；;\s])该公司")
+
+
+def _acquired_subject(reading: Reading, label: Label) -> str | None:
+    """`收购北京京瀚禹51%股权。京瀚禹是国内领先的…检测机构…。该公司2019年分别实现营业收入1.92亿元，净利润0.74亿元`,
+    `收购 Maritec Pte Ltd100%股权…　　Maritec 公司营业收入稳定…。…ROE与ROA分别达到59%`: a figure whose
+    clause names no one, in a paragraph that opens on a company the text says is being bought, or after 该公司
+    right after a sentence that opens on it, is that company's, not the buyer's."""
+    folded = reading.folded
+    names = [m.group("name") for m in _ACQUIRED_RE.finditer(folded, 0, label.start)]
+    if not names:
+        return None
+    names = [n for n in names if not any(a in n or n in a for a in reading.aliases)]
+    clause_lo = reading.start_of(label.start, CLAUSE_BREAKS, 40)
+    own = folded[clause_lo : label.start]
+    openers = []
+    stop_lo = reading.stop_start(label.start)
+    named = _COMPANY_RE.search(own.replace("该公司", "")) or any(a in own for a in reading.aliases)
+    if _THIS_COMPANY_RE.search(folded[stop_lo : label.start]) and not named:
+        if stop_lo > 0:
+            openers.append(folded[reading.stop_start(stop_lo - 1) : stop_lo])
+    elif not _COMPANY_RE.search(own) and not any(a in own for a in reading.aliases):
+        breaks = list(re.finditer(r"\n|\s{2,}", folded[max(0, label.start - 600) : label.start]))
+        if breaks:
+            openers.append(folded[max(0, label.start - 600) + breaks[-1].end() : label.start])
+    for opener in openers:
+        lead = _OPENER_NAME_RE.match(opener.lstrip())
+        if lead is None:
+            continue
+        for name in names:
+            key = name.split()[0] if name.isascii() else name
+            if lead.group(1) == key or (len(lead.group(1)) >= 2 and key.endswith(lead.group(1))):
+                return key  # `京瀚禹是…` after `收购北京京瀚禹51%股权`: the same company, short of its place
+    return None
+
+
+_OPENER_NAME_RE = re.compile(
+    r"([\u4e00-\u9fff]{2,12}?|[A-Za-z][A-Za-z&\-]{1,20})\s?(?:是|成立于|系|为|公司|\s)"
+)
+
+
 _FULL_NAME_RE = re.compile(r"([\u4e00-\u9fff]{2,14}?(?:股份有限公司|有限责任公司|有限公司))")
 
 
 def _referred_company(reading: Reading, label: Label) -> str | None:
     """`中百控股集团股份有限公司发布公告称，2020年前三季度，其实现营业收入102.27亿元`: a figure whose clause
     opens on 其 is the figure of the company its sentence names in full before it; another company's when
-    that name is not one of the text's names for itself."""
+    that name is not one of the text's names for itself; with no full name, the target a clause just before
+    it compares with (`对标海外巨头…，其2020年营收…`)."""
     folded = reading.folded
     lo = reading.start_of(label.start, CLAUSE_BREAKS, 40)
     blank = _blank_periods(reading, folded[lo : label.start + 2], lo, label.start)
@@ -528,7 +586,9 @@ def _referred_company(reading: Reading, label: Label) -> str | None:
         return None
     names = _FULL_NAME_RE.findall(folded, reading.stop_start(label.start, 200), lo)
     if not names:
-        return None
+        before = folded[reading.start_of(max(0, lo - 1), CLAUSE_BREAKS, 60) : max(0, lo - 1)]
+        target = _TARGET_CLAUSE_RE.match(before)
+        return target.group("name") if target else None
     name = names[-1]
     if any(a in name for a in reading.aliases):
         return None
@@ -646,7 +706,8 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
 
 _CUSTOMER_SIDE_RE = re.compile(r"(?<![A-Za-z])(?:to\s?)?[A-Za-z]端", re.IGNORECASE)
 """`B端`, `C端`, `To B端`: the business sold to one kind of customer, a part of the company."""
-_LATIN_NAME_RE = re.compile(r"[A-Z][A-Za-z0-9&+]{1,15}")
+_LATIN_NAME_RE = re.compile(r"[A-Z][A-Za-z0-9&+]{1,15}(?: [A-Z][A-Za-z0-9&+]{1,15}){0,2}")
+"""One Latin word with an upper-case start, or up to three (`Huons Bio`)."""
 _NOT_A_LATIN_NAME = frozenset({"YOY", "QOQ", "TTM", "LTM", "GAAP", "IFRS", "WIND", "EPS", "ROE", "PE", "PB"})
 """Latin words a clause carries that name no business: changes, bases, a data vendor, a metric."""
 
@@ -654,7 +715,7 @@ _NOT_A_LATIN_NAME = frozenset({"YOY", "QOQ", "TTM", "LTM", "GAAP", "IFRS", "WIND
 def _latin_name(text: str) -> str | None:
     """The one Latin-letter word left in a clause once its periods, labels, numbers and the company's names
     are blanked (`IDC` in `IDC实现`), if it is the only one and reads as a name (an upper-case start)."""
-    runs = [r.strip(" -_.,/") for r in _ASCII_RUN_RE.findall(text)]
+    runs = [r.strip(" -_.,/()") for r in _ASCII_RUN_RE.findall(text)]  # `(3)Huons Bio`: an item's mark
     runs = [r for r in runs if re.search(r"[A-Za-z]", r)]
     if len(runs) != 1 or not _LATIN_NAME_RE.fullmatch(runs[0]):
         return None
@@ -748,6 +809,16 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     region = _REGION_TOPIC_RE.match(first) or _MAIN_BUSINESS_TOPIC_RE.match(first)
     if region is not None and not reading.labels_in(lo, lo + len(first)):
         return "segment", region.group(0)
+    tally = _TALLY_TOPIC_RE.match(first)
+    if (
+        tally is not None
+        and lo + len(first) <= own
+        and not reading.labels_in(lo, lo + len(first))
+        and not _COMPANY_RE.search(tally.group("name"))
+        and not any(alias in tally.group("name") or tally.group("name") in alias for alias in reading.aliases)
+        and not reading.periods_in(lo, lo + tally.end("name"))
+    ):
+        return "segment", tally.group("name")  # `印象丽江共计演出347场，…，实现营业收入7660.08万元`
     among = _AMONG_TOPIC_RE.match(first)
     if among is not None and lo + len(first) <= own and not reading.labels_in(lo, lo + len(first)):
         name = among.group("name")
@@ -782,6 +853,11 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
             # `受益于青花系列放量，Q3毛利率…`: a cause opening the sentence is no topic
             if not reading.labels_in(start, start + len(opening)):
                 return "segment", m.group(0)
+    opening_part = _part_revenue(reading, lo, lo + len(first))
+    if opening_part is not None and lo + len(first) <= own:
+        # `2019年金健桥收入457万元，净利润-613万元，2020H1收入428万元，净利润3.65万元`: a sentence that
+        # opens on a named part's revenue (read by no label) is that part's in every clause after it
+        return "segment", opening_part
     # the clause right before the label's own (no figure of its own in it)
     prev_end = own - 1
     if prev_end > lo:
@@ -812,12 +888,40 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
         ):
             # `公司津逮服务器保持稳健增长，实现营收9.37亿元`: one line of the company's, named, growing
             return "segment", line.group("name")
+        part = _part_revenue(reading, prev_lo, prev_end)
+        if part is not None:
+            return "segment", part  # `2019年金健桥收入557万元，净利润-713万元`: the part's
     item = _item_paragraph(reading, pos)
     if item is not None:
         return "segment", item
     return "company", None
 
 
+def _part_revenue(reading: Reading, lo: int, end: int) -> str | None:
+    """The name of a part whose revenue alone the clause [lo, end) gives, read by no label (a revenue read as
+    no one's label is a part's): `2019年金健桥收入557万元`."""
+    clause = reading.folded[lo:end]
+    part = _PART_REVENUE_RE.match(reading.folded, lo + len(clause) - len(clause.lstrip()), end)
+    if part is None or reading.labels_in(lo, end):
+        return None
+    name = part.group("name")
+    if (
+        _NOT_A_PART_RE.search(name)
+        or any(alias in name or name in alias for alias in reading.aliases)
+        or _whole_business(name)
+    ):
+        return None
+    return name
+
+
+_PART_REVENUE_RE = re.compile(
+    r"(?:(?:20)?[0-9]{2}\s?年(?:度)?|(?:20)?[0-9]{2}\s?H[12]|[12]H\s?(?:20)?[0-9]{2})?\s?"
+    r"(?P<name>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:营业收入|营收|收入)\s?(?:为|达|约)?\s?[-+]?[0-9]"
+)
+"""A clause giving a named part's revenue and nothing else (`2019年金健桥收入557万元`)."""
+_NOT_A_PART_RE = re.compile(
+    r"公司|集团|本行|全年|上半年|下半年|前三季度|季度|单季|实现|合计|总|营业|主营|全部|整体|报告期|期内|同期|其中|累计"
+)
 _PARAGRAPH_BREAK_RE = re.compile(r"\n|\s{2,}(?=\S)")
 _ITEM_SENTENCE_RE = re.compile(
     r"\s*(?:[(（]?[0-9一二三四五六七八九十]{1,2}\s?[)）.．、]\s?)(?P<name>[\u4e00-\u9fffA-Za-z]{2,10})\s?。"
@@ -1133,6 +1237,10 @@ def _approx(folded: str, mention: Mention, gap: str) -> bool:
     return bool(_APPROX_BEFORE_RE.search(gap[-6:]) or _APPROX_AFTER_RE.match(folded[end : end + 4]))
 
 
+_LONG_SENTENCE = 400
+"""How far back a sentence's start is looked for when the usual window ends inside it."""
+
+
 def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodMention | None:
     """The period a number at `pos` is for: the last the clause [lo, pos) names, else the last an earlier
     clause of its sentence names (`其中，2020年第二季度…；实现归母净利2.12亿元`), a comparison's period
@@ -1144,6 +1252,7 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
         if p.kind != "date"
         and not _compared_base(folded, max(lo, p.start - 4), p.start, p.end, pos)
         and not _closed_comparison(folded, max(lo, p.start - 4), p.start, p.end, pos)
+        and not _closed_same_period(folded, p, pos)
         and not _rate_aside(reading, p, pos)
         and not _compound_growth_span(folded, p, pos)
     ]
@@ -1171,6 +1280,29 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
     if earlier and _quarter_marked_clause_by_clause(folded, earlier, sentence_lo, pos):
         return None
     return earlier[-1] if earlier else None
+
+
+_PART_OPENING_RE = re.compile(r"\s?其中")
+
+
+def _forecasts_part(reading: Reading, sent_lo: int, pos: int) -> bool:
+    """`预计归母净利润有望达到2.44亿元，同比增长104.80%；其中，21Q3归母净利0.52亿元`: a `；` item that opens
+    on 其中 breaks down the figure before it, so it is a forecast when that is; one that opens on the 实现 a
+    预计 before it governs goes on with the forecast (`预计2022年实现营业收入89.18亿元…；实现归母净利润…`)."""
+    folded = reading.folded
+    if sent_lo == 0 or folded[sent_lo - 1] not in "；;":
+        return False
+    earlier = _EXPECTATION_RE.sub(
+        lambda m: " " * len(m.group(0)), folded[reading.stop_start(sent_lo - 1) : sent_lo]
+    )
+    earlier = _express_estimates_blanked(earlier)
+    if _PART_OPENING_RE.match(folded, sent_lo, pos):
+        return bool(FORECAST_RE.search(earlier))
+    return bool(_SAME_VERB_RE.match(folded, sent_lo, pos) and _FORECAST_VERB_RE.search(earlier))
+
+
+_SAME_VERB_RE = re.compile(r"\s?实现")
+_FORECAST_VERB_RE = re.compile(r"(?:预计|预测|预期)[^，,；;。]{0,14}实现")
 
 
 _ASIDE_LEAD_RE = re.compile(r"其中[，,]?\s?$")
@@ -1229,6 +1361,13 @@ def _closed_comparison(folded: str, lead_lo: int, start: int, end: int, pos: int
     利润3.56亿`: a period right after a comparison word, in a clause that ends before the number, is what an
     earlier figure was compared with; the clauses after it are still on the period before."""
     return bool(_COMPARED_END_RE.search(folded[lead_lo:start]) and _CLAUSE_END_RE.search(folded, end, pos))
+
+
+def _closed_same_period(folded: str, period: PeriodMention, pos: int) -> bool:
+    """`Q1公司营收同比下降72.2%至0.85亿元，仅为2019年同期的10%，归母净亏损0.39亿元`: a year's `同期` is the
+    base an earlier figure is measured against; in a clause that ends before the number it names no period
+    for the clauses after it."""
+    return folded.startswith("同期", period.end) and bool(_CLAUSE_END_RE.search(folded, period.end, pos))
 
 
 _ALONE_WORDS = ("单季度", "单季")
@@ -1477,6 +1616,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         or _FORECAST_EXTRA_RE.search(before)
         or _MIDPOINT_RE.search(gap)
         or _TAKE_MIDPOINT_RE.search(before)
+        or _forecasts_part(reading, sent_lo, pos)
     ):
         basis = "forecast"
     elif (
@@ -1523,6 +1663,10 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     if when is None and same_as_before and stop_lo > 0:
         # `…其中Q3同比降11.2%至9.3亿。同期公司毛利率2.1%`: the last period the sentence before names
         when = period_for(reading, stop_lo, stop_lo, reading.stop_start(stop_lo - 1))
+    if when is None and stop_lo > 0 and (wide := reading.stop_start(pos, _LONG_SENTENCE)) < stop_lo:
+        # `冠城大通2023一季报显示，公司主营收入…；归母净利润…；…，财务费用4978.84万元，毛利率16.31%`: a long
+        # sentence's period, named further back than a sentence is looked at
+        when = period_for(reading, sent_lo, pos, wide)
     if when is None and metric in _RATE_LEVELS and stop_lo > 0:
         when = _previous_sentence_quarter(reading, stop_lo, label.start)
     if metric in PE_METRICS:
@@ -1531,6 +1675,10 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     if got is None:
         return None
     period, basis = got
+    if when is None and period is not None and period.sub == "FY" and "环比" in folded[sent_lo:pos]:
+        # `2022年一季度毛利率水平恢复。…另一方面，公司毛利率环比上升7ppt至36.39%`: a level moved from the
+        # quarter before is a quarter's, whatever the document's own year; a sentence naming none is no year's
+        return None
     if mention.kind == "none" and (len(gap) > _BARE_GAP or re.search(r"[0-9]", gap)):
         return None
     limit = _LABEL_GAP_ASCII if gap.isascii() else _LABEL_GAP

@@ -404,7 +404,7 @@ def read_facts(
     found.extend(read_lists(reading))
     prose, loose = read_prose(reading)
     found.extend(prose)
-    facts = _dedupe(found)
+    facts = _restated_forecasts(_dedupe(found))
     taken = {f.start for f in facts}
     loose = [f for f in loose if f.start not in taken]
     previewed = _previewed(reading.folded)
@@ -423,6 +423,26 @@ def read_facts(
         period = _latest_printed(facts)
     period = _before_outlook(reading.folded, period)
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases)
+
+
+def _restated_forecasts(facts: list[Fact]) -> list[Fact]:
+    """`达产后营业收入预计实现147.3亿元，净利润7.05亿元` and, a paragraph on, `净利润合计7.05亿元，
+    对应单吨净利…`: an undated figure that repeats, value for value, a figure the text printed before as
+    a forecast of the same metric is that forecast restated, not the company's result."""
+    out = []
+    for f in facts:
+        if f.basis == "actual" and f.period is None and f.value is not None:
+            if any(
+                g.basis == "forecast"
+                and g.metric == f.metric
+                and g.start < f.start
+                and g.value is not None
+                and math.isclose(g.value, f.value, rel_tol=1e-9)
+                for g in facts
+            ):
+                f = replace(f, basis="forecast")
+        out.append(f)
+    return out
 
 
 _PREVIEW_RE = re.compile(

@@ -64,6 +64,7 @@ _PATTERNS = [
         rf"(?<![0-9.])(?:(?P<n_y>{_Y})\s?年?\s?)?Q1\s?[-~～至到]\s?Q?3(?![0-9])|(?<![0-9])1\s?[-~～至]\s?3\s?季度"
         rf"|(?<![0-9.])1\s?[-~～至]\s?3Q(?:\s?(?P<n_y2>{_Y})(?![0-9])|(?![0-9A-Za-z]))",
     ),
+    ("half", rf"(?<![0-9.])(?:(?P<hq_y>{_Y})\s?年?\s?)?Q1\s?[-~～至到]\s?Q?2(?![0-9])"),
     ("nm", rf"(?<![0-9A-Za-z])(?P<nm_n>3|6|9|12)M\s?(?P<nm_y>{_Y})(?![0-9])"),
     ("q_a", rf"(?<![0-9A-Za-z])(?P<qa_n>[1-4])Q\s?(?P<qa_y>{_Y})(?![0-9])"),
     ("q_b", rf"(?<![0-9.])(?P<qb_y>{_Y})\s?Q(?P<qb_n>[1-4])(?![0-9])(?:\s?单季度?)?"),
@@ -194,6 +195,8 @@ def _read(m: re.Match[str]) -> PeriodMention:
         return PeriodMention(s, e, None, "range", years)
     if kind == "nine":
         return PeriodMention(s, e, Period(_year(g("n_y") or g("n_y2")), "Q1-Q3"), "period")
+    if kind == "half":  # `2020Q1-2实现收入24.16亿元`: the first two quarters, the half year
+        return PeriodMention(s, e, Period(_year(g("hq_y")), "H1"), "period")
     if kind == "fy":
         return PeriodMention(s, e, Period(_year(g("fy_y") or g("fy_y2")), "FY"), "period")
     if kind == "est":

@@ -891,6 +891,20 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
         part = _part_revenue(reading, prev_lo, prev_end)
         if part is not None:
             return "segment", part  # `2019年金健桥收入557万元，净利润-713万元`: the part's
+    if not folded[lo:own].strip() and lo > 0:
+        # `公司紫外固化材料实现销售收入3.95亿元，较上年同期下降10.81%。毛利率36.25%`: a sentence opening on
+        # its bare label after one giving only a named line's sales read by no label, is that line's
+        before = _sentence_lo(reading, lo - 1)
+        sales = _LINE_SALES_RE.search(folded, before, lo)
+        if sales is not None and not reading.labels_in(before, lo):
+            name = _FILLER_RE.sub("", sales.group("name"))
+            if (
+                len(name) >= 2
+                and not _COMPANY_RE.search(name)
+                and not _whole_business(name)
+                and not any(alias in name or name in alias for alias in reading.aliases)
+            ):
+                return "segment", name
     item = _item_paragraph(reading, pos)
     if item is not None:
         return "segment", item
@@ -919,6 +933,10 @@ _PART_REVENUE_RE = re.compile(
     r"(?P<name>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:营业收入|营收|收入)\s?(?:为|达|约)?\s?[-+]?[0-9]"
 )
 """A clause giving a named part's revenue and nothing else (`2019年金健桥收入557万元`)."""
+_LINE_SALES_RE = re.compile(
+    r"(?:本公司|公司|集团)(?P<name>[\u4e00-\u9fffA-Za-z]{2,10}?)(?:业务|板块|产品)?实现(?:销售|营业)收入\s?[0-9]"
+)
+"""A named line's sales (`公司紫外固化材料实现销售收入3.95亿元`)."""
 _NOT_A_PART_RE = re.compile(
     r"公司|集团|本行|全年|上半年|下半年|前三季度|季度|单季|实现|合计|总|营业|主营|全部|整体|报告期|期内|同期|其中|累计"
 )

@@ -27,3 +27,13 @@ def test_a_bare_margin_after_the_companys_own_sales_stays_the_companys() -> None
     text = "公司2021年实现营业收入20.40亿元，同比增长6.1%。毛利率33.15%，同比提升1.2个百分点。"
     got = read_facts(text).screening()
     assert got["gross_margin"].fact.value == pytest.approx(33.15)
+
+
+def test_a_margin_after_what_squeezed_it_is_the_companys() -> None:
+    # `上游原材料成本压力较大压缩毛利率，2021年毛利率…至17.6%`: a cause squeezing it names no segment
+    text = (
+        "公司2021全年营收52.30亿元，同比+24.45%。上游原材料成本压力较大压缩毛利率，"
+        "2021年毛利率同比-2.7pct至21.4%，但规模效应释放，费用率下降明显。"
+    )
+    got = read_facts(text).screening()
+    assert got["gross_margin"].fact.value == pytest.approx(21.4)

@@ -37,3 +37,13 @@ def test_a_margin_after_what_squeezed_it_is_the_companys() -> None:
     )
     got = read_facts(text).screening()
     assert got["gross_margin"].fact.value == pytest.approx(21.4)
+
+
+def test_the_parent_companys_profit_spelt_归母公司利润_is_the_net_profit() -> None:
+    # `2022年归母公司利润约为3.98亿元`: 归母 with 公司 and 净 left out
+    text = (
+        "快报符合预期，净利率维持高水平。2022年归母公司利润约为2.76亿元，同比增长30.16%，"
+        "对应单Q4利润约为0.81亿元。"
+    )
+    got = read_facts(text).screening()
+    assert got["net_profit"].fact.value == pytest.approx(2.76e8)

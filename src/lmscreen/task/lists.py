@@ -31,6 +31,16 @@ from lmscreen.task.units import Mention, printed_unit
 from lmscreen.task.vocabulary import CHANGE_RE, FORECAST_RE, PRIOR_RE
 
 _RUN_JOINS = ("\\", "/", "、", "和", "及", "与")
+_RUN_QUALIFIERS = ("综合", "整体")
+
+
+def _run_join(gap: str) -> bool:
+    """Whether `gap` joins two labels of one run: a separator, or one followed by the qualifier the run's
+    labels share (`单季度综合毛利率/综合净利率24.3%/11.8%`)."""
+    gap = gap.strip()
+    return gap in _RUN_JOINS or (gap[:1] in _RUN_JOINS and gap[1:] in _RUN_QUALIFIERS)
+
+
 _SEP_RE = re.compile(r"^\s?(?:[、,，/\\和及与]|以及|and)\s?$")
 _LABEL_SEP_RE = re.compile(r"^\s?(?:[、,，/\\和及与]|以及)\s?$")
 _AFTER_ENUM_RE = re.compile(r"^(?:为|是|达到?|录得|实现|约为?|:|：)?\s?")
@@ -110,7 +120,7 @@ def _run_before(reading: Reading, pos: int, lo: int) -> list[Label]:
         return []
     run = [labels[-1]]
     for lab in reversed(labels[:-1]):
-        if reading.folded[lab.end : run[0].start].strip() not in _RUN_JOINS:
+        if not _run_join(reading.folded[lab.end : run[0].start]):
             break
         run.insert(0, lab)
     return run
@@ -202,11 +212,11 @@ def read_lists(reading: Reading) -> list[Fact]:
     # slash lists without 分别: `收入\\净利22.9\\2.95亿`
     labels = reading.labels
     for i, label in enumerate(labels):
-        if i > 0 and folded[labels[i - 1].end : label.start].strip() in _RUN_JOINS:
+        if i > 0 and _run_join(folded[labels[i - 1].end : label.start]):
             continue  # inside a run already read
         joined = [label]
         j = i + 1
-        while j < len(labels) and folded[joined[-1].end : labels[j].start].strip() in _RUN_JOINS:
+        while j < len(labels) and _run_join(folded[joined[-1].end : labels[j].start]):
             joined.append(labels[j])
             j += 1
         if len(joined) < 2:

@@ -181,6 +181,11 @@ class Reading:
             i += 1
         return out
 
+    def names_company(self, name: str) -> bool:
+        """Whether `name` is one of the company's names, or part or whole of one (`格力` / `格力电器`): a
+        sentence opening on it is about the company, not a part or another company."""
+        return any(alias in name or name in alias for alias in self.aliases)
+
     def digest_item(self, pos: int) -> str | None:
         """The company whose item of a digest holds folded `pos` (None outside a digest)."""
         for lo, hi, name in self.digest_items:

@@ -232,7 +232,10 @@ _AMONG_TOPIC_RE = re.compile(
 )
 """`…新品类发展良好…。其中洗碗机增长强劲，…`: a sentence opening on 其中 and a name is about that one part of
 what the text just listed (not `其中20Q4营收…`, a period, nor `其中公司…`)."""
-_DRIVES_WHOLE_RE = re.compile(r"(?:带动|拉动|推动|驱动|助推)(?:公司)?\s?$")
+_DRIVE_VERBS = r"带动|拉动|推动|驱动|助推"
+"""Verbs of a cause that drives a figure (`带动整体毛利率…`); with 导致 / 使 / 促使 / 致使, any cause's."""
+_CAUSE_VERBS = _DRIVE_VERBS + r"|导致|使得?|促使|致使"
+_DRIVES_WHOLE_RE = re.compile(r"(?:" + _DRIVE_VERBS + r")(?:公司)?\s?$")
 """`其中A业务毛利率提升8.3pcts，带动整体毛利率…`: a part that drives the overall figure; the overall one
 (`整体`, `综合`) is the company's, not the part's the clause before names."""
 _ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
@@ -764,11 +767,11 @@ _COMPANY_CLAUSE_RE = re.compile(
 _CAUSE_END_RE = re.compile(r"影响下?$|(?:压缩|侵蚀|拖累|挤压|摊薄|拉低|压低)了?$")
 """A clause naming what moved the figure (`新准则影响`, `受疫情影响`, `上游原材料成本压力较大压缩`) right
 before the label names no segment: the figure is whoever the sentence is about."""
-_CAUSE_VERB_RE = re.compile(r"带动|推动|拉动|导致|使得?|促使|致使|驱动|助推")
+_CAUSE_VERB_RE = re.compile(_CAUSE_VERBS)
 """A clause that is only a cause's verb (`，带动毛利率…`): its subject is the clause before's."""
 _CHANGE_CAUSE_RE = re.compile(
     r"(?:增长|提升|提高|上升|下降|回落|优化|改善|升级|恢复|放量|扩大|减少|上涨|下滑|回暖|释放|显现)的?"
-    r"(?:带动|推动|拉动|导致|使得?|促使|致使|驱动|助推)$"
+    r"(?:" + _CAUSE_VERBS + r")$"
 )
 """A clause ending on a change and a cause's verb (`产品结构升级带动`, `产能利用率的恢复带动`): what moved the
 figure, not whose it is."""
@@ -815,7 +818,7 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
         and lo + len(first) <= own
         and not reading.labels_in(lo, lo + len(first))
         and not _COMPANY_RE.search(tally.group("name"))
-        and not any(alias in tally.group("name") or tally.group("name") in alias for alias in reading.aliases)
+        and not reading.names_company(tally.group("name"))
         and not reading.periods_in(lo, lo + tally.end("name"))
     ):
         return "segment", tally.group("name")  # `印象丽江共计演出347场，…，实现营业收入7660.08万元`
@@ -902,7 +905,7 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
                 len(name) >= 2
                 and not _COMPANY_RE.search(name)
                 and not _whole_business(name)
-                and not any(alias in name or name in alias for alias in reading.aliases)
+                and not reading.names_company(name)
             ):
                 return "segment", name
     item = _item_paragraph(reading, pos)
@@ -919,11 +922,7 @@ def _part_revenue(reading: Reading, lo: int, end: int) -> str | None:
     if part is None or reading.labels_in(lo, end):
         return None
     name = part.group("name")
-    if (
-        _NOT_A_PART_RE.search(name)
-        or any(alias in name or name in alias for alias in reading.aliases)
-        or _whole_business(name)
-    ):
+    if _NOT_A_PART_RE.search(name) or reading.names_company(name) or _whole_business(name):
         return None
     return name
 

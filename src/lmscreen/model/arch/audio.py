@@ -27,28 +27,25 @@ from __future__ import annotations
 
 from typing import Any
 
-
-def _int(cfg: dict[str, Any], key: str) -> int:
-    value = cfg.get(key)
-    return int(value) if isinstance(value, int | float) and value > 0 else 0
+from lmscreen.model.arch.vision import config_int
 
 
 def gemma4_audio_params(audio: dict[str, Any], text_hidden: int | None = None) -> int:
     """Parameters of a Gemma 4 audio tower (`model_type` gemma4_audio) and its embedder into the text
     width."""
-    depth = _int(audio, "num_hidden_layers")
-    h = _int(audio, "hidden_size")
+    depth = config_int(audio, "num_hidden_layers")
+    h = config_int(audio, "hidden_size")
     if not (depth and h):
         return 0
-    heads = _int(audio, "num_attention_heads") or 8  # Gemma4AudioConfig's defaults
+    heads = config_int(audio, "num_attention_heads") or 8  # Gemma4AudioConfig's defaults
     channels = audio.get("subsampling_conv_channels")
     c0, c1 = (
         (int(channels[0]), int(channels[1]))
         if isinstance(channels, list | tuple) and len(channels) == 2
         else (128, 32)
     )
-    kernel = _int(audio, "conv_kernel_size") or 5
-    out = _int(audio, "output_proj_dims") or 1536
+    kernel = config_int(audio, "conv_kernel_size") or 5
+    out = config_int(audio, "output_proj_dims") or 1536
     subsample = c0 * 9 + c0 + c0 * c1 * 9 + c1 + (c0 // 4) * c1 * h
     feed_forward = 2 * (2 * h * 4 * h + 2 * h)
     attention = 5 * h * h + h // heads

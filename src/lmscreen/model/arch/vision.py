@@ -19,7 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 
-def _int(cfg: dict[str, Any], *keys: str) -> int:
+def config_int(cfg: dict[str, Any], *keys: str) -> int:
+    """The first of `keys` that `cfg` gives as a positive number, as an int; 0 when none does (a tower's
+    config missing a size is not guessed)."""
     for key in keys:
         value = cfg.get(key)
         if isinstance(value, int | float) and value > 0:
@@ -40,16 +42,16 @@ def gemma4_vision_params(vision: dict[str, Any], text_hidden: int | None = None)
     the count rnagabh/gemma4-vision-encoder's config.json records (`_verified_total_params`) for the tower
     extracted from google/gemma-4-31B-it.
     """
-    depth = _int(vision, "num_hidden_layers")
-    h = _int(vision, "hidden_size")
-    inter = _int(vision, "intermediate_size")
+    depth = config_int(vision, "num_hidden_layers")
+    h = config_int(vision, "hidden_size")
+    inter = config_int(vision, "intermediate_size")
     if not (depth and h and inter):
         return 0
-    heads = _int(vision, "num_attention_heads") or 12  # Gemma4VisionConfig's defaults
-    kv = _int(vision, "num_key_value_heads") or heads
-    dim = _int(vision, "head_dim") or 64
-    patch = _int(vision, "patch_size") or 16
-    positions = _int(vision, "position_embedding_size") or 10 * 1024
+    heads = config_int(vision, "num_attention_heads") or 12  # Gemma4VisionConfig's defaults
+    kv = config_int(vision, "num_key_value_heads") or heads
+    dim = config_int(vision, "head_dim") or 64
+    patch = config_int(vision, "patch_size") or 16
+    positions = config_int(vision, "position_embedding_size") or 10 * 1024
     clipped = 4 * 7 if vision.get("use_clipped_linears") else 0
     block = h * heads * dim * 2 + h * kv * dim * 2 + 2 * dim + 3 * h * inter + 4 * h + clipped
     standardize = 2 * h if vision.get("standardize") else 0
@@ -62,13 +64,13 @@ def vision_params(vision: Any, text_hidden: int | None = None) -> int:
         return 0
     if str(vision.get("model_type") or "") == "gemma4_vision":
         return gemma4_vision_params(vision, text_hidden)
-    depth = _int(vision, "depth", "num_hidden_layers", "vt_num_hidden_layers")
+    depth = config_int(vision, "depth", "num_hidden_layers", "vt_num_hidden_layers")
     # Qwen2-VL names the ViT width `embed_dim` and its MLP `mlp_ratio`; its `hidden_size` is the
     # language model's width, which the merger projects to (Qwen2VLVisionConfig).
-    embed = _int(vision, "embed_dim")
-    h = embed or _int(vision, "hidden_size", "vt_hidden_size")
+    embed = config_int(vision, "embed_dim")
+    h = embed or config_int(vision, "hidden_size", "vt_hidden_size")
     ratio = vision.get("mlp_ratio")
-    inter = _int(vision, "intermediate_size", "vt_intermediate_size") or (
+    inter = config_int(vision, "intermediate_size", "vt_intermediate_size") or (
         int(h * ratio) if embed and isinstance(ratio, int | float) and ratio > 0 else 0
     )
     if not (depth and h and inter):
@@ -76,24 +78,24 @@ def vision_params(vision: Any, text_hidden: int | None = None) -> int:
     gated = str(vision.get("hidden_act") or "").lower() in ("silu", "swiglu")
     mlp = (3 if gated else 2) * h * inter + inter + h
     block = 4 * h * h + 4 * h + mlp + 4 * h
-    patch = _int(vision, "patch_size") or 14
-    channels = _int(vision, "in_channels", "num_channels") or 3
-    temporal = _int(vision, "temporal_patch_size") or 1
+    patch = config_int(vision, "patch_size") or 14
+    channels = config_int(vision, "in_channels", "num_channels") or 3
+    temporal = config_int(vision, "temporal_patch_size") or 1
     patch_embed = channels * temporal * patch * patch * h
-    positions = _int(vision, "num_position_embeddings") or (
+    positions = config_int(vision, "num_position_embeddings") or (
         # MoonViT (Kimi-VL): a learnable height × width grid, interpolated to each image's size
-        _int(vision, "init_pos_emb_height") * _int(vision, "init_pos_emb_width")
+        config_int(vision, "init_pos_emb_height") * config_int(vision, "init_pos_emb_width")
     )
-    image = _int(vision, "image_size")
+    image = config_int(vision, "image_size")
     if not positions and image:
         positions = (image // patch) ** 2
     kernel = vision.get("merge_kernel_size")
-    merge = _int(vision, "spatial_merge_size") or (
+    merge = config_int(vision, "spatial_merge_size") or (
         int(kernel[0]) if isinstance(kernel, list) and kernel else 1
     )
     out = (
-        _int(vision, "out_hidden_size", "projection_dim", "text_hidden_size")
-        or (_int(vision, "hidden_size") if embed else 0)
+        config_int(vision, "out_hidden_size", "projection_dim", "text_hidden_size")
+        or (config_int(vision, "hidden_size") if embed else 0)
         or text_hidden
         or h
     )

@@ -453,14 +453,19 @@ _REPORT_NAMED_RE = re.compile(r"业绩快报|年度报告|季度报告|中期报
 _PREVIEW_HEAD = 150
 
 
+def _opening_preview(folded: str) -> re.Match[str] | None:
+    """The 业绩预告 the text's opening sentence announces (`公司披露2021年前三季度业绩预告，…`), if any."""
+    head = folded[:_PREVIEW_HEAD]
+    stop = head.find("。")
+    return _PREVIEW_RE.search(head, 0, stop if stop >= 0 else len(head))
+
+
 def _previewed(folded: str) -> Period | None:
     """`公司披露2021年前三季度业绩预告，预计归母净利润有望达到2.44亿元…；其中，21Q3归母净利0.52亿元`,
     `公司公布2021年年报业绩预告，…2021年全年，公司实现营业收入约76.6亿元`: a text whose opening sentence
     announces a 业绩预告 and that names no report of any period (no 年报, 季报, 业绩快报 beside it) has only
     the forecast's figures for that period: the period the forecast is for, or None."""
-    head = folded[:_PREVIEW_HEAD]
-    stop = head.find("。")
-    m = _PREVIEW_RE.search(head, 0, stop if stop >= 0 else len(head))
+    m = _opening_preview(folded)
     if m is None:
         return None
     if _REPORT_NAMED_RE.search(folded[: m.start()]) or _REPORT_NAMED_RE.search(folded, m.end()):
@@ -556,9 +561,7 @@ def _year_without_figures(folded: str, period: Period | None, facts: list[Fact])
     text whose opening announces the year's 业绩预告
     (`尚品宅配发布2018年业绩预告，…2018前三季度公司实现毛利率43.56%`): it is about the forecast, and its nine
     months are an earlier report's."""
-    head = folded[:_PREVIEW_HEAD]
-    stop = head.find("。")
-    if _PREVIEW_RE.search(head, 0, stop if stop >= 0 else len(head)):
+    if _opening_preview(folded) is not None:
         return period
     if period is None or period.year is None or period.sub != "FY" or _printed(facts, period, _OWN_METRICS):
         return period

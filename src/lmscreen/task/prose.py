@@ -1684,8 +1684,9 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         # `冠城大通2023一季报显示，公司主营收入…；归母净利润…；…，财务费用4978.84万元，毛利率16.31%`: a long
         # sentence's period, named further back than a sentence is looked at
         when = period_for(reading, sent_lo, pos, wide)
-    if when is None and metric in _RATE_LEVELS and stop_lo > 0:
-        when = _previous_sentence_quarter(reading, stop_lo, label.start)
+    if when is None and stop_lo > 0:
+        amount = metric not in _RATE_LEVELS
+        when = _previous_sentence_quarter(reading, stop_lo, label.start, topic_only=amount)
     if metric in PE_METRICS:
         return _pe(reading, label, mention, gap, lead, basis, scope, segment)
     got = resolved_period(reading, when, basis)
@@ -1761,12 +1762,17 @@ def _hope_heading(reading: Reading, sent_lo: int, pos: int) -> tuple[int, int] |
 _OPENING_FILLER_RE = re.compile(r"^(?:(?:另外|此外|同时)[，,]?\s?)?(?:公司|本公司|其|整体|综合|销售|单季)?$")
 
 
-def _previous_sentence_quarter(reading: Reading, stop_lo: int, label_start: int) -> PeriodMention | None:
+def _previous_sentence_quarter(
+    reading: Reading, stop_lo: int, label_start: int, topic_only: bool = False
+) -> PeriodMention | None:
     """`2021Q4归母净利润同比增29.37%，净利率13.70%。毛利率为30.02%，…`: a rate opening a sentence that names
     no period, right after a sentence that opens on a quarter alone in the same paragraph, is that
-    quarter's (the writer goes on about the quarter); kept as the year's it would be a wrong figure."""
+    quarter's (the writer goes on about the quarter); kept as the year's it would be a wrong figure.
+    With `topic_only` (an amount: `其中2Q22主因低基数效应，环比提速。营收63.22亿元，…`) only when the
+    sentence before is the quarter's heading, printing no figure of its own: the amounts that follow are
+    the quarter's, not the half year's the text opened on."""
     folded = reading.folded
-    if not _OPENING_FILLER_RE.match(folded[stop_lo:label_start].strip()):
+    if not topic_only and not _OPENING_FILLER_RE.match(folded[stop_lo:label_start].strip()):
         return None
     if re.search(r"\s{2,}|\n", folded[max(0, stop_lo - 1) : label_start]):
         return None  # a paragraph break: the sentence starts afresh
@@ -1776,13 +1782,16 @@ def _previous_sentence_quarter(reading: Reading, stop_lo: int, label_start: int)
         return None
     first = named[0]
     main = reading.main
+    opening = folded[prev_lo : first.start].strip()
     if (
         first.period is None
         or first.period.sub not in ("Q1", "Q2", "Q3", "Q4")
         or main is None
         or main.sub in ("Q1", "Q2", "Q3", "Q4")
-        or folded[prev_lo : first.start].strip()
+        or opening not in (("", "其中", "其中，", "其中,") if topic_only else ("",))
     ):
+        return None
+    if topic_only and (re.search(r"[0-9]", folded[first.end : stop_lo]) or len(named) > 1):
         return None
     return first
 

@@ -1,0 +1,45 @@
+"""Figures blind round 67 showed the reader missing: a half-year note whose second quarter is named in
+a heading sentence of its own (`其中2Q22主因低基数效应，环比提速。`) and whose quarter figures follow in the
+next sentence with no period of their own, read as the half year's: a conflict with the half year's.
+Texts written here in that shape; the reader is the real one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from lmscreen.task.facts import read_facts
+
+HALF = "公司1H23营收88.40亿元，同比+6.10%，归母净利润12.30亿元，同比+3.20%。"
+
+
+def test_amounts_after_a_quarter_heading_sentence_are_the_quarters() -> None:
+    text = (
+        HALF
+        + "其中2Q23受益于新品放量，环比提速。营收47.20亿元，同比+12.40%，归母净利润6.90亿元，同比+9.80%。"
+    )
+    sheet = read_facts(text)
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(88.4e8)
+    assert got["net_profit"].fact.value == pytest.approx(12.3e8)
+    quarter = [
+        f
+        for f in sheet.facts
+        if f.metric == "revenue" and f.basis == "actual" and f.value == pytest.approx(47.2e8)
+    ]
+    assert quarter and quarter[0].period is not None and quarter[0].period.sub == "Q2"
+
+
+def test_a_quarter_sentence_with_figures_of_its_own_does_not_date_the_next() -> None:
+    # the sentence before prints a figure, so it is no heading: the next sentence's undated amounts are not
+    # taken for the quarter's, and two half-year revenues that disagree stay a conflict
+    text = HALF + "其中2Q23毛利率31.2%，环比提速。营收47.20亿元，同比+12.40%。"
+    got = read_facts(text).screening()
+    assert got["revenue"].fact is None
+    assert got["revenue"].conflict
+
+
+def test_a_heading_sentence_across_a_paragraph_break_does_not_carry() -> None:
+    text = HALF + "其中2Q23受益于新品放量，环比提速。\n营收47.20亿元，同比+12.40%。"
+    got = read_facts(text).screening()
+    assert got["revenue"].fact is None

@@ -43,3 +43,23 @@ def test_a_heading_sentence_across_a_paragraph_break_does_not_carry() -> None:
     text = HALF + "其中2Q23受益于新品放量，环比提速。\n营收47.20亿元，同比+12.40%。"
     got = read_facts(text).screening()
     assert got["revenue"].fact is None
+
+
+def test_a_quote_pages_run_of_labels_and_values_reads_each_figure() -> None:
+    """`该股于…每股收益 0.25元营业利润 1.16亿元市盈率 76.76销售毛利率 35.556%净利润 102,350,560.62元`: a quote
+    page glues each label to the value before it. 该股 is the stock's company, and the 毛利 of the margin
+    before 净利润 is that margin's word, not a qualifier of the profit (as in 毛利润)."""
+    text = (
+        "财务数据最近的财报数据显示，该股于2024年03月12日每股收益 0.41元营业利润 2.05亿元市盈率 33.20"
+        "销售毛利率 27.315%净利润 168,402,115.37元"
+    )
+    got = read_facts(text).screening()
+    assert got["net_profit"].fact.value == pytest.approx(168402115.37)
+    assert got["gross_margin"].fact.value == pytest.approx(27.315)
+    assert got["pe_ttm"].fact is None
+
+
+def test_gross_profit_glued_after_a_spaced_value_is_still_no_net_profit() -> None:
+    # a qualifier inside the label's own clause still excludes it: 毛利润 is no profit after tax
+    got = read_facts("公司2023年营业收入 12.5亿元，毛利润 3.20亿元。").screening()
+    assert got["net_profit"].fact is None

@@ -453,6 +453,17 @@ Two sets of logged start-ups, each row citing its source:
   verdicts 9/9); KV median 0.3%, the worst the L40S Qwen3.5-9B pool (20.83 planned / 20.27 logged, 2.8%). Its
   miss: google/gemma-3-4b-it's weights (8.07 planned / 8.58 logged, 5.9%). Held out with it: 402 of 444
   (90.5%); calibration 0.3%, 33 of 33.
+  Looked at since (no longer blind), the p23 pass: vLLM's rotary tables as it builds them (vllm 0.19.0
+  rotary_embedding/, gemma3.py, gemma4.py; arch.config._rope_tables, memory.weights.rope_cache_bytes): a
+  linear or dynamic-NTK rope precomputes max_position × factor rows, YaRN original_max_position × factor, and
+  get_rope keeps one table per distinct setting, so Gemma 3 holds its full layers' linear ×8 table (131,072 ×
+  8 × 256 × 2 B = 512 MiB on 4b / 12b) beside an unscaled one for the sliding layers' rope_local_base_freq,
+  and Gemma 4 one per layer type (the full layers' proportional rope spans the whole 512-wide global head).
+  The gemma-3-4b / 12b / 27b-it catalog copies gain the published text_config.rope_scaling {linear, 8}.
+  heldout-23's gemma-3-4b-it weights 8.07 -> 8.57 / 8.58, heldout-14/15's gemma-3-12b 22.79 -> 23.29 / 23.31
+  and 27b 51.07 -> 51.32 / 51.45 (their pools 1.9% -> 0.8%, 3.9% -> 2.7%), the gemma-4-26B-A4B loads 0.25 GiB
+  closer (48.45 / 48.50 on the A100, 15.65 / 15.67 NVFP4); held out 402 -> 403 of 444, no check turned wrong;
+  calibration 0.3%, 33 of 33.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

@@ -464,6 +464,12 @@ Two sets of logged start-ups, each row citing its source:
   and 27b 51.07 -> 51.32 / 51.45 (their pools 1.9% -> 0.8%, 3.9% -> 2.7%), the gemma-4-26B-A4B loads 0.25 GiB
   closer (48.45 / 48.50 on the A100, 15.65 / 15.67 NVFP4); held out 402 -> 403 of 444, no check turned wrong;
   calibration 0.3%, 33 of 33.
+  Then Gemma 4 configs that state no rope_parameters (the google/gemma-4-E2B / E4B copies) take
+  Gemma4TextConfig.__post_init__'s per-type default (sliding default, full proportional), so they too hold
+  both tables (64 -> 192 MiB at 131,072 positions): gemma-4-E2B-it on the T4 9.60 -> 9.72 / 9.80, the L4
+  language-only E2B 8.71 -> 8.84 / 8.89, the E4B QAT W4A16 9.52 -> 9.64 / 9.81; the T4 E2B QAT pool 5.17 ->
+  5.04 / 4.66 (now within 10%, its weights still 0.85 GiB short); held out 403 -> 404 of 444, no check turned
+  wrong; calibration unchanged.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

@@ -101,3 +101,11 @@ def test_per_layer_type_rope_parameters_build_one_table_each() -> None:
     # a type no layer has builds no table
     only_sliding = {**config, "layer_types": ["sliding_attention"] * 4}
     assert spec_from_config(only_sliding, "x").rope_tables is None
+
+
+def test_gemma_4_without_rope_parameters_takes_transformers_per_type_default() -> None:
+    """Gemma4TextConfig.__post_init__ fills a sliding default rope and a full proportional one when the file
+    states none (the google/gemma-4-E2B copy here): 131,072 × (256 + 512) × 2 B = 192 MiB, 64 before."""
+    spec = spec_for("google/gemma-4-E2B")
+    assert spec.rope_tables == ((1.0, 256), (1.0, 512))
+    assert rope_cache_bytes(spec) == 192 * MIB

@@ -124,6 +124,18 @@ _FAMILY_DEFAULTS: dict[str, dict[str, Any]] = {
         "rope_theta": 1_000_000.0,
         "rope_local_base_freq": 10_000.0,
     },
+    # Gemma4TextConfig.__post_init__ (transformers 5): a rope per layer type when the file states none
+    # (google/gemma-4-E2B / E4B copies here leave it out); vLLM's gemma4.py builds one table for each.
+    "gemma4_text": {
+        "rope_parameters": {
+            "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0},
+            "full_attention": {
+                "rope_type": "proportional",
+                "partial_rotary_factor": 0.25,
+                "rope_theta": 1_000_000.0,
+            },
+        }
+    },
     # CohereConfig / Cohere2Config default (transformers): Command R ties its 256,000-row output head to the
     # embedding and its config.json leaves the key out (counted twice: c4ai-command-r-v01 37.1 B, not 35.0).
     "cohere": {"tie_word_embeddings": True},

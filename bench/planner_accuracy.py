@@ -470,6 +470,16 @@ Two sets of logged start-ups, each row citing its source:
   language-only E2B 8.71 -> 8.84 / 8.89, the E4B QAT W4A16 9.52 -> 9.64 / 9.81; the T4 E2B QAT pool 5.17 ->
   5.04 / 4.66 (now within 10%, its weights still 0.85 GiB short); held out 403 -> 404 of 444, no check turned
   wrong; calibration unchanged.
+  Then the M-RoPE table: vLLM's MRotaryEmbedding (Qwen2-VL to Qwen3.5, a default rope with mrope_section)
+  enlarges max_position_embeddings 4 times for video positions, so a config that states its sections holds 4 ×
+  max_position rows: Qwen2-VL-2B on the RTX 5080 4.12 -> 4.15 / 4.15, Qwen2-VL-7B bf16 15.45 -> 15.47 / 15.53,
+  the nvidia/Qwen3.6-27B-NVFP4 MTP load 20.44 -> 20.53 / 20.57; no check changed outcome (held out 404 of 444,
+  calibration unchanged). Not adopted: giving the Qwen3.5 / 3.6 and Qwen3-VL catalog copies that leave the key
+  out the sections every published config states (+96 MiB on a Qwen3.5 / 3.6, +192 on a Qwen3-VL): it fixes
+  Qwen3.5-0.8B's weights (1.61 -> 1.71 / 1.72), the Qwen3-VL 4 × RTX 3090 pool and the A10 CUDA-graphs
+  verdict, but turns three right checks wrong (cyankiwi Qwen3.5-4B-AWQ weights 3.97 -> 4.06 / 3.85, the 2 ×
+  RTX 3090 Qwen3.6-35B AutoRound pool 9.7% -> 11.6%, the A10 eager verdict), rows whose weights are planned
+  high already.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

@@ -109,3 +109,14 @@ def test_gemma_4_without_rope_parameters_takes_transformers_per_type_default() -
     spec = spec_for("google/gemma-4-E2B")
     assert spec.rope_tables == ((1.0, 256), (1.0, 512))
     assert rope_cache_bytes(spec) == 192 * MIB
+
+
+def test_m_rope_tables_hold_four_times_the_positions() -> None:
+    """vLLM's MRotaryEmbedding (Qwen2-VL … Qwen3.5) enlarges max_position_embeddings 4 times for video
+    positions: nvidia/Qwen3.6-27B-NVFP4's config states its M-RoPE, 262,144 × 4 × 64 × 2 B = 128 MiB."""
+    spec = spec_for("nvidia/Qwen3.6-27B-NVFP4")
+    assert spec.rope_tables == ((4.0, 64),)
+    assert rope_cache_bytes(spec) == 128 * MIB
+    # Qwen2.5-VL writes the legacy type "mrope", which vLLM reads as a default rope
+    legacy = _config(rope_scaling={"type": "mrope", "mrope_section": [16, 24, 24]})
+    assert spec_from_config(legacy, "x").rope_tables == ((4.0, 128),)

@@ -49,10 +49,14 @@ def _rope_rows(params: dict[str, Any], max_pos: int) -> float:
     vLLM's LinearScalingRotaryEmbedding and DynamicNTKScalingRotaryEmbedding precompute
     max_position × factor positions (google/gemma-3-4b-it: 131,072 × 8 rows); YaRN's tables hold
     original_max_position_embeddings × factor (DeepSeek-V3: 4,096 × 40 = its 163,840 positions); the
-    default, llama3 and M-RoPE tables hold max_position rows (vllm 0.19.0 rotary_embedding/)."""
+    multimodal M-RoPE table of a default rope 4 × max_position; the default and llama3 tables max_position
+    rows (vllm 0.19.0 rotary_embedding/)."""
     kind = str(params.get("rope_type") or params.get("type") or "default")
+    if "mrope_section" in params:
+        # MRotaryEmbedding (Qwen2-VL … Qwen3.5): "We enlarge max_position_embeddings to 4 times"
+        return 4.0 if kind in ("default", "mrope") else 1.0
     factor = params.get("factor")
-    if not isinstance(factor, (int, float)) or factor <= 1 or "mrope_section" in params:
+    if not isinstance(factor, (int, float)) or factor <= 1:
         return 1.0
     if kind == "linear" or (kind == "dynamic" and "alpha" not in params):
         return float(factor)

@@ -65,6 +65,11 @@ class ModelSpec:
     rotary_dim: int | None = None
     """Width of the rotary embedding per head (head_dim × partial_rotary_factor; MLA's qk_rope_head_dim);
     None where unknown (the whole head)."""
+    rope_tables: tuple[tuple[float, int], ...] | None = None
+    """vLLM's rotary cos/sin tables, one per distinct rope setting of the layers: (rows as a multiple of
+    max_position_embeddings, row width). A linear or dynamic-NTK rope builds max_position × factor rows;
+    Gemma 3 keeps a second, unscaled table for its sliding layers, Gemma 4 one for each layer type.
+    None: the one table of max_position × rotary_dim (memory.weights.rope_cache_bytes)."""
 
     full_attention_layers: int | None = None
     """Layers whose KV grows with the whole context (all layers for a plain dense model)."""

@@ -43,6 +43,72 @@ def _rotary_dim(cfg: dict[str, Any], head_dim: int | None) -> int | None:
     return int(head_dim * float(factor))
 
 
+def _rope_rows(params: dict[str, Any], max_pos: int) -> float:
+    """Rows of one vLLM rotary table as a multiple of max_position_embeddings.
+
+    vLLM's LinearScalingRotaryEmbedding and DynamicNTKScalingRotaryEmbedding precompute
+    max_position × factor positions (google/gemma-3-4b-it: 131,072 × 8 rows); YaRN's tables hold
+    original_max_position_embeddings × factor (DeepSeek-V3: 4,096 × 40 = its 163,840 positions); the
+    multimodal M-RoPE table of a default rope 4 × max_position; the default and llama3 tables max_position
+    rows (vllm 0.19.0 rotary_embedding/)."""
+    kind = str(params.get("rope_type") or params.get("type") or "default")
+    if "mrope_section" in params:
+        # MRotaryEmbedding (Qwen2-VL … Qwen3.5): "We enlarge max_position_embeddings to 4 times"
+        return 4.0 if kind in ("default", "mrope") else 1.0
+    factor = params.get("factor")
+    if not isinstance(factor, (int, float)) or factor <= 1:
+        return 1.0
+    if kind == "linear" or (kind == "dynamic" and "alpha" not in params):
+        return float(factor)
+    original = params.get("original_max_position_embeddings")
+    if kind in ("yarn", "deepseek_yarn") and isinstance(original, int) and original > 0:
+        return original * float(factor) / max_pos
+    return 1.0
+
+
+def _rope_tables(
+    cfg: dict[str, Any], max_pos: int | None, head_dim: int | None, rotary_dim: int | None
+) -> tuple[tuple[float, int], ...] | None:
+    """vLLM's rotary tables as (rows per max_position, width) pairs, where they are not the one plain table.
+
+    get_rope caches one table per distinct setting, so a model whose layer types rotate differently holds
+    one per type: transformers 5's per-type rope_parameters (Gemma 4: the full-attention layers' proportional
+    rope spans their global_head_dim, its table the whole head), or Gemma 3's rope_local_base_freq for the
+    sliding layers beside the (linear-scaled) rope of the full ones."""
+    if not max_pos or not head_dim:
+        return None
+    width = rotary_dim or head_dim
+    params = cfg.get("rope_parameters")
+    tables: list[tuple[float, int]] = []
+    if isinstance(params, dict) and params and all(isinstance(v, dict) for v in params.values()):
+        types = cfg.get("layer_types")
+        present = set(types) if isinstance(types, list) else set(params)
+        seen: list[tuple[str, int]] = []
+        for layer_type, rope in params.items():
+            if layer_type not in present:
+                continue
+            global_dim = cfg.get("global_head_dim")
+            head = global_dim if layer_type == "full_attention" and isinstance(global_dim, int) else head_dim
+            if str(rope.get("rope_type") or "default") == "proportional":
+                rows_width = head  # Gemma4RotaryEmbedding hands the whole head to its base table
+            else:
+                rows_width = int(head * float(rope.get("partial_rotary_factor") or 1.0))
+            key = (repr(sorted(rope.items())), head)
+            if key not in seen:
+                seen.append(key)
+                tables.append((_rope_rows(rope, max_pos), rows_width))
+    else:
+        scaling = cfg.get("rope_scaling")
+        scaling = scaling if isinstance(scaling, dict) else params if isinstance(params, dict) else {}
+        tables.append((_rope_rows(scaling, max_pos), width))
+        local = cfg.get("rope_local_base_freq")
+        if isinstance(local, (int, float)) and (local != cfg.get("rope_theta") or tables[0][0] != 1.0):
+            tables.append((1.0, head_dim))
+    if not tables or tables == [(1.0, width)]:
+        return None
+    return tuple(tables)
+
+
 _FAMILY_DEFAULTS: dict[str, dict[str, Any]] = {
     # GemmaConfig default (transformers): Gemma 1 (gemma-2b / gemma-7b) ties the output head to the
     # embedding; its published config.json leaves the key out (counted twice: gemma-2b 3.03 B, not 2.51).
@@ -57,6 +123,22 @@ _FAMILY_DEFAULTS: dict[str, dict[str, Any]] = {
         "tie_word_embeddings": True,
         "sliding_window_pattern": 6,
         "head_dim": 256,
+        # rope of the full-attention layers, and the separate base of the sliding ones (vLLM's gemma3.py
+        # builds a second rotary table for those: memory.weights.rope_cache_bytes)
+        "rope_theta": 1_000_000.0,
+        "rope_local_base_freq": 10_000.0,
+    },
+    # Gemma4TextConfig.__post_init__ (transformers 5): a rope per layer type when the file states none
+    # (google/gemma-4-E2B / E4B copies here leave it out); vLLM's gemma4.py builds one table for each.
+    "gemma4_text": {
+        "rope_parameters": {
+            "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0},
+            "full_attention": {
+                "rope_type": "proportional",
+                "partial_rotary_factor": 0.25,
+                "rope_theta": 1_000_000.0,
+            },
+        }
     },
     # CohereConfig / Cohere2Config default (transformers): Command R ties its 256,000-row output head to the
     # embedding and its config.json leaves the key out (counted twice: c4ai-command-r-v01 37.1 B, not 35.0).
@@ -274,6 +356,7 @@ def spec_from_config(config: dict[str, Any], name: str, records: Records = PLAIN
         mtp_layers=int(_first(cfg, "num_nextn_predict_layers", "mtp_num_hidden_layers") or 0),
         is_vision=isinstance(config.get("vision_config"), dict) and bool(config.get("vision_config")),
     )
+    spec.rope_tables = _rope_tables(cfg, max_pos, head_dim, spec.rotary_dim)
     if spec.num_experts is not None and spec.num_experts <= 1:
         spec.num_experts = None
     if (

@@ -564,6 +564,8 @@ ROPE_CACHE_SHOWN = 64 << 20
 def rope_cache_bytes(spec: ModelSpec) -> int:
     """Bytes of vLLM's rotary cos/sin table on every GPU (each TP rank and PP stage builds its own)."""
     positions = spec.max_position_embeddings or 0
+    if spec.rope_tables:
+        return sum(int(positions * rows) * width for rows, width in spec.rope_tables) * ROPE_CACHE_BYTES
     width = spec.rotary_dim or spec.head_dim or 0
     return positions * width * ROPE_CACHE_BYTES
 

@@ -63,3 +63,22 @@ def test_gross_profit_glued_after_a_spaced_value_is_still_no_net_profit() -> Non
     # a qualifier inside the label's own clause still excludes it: 毛利润 is no profit after tax
     got = read_facts("公司2023年营业收入 12.5亿元，毛利润 3.20亿元。").screening()
     assert got["net_profit"].fact is None
+
+
+def test_a_semicolon_item_opening_on_a_period_is_not_the_opening_businesss() -> None:
+    """Round 68's `随着子公司宜兴硅谷的产能释放、订单增加，…，因此，Q1业绩实现稳健增长；Q1实现毛利率29.67%`:
+    the item after `；` starts on the quarter, afresh; the subsidiary the sentence opened on is not its
+    subject."""
+    text = (
+        "公司2023年一季度实现营业收入8.10亿元。随着子公司华南工厂的产能释放、订单增加，海外业务稳定增长，"
+        "因此，Q1业绩实现稳健增长；Q1实现毛利率27.45%，同比下滑1.20pp。"
+    )
+    got = read_facts(text).screening()
+    assert got["gross_margin"].fact.value == pytest.approx(27.45)
+
+
+def test_a_margin_in_the_opening_businesss_own_clause_run_stays_its() -> None:
+    # without the `；` item the margin is still the business's, as before
+    text = "公司2023年一季度实现营业收入8.10亿元。子公司华南工厂产能释放，订单增加，毛利率提升1pct至27.45%。"
+    got = read_facts(text).screening()
+    assert got["gross_margin"].fact is None

@@ -437,6 +437,13 @@ def _business_subject(reading: Reading, pos: int) -> str | None:
     m = _BUSINESS_RE.match(folded[lo:first_end])
     if m is None or _TOTAL_WORD_RE.search(m.group(0)) or m.group(1).startswith(("公司", "本公司")):
         return None
+    item_lo = max(folded.rfind(ch, first_end, pos) for ch in "；;") + 1
+    if item_lo > 0:
+        first = reading.periods_in(item_lo, pos)
+        if first and not folded[item_lo : first[0].start].strip():
+            # `随着子公司宜兴硅谷的产能释放…，Q1业绩实现稳健增长；Q1实现毛利率29.67%`: a `；` item opening
+            # on a period starts afresh; the business the sentence opened on is not its subject
+            return None
     return m.group(1)
 
 

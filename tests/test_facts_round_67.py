@@ -82,3 +82,24 @@ def test_a_margin_in_the_opening_businesss_own_clause_run_stays_its() -> None:
     text = "公司2023年一季度实现营业收入8.10亿元。子公司华南工厂产能释放，订单增加，毛利率提升1pct至27.45%。"
     got = read_facts(text).screening()
     assert got["gross_margin"].fact is None
+
+
+@pytest.mark.parametrize(
+    "history",
+    [
+        "公司成立于2007年，2012年切入激光切割控制系统，目前已成长为行业龙头。",
+        "公司于2016年3月25日挂牌新三板。",
+    ],
+)
+def test_a_year_of_the_companys_history_is_not_the_documents_period(history: str) -> None:
+    """Round 68's `公司成立于2007年，2012年切入激光切割控制系统…2020年销售毛利率和净利率分别为81%、65%`: the
+    founding year was read as the document's, so the 2020 margin was no current figure."""
+    sheet = read_facts(history + "得益于较强的议价能力，2020年销售毛利率和净利率分别为81%、65%。")
+    assert sheet.period is not None and sheet.period.year == 2020
+    assert sheet.screening()["gross_margin"].fact.value == pytest.approx(81.0)
+
+
+def test_listed_companies_after_a_year_is_no_history() -> None:
+    # `2022年上市公司ESG最佳实践案例`: 上市公司 is no listing event; the year stays a candidate
+    sheet = read_facts("中国上市公司协会发布2022年上市公司ESG最佳实践案例，公司2022年实现营业收入12.3亿元。")
+    assert sheet.period is not None and sheet.period.year == 2022

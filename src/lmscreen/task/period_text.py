@@ -532,12 +532,31 @@ def _first_dated(
             continue  # `2019年公司业绩进入稳健增长周期，增持。`: a year told about, no figure in its sentence
         if _span_end(folded, m) or _aimed_at(folded, m) or _last_years(folded, m):
             continue
+        if not p.sub and _history_year(folded, m):
+            continue  # `公司成立于2007年，2012年切入激光切割控制系统`: a year of the company's history
         if folded.startswith("同期", m.end):
             continue  # `仅为2019年同期的10%`: the base a figure is measured against, not the document's
         if _estimate_years(folded, m, forecast):
             continue  # `我们维持23-25年净利润预测值4.04/6.86/9.40亿元`: the years of estimates
         return m
     return None
+
+
+_FOUNDED_BEFORE_RE = re.compile(r"(?:成立|创立|创建|创办|设立|始建|组建|注册|上市|挂牌)(?:于|在)?\s?$")
+_HISTORY_AFTER_RE = re.compile(
+    r"\s?(?:[0-9]{1,2}\s?月(?:[0-9]{1,2}\s?日)?)?\s?(?:成立|创立|创建|创办|设立|始建|组建|上市(?!公司)|挂牌(?!公司)|切入|涉足|进军|起步)"
+)
+
+
+def _history_year(folded: str, m: PeriodMention) -> bool:
+    """`成立于2007年`, `2012年切入激光切割控制系统`, `2016年3月25日挂牌新三板`: a year the company was
+    founded, listed or entered a business, told about in its history: never a report's period."""
+    if _FOUNDED_BEFORE_RE.search(folded, max(0, m.start - 5), m.start):
+        return True
+    if not _HISTORY_AFTER_RE.match(folded, m.end):
+        return False
+    clause_end = min([i for i in (folded.find(ch, m.end) for ch in "，,。；;") if i >= 0] or [len(folded)])
+    return not re.search(r"[0-9]", folded[m.end : clause_end].split("月")[-1].split("日")[-1])
 
 
 _YEAR_SPAN_RE = re.compile(r"(?:20)?[0-9]{2}\s?[-−~～至到]\s?(?:20)?[0-9]{2}\s?年")

@@ -493,6 +493,22 @@ Two sets of logged start-ups, each row citing its source:
   Not a check but off: the AEON run's 615,468 logged tokens (3.13 × 196,608) against 196,000 planned and
   183,456 from the logged pool by the block accounting. Held out with it: 428 of 468 (91.5%); calibration
   0.3%, 33 of 33.
+  Looked at since (no longer blind), the p24 pass: vLLM's "GPU KV cache size" and a hybrid request's blocks
+  as 0.16-0.23 count them (vllm-0.14.1 / 0.16.0 / 0.17.1 / 0.20.0 / 0.20.1 / 0.20.2 sdists,
+  v1/core/kv_cache_utils.py _report_kv_cache_config, v1/kv_cache_interface.py MambaSpec,
+  layers/mamba/abstract.py): (1) from 0.20.1 the line is max_concurrency × max_model_len, not num_blocks //
+  groups × block size (0.20.0; 0.20.1's pre-releases counted as before it:
+  releases.reports_tokens_per_group); (2) an MTP draft's attention layer caches beside the target's (17
+  attention layers with 48 gated-delta ones on Qwen3.6-27B, the logs' 'Add 3 padding layers'), and from 0.16
+  each Mamba group of a request holds one more block per draft token (page × (2 + num_speculative_tokens) in
+  align mode; plan(speculative_tokens=), default the MTP layer count as vLLM's; the bench reads 'MTP n=3').
+  The AEON TP4 run's tokens 196,000 -> 658,148 planned and 183,456 -> 614,922 from its logged pool / 615,468
+  logged (0.1%), the 0.23.1rc1 nvidia NVFP4 MTP n=2 log's 1,394,129 reproduced at 0.2%
+  (tests/test_model_releases.py); club-3090#142's 0.20.2rc1 pool 180,320 -> 697,544 / 623,873 (its excerpt
+  names no drafter; with the dual compose's MTP n=3 the accounting gives 623,129). One row moves away:
+  club-3090#104 (a 0.21 nightly, MTP n=3) was reproduced exactly by the accounting without the draft
+  (619,202) and is now 554,370; club-3090 runs vLLM with its own patch set (GENESIS_PIN), not read. Token
+  counts are not checks: no check changed, held out 428 of 468, calibration 0.3% and 33 of 33.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it
@@ -523,7 +539,7 @@ from lmscreen.model.memory.flags import with_vllm_flags
 from lmscreen.model.memory.kv import kv_layout
 from lmscreen.model.memory.multimodal import parse_limits
 from lmscreen.model.memory.overhead import vllm_batch_defaults
-from lmscreen.model.memory.releases import release_for
+from lmscreen.model.memory.releases import mamba_speculative_blocks, release_for, reports_tokens_per_group
 from lmscreen.model.memory.weights import mtp_draft_weights_gib, normalize_quantization, weights
 from lmscreen.model.spec import ModelSpec
 
@@ -614,6 +630,9 @@ CHECKPOINTS: dict[str, tuple[str, str]] = {
 MTP_DRAFT = re.compile(
     r"(?<!external )\bMTP (?:n|K)=\d|speculative_config mtp|MTP speculative|\bMTP on\b|_mtp\b"
 )
+# How many tokens that draft proposes ("MTP n=3", "MTP K=3", "num_speculative_tokens 2"); vLLM's default, the
+# MTP layer count, where the notes do not say.
+MTP_TOKENS = re.compile(r"\bMTP (?:n|K)=(\d+)|num_speculative_tokens\W{0,3}(\d+)")
 # vLLM flags a row's notes quote that change what the model holds: `--language-model-only` (no vision tower,
 # no encoder profile) and `--mamba-ssm-cache-dtype float16` (a 16-bit recurrent state); memory.flags.
 LANGUAGE_ONLY = re.compile(r"--language-model-only\b")
@@ -819,6 +838,8 @@ def evaluate(row: dict[str, str], which: str = "calibration") -> RowResult:
     # the checkpoint's own MTP layers drafting (--speculative-config method mtp / qwen3_next_mtp); an external
     # drafter ("external MTP drafter", DFlash, EAGLE) is another model, which the planner does not size
     mtp = bool(MTP_DRAFT.search(row.get("notes", ""))) and not re.search(r"MTP off", row.get("notes", ""))
+    n_draft = MTP_TOKENS.search(row.get("notes", "")) if mtp else None
+    draft_tokens = int(n_draft.group(1) or n_draft.group(2)) if n_draft else None
     release_ok = True
     try:
         res.release = release_for(version).span if version else None
@@ -882,6 +903,7 @@ def evaluate(row: dict[str, str], which: str = "calibration") -> RowResult:
         cudagraph_profiling=graphs,
         expert_parallel=bool(re.search(r"expert.parallel|\+EP", f"{row.get('notes', '')} {row['tp']}", re.I)),
         mtp_draft=mtp,
+        speculative_tokens=draft_tokens,
         table=False,
     )
     res.fits_planned = p.fits
@@ -900,9 +922,14 @@ def evaluate(row: dict[str, str], which: str = "calibration") -> RowResult:
         res.tokens_planned = p.kv_cache_tokens if util_logged else None
         if res.avail_logged:
             default_mnbt, _ = vllm_batch_defaults(total, card.name)
-            layout = kv_layout(spec, kv, tp, pp, "vllm", stage=(p.stage - 1) if p.stage else None)
-            blocks = VllmBlocks.from_layout(layout, block, mnbt or default_mnbt, prefix)
-            per_group = release_for(version).tokens_per_group
+            stage = (p.stage - 1) if p.stage else None
+            drafting = mtp and spec.mtp_layers > 0
+            draft_layers = spec.mtp_layers if drafting and (stage is None or stage == pp - 1) else 0
+            layout = kv_layout(spec, kv, tp, pp, "vllm", stage=stage, draft_layers=draft_layers)
+            n_tokens = (draft_tokens or spec.mtp_layers) if drafting else 0
+            spec_blocks = mamba_speculative_blocks(version, n_tokens)
+            blocks = VllmBlocks.from_layout(layout, block, mnbt or default_mnbt, prefix, spec_blocks)
+            per_group = reports_tokens_per_group(version)
             res.tokens_from_logged_pool = blocks.tokens(
                 blocks.num_blocks(res.avail_logged * GIB), context, per_group
             )

@@ -550,3 +550,53 @@ def test_fit_speculative_mtp_flag_counts_the_draft_layer() -> None:
     # one bf16 decoder layer and its 2h × h projection
     assert 0.7 < mtp["weights_gib"] - base["weights_gib"] < 0.9
     assert any("MTP speculative decoding" in n for n in mtp["notes"])
+
+
+def test_an_mtp_draft_caches_its_layer_and_its_draft_tokens_in_a_hybrid_request() -> None:
+    """vLLM's MTP drafter registers its attention layer beside the target's (a Qwen3.6-27B caches 17
+    attention layers with 48 gated-delta ones: "Add 3 padding layers"), and from 0.16 a Mamba group counts
+    one block per draft token in a request's memory (MambaSpec.max_memory_usage_bytes, page × (2 +
+    num_speculative_blocks) in align mode). The AEON Qwen3.6-27B NVFP4 run (4 × RTX 5060 Ti, TP4, fp8 KV,
+    196,608 tokens, MTP n=3, 0.20.2) logged 5.61 GiB and 615,468 tokens; the nvidia NVFP4 run (one GPU,
+    fp8 KV, 262,144 tokens, MTP n=2, 0.23.1rc1) 48.6 GiB and 1,394,129."""
+    from lmscreen.model.memory.kv import kv_layout
+    from lmscreen.model.memory.releases import mamba_speculative_blocks
+    from lmscreen.model.memory.vllm import VllmBlocks
+
+    spec = spec_for("Qwen/Qwen3.6-27B")
+    for tp, pool_gib, context, mnbt, draft_tokens, logged in (
+        (4, 5.61, 196_608, 4096, 3, 615_468),
+        (1, 48.6, 262_144, 65536, 2, 1_394_129),
+    ):
+        plain = VllmBlocks.from_layout(kv_layout(spec, "fp8", tp), 16, mnbt, True)
+        drafted = VllmBlocks.from_layout(
+            kv_layout(spec, "fp8", tp, draft_layers=spec.mtp_layers), 16, mnbt, True, draft_tokens
+        )
+        assert (drafted.group_size, plain.group_size) == (17, 16)
+        assert drafted.linear_blocks_per_group == 2 + draft_tokens
+        tokens = drafted.tokens(drafted.num_blocks(pool_gib * 2**30), context)
+        assert tokens == pytest.approx(logged, rel=0.005)
+        assert plain.tokens(plain.num_blocks(pool_gib * 2**30), context) > logged * 1.08
+    assert mamba_speculative_blocks("0.14.1", 3) == 0
+    assert mamba_speculative_blocks("0.16.0", 3) == 3
+
+
+def test_gpu_kv_cache_size_is_max_concurrency_times_max_model_len_from_0_20_1() -> None:
+    """vllm-0.20.0's _report_kv_cache_config prints num_blocks // groups × block size; 0.20.1 and 0.20.2 print
+    max_concurrency × max_model_len (a nightly cut before 0.20.1, 0.20.1rc1.dev16, still the former)."""
+    from lmscreen.model.memory.releases import reports_tokens_per_group
+
+    assert reports_tokens_per_group("0.19.0")
+    assert reports_tokens_per_group("0.20.0")
+    assert reports_tokens_per_group("0.20.1rc1.dev16+g7a1eb8ac2")
+    assert not reports_tokens_per_group("0.20.1")
+    assert not reports_tokens_per_group("0.20.2")
+    assert not reports_tokens_per_group("0.21")
+    spec = replace(spec_for("Qwen/Qwen3.6-27B"), quantization="nvfp4")
+    args = dict(gpus=4, tp=4, context=196_608, gpu_memory_utilization=0.92, kv_cache_dtype="fp8")
+    args |= dict(max_num_seqs=10, max_num_batched_tokens=4096, mtp_draft=True, speculative_tokens=3)
+    old = plan(spec, gpu("RTX 5060 Ti 16GB"), vllm_version="0.20.0", **args)
+    new = plan(spec, gpu("RTX 5060 Ti 16GB"), vllm_version="0.20.2", **args)
+    assert new.available_kv_gib == pytest.approx(old.available_kv_gib)
+    assert new.kv_cache_tokens > 3 * old.kv_cache_tokens  # a hybrid's concurrency, not one group's blocks
+    assert new.kv_cache_tokens == pytest.approx(new.max_concurrency * 196_608, rel=0.02)

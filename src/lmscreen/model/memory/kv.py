@@ -211,8 +211,15 @@ def kv_layout(
     pp: int = 1,
     engine: str = "vllm",
     stage: int | None = None,
+    draft_layers: int = 0,
 ) -> KVLayout:
-    """The KV layout of `spec` on one GPU of a `tp` × `pp` deployment (pipeline `stage`, else the busiest)."""
+    """The KV layout of `spec` on one GPU of a `tp` × `pp` deployment (pipeline `stage`, else the busiest).
+
+    `draft_layers`: attention layers of a drafter that shares the pool (vLLM's MTP draft, whose layers are
+    the target's kind: a Qwen3.5 / Qwen3-Next MTP layer is one full-attention layer, a DeepSeek one MLA);
+    they join this GPU's full-attention layers, so a Qwen3.6-27B with its MTP layer caches 17 attention layers
+    beside 48 gated-delta ones ("Add 3 padding layers" in its start-up log: 3 groups of 17).
+    """
     if tp < 1 or pp < 1:
         raise InputError(f"tensor/pipeline parallel sizes must be >= 1 (got tp={tp}, pp={pp})")
     bytes_el = kv_dtype_bytes(kv_cache_dtype)
@@ -226,13 +233,16 @@ def kv_layout(
     def _per_stage(count: int, pp: int) -> int:
         return _stage_layers(count, pp, share)
 
+    def _full_layers() -> int:
+        return _per_stage(full, pp) + draft_layers
+
     state = recurrent_state_bytes_per_layer(spec, tp, engine)
     if spec.mla is not None:
         latent = spec.mla.kv_lora_rank + spec.mla.qk_rope_head_dim
         return KVLayout(
             kind="mla",
             layer_token_bytes=latent * bytes_el,
-            full_layers=_per_stage(full, pp),
+            full_layers=_full_layers(),
             swa_layers=_per_stage(swa, pp),
             sliding_window=spec.sliding_window,
             linear_layers=_per_stage(linear, pp),
@@ -267,7 +277,7 @@ def kv_layout(
         kind=kind,
         full_layer_token_bytes=full_bytes,
         layer_token_bytes=2 * per_rank * head_dim(spec) * bytes_el,
-        full_layers=_per_stage(full, pp),
+        full_layers=_full_layers(),
         swa_layers=_per_stage(swa, pp),
         sliding_window=spec.sliding_window,
         linear_layers=_per_stage(linear, pp),

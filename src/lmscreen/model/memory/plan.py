@@ -120,6 +120,7 @@ def plan(
     cudagraph_profiling: bool | None = None,
     expert_parallel: bool = False,
     mtp_draft: bool = False,
+    speculative_tokens: int | None = None,
     table: bool = True,
 ) -> Plan:
     """Plan `spec` on `gpus` × (`gpu` or `vram_gib` GiB) for `engine`.
@@ -130,7 +131,9 @@ def plan(
     picks the release range whose accounting is used (memory.releases; default the newest). The other
     keyword-only arguments pin what a measured run used (the accuracy bench); `expert_parallel` is
     vLLM's --enable-expert-parallel (whole experts per rank: a larger fused-MoE workspace); `mtp_draft`
-    is `--speculative-config` method mtp (the checkpoint's MTP layers loaded as the draft model, 16-bit).
+    is `--speculative-config` method mtp (the checkpoint's MTP layers loaded as the draft model, 16-bit,
+    their attention layers caching in the pool), `speculative_tokens` its num_speculative_tokens (default
+    the MTP layer count, as vLLM's).
     """
     engine = (engine or "vllm").lower().replace(".", "").replace("-", "")
     if engine not in ENGINES:
@@ -189,6 +192,7 @@ def plan(
             cudagraph_profiling,
             expert_parallel,
             mtp_draft,
+            speculative_tokens,
         )
     else:
         result = plan_llama(inp, engine, table)

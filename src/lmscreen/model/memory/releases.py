@@ -214,8 +214,9 @@ class VllmRelease:
     mamba_seq_check: bool
     """True when max_num_seqs above the pool's blocks fails at start-up for hybrid models."""
     tokens_per_group: bool
-    """True when "GPU KV cache size" reports blocks // groups × block size (through 0.20, vllm#40691); later
-    releases report max concurrency × max-model-len (vllm#51041)."""
+    """True when "GPU KV cache size" reports blocks // groups × block size (vllm#40691); later releases report
+    max concurrency × max-model-len (vllm#51041). The switch falls inside the 0.17–0.20 range, at 0.20.1
+    (TOKENS_FROM_CONCURRENCY_FROM): ask `reports_tokens_per_group(version)`, not this field alone."""
     sources: tuple[str, ...]
     mm_held_outputs: bool = False
     """True where the plan counts the dummy encoder outputs V1's profile run keeps through the text profile,
@@ -516,6 +517,41 @@ def parse_version(version: str | None) -> tuple[int, int, int]:
         if known and month <= RELEASED_BY[-1][0]:
             return known[-1]
     return NEWEST.last
+
+
+TOKENS_FROM_CONCURRENCY_FROM = (0, 20, 1)
+"""First release whose "GPU KV cache size" line is max_concurrency × max_model_len, not
+num_blocks // len(kv_cache_groups) × block size: vllm-0.20.0 sdist v1/core/kv_cache_utils.py
+_report_kv_cache_config prints the per-group count, vllm-0.20.1 and 0.20.2 the concurrency product ("Sourcing
+this from the concurrency calculation handles hybrid layouts correctly"). Logged: the AEON Qwen3.6-27B NVFP4
+TP4 run on 0.20.2 (615,468 tokens = 3.13 × 196,608, bench/data/vllm-logs-heldout-24.csv) and club-3090#142's
+0.20.2rc1 nightly (623,873), where the per-group count gives 183,456 and 180,320."""
+
+
+MAMBA_SPECULATIVE_BLOCKS_FROM = (0, 16, 0)
+"""First release read whose Mamba (gated-delta) KV spec counts a block per draft token in a request's memory:
+MambaSpec.max_memory_usage_bytes is page × (1 + num_speculative_blocks), × (2 + …) in the 'align' mode prefix
+caching uses, with num_speculative_blocks = speculative_config.num_speculative_tokens (vllm-0.16.0, 0.17.1,
+0.20.0 and 0.20.2 sdists, v1/kv_cache_interface.py and model_executor/layers/mamba/abstract.py); 0.14.1 counts
+cdiv(max_model_len, block) pages and 0.10.2 one, without draft tokens (0.15 not read: no sdist)."""
+
+
+def mamba_speculative_blocks(version: str | None, speculative_tokens: int) -> int:
+    """Blocks a hybrid model's request holds per Mamba group for its draft tokens (0 before 0.16)."""
+    return speculative_tokens if parse_version(version) >= MAMBA_SPECULATIVE_BLOCKS_FROM else 0
+
+
+def reports_tokens_per_group(version: str | None) -> bool:
+    """True when `version`'s "GPU KV cache size" is blocks // groups × block size (up to 0.20.0 and 0.20.1's
+    pre-releases, VllmRelease.tokens_per_group); from 0.20.1 it is max concurrency × max-model-len."""
+    return release_for(version).tokens_per_group and _before(version, TOKENS_FROM_CONCURRENCY_FROM)
+
+
+def _before(version: str | None, first: tuple[int, int, int]) -> bool:
+    """True when `version` precedes release `first`; a pre-release of it ("0.20.1rc1.dev16", a nightly cut
+    before the release) counts as before, as PEP 440 orders it."""
+    key = parse_version(version)
+    return key < first or (key == first and bool(re.search(r"rc|dev|a\d|b\d", str(version or "").lower())))
 
 
 def release_for(version: str | None) -> VllmRelease:

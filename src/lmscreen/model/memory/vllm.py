@@ -42,7 +42,13 @@ from lmscreen.model.memory.common import (
     table_contexts,
 )
 from lmscreen.model.memory.kv import KV_DTYPE_BYTES, KVLayout, kv_layout, vllm_auto_kv_dtype
-from lmscreen.model.memory.releases import VllmRelease, check_version, release_for
+from lmscreen.model.memory.releases import (
+    VllmRelease,
+    check_version,
+    mamba_speculative_blocks,
+    release_for,
+    reports_tokens_per_group,
+)
 from lmscreen.model.memory.weights import (
     is_gguf,
     mtp_draft_gib,
@@ -84,7 +90,10 @@ class VllmBlocks:
         block_size: int = VLLM_BLOCK_SIZE,
         max_num_batched_tokens: int = 2048,
         prefix_caching: bool = True,
+        speculative_blocks: int = 0,
     ) -> VllmBlocks:
+        """`speculative_blocks`: the extra blocks a request holds per Mamba group for its draft tokens
+        (releases.mamba_speculative_blocks)."""
         counts = {
             k: n
             for k, n in (
@@ -123,7 +132,7 @@ class VllmBlocks:
             linear_groups=cdiv(counts.get("linear", 0), group),
             window=layout.sliding_window,
             max_num_batched_tokens=max_num_batched_tokens,
-            linear_blocks_per_group=2 if prefix_caching else 1,
+            linear_blocks_per_group=(2 if prefix_caching else 1) + speculative_blocks,
             full_block_tokens=full_block,
         )
 
@@ -147,7 +156,7 @@ class VllmBlocks:
 
     def tokens(self, num_blocks: int, context: int, per_group: bool = False) -> int:
         """vLLM's "GPU KV cache size": blocks × block size, or for grouped layouts max_concurrency × L
-        (`per_group`: blocks // groups × block size, what releases through 0.20 printed)."""
+        (`per_group`: blocks // groups × block size, what releases through 0.20.0 printed)."""
         if self.single_group and self.full_groups:
             return num_blocks * self.full_block
         if per_group:
@@ -203,6 +212,8 @@ class _Setup:
     """--enable-expert-parallel: MoE ranks hold whole experts (overhead.forward_bytes_per_token)."""
     mtp_draft: bool = False
     """--speculative-config method mtp: the checkpoint's MTP layers are loaded as the draft model."""
+    speculative_tokens: int = 0
+    """num_speculative_tokens of that draft (0 without one)."""
     max_model_len: int | None = None
     """--max-model-len as planned (the user's context, else the model's): sizes the multimodal profile."""
 
@@ -218,8 +229,12 @@ def _stage_core(
     if draft:
         weights_gib += draft
         detail += f" + {draft:.2f} GiB MTP draft layer(s) (--speculative-config method mtp)"
-    layout = kv_layout(spec, s.kv_dtype, tp, pp, "vllm", stage=stage if pp > 1 else None)
     last = stage == pp - 1
+    # the MTP draft's attention layers share the pool (on the stage that runs the drafter, the last)
+    draft_layers = spec.mtp_layers if s.mtp_draft and last else 0
+    layout = kv_layout(
+        spec, s.kv_dtype, tp, pp, "vllm", stage=stage if pp > 1 else None, draft_layers=draft_layers
+    )
     act = overhead.activation_gib(
         spec,
         tp,
@@ -238,7 +253,13 @@ def _stage_core(
     graphs = overhead.cuda_graph_gib(layers, s.max_num_seqs)
     in_pool = s.release.cudagraph_in_pool if s.cudagraph_profiling is None else s.cudagraph_profiling
     available = s.util * s.total_gib - weights_gib - act - nt - received - (graphs if in_pool else 0.0)
-    blocks = VllmBlocks.from_layout(layout, s.block_size, s.mnbt, s.prefix_caching)
+    blocks = VllmBlocks.from_layout(
+        layout,
+        s.block_size,
+        s.mnbt,
+        s.prefix_caching,
+        mamba_speculative_blocks(s.version, s.speculative_tokens),
+    )
     return _VllmCore(
         stage=stage,
         weights_gib=weights_gib,
@@ -483,6 +504,7 @@ def plan_vllm(
     cudagraph_profiling: bool | None = None,
     expert_parallel: bool = False,
     mtp_draft: bool = False,
+    speculative_tokens: int | None = None,
 ) -> Plan:
     spec = inp.spec
     version = check_version(version)
@@ -510,6 +532,10 @@ def plan_vllm(
         cudagraph_profiling=cudagraph_profiling,
         expert_parallel=expert_parallel,
         mtp_draft=mtp_draft and spec.mtp_layers > 0,
+        # vLLM's num_speculative_tokens defaults to the draft's own layer count (n_predict)
+        speculative_tokens=(speculative_tokens or spec.mtp_layers)
+        if mtp_draft and spec.mtp_layers > 0
+        else 0,
         max_model_len=inp.context or inp.native,
     )
     core = _vllm_core(spec, setup, inp.tp, inp.pp)
@@ -590,7 +616,7 @@ def plan_vllm(
         + core.pp_buffer_gib
         + (core.cuda_graph_gib if core.graphs_in_pool else 0),
         available_kv_gib=core.available_gib,
-        kv_cache_tokens=core.blocks.tokens(core.num_blocks, context, release.tokens_per_group)
+        kv_cache_tokens=core.blocks.tokens(core.num_blocks, context, reports_tokens_per_group(version))
         if core.num_blocks
         else 0,
         max_concurrency=round(min(core.max_concurrency(context), seqs_used or math.inf), 2),

@@ -216,3 +216,37 @@ def test_gemma_1_entries_count_their_published_parameters_with_the_tied_head() -
     assert two.tie_word_embeddings and seven.tie_word_embeddings
     code = spec_from_name("google/codegemma-7b-it")
     assert code.num_layers == 28 and round(code.total_params / 1e9, 2) == 8.54
+
+
+def test_hunyuan_a13b_is_80_b_with_13_b_active_from_its_per_layer_lists() -> None:
+    """tencent/Hunyuan-A13B-Instruct (HunYuanMoEV1ForCausalLM): 32 layers of 4096, 32 query and 8 KV heads
+    of 128, 64 routed experts of 3072 with top-8 routing and one shared MLP of 3072 on every layer, a
+    128,167-token vocabulary tied to the head. Its config.json gives `moe_topk`, `num_shared_expert` and
+    `moe_intermediate_size` as one entry a layer; read as lists they broke the count. The model card states
+    80 B total and 13 B active."""
+    h, layers, vocab, inter = 4096, 32, 128167, 3072
+    attention = 2 * h * 32 * 128 + 2 * h * 8 * 128
+    expert = 3 * h * inter
+    layer = attention + 64 * expert + expert + h * 64 + 2 * h  # routed + shared + router + two norms
+    expected = layers * layer + h + vocab * h
+    active = expected - layers * (64 - 8) * expert
+    assert expected == pytest.approx(80e9, rel=0.01) and active == pytest.approx(13e9, rel=0.03)
+    spec = spec_for("tencent/Hunyuan-A13B-Instruct")
+    assert (spec.num_experts, spec.num_experts_per_tok, spec.num_shared_experts) == (64, 8, 1)
+    assert spec.total_params == pytest.approx(expected, rel=0.001)
+    assert spec.active_params == pytest.approx(active, rel=0.001)
+    assert kv_layout(spec, "auto", 1, 1, "vllm").bytes_per_token == layers * 8 * 128 * 2 * 2
+
+
+def test_a_per_layer_list_is_read_at_its_widest_layer() -> None:
+    """A per-layer MoE list whose entries differ plans every layer at the widest one (never less memory than
+    the checkpoint holds); the published Hunyuan lists are uniform."""
+    from lmscreen.model.arch.config import spec_from_config
+
+    base = {"model_type": "hunyuan", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4}
+    base |= {"vocab_size": 100, "intermediate_size": 32, "num_experts": 4, "use_mixed_mlp_moe": True}
+    spec = spec_from_config(base | {"moe_topk": [1, 2], "num_shared_expert": [1, 1]}, "x")
+    assert (spec.num_experts_per_tok, spec.num_shared_experts) == (2, 1)
+    off = {"moe_topk": 2, "num_shared_expert": 1, "use_mixed_mlp_moe": False}
+    no_shared = spec_from_config(base | off, "x")
+    assert not no_shared.num_shared_experts

@@ -28,6 +28,16 @@ def _first(cfg: dict[str, Any], *keys: str) -> Any:
     return None
 
 
+def _per_layer(value: Any) -> Any:
+    """One number for a per-layer list (Hunyuan-A13B's `moe_topk`, `num_shared_expert` and
+    `moe_intermediate_size` give one entry a layer, all equal in the published configs): the list's largest
+    entry, so that a plan never holds less than the widest layer; anything else as given."""
+    if isinstance(value, list):
+        numbers = [v for v in value if isinstance(v, int | float)]
+        return max(numbers) if numbers else None
+    return value
+
+
 def _rotary_dim(cfg: dict[str, Any], head_dim: int | None) -> int | None:
     """Rotary width per head: MLA's qk_rope_head_dim, an explicit rotary_dim, or head_dim scaled by
     partial_rotary_factor (top level, or inside rope_parameters as transformers 5 writes it)."""
@@ -261,11 +271,17 @@ def spec_from_config(config: dict[str, Any], name: str, records: Records = PLAIN
         max_position_embeddings=max_pos,
         rotary_dim=_rotary_dim(cfg, head_dim),
         num_experts=_first(cfg, "num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts"),
-        num_experts_per_tok=_first(
-            cfg, "num_experts_per_tok", "num_experts_per_token", "moe_topk", "top_k_experts"
+        num_experts_per_tok=_per_layer(
+            _first(cfg, "num_experts_per_tok", "num_experts_per_token", "moe_topk", "top_k_experts", "moe_k")
         ),
-        num_shared_experts=_first(cfg, "n_shared_experts", "num_shared_experts"),
-        moe_intermediate_size=_first(cfg, "moe_intermediate_size", "expert_intermediate_size"),
+        # Hunyuan's `num_shared_expert` (a shared MLP beside the experts when `use_mixed_mlp_moe`), ERNIE
+        # 4.5's `moe_num_shared_experts` (vLLM ernie45_moe: one shared MLP of moe_intermediate_size × count)
+        num_shared_experts=_per_layer(
+            _first(cfg, "n_shared_experts", "num_shared_experts", "moe_num_shared_experts")
+            if cfg.get("num_shared_expert") is None or cfg.get("use_mixed_mlp_moe") is False
+            else cfg["num_shared_expert"]
+        ),
+        moe_intermediate_size=_per_layer(_first(cfg, "moe_intermediate_size", "expert_intermediate_size")),
         dense_mlp_with_experts=bool(cfg.get("enable_moe_block")),
         torch_dtype=_first(cfg, "torch_dtype", "dtype") or _first(config, "torch_dtype", "dtype"),
         quantization=quant,

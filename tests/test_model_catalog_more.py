@@ -250,3 +250,29 @@ def test_a_per_layer_list_is_read_at_its_widest_layer() -> None:
     off = {"moe_topk": 2, "num_shared_expert": 1, "use_mixed_mlp_moe": False}
     no_shared = spec_from_config(base | off, "x")
     assert not no_shared.num_shared_experts
+
+
+def test_minicpm_v_2_6_counts_its_siglip_tower_and_resampler() -> None:
+    """openbmb/MiniCPM-V-2_6 (MiniCPMV): a Qwen2-7B language model (28 layers of 3584, 28/4 heads, MLP 18944,
+    untied 151,666 vocabulary), a SigLIP tower (27 layers of 1152, MLP 4304, patch 14 at 980 px, position
+    table and post-norm) and a 64-query resampler of the text width (vLLM Resampler2_5: kv_proj 1152 -> 3584,
+    one multi-head attention, three LayerNorms, a square projection). The release's safetensors index gives
+    16,198,350,304 bytes, 8,099,175,152 bf16 parameters; the count leaves out Qwen2's q/k/v biases (129 k)."""
+    from lmscreen.model.arch.config import spec_from_config
+    from lmscreen.model.arch.vision import minicpmv_resampler_params
+
+    h, v = 3584, 1152
+    text = _dense_params(
+        vocab=151666, hidden=h, layers=28, q=h, kv=4 * 128, mlp=18944, tied=False, qkv_bias=False, norms=2
+    )
+    block = 4 * v * v + 4 * v + 2 * v * 4304 + 4304 + v + 4 * v
+    tower = 27 * block + 3 * 14 * 14 * v + (980 // 14) ** 2 * v + 2 * v
+    resampler = 64 * h + v * h + (4 * h * h + 4 * h) + 6 * h + h * h
+    assert minicpmv_resampler_params(h, v, 64) == resampler
+    entry = lookup("openbmb/MiniCPM-V-2_6")
+    assert entry is not None
+    spec = spec_from_config(entry.config, entry.id)  # the count itself, not the catalog's rounded figure
+    assert spec.is_vision and spec.vision_params == tower + resampler
+    assert spec.total_params == text + tower + resampler
+    assert spec.total_params == pytest.approx(16_198_350_304 / 2, rel=1e-4)
+    assert kv_layout(spec, "auto", 1, 1, "vllm").bytes_per_token == 28 * 4 * 128 * 2 * 2

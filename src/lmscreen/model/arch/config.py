@@ -12,7 +12,7 @@ from typing import Any
 
 from lmscreen.model.arch.audio import audio_params
 from lmscreen.model.arch.params import attention_linear_params, count_params
-from lmscreen.model.arch.vision import vision_params
+from lmscreen.model.arch.vision import minicpmv_resampler_params, vision_params
 from lmscreen.model.spec import PLAIN, ModelSpec, Records
 
 _FULL = {"full_attention", "attention", "global_attention", "global"}
@@ -303,7 +303,7 @@ def spec_from_config(config: dict[str, Any], name: str, records: Records = PLAIN
     params = count_params(spec, cfg)
     if params:
         spec.total_params, spec.active_params, spec.embedding_params = params
-        vision = vision_params(config.get("vision_config"), spec.hidden_size)
+        vision = _vision_params(config, spec)
         if vision:
             spec.vision_params = vision
             spec.vision_config = dict(config["vision_config"])
@@ -333,6 +333,22 @@ def spec_from_config(config: dict[str, Any], name: str, records: Records = PLAIN
                 spec.fp8_params = max(spec.fp8_params - kept, 0) or None
     spec.sources = {k: "config" for k, v in spec.facts().items() if v not in (None, [], {}, False, 0)}
     return spec
+
+
+def _vision_params(config: dict[str, Any], spec: ModelSpec) -> int:
+    """The vision encoder and what maps it to the language model: the merger or projector vision.py counts,
+    or for MiniCPM-V (`model_type` minicpmv with a `query_num`) a SigLIP tower and its perceiver resampler
+    (vLLM minicpmv.py MiniCPMV2_6: Idefics2VisionTransformer, Resampler2_5 of the text width)."""
+    vision = config.get("vision_config")
+    query_num = config.get("query_num")
+    minicpmv = str(config.get("model_type")) == "minicpmv"
+    if minicpmv and isinstance(vision, dict) and isinstance(query_num, int):
+        tower = vision_params(vision, spec.hidden_size, merger=False)
+        width = int(vision.get("hidden_size") or 0)
+        if tower and width and spec.hidden_size:
+            return tower + minicpmv_resampler_params(spec.hidden_size, width, query_num)
+        return 0
+    return vision_params(vision, spec.hidden_size)
 
 
 def _fill_layout(

@@ -276,3 +276,28 @@ def test_minicpm_v_2_6_counts_its_siglip_tower_and_resampler() -> None:
     assert spec.total_params == text + tower + resampler
     assert spec.total_params == pytest.approx(16_198_350_304 / 2, rel=1e-4)
     assert kv_layout(spec, "auto", 1, 1, "vllm").bytes_per_token == 28 * 4 * 128 * 2 * 2
+
+
+def test_ernie_4_5_moe_keys_route_only_the_layers_vllm_routes() -> None:
+    """ERNIE 4.5 MoE configs name their experts moe_num_experts / moe_k / moe_num_shared_experts and keep the
+    layers before moe_layer_start_index dense (vLLM ernie45_moe.py: MoE where start <= i <= end and
+    (i + 1) % interval == 0, end the last layer when absent). A three-layer config with a dense first layer:
+    two MoE layers of 4 experts (top 2) plus 2 shared ones of moe_intermediate_size, one dense MLP."""
+    from lmscreen.model.arch.config import spec_from_config
+    from lmscreen.model.arch.params import moe_layer_flags
+
+    h, inter, moe, vocab = 32, 64, 16, 100
+    cfg = {"model_type": "ernie4_5_moe", "hidden_size": h, "intermediate_size": inter, "num_hidden_layers": 3}
+    cfg |= {"num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 8, "vocab_size": vocab}
+    cfg |= {"moe_num_experts": 4, "moe_k": 2, "moe_num_shared_experts": 2, "moe_intermediate_size": moe}
+    cfg |= {"moe_layer_start_index": 1, "moe_layer_interval": 1, "tie_word_embeddings": True}
+    spec = spec_from_config(cfg, "x")
+    assert moe_layer_flags(spec, cfg) == [False, True, True]
+    assert (spec.num_experts, spec.num_experts_per_tok, spec.num_shared_experts) == (4, 2, 2)
+    attention = 2 * h * 4 * 8 + 2 * h * 2 * 8
+    expert = 3 * h * moe
+    moe_layer = 4 * expert + h * 4 + 2 * expert
+    expected = 3 * (attention + 2 * h) + 3 * h * inter + 2 * moe_layer + h + vocab * h
+    assert spec.total_params == expected
+    assert spec.active_params == expected - 2 * 2 * expert
+    assert moe_layer_flags(spec, cfg | {"moe_layer_end_index": 1}) == [False, True, False]

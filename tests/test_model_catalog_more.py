@@ -301,3 +301,25 @@ def test_ernie_4_5_moe_keys_route_only_the_layers_vllm_routes() -> None:
     assert spec.total_params == expected
     assert spec.active_params == expected - 2 * 2 * expert
     assert moe_layer_flags(spec, cfg | {"moe_layer_end_index": 1}) == [False, True, False]
+
+
+def test_ernie_4_5_21b_a3b_thinking_is_21_8_b_with_3_b_active() -> None:
+    """baidu/ERNIE-4.5-21B-A3B-Thinking (Ernie4_5_MoeForCausalLM): 28 layers of 2560, 20/4 heads of 128, a
+    dense MLP of 12288 on layer 0 (moe_layer_start_index 1), then 64 routed experts of 1536 (moe_k 6) and two
+    shared ones on layers 1-27, a tied 103,424 vocabulary. The Hugging Face API gives 21,825,437,888
+    safetensors parameters at revision 960d37ea; the count leaves out only the 27 x 64 expert-bias scalars."""
+    from lmscreen.model.arch.config import spec_from_config
+
+    h, vocab = 2560, 103424
+    attention = 2 * h * 20 * 128 + 2 * h * 4 * 128
+    expert = 3 * h * 1536
+    moe_layer = 64 * expert + h * 64 + 2 * expert
+    expected = 28 * (attention + 2 * h) + 3 * h * 12288 + 27 * moe_layer + h + vocab * h
+    assert expected == pytest.approx(21_825_437_888, abs=27 * 64)
+    entry = lookup("baidu/ERNIE-4.5-21B-A3B-Thinking")
+    assert entry is not None and entry.thinking == "always"
+    spec = spec_from_config(entry.config, entry.id)
+    assert spec.total_params == expected
+    assert spec.active_params == expected - 27 * (64 - 6) * expert
+    assert spec.active_params == pytest.approx(3e9, rel=0.15)  # "A3B": 3.35 B with the embedding
+    assert kv_layout(spec_for(entry.id), "auto", 1, 1, "vllm").bytes_per_token == 28 * 4 * 128 * 2 * 2

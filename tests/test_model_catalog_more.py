@@ -323,3 +323,21 @@ def test_ernie_4_5_21b_a3b_thinking_is_21_8_b_with_3_b_active() -> None:
     assert spec.active_params == expected - 27 * (64 - 6) * expert
     assert spec.active_params == pytest.approx(3e9, rel=0.15)  # "A3B": 3.35 B with the embedding
     assert kv_layout(spec_for(entry.id), "auto", 1, 1, "vllm").bytes_per_token == 28 * 4 * 128 * 2 * 2
+
+
+def test_magistral_small_2509_is_mistral_small_3_2_with_its_pixtral_tower() -> None:
+    """mistralai/Magistral-Small-2509 (Mistral3ForConditionalGeneration): the 40-layer text model of 5120
+    that Mistral Small 3.2 and Devstral Small share (23,572,403,200 parameters) and the 24-layer Pixtral
+    encoder. The Hugging Face API gives 24,011,361,280 safetensors parameters at revision 92ad3595; the count
+    is within 0.1 % of it (the multimodal projector's patch merger is counted as the generic merger)."""
+    from lmscreen.model.arch.config import spec_from_config
+
+    language = _dense_params(
+        vocab=131072, hidden=5120, layers=40, q=4096, kv=1024, mlp=32768, tied=False, qkv_bias=False, norms=2
+    )
+    entry = lookup("mistralai/Magistral-Small-2509")
+    assert entry is not None and entry.generation == {"temperature": 0.7, "top_p": 0.95}
+    spec = spec_from_config(entry.config, entry.id)
+    assert spec.is_vision and spec.total_params - spec.vision_params == language == 23_572_403_200
+    assert spec.total_params == pytest.approx(24_011_361_280, rel=0.001)
+    assert kv_layout(spec, "auto", 1, 1, "vllm").bytes_per_token == 40 * 8 * 128 * 2 * 2

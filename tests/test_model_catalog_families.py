@@ -148,13 +148,15 @@ def test_llama_style_entries_count_their_published_size(
         ("mistralai/Ministral-8B-Instruct-2410", 4096, 36, 4096, 1024, 12288, 131072, 8_019_808_256, 0.001),
         # "a dense Large Language Model (LLM) of 123B parameters"
         ("mistralai/Mistral-Large-Instruct-2411", 12288, 88, 12288, 1024, 28672, 32768, 123e9, 0.005),
+        # model.safetensors.index.json of the release: "total_parameters": 23572403200
+        ("mistralai/Devstral-Small-2507", 5120, 40, 32 * 128, 8 * 128, 32768, 131072, 23_572_403_200, 0.001),
     ],
 )
 def test_untied_gated_entries_count_their_published_size(
     name: str, hidden: int, layers: int, q: int, kv: int, mlp: int, vocab: int, published: float, rel: float
 ) -> None:
-    """Phi-3, Falcon3, Codestral, Ministral 8B, Mistral Large: q / k / v / o without biases, a gated MLP, two
-    RMSNorms a layer, an untied head."""
+    """Phi-3, Falcon3, Codestral, Ministral 8B, Mistral Large, Devstral Small: q / k / v / o without biases, a
+    gated MLP, two RMSNorms a layer, an untied head."""
     expected = layers * (2 * hidden * q + 2 * hidden * kv + 3 * hidden * mlp + 2 * hidden) + hidden
     expected += 2 * vocab * hidden
     assert expected == pytest.approx(published, rel=rel)

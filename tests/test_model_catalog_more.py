@@ -216,3 +216,128 @@ def test_gemma_1_entries_count_their_published_parameters_with_the_tied_head() -
     assert two.tie_word_embeddings and seven.tie_word_embeddings
     code = spec_from_name("google/codegemma-7b-it")
     assert code.num_layers == 28 and round(code.total_params / 1e9, 2) == 8.54
+
+
+def test_hunyuan_a13b_is_80_b_with_13_b_active_from_its_per_layer_lists() -> None:
+    """tencent/Hunyuan-A13B-Instruct (HunYuanMoEV1ForCausalLM): 32 layers of 4096, 32 query and 8 KV heads
+    of 128, 64 routed experts of 3072 with top-8 routing and one shared MLP of 3072 on every layer, a
+    128,167-token vocabulary tied to the head. Its config.json gives `moe_topk`, `num_shared_expert` and
+    `moe_intermediate_size` as one entry a layer; read as lists they broke the count. The model card states
+    80 B total and 13 B active."""
+    h, layers, vocab, inter = 4096, 32, 128167, 3072
+    attention = 2 * h * 32 * 128 + 2 * h * 8 * 128
+    expert = 3 * h * inter
+    layer = attention + 64 * expert + expert + h * 64 + 2 * h  # routed + shared + router + two norms
+    expected = layers * layer + h + vocab * h
+    active = expected - layers * (64 - 8) * expert
+    assert expected == pytest.approx(80e9, rel=0.01) and active == pytest.approx(13e9, rel=0.03)
+    spec = spec_for("tencent/Hunyuan-A13B-Instruct")
+    assert (spec.num_experts, spec.num_experts_per_tok, spec.num_shared_experts) == (64, 8, 1)
+    assert spec.total_params == pytest.approx(expected, rel=0.001)
+    assert spec.active_params == pytest.approx(active, rel=0.001)
+    assert kv_layout(spec, "auto", 1, 1, "vllm").bytes_per_token == layers * 8 * 128 * 2 * 2
+
+
+def test_a_per_layer_list_is_read_at_its_widest_layer() -> None:
+    """A per-layer MoE list whose entries differ plans every layer at the widest one (never less memory than
+    the checkpoint holds); the published Hunyuan lists are uniform."""
+    from lmscreen.model.arch.config import spec_from_config
+
+    base = {"model_type": "hunyuan", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4}
+    base |= {"vocab_size": 100, "intermediate_size": 32, "num_experts": 4, "use_mixed_mlp_moe": True}
+    spec = spec_from_config(base | {"moe_topk": [1, 2], "num_shared_expert": [1, 1]}, "x")
+    assert (spec.num_experts_per_tok, spec.num_shared_experts) == (2, 1)
+    off = {"moe_topk": 2, "num_shared_expert": 1, "use_mixed_mlp_moe": False}
+    no_shared = spec_from_config(base | off, "x")
+    assert not no_shared.num_shared_experts
+
+
+def test_minicpm_v_2_6_counts_its_siglip_tower_and_resampler() -> None:
+    """openbmb/MiniCPM-V-2_6 (MiniCPMV): a Qwen2-7B language model (28 layers of 3584, 28/4 heads, MLP 18944,
+    untied 151,666 vocabulary), a SigLIP tower (27 layers of 1152, MLP 4304, patch 14 at 980 px, position
+    table and post-norm) and a 64-query resampler of the text width (vLLM Resampler2_5: kv_proj 1152 -> 3584,
+    one multi-head attention, three LayerNorms, a square projection). The release's safetensors index gives
+    16,198,350,304 bytes, 8,099,175,152 bf16 parameters; the count leaves out Qwen2's q/k/v biases (129 k)."""
+    from lmscreen.model.arch.config import spec_from_config
+    from lmscreen.model.arch.vision import minicpmv_resampler_params
+
+    h, v = 3584, 1152
+    text = _dense_params(
+        vocab=151666, hidden=h, layers=28, q=h, kv=4 * 128, mlp=18944, tied=False, qkv_bias=False, norms=2
+    )
+    block = 4 * v * v + 4 * v + 2 * v * 4304 + 4304 + v + 4 * v
+    tower = 27 * block + 3 * 14 * 14 * v + (980 // 14) ** 2 * v + 2 * v
+    resampler = 64 * h + v * h + (4 * h * h + 4 * h) + 6 * h + h * h
+    assert minicpmv_resampler_params(h, v, 64) == resampler
+    entry = lookup("openbmb/MiniCPM-V-2_6")
+    assert entry is not None
+    spec = spec_from_config(entry.config, entry.id)  # the count itself, not the catalog's rounded figure
+    assert spec.is_vision and spec.vision_params == tower + resampler
+    assert spec.total_params == text + tower + resampler
+    assert spec.total_params == pytest.approx(16_198_350_304 / 2, rel=1e-4)
+    assert kv_layout(spec, "auto", 1, 1, "vllm").bytes_per_token == 28 * 4 * 128 * 2 * 2
+
+
+def test_ernie_4_5_moe_keys_route_only_the_layers_vllm_routes() -> None:
+    """ERNIE 4.5 MoE configs name their experts moe_num_experts / moe_k / moe_num_shared_experts and keep the
+    layers before moe_layer_start_index dense (vLLM ernie45_moe.py: MoE where start <= i <= end and
+    (i + 1) % interval == 0, end the last layer when absent). A three-layer config with a dense first layer:
+    two MoE layers of 4 experts (top 2) plus 2 shared ones of moe_intermediate_size, one dense MLP."""
+    from lmscreen.model.arch.config import spec_from_config
+    from lmscreen.model.arch.params import moe_layer_flags
+
+    h, inter, moe, vocab = 32, 64, 16, 100
+    cfg = {"model_type": "ernie4_5_moe", "hidden_size": h, "intermediate_size": inter, "num_hidden_layers": 3}
+    cfg |= {"num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 8, "vocab_size": vocab}
+    cfg |= {"moe_num_experts": 4, "moe_k": 2, "moe_num_shared_experts": 2, "moe_intermediate_size": moe}
+    cfg |= {"moe_layer_start_index": 1, "moe_layer_interval": 1, "tie_word_embeddings": True}
+    spec = spec_from_config(cfg, "x")
+    assert moe_layer_flags(spec, cfg) == [False, True, True]
+    assert (spec.num_experts, spec.num_experts_per_tok, spec.num_shared_experts) == (4, 2, 2)
+    attention = 2 * h * 4 * 8 + 2 * h * 2 * 8
+    expert = 3 * h * moe
+    moe_layer = 4 * expert + h * 4 + 2 * expert
+    expected = 3 * (attention + 2 * h) + 3 * h * inter + 2 * moe_layer + h + vocab * h
+    assert spec.total_params == expected
+    assert spec.active_params == expected - 2 * 2 * expert
+    assert moe_layer_flags(spec, cfg | {"moe_layer_end_index": 1}) == [False, True, False]
+
+
+def test_ernie_4_5_21b_a3b_thinking_is_21_8_b_with_3_b_active() -> None:
+    """baidu/ERNIE-4.5-21B-A3B-Thinking (Ernie4_5_MoeForCausalLM): 28 layers of 2560, 20/4 heads of 128, a
+    dense MLP of 12288 on layer 0 (moe_layer_start_index 1), then 64 routed experts of 1536 (moe_k 6) and two
+    shared ones on layers 1-27, a tied 103,424 vocabulary. The Hugging Face API gives 21,825,437,888
+    safetensors parameters at revision 960d37ea; the count leaves out only the 27 x 64 expert-bias scalars."""
+    from lmscreen.model.arch.config import spec_from_config
+
+    h, vocab = 2560, 103424
+    attention = 2 * h * 20 * 128 + 2 * h * 4 * 128
+    expert = 3 * h * 1536
+    moe_layer = 64 * expert + h * 64 + 2 * expert
+    expected = 28 * (attention + 2 * h) + 3 * h * 12288 + 27 * moe_layer + h + vocab * h
+    assert expected == pytest.approx(21_825_437_888, abs=27 * 64)
+    entry = lookup("baidu/ERNIE-4.5-21B-A3B-Thinking")
+    assert entry is not None and entry.thinking == "always"
+    spec = spec_from_config(entry.config, entry.id)
+    assert spec.total_params == expected
+    assert spec.active_params == expected - 27 * (64 - 6) * expert
+    assert spec.active_params == pytest.approx(3e9, rel=0.15)  # "A3B": 3.35 B with the embedding
+    assert kv_layout(spec_for(entry.id), "auto", 1, 1, "vllm").bytes_per_token == 28 * 4 * 128 * 2 * 2
+
+
+def test_magistral_small_2509_is_mistral_small_3_2_with_its_pixtral_tower() -> None:
+    """mistralai/Magistral-Small-2509 (Mistral3ForConditionalGeneration): the 40-layer text model of 5120
+    that Mistral Small 3.2 and Devstral Small share (23,572,403,200 parameters) and the 24-layer Pixtral
+    encoder. The Hugging Face API gives 24,011,361,280 safetensors parameters at revision 92ad3595; the count
+    is within 0.1 % of it (the multimodal projector's patch merger is counted as the generic merger)."""
+    from lmscreen.model.arch.config import spec_from_config
+
+    language = _dense_params(
+        vocab=131072, hidden=5120, layers=40, q=4096, kv=1024, mlp=32768, tied=False, qkv_bias=False, norms=2
+    )
+    entry = lookup("mistralai/Magistral-Small-2509")
+    assert entry is not None and entry.generation == {"temperature": 0.7, "top_p": 0.95}
+    spec = spec_from_config(entry.config, entry.id)
+    assert spec.is_vision and spec.total_params - spec.vision_params == language == 23_572_403_200
+    assert spec.total_params == pytest.approx(24_011_361_280, rel=0.001)
+    assert kv_layout(spec, "auto", 1, 1, "vllm").bytes_per_token == 40 * 8 * 128 * 2 * 2

@@ -12,7 +12,7 @@ from typing import Any
 
 from lmscreen.model.arch.audio import audio_params
 from lmscreen.model.arch.params import attention_linear_params, count_params
-from lmscreen.model.arch.vision import vision_params
+from lmscreen.model.arch.vision import minicpmv_resampler_params, vision_params
 from lmscreen.model.spec import PLAIN, ModelSpec, Records
 
 _FULL = {"full_attention", "attention", "global_attention", "global"}
@@ -26,6 +26,16 @@ def _first(cfg: dict[str, Any], *keys: str) -> Any:
         if cfg.get(key) is not None:
             return cfg[key]
     return None
+
+
+def _per_layer(value: Any) -> Any:
+    """One number for a per-layer list (Hunyuan-A13B's `moe_topk`, `num_shared_expert` and
+    `moe_intermediate_size` give one entry a layer, all equal in the published configs): the list's largest
+    entry, so that a plan never holds less than the widest layer; anything else as given."""
+    if isinstance(value, list):
+        numbers = [v for v in value if isinstance(v, int | float)]
+        return max(numbers) if numbers else None
+    return value
 
 
 def _rotary_dim(cfg: dict[str, Any], head_dim: int | None) -> int | None:
@@ -343,11 +353,17 @@ def spec_from_config(config: dict[str, Any], name: str, records: Records = PLAIN
         max_position_embeddings=max_pos,
         rotary_dim=_rotary_dim(cfg, head_dim),
         num_experts=_first(cfg, "num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts"),
-        num_experts_per_tok=_first(
-            cfg, "num_experts_per_tok", "num_experts_per_token", "moe_topk", "top_k_experts"
+        num_experts_per_tok=_per_layer(
+            _first(cfg, "num_experts_per_tok", "num_experts_per_token", "moe_topk", "top_k_experts", "moe_k")
         ),
-        num_shared_experts=_first(cfg, "n_shared_experts", "num_shared_experts"),
-        moe_intermediate_size=_first(cfg, "moe_intermediate_size", "expert_intermediate_size"),
+        # Hunyuan's `num_shared_expert` (a shared MLP beside the experts when `use_mixed_mlp_moe`), ERNIE
+        # 4.5's `moe_num_shared_experts` (vLLM ernie45_moe: one shared MLP of moe_intermediate_size × count)
+        num_shared_experts=_per_layer(
+            _first(cfg, "n_shared_experts", "num_shared_experts", "moe_num_shared_experts")
+            if cfg.get("num_shared_expert") is None or cfg.get("use_mixed_mlp_moe") is False
+            else cfg["num_shared_expert"]
+        ),
+        moe_intermediate_size=_per_layer(_first(cfg, "moe_intermediate_size", "expert_intermediate_size")),
         dense_mlp_with_experts=bool(cfg.get("enable_moe_block")),
         torch_dtype=_first(cfg, "torch_dtype", "dtype") or _first(config, "torch_dtype", "dtype"),
         quantization=quant,
@@ -370,7 +386,7 @@ def spec_from_config(config: dict[str, Any], name: str, records: Records = PLAIN
     params = count_params(spec, cfg)
     if params:
         spec.total_params, spec.active_params, spec.embedding_params = params
-        vision = vision_params(config.get("vision_config"), spec.hidden_size)
+        vision = _vision_params(config, spec)
         if vision:
             spec.vision_params = vision
             spec.vision_config = dict(config["vision_config"])
@@ -400,6 +416,22 @@ def spec_from_config(config: dict[str, Any], name: str, records: Records = PLAIN
                 spec.fp8_params = max(spec.fp8_params - kept, 0) or None
     spec.sources = {k: "config" for k, v in spec.facts().items() if v not in (None, [], {}, False, 0)}
     return spec
+
+
+def _vision_params(config: dict[str, Any], spec: ModelSpec) -> int:
+    """The vision encoder and what maps it to the language model: the merger or projector vision.py counts,
+    or for MiniCPM-V (`model_type` minicpmv with a `query_num`) a SigLIP tower and its perceiver resampler
+    (vLLM minicpmv.py MiniCPMV2_6: Idefics2VisionTransformer, Resampler2_5 of the text width)."""
+    vision = config.get("vision_config")
+    query_num = config.get("query_num")
+    minicpmv = str(config.get("model_type")) == "minicpmv"
+    if minicpmv and isinstance(vision, dict) and isinstance(query_num, int):
+        tower = vision_params(vision, spec.hidden_size, merger=False)
+        width = int(vision.get("hidden_size") or 0)
+        if tower and width and spec.hidden_size:
+            return tower + minicpmv_resampler_params(spec.hidden_size, width, query_num)
+        return 0
+    return vision_params(vision, spec.hidden_size)
 
 
 def _fill_layout(

@@ -62,10 +62,18 @@ def dense_mlp_params(spec: ModelSpec, cfg: dict[str, Any]) -> int:
 
 
 def moe_layer_flags(spec: ModelSpec, cfg: dict[str, Any]) -> list[bool]:
-    """Which layers carry routed experts (DeepSeek/GLM first_k_dense_replace, Qwen mlp_only_layers, step)."""
+    """Which layers carry routed experts (DeepSeek/GLM first_k_dense_replace, Qwen mlp_only_layers, step;
+    ERNIE 4.5's moe_layer_start_index / moe_layer_end_index / moe_layer_interval, read as vLLM ernie45_moe.py
+    does: layer i is MoE when start <= i <= end and (i + 1) % interval == 0, end defaulting to the last)."""
     n = spec.num_layers or 0
     if not spec.num_experts:
         return [False] * n
+    if "moe_layer_start_index" in cfg or "moe_layer_end_index" in cfg:
+        start = int(cfg.get("moe_layer_start_index") or 0)
+        end = cfg.get("moe_layer_end_index")
+        end = n - 1 if not isinstance(end, int) or end < 0 else end
+        interval = int(cfg.get("moe_layer_interval") or 1)
+        return [start <= i <= end and (i + 1) % interval == 0 for i in range(n)]
     first_dense = int(cfg.get("first_k_dense_replace") or 0)
     dense_only = set(cfg.get("mlp_only_layers") or [])
     step = (

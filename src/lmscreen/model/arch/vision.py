@@ -58,8 +58,21 @@ def gemma4_vision_params(vision: dict[str, Any], text_hidden: int | None = None)
     return 3 * patch * patch * h + 2 * positions * h + depth * block + standardize + h * (text_hidden or h)
 
 
-def vision_params(vision: Any, text_hidden: int | None = None) -> int:
-    """Parameters of the vision encoder described by `vision` (a vision_config dict); 0 when unknown."""
+def minicpmv_resampler_params(text_hidden: int, vision_hidden: int, query_num: int) -> int:
+    """Parameters of MiniCPM-V's perceiver resampler (vLLM resampler.py BaseResampler, Resampler2_5 for
+    MiniCPM-V 2.5 / 2.6): `query_num` learned queries of the text width, a kv_proj from the vision width
+    (no bias, absent when the widths match), one nn.MultiheadAttention of the text width (in_proj and out_proj
+    with biases), LayerNorms ln_q / ln_kv / ln_post and the square output `proj`; its 2-D sin-cos position
+    table is computed, not stored."""
+    e = text_hidden
+    kv_proj = vision_hidden * e if vision_hidden != e else 0
+    attention = 3 * e * e + 3 * e + e * e + e
+    return query_num * e + kv_proj + attention + 3 * 2 * e + e * e
+
+
+def vision_params(vision: Any, text_hidden: int | None = None, merger: bool = True) -> int:
+    """Parameters of the vision encoder described by `vision` (a vision_config dict); 0 when unknown.
+    merger=False: the tower alone (MiniCPM-V maps it to the text width with a resampler, counted apart)."""
     if not isinstance(vision, dict):
         return 0
     if str(vision.get("model_type") or "") == "gemma4_vision":
@@ -100,9 +113,9 @@ def vision_params(vision: Any, text_hidden: int | None = None) -> int:
         or h
     )
     merged = h * merge * merge
-    merger = merged * merged + merged + merged * out + out + 2 * h
+    mapped = merged * merged + merged + merged * out + out + 2 * h if merger else 0
     deepstack = len(vision.get("deepstack_visual_indexes") or [])
-    return depth * block + patch_embed + positions * h + merger * (1 + deepstack) + 2 * h
+    return depth * block + patch_embed + positions * h + mapped * (1 + deepstack) + 2 * h
 
 
 LLAVA_CLIP_TOWER: dict[str, Any] = {

@@ -1351,12 +1351,34 @@ def _rate_aside(reading: Reading, period: PeriodMention, lo: int) -> bool:
     if cut < 0:
         return False
     periods = reading.periods_in(period.start, cut)
-    return all(
-        m.kind == "points"
-        or CHANGE_RE.search(folded[max(period.end, m.folded_start - 12) : m.folded_start])
-        or any(p.start <= m.folded_start < p.end for p in periods)  # the `1` of `Q1`
+    levels = [
+        m
         for m in reading.mentions_in(period.end, cut)
+        if not (
+            m.kind == "points"
+            or CHANGE_RE.search(folded[max(period.end, m.folded_start - 12) : m.folded_start])
+            or any(p.start <= m.folded_start < p.end for p in periods)  # the `1` of `Q1`
+        )
+    ]
+    if not levels:
+        return True
+    # `…实现营收4.26亿元，同比下降5%，其中Q2单季度实现2.5亿元，同比增长6.4%；实现归母净利润0.96亿元`: an
+    # aside whose one level has no label of its own (the verb alone) breaks down the figure just before it
+    return (
+        len(levels) == 1
+        and bool(_BARE_LEVEL_RE.fullmatch(folded, period.end, levels[0].folded_start))
+        and _figure_before_aside(reading, period.start)
     )
+
+
+_BARE_LEVEL_RE = re.compile(r"\s?(?:单季度?)?\s?(?:实现|录得|为|达到?)\s?")
+
+
+def _figure_before_aside(reading: Reading, start: int) -> bool:
+    """Whether the `；` item an aside's 其中 opens in prints an amount before the 其中."""
+    folded = reading.folded
+    lo = max(max(folded.rfind(ch, 0, start) for ch in "；;。"), 0)
+    return any(m.kind == "money" for m in reading.mentions_in(lo, start))
 
 
 def _compared_base(folded: str, lead_lo: int, start: int, end: int, pos: int) -> bool:

@@ -83,7 +83,7 @@ _LABELS: list[tuple[str, str, int]] = [
         "gross profit margin"),
      "gross_margin", 0),
     # `23Q1毛/净利率为19.14%/5.89%`: the gross margin named by its first character, the shared word after
-    (r"毛(?=\s?[/、]\s?净利率)", "gross_margin", 0),
+    (r"毛(?=\s?[/、]?\s?净利率)", "gross_margin", 0),
     # --- ROE
     (r"(?:年化)?加权平均净资产收益率|平均净资产收益率|净资产收益率|净资产回报率"
      r"|加权(?:平均)?(?:年化)?(?:后)?\s?ROE|年化(?:后)?(?:加权)?(?:平均)?\s?ROE|(?<![A-Za-z])(?:ROAE|ROE)(?![A-Za-z])"

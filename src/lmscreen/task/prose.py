@@ -199,7 +199,7 @@ _OWNER_LABEL_RE = re.compile(r"归属于|归属|归母")
 """A profit label naming the parent's shareholders as its owners (`归母净利润`, `归属于…股东的净利润`)."""
 _COMPANY_RE = re.compile(r"公司|集团|本行|我行|该行|全行|本集团|上市公司")
 _CIRCUMSTANCE_COMPANY_RE = re.compile(
-    r"(?:^|[^\u4e00-\u9fff]|下|使得?|致使|促使|导致|带动|推动|拉动|(?<![青少成同])年|季度)"
+    r"(?:^|[^\u4e00-\u9fff]|下|是|使得?|致使|促使|导致|带动|推动|拉动|(?<![青少成同])年|季度)"
     r"(?:本公司|该公司|公司|本集团|本行|该行)(?:综合|整体)?\s?$"
 )
 """`低单价下公司毛利率承压`, `…，使得公司综合毛利率由…`: the company named right before the label, after a
@@ -1572,6 +1572,12 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     gap = folded[label.end : pos]
     if len(gap) > _LOOSE_GAP or ENUM_RE.search(gap):
         return None
+    if (
+        mention.kind == "money"
+        and gap.rstrip().endswith(("、", "/"))
+        and any(m.kind == "none" for m in reading.mentions_in(label.end, pos))
+    ):
+        return None  # `收入、187.26、5.04亿元`: the second of a run of numbers, a list the label has lost
     if "money" in METRICS[metric] and _RATIO_GAP_RE.search(gap):
         return None  # `“经营性净现金流/归母净利润”比值达到1.2`: a ratio of the figure, not the figure
     growth = False

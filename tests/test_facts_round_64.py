@@ -44,3 +44,22 @@ def test_an_aside_opening_an_item_without_an_amount_before_it_still_governs() ->
     # the 其中 opens its item (no amount before it there): no figure is broken down, the quarter governs
     text = "2024年上半年公司经营稳健；其中Q2单季度实现3.9亿元，同比增长8.1%；实现归母净利润0.81亿元。"
     assert _actual(text, "net_profit") == {0.81: "2024Q2"}
+
+
+def test_last_year_after_the_years_annual_report_is_that_year() -> None:
+    # `…发布2020年报中，我们可以看到东方生物去年全年实现营业收入32.65亿元`: published the year after, the
+    # report's year is 去年; `我们可以看到` names no part
+    text = (
+        "从华康科技4月26日晚发布2024年报中，我们可以看到华康科技去年全年实现营业收入41.37亿元，同比增长68.2%；"
+        "实现归母净利9.15亿元，同比增长72.4%。"
+    )
+    sheet = read_facts(text, names=("华康科技",))
+    got = {(f.period_label, f.basis) for f in sheet.facts if f.metric == "revenue" and f.unit != "%"}
+    assert got == {("FY2024", "actual")}
+    assert sheet.screening()["revenue"].fact.value == pytest.approx(41.37e8)
+
+
+def test_last_years_same_period_stays_prior_after_an_annual_report() -> None:
+    text = "公司发布2024年报，2024年公司营收40亿元，去年同期营收30亿元。"
+    got = {f.value: f.basis for f in read_facts(text).facts if f.metric == "revenue"}
+    assert got == {40e8: "actual", 30e8: "prior"}

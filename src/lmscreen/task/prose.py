@@ -137,7 +137,7 @@ _FOREIGN_RE = re.compile("|".join(FOREIGN_CURRENCIES) + r"|USD|US\$|HK\$|HKD|EUR
 _SEGMENT_WORD_RE = re.compile(r"业务|板块|分部|子公司|分公司|事业部|segment", re.IGNORECASE)
 _INDUSTRY_RE = re.compile(r"行业|市场|全国|全球|全行业|同行|industry|market", re.IGNORECASE)
 _FILLER_RE = re.compile(
-    r"本公司|该公司|该股|上市公司|公司|本集团|集团|本行|该行|我行|我们|报告期内|报告期|期内|本期|当期|全年|年度|其中|实现|完成"
+    r"本公司|该公司|该股|上市公司|公司|可以看到|可以看出|可以发现|本集团|集团|本行|该行|我行|我们|报告期内|报告期|期内|本期|当期|全年|年度|其中|实现|完成"
     r"|取得|录得|累计|累积|合计|共计|整体|总计|总体|综合|同比|单季度?|单季|季度|分季度看|分季度|今年|前三季度|上半年|下半年"
     r"|宣布|宣告|公告|公告称|表示|称|据|报道|介绍|归属|未经审计|经审计|未审计|审计后"
     r"|不过|但是|然而|因此|所以|从而|进而|由此|因而|而且|并且|上行|下行|上扬|攀升|回升|回落"
@@ -1318,6 +1318,23 @@ def _forecasts_part(reading: Reading, sent_lo: int, pos: int) -> bool:
     return bool(_SAME_VERB_RE.match(folded, sent_lo, pos) and _FORECAST_VERB_RE.search(earlier))
 
 
+_ANNUAL_REPORT_RE = re.compile(r"(?P<y>20[0-9]{2})\s?(?:年报|年年报|年度报告|年年度报告)")
+_LAST_YEAR_WHOLE_RE = re.compile(r"去年(?=全年|实现|营业|营收|收入|归母|净利)")
+
+
+def _report_year_as_last_year(reading: Reading, lead: str, sent_lo: int, pos: int) -> str:
+    """`从东方生物4月28日晚发布2020年报中，我们可以看到东方生物去年全年实现营业收入32.65亿元`: after the
+    sentence names the year's annual report (published the year after), 去年 is that report's year, the
+    document's own, no prior year; `去年同期` still is."""
+    main = reading.main
+    if main is None or main.sub != "FY" or "去年" not in lead:
+        return lead
+    years = [int(m.group("y")) for m in _ANNUAL_REPORT_RE.finditer(reading.folded, sent_lo, pos)]
+    if not years or years[-1] != main.year:
+        return lead
+    return _LAST_YEAR_WHOLE_RE.sub("  ", lead)
+
+
 _SAME_VERB_RE = re.compile(r"\s?实现")
 _FORECAST_VERB_RE = re.compile(r"(?:预计|预测|预期)[^，,；;。]{0,14}实现")
 
@@ -1672,7 +1689,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     ):
         basis = "forecast"
     elif (
-        PRIOR_RE.search(lead)
+        PRIOR_RE.search(_report_year_as_last_year(reading, lead, sent_lo, label.start))
         or _FROM_TO_RE.search(gap[-3:])
         and _TO_AFTER_RE.match(folded[mention.folded_end : mention.folded_end + 8])
     ):

@@ -63,3 +63,12 @@ def test_mao_jing_li_lv_run_together_pairs_with_its_two_numbers() -> None:
     got = {f.metric: (f.value, f.scope) for f in read_facts(text).facts if f.basis == "actual"}
     assert got["gross_margin"] == (pytest.approx(18.04), "company")
     assert got["net_margin"] == (pytest.approx(6.87), "company")
+
+
+def test_a_bare_huan_yuan_hou_clause_restates_the_margin_after_it() -> None:
+    # `…系会计准则调整所致。还原后，毛利率28.04%`: the writer's restated margin, not the report's
+    text = (
+        "公司发布2024年年报。报告期内，毛利率26.68%，同比-0.08pct；销售费用率9.25%，同比-3.04pcts，"
+        "系会计准则调整所致。还原后，毛利率29.04%，同比+2.1pct。"
+    )
+    assert _kept(text)["gross_margin"] == pytest.approx(26.68)

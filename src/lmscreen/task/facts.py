@@ -160,6 +160,8 @@ class FactSheet:
                 out[name] = Screened(name, fact=min(top, key=lambda f: (_rounding(f), f.start)))
             elif (headline := self._headline(name, first)) is not None:
                 out[name] = Screened(name, fact=headline)
+            elif (whole := _whole_margin(name, top)) is not None:
+                out[name] = Screened(name, fact=whole)
             else:
                 distinct: list[Fact] = []
                 for f in sorted(top, key=lambda f: f.start):
@@ -275,6 +277,22 @@ class FactSheet:
 
     def to_json(self) -> list[dict]:
         return [f.to_json(self.text) for f in self.facts]
+
+
+_WHOLE_LABEL_RE = re.compile(r"综合|整体")
+
+
+def _whole_margin(name: str, top: list[Fact]) -> Fact | None:
+    """`…毛利率yoy-0.5pct至43.5%；电子材料方面，…毛利率yoy-14.6pct至21.5%；…全年综合毛利率yoy-2.3pct至
+    40.4%`: among disagreeing margins of one period, the one whose label says it is the whole's (综合,
+    整体), when it is the only figure so labelled, is the company's; the plain ones are its parts' that
+    the reader took for the company's."""
+    if name != "gross_margin":
+        return None
+    whole = [f for f in top if _WHOLE_LABEL_RE.search(f.label)]
+    if not whole or len(whole) == len(top) or not all(agree(f.value, whole[0].value) for f in whole):
+        return None
+    return min(whole, key=lambda f: f.start)
 
 
 _PARAGRAPH_RE = re.compile(r"\n|[ \t\u3000]{2,}")
@@ -573,13 +591,28 @@ def _year_without_figures(folded: str, period: Period | None, facts: list[Fact])
     return earlier[-1] if earlier else period
 
 
+_ALONE_QUARTER = {"Q1-Q3": "Q3", "H1": "Q2"}
+
+
 def _quarter_only(main: Period | None, facts: list[Fact], period: Period | None) -> Period | None:
     """`九号公司发布3季报：3Q22公司实现营业收入28.1亿元…`: a third-quarter report's note that prints the
     company's revenue or profit for the third quarter alone and never for the nine months is about the
-    quarter; its own figures are the document's."""
-    if main is None or period != main or main.sub != "Q1-Q3" or main.year is None:
+    quarter; its own figures are the document's. So is a half-year note that prints them for the second
+    quarter alone (`Q2单季度来看，公司实现收入4.38亿元…归母净利润1.27亿元`) and never for the half."""
+    if main is None or period != main or main.sub not in _ALONE_QUARTER or main.year is None:
         return period
-    quarter = Period(main.year, "Q3")
+    quarter = Period(main.year, _ALONE_QUARTER[main.sub])
+    if main.sub == "H1" and (
+        # `预计22H1实现营收12.14亿元…其中22Q2…`: a half forecast is still the half's; so is a half whose
+        # own ROE or margin is printed (`2022H1公司ROE为2.1%` beside `2022Q2实现净利润18.1亿`)
+        _printed(facts, main, ("gross_margin", "roe"))
+        or any(
+            f.metric in ("revenue", "net_profit") and f.basis == "forecast" and f.period is not None
+            and f.period.year == main.year and f.period.sub == main.sub
+            for f in facts
+        )
+    ):  # fmt: skip
+        return period
     return quarter if _printed(facts, quarter) and not _printed(facts, main) else period
 
 

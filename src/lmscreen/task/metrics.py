@@ -53,10 +53,12 @@ _LABELS: list[tuple[str, str, int]] = [
     # --- profit after non-recurring items (扣非), before the profit itself
     (_OWNER + r"的?(?:扣除非经常性损益|扣非)(?:后)?的?净(?:利润|亏损)", "net_profit_deducted", 0),
     (r"扣除非经常性损益(?:后)?的?(?:" + _OWNER + r"的)?净(?:利润|亏损)", "net_profit_deducted", 0),
-    (r"(?:归母)?扣非(?:后)?的?(?:归母|归属(?:于)?(?:母公司)?(?:股东)?的?)?(?:净利润|净利|净亏损|利润|业绩)|扣非(?=\s?(?:增|降|同比|下降|增长|下滑))",
+    (r"(?:归母)?扣非(?:后)?的?(?:归母|归上|归属(?:于)?(?:母公司)?(?:股东)?的?)?(?:净利润|净利|净亏损|利润|业绩)|扣非(?=\s?(?:增|降|同比|下降|增长|下滑))",
      "net_profit_deducted", 0),
     # `收入、归母、扣非 14.14 亿、 0.34 亿、 0.32 亿`: a bare 扣非 closing a run of labels before its numbers
     (r"(?<=[、/])\s?扣非(?=\s?[-+−]?[0-9])", "net_profit_deducted", 0),
+    (r"(?:(?<=扣非前/)|(?<=扣非前、)|(?<=扣非前))\s?后\s?的?(?:归母|归上|归属于?母公司(?:股东)?的?)?净利润?",
+     "net_profit_deducted", 0),
     (r"扣除非经常性损益(?:后)?的?(?:加权平均)?净资产收益率|扣非(?:后)?(?:加权平均)?(?:净资产收益率|\s?ROE)",
      "roe_deducted", 0),
     (r"扣除非经常性损益(?:后)?的?(?:基本|稀释)?每股收益", "other", 0),
@@ -81,7 +83,7 @@ _LABELS: list[tuple[str, str, int]] = [
         "gross profit margin"),
      "gross_margin", 0),
     # `23Q1毛/净利率为19.14%/5.89%`: the gross margin named by its first character, the shared word after
-    (r"毛(?=\s?[/、]\s?净利率)", "gross_margin", 0),
+    (r"毛(?=\s?[/、]?\s?净利率)", "gross_margin", 0),
     # --- ROE
     (r"(?:年化)?加权平均净资产收益率|平均净资产收益率|净资产收益率|净资产回报率"
      r"|加权(?:平均)?(?:年化)?(?:后)?\s?ROE|年化(?:后)?(?:加权)?(?:平均)?\s?ROE|(?<![A-Za-z])(?:ROAE|ROE)(?![A-Za-z])"
@@ -93,9 +95,12 @@ _LABELS: list[tuple[str, str, int]] = [
     # --- net profit
     # `归母/扣非净利润3.24亿/4.28亿`, `归母及扣非净利润`: the shared word ends the second label only
     (r"(?:归母|归属于?母公司(?:股东)?的?)(?=\s?[/、和及与]\s?扣非)", "net_profit", 0),
+    # `扣非前/后归母净利润5.3/5.0亿元`: the profit before and after non-recurring items (shared words after)
+    (r"扣非前(?=\s?[/、]?\s?后\s?的?(?:归母|归上|归属于?母公司(?:股东)?的?)?净利)", "net_profit", 0),
     # `归母利润为4321万元`: 净 left out
     (_OWNER + r"的?(?:本年|本期|当期)?净(?:利润|亏损)|" + _OWNER + r"的(?:本年|本期|当期)?亏损"
      r"|(?:权益)?(?:股东|拥有人|权益持有人)应占(?:亏损|溢利)|归母净(?:利润|利|亏损)|归属净利润|股东应占利润"
+     r"|归上净(?:利润|利|亏损)"  # `归上净利润`: 归属于上市公司股东的净利润 shortened
      r"|归母(?:公司)?利润(?![率总])|拥有人应占利润"
      r"|归属(?:于)?(?:母公司|上市公司|本公司|本行|公司)(?:股东|所有者)?(?:的)?净(?:利润|亏损)",
      "net_profit", 0),

@@ -137,7 +137,7 @@ _FOREIGN_RE = re.compile("|".join(FOREIGN_CURRENCIES) + r"|USD|US\$|HK\$|HKD|EUR
 _SEGMENT_WORD_RE = re.compile(r"业务|板块|分部|子公司|分公司|事业部|segment", re.IGNORECASE)
 _INDUSTRY_RE = re.compile(r"行业|市场|全国|全球|全行业|同行|industry|market", re.IGNORECASE)
 _FILLER_RE = re.compile(
-    r"本公司|该公司|上市公司|公司|该股|本集团|集团|本行|该行|我行|我们|报告期内|报告期|期内|本期|当期|全年|年度|其中|实现|完成"
+    r"本公司|该公司|该股|上市公司|公司|可以看到|可以看出|可以发现|本集团|集团|本行|该行|我行|我们|报告期内|报告期|期内|本期|当期|全年|年度|其中|实现|完成"
     r"|取得|录得|累计|累积|合计|共计|整体|总计|总体|综合|同比|单季度?|单季|季度|分季度看|分季度|今年|前三季度|上半年|下半年"
     r"|宣布|宣告|公告|公告称|表示|称|据|报道|介绍|归属|未经审计|经审计|未审计|审计后"
     r"|不过|但是|然而|因此|所以|从而|进而|由此|因而|而且|并且|上行|下行|上扬|攀升|回升|回落"
@@ -199,7 +199,7 @@ _OWNER_LABEL_RE = re.compile(r"归属于|归属|归母")
 """A profit label naming the parent's shareholders as its owners (`归母净利润`, `归属于…股东的净利润`)."""
 _COMPANY_RE = re.compile(r"公司|集团|本行|我行|该行|全行|本集团|上市公司")
 _CIRCUMSTANCE_COMPANY_RE = re.compile(
-    r"(?:^|[^\u4e00-\u9fff]|下|使得?|致使|促使|导致|带动|推动|拉动|(?<![青少成同])年|季度)"
+    r"(?:^|[^\u4e00-\u9fff]|下|是|使得?|致使|促使|导致|带动|推动|拉动|(?<![青少成同])年|季度)"
     r"(?:本公司|该公司|公司|本集团|本行|该行)(?:综合|整体)?\s?$"
 )
 """`低单价下公司毛利率承压`, `…，使得公司综合毛利率由…`: the company named right before the label, after a
@@ -1168,7 +1168,7 @@ def _in_range(reading: Reading, index: int) -> bool:
 
 
 _ADJUSTED_BEFORE_RE = re.compile(
-    r"(?:(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20}(?:后|影响|因素)|调整后"
+    r"(?:(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{0,20}(?:后|影响|因素)|调整后"
     r"|(?:若|如|如果|假设)(?:剔除|扣除|还原|加回|不考虑|排除)[^，,；;。]{1,20}"
     r"|(?:若|如|如果|假设)(?:将|把)[^，,；;。]{1,24}(?:剔除|扣除|还原|加回|排除)(?:后|掉)?)[，,]\s?$"
 )
@@ -1325,6 +1325,23 @@ def _forecasts_part(reading: Reading, sent_lo: int, pos: int) -> bool:
     return bool(_SAME_VERB_RE.match(folded, sent_lo, pos) and _FORECAST_VERB_RE.search(earlier))
 
 
+_ANNUAL_REPORT_RE = re.compile(r"(?P<y>20[0-9]{2})\s?(?:年报|年年报|年度报告|年年度报告)")
+_LAST_YEAR_WHOLE_RE = re.compile(r"去年(?=全年|实现|营业|营收|收入|归母|净利)")
+
+
+def _report_year_as_last_year(reading: Reading, lead: str, sent_lo: int, pos: int) -> str:
+    """`从东方生物4月28日晚发布2020年报中，我们可以看到东方生物去年全年实现营业收入32.65亿元`: after the
+    sentence names the year's annual report (published the year after), 去年 is that report's year, the
+    document's own, no prior year; `去年同期` still is."""
+    main = reading.main
+    if main is None or main.sub != "FY" or "去年" not in lead:
+        return lead
+    years = [int(m.group("y")) for m in _ANNUAL_REPORT_RE.finditer(reading.folded, sent_lo, pos)]
+    if not years or years[-1] != main.year:
+        return lead
+    return _LAST_YEAR_WHOLE_RE.sub("  ", lead)
+
+
 _SAME_VERB_RE = re.compile(r"\s?实现")
 _FORECAST_VERB_RE = re.compile(r"(?:预计|预测|预期)[^，,；;。]{0,14}实现")
 
@@ -1358,12 +1375,34 @@ def _rate_aside(reading: Reading, period: PeriodMention, lo: int) -> bool:
     if cut < 0:
         return False
     periods = reading.periods_in(period.start, cut)
-    return all(
-        m.kind == "points"
-        or CHANGE_RE.search(folded[max(period.end, m.folded_start - 12) : m.folded_start])
-        or any(p.start <= m.folded_start < p.end for p in periods)  # the `1` of `Q1`
+    levels = [
+        m
         for m in reading.mentions_in(period.end, cut)
+        if not (
+            m.kind == "points"
+            or CHANGE_RE.search(folded[max(period.end, m.folded_start - 12) : m.folded_start])
+            or any(p.start <= m.folded_start < p.end for p in periods)  # the `1` of `Q1`
+        )
+    ]
+    if not levels:
+        return True
+    # `…实现营收4.26亿元，同比下降5%，其中Q2单季度实现2.5亿元，同比增长6.4%；实现归母净利润0.96亿元`: an
+    # aside whose one level has no label of its own (the verb alone) breaks down the figure just before it
+    return (
+        len(levels) == 1
+        and bool(_BARE_LEVEL_RE.fullmatch(folded, period.end, levels[0].folded_start))
+        and _figure_before_aside(reading, period.start)
     )
+
+
+_BARE_LEVEL_RE = re.compile(r"\s?(?:单季度?)?\s?(?:实现|录得|为|达到?)\s?")
+
+
+def _figure_before_aside(reading: Reading, start: int) -> bool:
+    """Whether the `；` item an aside's 其中 opens in prints an amount before the 其中."""
+    folded = reading.folded
+    lo = max(max(folded.rfind(ch, 0, start) for ch in "；;。"), 0)
+    return any(m.kind == "money" for m in reading.mentions_in(lo, start))
 
 
 def _compared_base(folded: str, lead_lo: int, start: int, end: int, pos: int) -> bool:
@@ -1557,6 +1596,12 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     gap = folded[label.end : pos]
     if len(gap) > _LOOSE_GAP or ENUM_RE.search(gap):
         return None
+    if (
+        mention.kind == "money"
+        and gap.rstrip().endswith(("、", "/"))
+        and any(m.kind == "none" for m in reading.mentions_in(label.end, pos))
+    ):
+        return None  # `收入、187.26、5.04亿元`: the second of a run of numbers, a list the label has lost
     if "money" in METRICS[metric] and _RATIO_GAP_RE.search(gap):
         return None  # `“经营性净现金流/归母净利润”比值达到1.2`: a ratio of the figure, not the figure
     growth = False
@@ -1644,7 +1689,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     ):
         basis = "forecast"
     elif (
-        PRIOR_RE.search(lead)
+        PRIOR_RE.search(_report_year_as_last_year(reading, lead, sent_lo, label.start))
         or _FROM_TO_RE.search(gap[-3:])
         and _TO_AFTER_RE.match(folded[mention.folded_end : mention.folded_end + 8])
     ):

@@ -336,9 +336,19 @@ _LEAST_YUAN = 1e5
 worse than none."""
 
 
+_MOST_YUAN = {"revenue": 1e13, "net_profit": 1e12}
+"""No company's year reaches these (the largest listed groups report revenue near 3.5万亿 and profit near
+3,700亿): a figure above is an industry's or a region's total (`机械行业…累计实现营业收入26.47万亿元`,
+`全省实现营业收入58520.08亿元`) the reader took for the company's."""
+
+
 def _plausible(fact: Fact) -> bool:
-    """Whether a screening fact's value can be what it says (see `_LEAST_YUAN`)."""
-    if fact.metric not in ("revenue", "net_profit") or fact.unit != "元" or fact.value == 0:
+    """Whether a screening fact's value can be what it says (see `_LEAST_YUAN`, `_MOST_YUAN`)."""
+    if fact.metric not in ("revenue", "net_profit") or fact.value is None:
+        return True
+    if abs(fact.value) > _MOST_YUAN[fact.metric]:
+        return False
+    if fact.unit != "元" or fact.value == 0:
         return True
     return abs(fact.value) >= _LEAST_YUAN
 

@@ -28,11 +28,21 @@ _SUB_CN = (
     r"第?[一二三四1-4]季度(?:单季度?)?|单[一二三四1-4]季度?|[一二三四]季报|[一二三]季报|上半年|下半年|半年度|半年报"
     r"|中期|中报|前[三3]季度?|三季报|一季报|全年|年度|年报|年末|年底|年初"
 )
+_MONTH_FIGURE = (
+    r"(?:单月|当月)?\s?(?:公司)?\s?(?:实现)?\s?(?:合并)?\s?"
+    r"(?:营业总收入|营业收入|营收|收入|归母净利润?|净利润|销售额)"
+)
+"""What a single month's figure is (`3月营收`, `12月合并营收`, `2021年12月合并营业收入`)."""
+
 _PATTERNS = [
     (
         "ended",
         rf"(?:截至|截止)\s?(?P<ed_y>{_Y4})\s?年\s?(?P<ed_m>[01]?[0-9])\s?月\s?[0-3]?[0-9]\s?日\s?止\s?的?\s?"
         r"(?P<ed_w>年度|财政年度|十二个月|12个月|六个月|6个月|九个月|9个月|三个月|3个月)",
+    ),
+    (
+        "ymonth",
+        rf"(?<![0-9])(?P<ym_y>{_Y4})\s?年\s?(?:1[0-2]|[1-9])\s?月(?:份)?(?=\s?{_MONTH_FIGURE})",
     ),
     (
         "date",
@@ -46,8 +56,7 @@ _PATTERNS = [
     ),
     (
         "month",
-        r"(?<![0-9年.\-~至到/])(?:1[0-2]|[1-9])\s?月(?:份)?(?=\s?(?:单月|当月)?\s?(?:公司)?\s?(?:实现)?\s?"
-        r"(?:营业总收入|营业收入|营收|收入|归母净利润?|净利润|销售额))",
+        rf"(?<![0-9年.\-~至到/])(?:1[0-2]|[1-9])\s?月(?:份)?(?=\s?{_MONTH_FIGURE})",
     ),
     (
         "range",
@@ -71,7 +80,7 @@ _PATTERNS = [
     ("q_c", rf"(?<![A-Za-z])Q(?P<qc_n>[1-4])\s?(?P<qc_y>{_Y4})(?![0-9])"),
     (
         "year",
-        rf"(?<![0-9.,])(?P<y>{_Y4})(?![0-9.,%])(?!\s?(?:亿|万|元|%|倍|个|家|人|吨|台|辆|只|户|股))"
+        rf"(?<![0-9.,])(?P<y>{_Y4})(?![0-9.,%])(?!\s?(?:亿|万|元|%|倍|个|家|人|吨|台|辆|只|户|股))(?!\s?年初至)"
         rf"\s?年?\s?(?:度)?\s?(?:(?P<y_sub>{_SUB_CN})|(?P<y_q>[QH][1-4](?![0-9])))?",
     ),
     (
@@ -81,7 +90,7 @@ _PATTERNS = [
     ),
     (
         "bare",
-        r"(?P<b>年初至本?报告期末|年初至今|前[三3]季度?|上半年|下半年|半年度|本报告期|报告期内|全年"
+        r"(?P<b>(?:20[0-9]{2}\s?)?年初至本?报告期末|年初至今|前[三3]季度?|上半年|下半年|半年度|本报告期|报告期内|全年"
         r"|第[一二三四1-4]季度|[一二三四1-4]季度(?:单季度?)?|单[一二三四1-4]季度?|单季度?|三季报|一季报|半年报|中报)",
     ),
     ("bare_q", r"(?<![A-Za-z0-9])(?P<bq>Q[1-4])(?:\s?单季度?)?(?![A-Za-z0-9])"),
@@ -179,6 +188,8 @@ def _read(m: re.Match[str]) -> PeriodMention:
     if kind == "months":
         sub = _FROM_JANUARY[g("m_n")]
         return PeriodMention(s, e, Period(_year(g("m_y")), sub), "period")
+    if kind == "ymonth":  # `公司2021年12月合并营业收入约45.48亿元`: one month's, dated
+        return PeriodMention(s, e, Period(_year(g("ym_y")), SOME_MONTHS), "months")
     if kind == "month":  # `3月营收约36.82亿元`: one month's figure, no reporting period's
         return PeriodMention(s, e, Period(None, SOME_MONTHS), "months")
     if kind == "mspan":
@@ -220,7 +231,8 @@ def _read(m: re.Match[str]) -> PeriodMention:
         )
     if kind == "bare":
         word = g("b")
-        if word in ("年初至报告期末", "年初至本报告期末", "年初至今"):
+        if word.endswith(("年初至报告期末", "年初至本报告期末", "年初至今")):
+            # `2019年初至报告期末`: the year named changes nothing, the period is the report's own
             return PeriodMention(s, e, None, TO_DATE)
         if word == "本报告期":
             return PeriodMention(s, e, None, CURRENT)
@@ -356,6 +368,7 @@ _REPORT_WORDS = (
     ("半年度财务报告", "H1"), ("半年度业绩报告", "H1"), ("年度业绩报告", "FY"), ("第一季度业绩报告", "Q1"),
     ("一季度业绩报告", "Q1"), ("第三季度业绩报告", "Q1-Q3"), ("三季度业绩报告", "Q1-Q3"),
     ("三季度报", "Q1-Q3"), ("一季度报", "Q1"), ("半年度报", "H1"),
+    ("财务报告", "FY"),
 )  # fmt: skip
 _REPORT_RE = re.compile(
     r"(?P<when>(?:20[0-9]{2}|[0-9]{2})\s?年?\s?(?:度)?\s?(?:第?[一二三四]季度|上半年|半年度|前三季度|H[12]|Q[1-4])?\s?)?"
@@ -534,6 +547,8 @@ def _first_dated(
             continue
         if not p.sub and _history_year(folded, m):
             continue  # `公司成立于2007年，2012年切入激光切割控制系统`: a year of the company's history
+        if not p.sub and folded.startswith(("“", '"', "《", "「"), m.end):
+            continue  # `2019“银华基金杯”新浪银行理财师大赛`: a year in an event's name
         if folded.startswith("同期", m.end):
             continue  # `仅为2019年同期的10%`: the base a figure is measured against, not the document's
         if _estimate_years(folded, m, forecast):

@@ -80,9 +80,11 @@ def _express_estimates_blanked(before: str) -> str:
 
 _FORECAST_EXTRA_RE = re.compile(
     r"计划|目标|规划|力争|指引|预告区间|将实现|可望|料将|有望|预估|我们(?:计算|推算|估算)|经(?:我们)?(?:计算|推算)"
+    r"|内部消息|传闻|据传|小道消息"
 )
 """Beyond FORECAST_RE: plans and targets, and an analyst's own computation (`考虑还原运输成本…，我们计算2021年
-综合毛利率…至29.96%`: a restated figure, not the one the report prints)."""
+综合毛利率…至29.96%`: a restated figure, not the one the report prints); a 业绩预告's figures and a rumour's
+(`内部消息，明天晚上业绩预告，年报净利润33亿左右`)."""
 _THRESHOLD_BEFORE_RE = re.compile(
     r"(?:低于|高于|超过|超出|不低于|不高于|不超过|不少于|不足|少于|多于|大于|小于|至少|最多|最高|最低|突破|逾|超|破"
     r"|达不到|未达到|以上的|门槛|标准为|不得|须|应当"
@@ -267,6 +269,9 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     scope, segment, explicit = _own_subject(reading, label)
     if explicit or label.text.isascii():
         return scope, segment
+    collective = _collective_topic(reading, label.start)
+    if collective is not None:
+        return "industry", collective
     for earlier in reversed(reading.labels_in(reading.stop_start(label.start, 200), label.start)):
         # `…其实现营业收入102.27亿元，同比减少12.87%；归属于上市公司股东的净利润0.67亿元`: still 其's
         carried = _referred_company(reading, earlier)
@@ -664,6 +669,9 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         if latin is not None and not reading.mentions_in(lo, label.start):
             return "segment", latin, True  # `IDC实现收入186.1亿元`: a business named only in Latin letters
         return "company", None, False
+    region = _REGION_TOTAL_RE.search(raw)
+    if region is not None:
+        return "industry", region.group(0), True  # `1—11月，全省实现营业收入58520.08亿元`: a region's total
     if raw.lstrip().startswith("占"):
         return "company", None, False  # `占公司总营收的41.7%`: a share of the whole names no one's figure
     if _CIRCUMSTANCE_COMPANY_RE.search(raw):
@@ -796,6 +804,27 @@ _ASPECT_RE = re.compile(
 """Words a heading about the report's own figures uses (`1）业绩：`, `2）盈利能力：`): no segment's name."""
 
 
+_REGION_TOTAL_RE = re.compile(r"全(?:省|市|区|县|国)|各省|各地区?")
+_COLLECTIVE_RE = re.compile(
+    r"(?:(?:上市|A股|全部|所有|各家?)[\u4e00-\u9fff]{0,4}?(?:公司|企业)|[\u4e00-\u9fff]{0,4}?(?:券商|银行|险企|房企|车企|基金))"
+    r"(?:全体|合计|共计|累计|整体)"
+)
+"""A group of companies taken together (`上市券商全体`, `A股上市公司合计`); `公司整体` is one company's
+whole."""
+_TARGET_TOPIC_RE = re.compile(r"(?:本次|此次|该)?(?:收购|交易|重组)?标的(?:公司|资产|企业|学校|医院|方)?")
+
+
+def _collective_topic(reading: Reading, pos: int) -> str | None:
+    """`2021前三季度上市券商全体实现盈利，合计实现营业收入4698亿元，实现归母净利润1484亿元`: a sentence that
+    opens on a group of companies taken together is about their sum, an industry's figure."""
+    lo = _sentence_lo(reading, pos)
+    end = reading.end_of(lo, CLAUSE_BREAKS, 40)
+    if end > pos or reading.labels_in(lo, end):
+        return None
+    m = _COLLECTIVE_RE.search(reading.folded, lo, end)
+    return m.group(0) if m is not None else None
+
+
 def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     """Whose a figure is when its own clause does not say: the segment its sentence is about.
 
@@ -816,6 +845,9 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     if part is not None:
         return "segment", part
     first = folded[lo : reading.end_of(lo, CLAUSE_BREAKS, 40)]
+    target = _TARGET_TOPIC_RE.match(first)
+    if target is not None:
+        return "segment", target.group(0)  # `标的学校有13000名学生，2018年收入2.2亿人民币`: the target's
     region = _REGION_TOPIC_RE.match(first) or _MAIN_BUSINESS_TOPIC_RE.match(first)
     if region is not None and not reading.labels_in(lo, lo + len(first)):
         return "segment", region.group(0)
@@ -1214,6 +1246,14 @@ _HIGHEST_PART_RE = re.compile(
     r"最(?:高|低|大|小|多|少)的(?:是|为|则是|当属)|最(?:高|低)(?:是|为)[\u4e00-\u9fff]"
 )
 """Between a label and its number, the part that stands highest or lowest (`最高的是生物制剂，达到…`)."""
+_RANGE_TAIL_RE = re.compile(r"\s?[至到~～\-–—－]\s?[0-9][0-9.,]*\s?(?:万|亿|千|百)*\s?\S{0,4}")
+_OTHER_AMOUNT_GAP_RE = re.compile(r"金额|总额|总价|价款|对价|余额|套现|出售|转让|募集|募资")
+"""Words naming another amount between a label and a number: the number is that amount."""
+_NEW_ITEM_GAP_RE = re.compile(r"[（(]\s?[0-9]{6}(?:\.[A-Za-z]{2})?\s?[)）]")
+"""A stock code between a label and a number: a list of headlines, the number another item's."""
+_WORDED_VALUE_GAP_RE = re.compile(r"(?:不足|不到|未达|低于|超过|逾)\s?(?:百万|千万|亿|万)")
+_SHARE_OF_RE = re.compile(r"[0-9.]+\s?[%％]\s?的\s?$")
+_THEN_RE = re.compile(r"当时|那时|彼时")
 _RATIO_GAP_RE = re.compile(r"比值|比率|比例|占比|倍数")
 _RATE_LEVELS = ("gross_margin", "net_margin", "roe", "roe_deducted")
 _HELD_LEVEL_RE = re.compile(r"(?:稳定|维持|保持|徘徊|稳)在\s?(?:约)?\s?$")
@@ -1626,6 +1666,21 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         # `毛利率将在目前30%基础上逐步提升`: the base a change starts from; `长期以来，公司毛利率40%左右`:
         # an approximate level over many years; neither is a period's figure
         return None
+    if "money" in METRICS[metric] and _OTHER_AMOUNT_GAP_RE.search(gap):
+        return (
+            None  # `占公司2019年度经审计营业收入的0.01%)，合同总金额为1483.15万元`: another amount's number
+        )
+    if _NEW_ITEM_GAP_RE.search(gap):
+        return None  # `营业收入或不达标 *ST星美(000892)存暂停上市风险150亿出售…`: a headline list's next item
+    if _WORDED_VALUE_GAP_RE.search(gap):
+        return None  # `净利润不足百万 大股东套现5021万元`: the label's value said in words; the number not it
+    before = folded[max(sent_lo, label.start - 12) : label.start]
+    if _SHARE_OF_RE.search(before):
+        return None  # `30%的净利润就是15亿`: a share of the figure, not the figure
+    if _THEN_RE.search(folded, sent_lo, label.start):
+        return (
+            None  # `我是1992年回的家化，当时家化的销售额是2亿，毛利率是12%`: a past time's, told as history
+        )
     if _threshold(folded, mention, gap) or (
         _in_range(reading, index) and not _rate_change_to_level(reading, index, metric)
     ):
@@ -1665,6 +1720,13 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         lead + gap + folded[pos : pos + len(mention.printed) + 3]
     ):
         return None
+    tail = folded[pos + len(mention.printed) : pos + len(mention.printed) + 20]
+    if (
+        "money" in METRICS[metric]
+        and (joined := _RANGE_TAIL_RE.match(tail))
+        and _FOREIGN_RE.search(joined.group(0))
+    ):
+        return None  # `营收初步数据为3600万至3700万美元`: a range whose currency is printed at its far end
     # forecasts: the sentence before the number (a `；` ends a forecast's reach)
     basis = "actual"
     after = folded[pos + len(mention.printed) : pos + len(mention.printed) + 8]

@@ -5,7 +5,7 @@ Two sets of logged start-ups, each row citing its source:
 - calibration: ../shared/research/vllm-measurements-calibration.csv (copied to tests/data/research/) and
   bench/data/vllm-logs-public.csv (llm-d's H100 table and the start-ups gathered for issue 25). The release
   constants of lmscreen.model.memory.releases were fitted on these.
-- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv, -5.csv, -6.csv to -24.csv,
+- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv, -5.csv, -6.csv to -25.csv,
   start-ups the constants were *not* fitted on; their numbers are reported as they come out. Each file's rows
   were recorded with their sources before the planner was run on them, and the first scoring of each is kept
   here, because only that one is blind (a held-out row looked at while changing the planner no longer tests
@@ -509,6 +509,20 @@ Two sets of logged start-ups, each row citing its source:
   club-3090#104 (a 0.21 nightly, MTP n=3) was reproduced exactly by the accounting without the draft
   (619,202) and is now 554,370; club-3090 runs vLLM with its own patch set (GENESIS_PIN), not read. Token
   counts are not checks: no check changed, held out 428 of 468, calibration 0.3% and 33 of 33.
+  vllm-logs-heldout-25.csv (6 start-ups, committed in 79a1078 before this script saw them, chosen for what the
+  recent sets lacked (multi-GPU, big MoE, vision-language, quantized, PP, failures) from sources no earlier
+  set used and none from llm-d-planner: LGAI-EXAONE/EXAONE-4.0-32B-FP8 on one L40S at 0.11.0 (0.95, 4,096
+  tokens, eager); QuantTrio's Qwen3-VL-235B-A22B-Instruct FP8 and AWQ at TP8 + expert parallel on eight 44
+  GiB-class cards (a 2025-09-29 nightly between 0.10.2 and 0.11.0; the GPU is not named in the file and is
+  taken as L40S from the same author's 8 x L40S write-ups); mratsim's MiniMax-M2.1 FP8/INT4-AWQ mix on 2 x
+  GH200 at 0.14.0rc1 (TP2 at 163,840 started, PP2 at 163,840 refused for KV, PP2 at 114,688 started; verdicts
+  only)): 4 of 7 checks (57.1%: weights 1/1, KV within 10% 0/3, verdicts 3/3) over the three rows it planned.
+  Its misses: the EXAONE pool (8.64 planned / 10.31 logged, 16.2%; weights 31.73 / 30.99 inside 5%: no EXAONE
+  entry, so a generic dense 32B layout like Qwen2.5-32B, 35,392 tokens planned where 42,224 were logged) and
+  both Qwen3-VL TP8 + EP pools (FP8 5.52 / 9.71, 43.2%; AWQ 18.60 / 22.78, 18.3%; 123,072 and 415,040 tokens
+  planned where 216,656 and 508,144 were logged, so ~4.2 GiB a GPU planned short at both formats). Not
+  planned: the three MiniMax-M2.1 rows (a third-party checkpoint whose name states no size, and the catalog
+  holds M2.5 / M2.7 / M3 only). Held out with it: 432 of 475 (90.9%); calibration 0.3%, 33 of 33.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it
@@ -571,6 +585,7 @@ HELDOUT_CSVS = [
     ROOT / "bench" / "data" / "vllm-logs-heldout-22.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-23.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-24.csv",
+    ROOT / "bench" / "data" / "vllm-logs-heldout-25.csv",
 ]
 GIB = 1 << 30
 KV_TARGET = 0.03

@@ -523,6 +523,14 @@ Two sets of logged start-ups, each row citing its source:
   planned where 216,656 and 508,144 were logged, so ~4.2 GiB a GPU planned short at both formats). Not
   planned: the three MiniMax-M2.1 rows (a third-party checkpoint whose name states no size, and the catalog
   holds M2.5 / M2.7 / M3 only). Held out with it: 432 of 475 (90.9%); calibration 0.3%, 33 of 33.
+  Looked at since (no longer blind), the p25 pass: (1) the bench reads a shell-quoted JSON
+  --limit-mm-per-prompt in a row's notes (`--limit-mm-per-prompt '{"video": 0}'`, as a command line is typed;
+  the pattern stopped at the quote, so the two Qwen3-VL-235B rows were planned with the 0.11 video profile:
+  153,600 padded rows x 4,096 x 4 DeepStack levels x 2 B = 4.7 GiB a GPU held through the text profile,
+  memory.multimodal). With the video dropped the profile is one 16,384-token image: the FP8 pool 5.52 -> 10.08
+  / 9.71 (43.2% -> 3.8%), the AWQ pool 18.60 -> 23.17 / 22.78 (18.3% -> 1.7%); tokens 123,072 -> 224,864 /
+  216,656 and 415,040 -> 516,832 / 508,144. heldout-12's quoted '{"audio": 0}' now parses too and changes
+  nothing (no audio profile is modelled). Held out 432 -> 434 of 475; calibration unchanged (0.3%, 33 of 33).
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it
@@ -658,7 +666,9 @@ NOT_LANGUAGE_ONLY = {
     "'The two Google builds were served as multimodal checkpoints, so their figures include the vision and "
     "audio towers'"
 }
-MM_LIMITS = re.compile(r"--limit-mm-per-prompt[ =](\{[^}]*\}|[\w=:,]+)")
+# `--limit-mm-per-prompt` as a row's notes quote it: vLLM's JSON ('{"image": 1, "video": 0}', shell-quoted
+# as a command line is typed) or the older image=1,video=0 form.
+MM_LIMITS = re.compile(r"""--limit-mm-per-prompt[ =]['"]?(\{[^}]*\}|[\w=:,]+)""")
 # Cells whose logged value is known to be wrong, with the evidence (the CSV notes say so).
 UTIL_OVERRIDES = {"llmd-gpt-oss-120b-tp1": (0.95, "table says 0.90; the logged parts only add up at 0.95")}
 # Runs whose log shows the CUDA-graph estimate was not taken out of the pool although the release does so.

@@ -531,6 +531,15 @@ Two sets of logged start-ups, each row citing its source:
   / 9.71 (43.2% -> 3.8%), the AWQ pool 18.60 -> 23.17 / 22.78 (18.3% -> 1.7%); tokens 123,072 -> 224,864 /
   216,656 and 415,040 -> 516,832 / 508,144. heldout-12's quoted '{"audio": 0}' now parses too and changes
   nothing (no audio profile is modelled). Held out 432 -> 434 of 475; calibration unchanged (0.3%, 33 of 33).
+  (2) A sizeless re-quantized name is its base release's point of the line (arch.estimate._point_release reads
+  the release words without the format words, names.without_quantization): mratsim/MiniMax-M2.1-FP8-INT4-AWQ
+  was refused because its last word, 'awq', was taken for the line point; it now takes MiniMax-M2.5's layout
+  (the line's one layout) at 4-bit, and the three 2 x GH200 0.14.0rc1 rows are planned: TP2 at 163,840 planned
+  to start (277,408 tokens planned, 235,280 logged: the mix keeps attention and more in FP8, so 56.20 GiB a
+  GPU is planned where ~65 load), PP2 at 163,840 planned to refuse (the 0.14-0.15 start-up check compares a
+  stage's pool with the whole model's KV, memory.releases pp_check_whole_model, vllm#29431) and PP2 at 114,688
+  planned to start: 3 of 3 verdicts. Held out 434 of 475 -> 437 of 478; calibration unchanged; no other row's
+  plan changed.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

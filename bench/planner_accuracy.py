@@ -540,6 +540,12 @@ Two sets of logged start-ups, each row citing its source:
   stage's pool with the whole model's KV, memory.releases pp_check_whole_model, vllm#29431) and PP2 at 114,688
   planned to start: 3 of 3 verdicts. Held out 434 of 475 -> 437 of 478; calibration unchanged; no other row's
   plan changed.
+  After the p25 pass: heldout-25 9 of 10, held out 437 of 478 (91.4%), calibration 0.3% and 33 of 33. Still
+  missed, and why: the EXAONE-4.0-32B-FP8 pool (8.64 / 10.31 GiB): no EXAONE entry in the catalog, so a
+  generic dense 32B layout (Qwen2.5-32B's 152,064-token vocabulary against EXAONE's 102,400; weights 31.73 /
+  30.99) sizes the load and the profile; no whole copy of its config.json was found to add one. The
+  Qwen3-VL-235B rows' GPU is an inference (see the CSV notes), and the MiniMax-M2.1 mix is planned all 4-bit
+  (56.20 GiB a GPU where the ~140 GB checkpoint loads ~65), which the verdicts survive.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

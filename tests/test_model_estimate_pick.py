@@ -344,8 +344,20 @@ def test_a_sizeless_name_takes_its_lines_point_release_when_they_share_one_layou
     assert spec_from_name("MiniMaxAI/MiniMax-M2.1").num_layers == 62
     assert spec_from_name("someone/MiniMax-M2").quantization is None
     with pytest.raises(InputError):  # no release of the line left to size it by
-        spec_from_name(
-            "MiniMaxAI/MiniMax-M2", exclude=frozenset({"MiniMaxAI/MiniMax-M2.5", "MiniMaxAI/MiniMax-M2.7"})
-        )
+        line = {"MiniMaxAI/MiniMax-M2.5", "MiniMaxAI/MiniMax-M2.7", "nvidia/MiniMax-M2.5-NVFP4"}
+        spec_from_name("MiniMaxAI/MiniMax-M2", exclude=frozenset(line | {"nvidia/MiniMax-M2.7-NVFP4"}))
     with pytest.raises(InputError):
         spec_from_name("Qwen/Qwen3-Coder-Plus")
+
+
+def test_a_requantized_sizeless_release_takes_its_lines_point_release() -> None:
+    """`mratsim/MiniMax-M2.1-FP8-INT4-AWQ` (a third party's FP8 / INT4-AWQ mix of M2.1, bench heldout-25 on
+    two GH200) states no size; its format words are the exporter's, not the line's, so it is the M2.1 point
+    of the MiniMax-M2 line and takes M2.5's layout, in the format its name states. Before, the last word
+    ('awq') was read as the line point and the name was refused."""
+    mix = spec_from_name("mratsim/MiniMax-M2.1-FP8-INT4-AWQ")
+    assert mix.num_layers == 62 and mix.num_experts == 256
+    assert abs(mix.total_params / 1e9 - 228.69) < 0.1
+    assert mix.quantization == "awq"
+    assert "point release MiniMax-M2.5" in mix.notes[-1]
+    assert spec_from_name("someone/MiniMax-M2-NVFP4").quantization == "nvfp4"

@@ -82,3 +82,19 @@ def test_a_note_quoting_another_runs_language_model_only_plans_the_towers() -> N
     res = bench.evaluate(row, "heldout")
     assert abs(res.weights_planned - 9.80) / 9.80 < 0.05
     assert any(note.startswith("served multimodal") for note in res.notes)
+
+
+def test_a_shell_quoted_json_mm_limit_is_read() -> None:
+    """A note quoting `--limit-mm-per-prompt '{"video": 0}'` as typed in a shell (heldout-25's Qwen3-VL-235B
+    rows) drops the video from the 0.11 encoder profile; the pattern once stopped at the quote."""
+    bench = _bench()
+    from lmscreen.model.memory.multimodal import parse_limits
+
+    for note, want in (
+        ("vllm serve X --limit-mm-per-prompt '{\"video\": 0}' --max-model-len 32K", {"video": 0}),
+        ("--limit-mm-per-prompt image=4,video=0, KV auto", {"image": 4, "video": 0}),
+        ('--limit-mm-per-prompt={"image": 2, "video": 0}', {"image": 2, "video": 0}),
+    ):
+        found = bench.MM_LIMITS.search(note)
+        assert found is not None, note
+        assert parse_limits(found.group(1)) == want, note

@@ -107,6 +107,13 @@ def _split_form(raw: str) -> tuple[str, str | None, str]:
     return text, None, "name"
 
 
+def without_quantization(name: str) -> str:
+    """`name` with its quantization and dtype tags taken out (`MiniMax-M2.1-FP8-INT4-AWQ` → `MiniMax-M2.1`):
+    the release a re-quantized checkpoint was made from."""
+    rest = _quantization(name)[0]
+    return re.sub(r"[-_.\s]+(?=$|[-_.\s])", "", rest).strip("-_. ")
+
+
 def _quantization(text: str) -> tuple[str, str | None, int | None, str | None]:
     """Strip the quantization tag(s) from text: (rest, quantization, bits, dtype)."""
     quant, bits, dtype = None, None, None

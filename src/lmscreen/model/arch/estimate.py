@@ -670,13 +670,17 @@ def _point_release(name: str, exclude: frozenset[str]) -> CatalogEntry | None:
         m = re.fullmatch(r"(.*?\d+)(?:\.(\d+))?", word)
         return (m.group(1), int(m.group(2) or 0)) if m else None
 
-    wanted = _release_words(name)
+    from lmscreen.model.names import without_quantization
+
+    # a re-quantized release (`mratsim/MiniMax-M2.1-FP8-INT4-AWQ`, `nvidia/MiniMax-M2.5-NVFP4`) is its base
+    # release's line point: the format words are the exporter's, not the line's
+    wanted = _release_words(without_quantization(name))
     own = line_point(wanted[-1]) if wanted else None
     if own is None:
         return None
     same = []
     for entry in _all():
-        have = _release_words(entry.id)
+        have = _release_words(without_quantization(entry.id))
         if entry.id in exclude or len(have) != len(wanted) or have[:-1] != wanted[:-1]:
             continue
         if (theirs := line_point(have[-1])) is not None and theirs[0] == own[0] and theirs[1] != own[1]:

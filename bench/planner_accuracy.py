@@ -518,6 +518,14 @@ Two sets of logged start-ups, each row citing its source:
   row whose notes say "removing --enforce-eager" ran with CUDA graphs and is no longer read as eager (the
   A10 Qwen3.6-27B-AWQ CUDA-graphs pool 2.18 -> 2.15 / 1.86, still a miss). No check changed: held out 428 of
   468, calibration 0.3% and 33 of 33.
+  (3) The Qwen/Qwen3-VL-30B-A3B-Instruct catalog copy (aiconfigurator's) left out the text_config.rope_scaling
+  the release states (mrope_section [24, 20, 20]; a public byte-for-byte transcription is cited in the
+  entry), so vLLM's M-RoPE table, 4 × 262,144 positions, was planned as one plain 64 MiB table: the weights
+  gain 0.19 GiB per GPU (TP4 14.53 -> 14.72 / 14.77 logged), heldout-4's 4 × RTX 3090 pool 2.69 -> 2.51 /
+  2.31 (16.5% -> 8.4%, now right), the H100 NVL 0.13 pool 3.6% -> 2.6%, calibration's RTX PRO 6000 Qwen3-VL
+  pool 2.9% -> 2.3%; the A100 0.11 pool 22.3% -> 19.9%, still a miss. The earlier pass's wider change (the
+  Qwen3.5 / 3.6 copies too) stays not adopted: it is those copies, whose weights are planned high already,
+  that turned three checks wrong. Held out 428 -> 429 of 468; calibration 0.3%, 33 of 33.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

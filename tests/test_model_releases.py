@@ -600,3 +600,19 @@ def test_gpu_kv_cache_size_is_max_concurrency_times_max_model_len_from_0_20_1() 
     assert new.available_kv_gib == pytest.approx(old.available_kv_gib)
     assert new.kv_cache_tokens > 3 * old.kv_cache_tokens  # a hybrid's concurrency, not one group's blocks
     assert new.kv_cache_tokens == pytest.approx(new.max_concurrency * 196_608, rel=0.02)
+
+
+def test_devices_of_160_gib_batch_16384_tokens_from_0_28() -> None:
+    """vllm-0.28.0's EngineArgs.get_batch_defaults gives a device of 160 GiB or more 16,384 batched tokens and
+    1,024 sequences (vllm-project/vllm#51726); 0.27.1 gives it the 8,192 / 1,024 of every 70 GiB card."""
+    from lmscreen.model.memory.overhead import vllm_batch_defaults
+
+    assert vllm_batch_defaults(191.69, "MI300X", "0.28.0") == (16384, 1024)
+    assert vllm_batch_defaults(191.69, "MI300X", "0.29.1rc1.dev187") == (16384, 1024)
+    assert vllm_batch_defaults(191.69, "MI300X", "0.27.1") == (8192, 1024)
+    assert vllm_batch_defaults(139.81, "H200", "0.29.0") == (8192, 1024)
+    assert vllm_batch_defaults(79.19, "A100 80GB", "0.29.0") == (2048, 256)
+    spec = spec_for("meta-llama/Llama-3.1-8B-Instruct")
+    new = plan(spec, gpu("B200"), vllm_version="0.29.0", context=8192)
+    old = plan(spec, gpu("B200"), vllm_version="0.27.1", context=8192)
+    assert (new.max_num_batched_tokens, old.max_num_batched_tokens) == (16384, 8192)

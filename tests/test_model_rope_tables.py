@@ -120,3 +120,13 @@ def test_m_rope_tables_hold_four_times_the_positions() -> None:
     # Qwen2.5-VL writes the legacy type "mrope", which vLLM reads as a default rope
     legacy = _config(rope_scaling={"type": "mrope", "mrope_section": [16, 24, 24]})
     assert spec_from_config(legacy, "x").rope_tables == ((4.0, 128),)
+
+
+def test_qwen3_vl_30b_a3b_holds_its_published_m_rope_table() -> None:
+    """The released Qwen/Qwen3-VL-30B-A3B-Instruct config.json states text_config.rope_scaling (mrope_section
+    [24, 20, 20]), which aiconfigurator's copy leaves out: 262,144 × 4 × 128 × 2 B = 256 MiB of rotary table,
+    not one 64 MiB table. heldout-4's 4 × RTX 3090 TP4 start-up logged 14.77 GiB of weights per GPU."""
+    spec = spec_for("Qwen/Qwen3-VL-30B-A3B-Instruct")
+    assert spec.rope_tables == ((4.0, 128),)
+    assert rope_cache_bytes(spec) == 256 * MIB
+    assert weights(spec, tp=4).per_gpu_gib == pytest.approx(14.77, rel=0.01)

@@ -46,6 +46,7 @@ from lmscreen.model.memory.releases import (
     SAMPLER_COPIES_V2,
     TRITON_SAMPLER_COPIES,
     VllmRelease,
+    parse_version,
     release_for,
     uses_v2_runner,
 )
@@ -75,8 +76,22 @@ def vllm_default_utilization(version: str | None) -> float:
     return release_for(version).default_utilization
 
 
-def vllm_batch_defaults(total_gib: float, gpu_name: str | None) -> tuple[int, int]:
-    """vLLM API-server defaults (max_num_batched_tokens, max_num_seqs) for a device of `total_gib`."""
+LARGE_DEVICE_DEFAULTS_FROM = (0, 28, 0)
+"""First release whose API-server defaults give a device of 160 GiB or more 16,384 batched tokens
+(`EngineArgs.get_batch_defaults`, vllm/engine/arg_utils.py: "for GPUs like B200/B300 with >= 160GB memory,
+use the largest defaults", 16,384 tokens and 1,024 sequences for the LLM class and the API server alike;
+vllm-project/vllm#51726, merged 2026-08-10). Read in the released wheels: 0.28.0 has the tier, 0.27.0 and
+0.27.1 give every device of 70 GiB or more (but an A100) 8,192 / 1,024."""
+LARGE_DEVICE_GIB = 160
+
+
+def vllm_batch_defaults(
+    total_gib: float, gpu_name: str | None, vllm_version: str | None = None
+) -> tuple[int, int]:
+    """vLLM API-server defaults (max_num_batched_tokens, max_num_seqs) for a device of `total_gib` (the CUDA
+    total vLLM reads with `get_device_total_memory`) on the release `vllm_version` (None: the newest)."""
+    if total_gib >= LARGE_DEVICE_GIB and parse_version(vllm_version) >= LARGE_DEVICE_DEFAULTS_FROM:
+        return 16384, 1024
     if total_gib >= 70 and "a100" not in (gpu_name or "").lower():
         return 8192, 1024
     return 2048, 256

@@ -513,7 +513,7 @@ def plan_vllm(
     if not 0 < util <= 1:
         raise InputError(f"--gpu-memory-utilization must be in (0, 1] (got {util})")
     gpu_name = inp.gpu.name if inp.gpu else None
-    default_mnbt, default_seqs = overhead.vllm_batch_defaults(inp.total_gib, gpu_name)
+    default_mnbt, default_seqs = overhead.vllm_batch_defaults(inp.total_gib, gpu_name, version)
     # The launch command sets --max-num-seqs to the planned concurrency when it is above one.
     seqs_given = max_num_seqs is not None or (inp.concurrency or 0) > 1
     seqs = max_num_seqs or (inp.concurrency if (inp.concurrency or 0) > 1 else default_seqs)

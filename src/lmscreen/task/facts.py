@@ -220,7 +220,7 @@ class FactSheet:
         main = self.period
         if main is None or main.sub != "FY" or main.year is None:
             return []
-        if not _ALSO_Q1_RE.search(self.text):
+        if not _ALSO_Q1_RE.search(self.text) and not self._quarter_instead_of_year(main):
             return []
         return [
             f
@@ -229,6 +229,23 @@ class FactSheet:
             and f.period is not None and f.period.year == main.year + 1 and f.period.sub == "Q1"
             and _plausible(f)
         ]  # fmt: skip
+
+    def _quarter_instead_of_year(self, main: Period) -> bool:
+        """`公司2022Q1季度实现营业收入2.71亿元…归母净利润…1.25亿元` in a note whose
+        own period reads as the year before (an acquisition's 2021 figures; a
+        `2022年年度业绩说明会` beside `2023一季报显示，公司主营收入19.48亿元；
+        归母净利润-1118.03万元`) and that prints neither the company's revenue nor its profit
+        for that year: the next first quarter's revenue and profit, both printed, are the
+        text's latest own figures, as if the quarter's report were announced. A year whose
+        revenue or profit is printed keeps the quarter out (`2019年实现营业收入43.50亿元…
+        公司2020年一季度收入12.81亿元`: the quarter is quoted beside the year, and the year's
+        figures are the note's even where one is not read)."""
+        quarter = Period(main.year + 1 if main.year is not None else None, "Q1")
+        return (
+            _printed(self.facts, quarter, ("revenue",))
+            and _printed(self.facts, quarter, ("net_profit",))
+            and not _printed(self.facts, main)
+        )
 
     def _without_segment_echoes(self, top: list[Fact]) -> list[Fact]:
         """Disagreeing company facts, less those that repeat a figure the text gave a named segment

@@ -50,3 +50,15 @@ def test_the_quarter_alone_needs_both_its_revenue_and_profit() -> None:
     got = read_facts(text).screening()
     assert got["revenue"].fact is None
     assert got["gross_margin"].fact is None
+
+
+@pytest.mark.parametrize("cause", ["综合作用下", "在此作用下", "多重因素作用下"])
+def test_a_cause_ending_in_zuo_yong_xia_names_no_segment(cause: str) -> None:
+    """`综合作用下ROE同比+7.7pct至17.9%`: what moved the figure, as `综合影响下` is, not a part's name."""
+    text = (
+        "2021年公司实现营业收入52.1亿元，同比增长55.0%。"
+        f"期间费用率同比-2.0pct至22.4%，{cause}ROE同比+7.7pct至17.9%。"
+    )
+    got = read_facts(text).screening()
+    assert got["roe"].fact is not None
+    assert got["roe"].fact.value == pytest.approx(17.9)

@@ -764,9 +764,9 @@ _COMPANY_CLAUSE_RE = re.compile(
 """A clause opening on the company (after an item's number and a year at most): `（2）2021年公司…`."""
 
 
-_CAUSE_END_RE = re.compile(r"影响下?$|(?:压缩|侵蚀|拖累|挤压|摊薄|拉低|压低)了?$")
-"""A clause naming what moved the figure (`新准则影响`, `受疫情影响`, `上游原材料成本压力较大压缩`) right
-before the label names no segment: the figure is whoever the sentence is about."""
+_CAUSE_END_RE = re.compile(r"影响下?$|作用下$|(?:压缩|侵蚀|拖累|挤压|摊薄|拉低|压低)了?$")
+"""A clause naming what moved the figure (`新准则影响`, `受疫情影响`, `上游原材料成本压力较大压缩`,
+`综合作用下`) right before the label names no segment: the figure is whoever the sentence is about."""
 _CAUSE_VERB_RE = re.compile(_CAUSE_VERBS)
 """A clause that is only a cause's verb (`，带动毛利率…`): its subject is the clause before's."""
 _CHANGE_CAUSE_RE = re.compile(

@@ -221,6 +221,10 @@ _REGION_TOPIC_RE = re.compile(
 )
 """A sentence opening on a region or market (`北美洲由于疫情反复，…，上半年实现收入1.52亿元`): the figures
 of a sentence about one region are that region's."""
+_INDUSTRY_TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{0,8}?行业")
+"""A sentence opening on an industry (`起重机行业CR3占比95.9%+，行业竞争充分，…，
+毛利率恢复至27%左右`) and naming no company word before the label: a figure whose own clause
+names no one is the industry's."""
 _MAIN_BUSINESS_TOPIC_RE = re.compile(
     r"^(?:[0-9一二三四五六七八九十]{1,2}\s?[)）、.．]\s?)?主业(?!务)[\u4e00-\u9fff]{2,6}?(?=产能|业务|板块|收入|营收|销量|实现)"
 )
@@ -812,6 +816,9 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     region = _REGION_TOPIC_RE.match(first) or _MAIN_BUSINESS_TOPIC_RE.match(first)
     if region is not None and not reading.labels_in(lo, lo + len(first)):
         return "segment", region.group(0)
+    industry = _INDUSTRY_TOPIC_RE.match(first)
+    if industry is not None and lo + len(first) <= own and not _COMPANY_RE.search(folded, lo, own):
+        return "industry", industry.group(0)
     tally = _TALLY_TOPIC_RE.match(first)
     if (
         tally is not None

@@ -62,3 +62,29 @@ def test_a_row_name_in_the_text_is_a_company_named() -> None:
 def test_a_bare_excerpt_naming_no_one_keeps_its_figures() -> None:
     text = "2021年营业收入0.8亿元，同比增长39%；归母净利润0.12亿元，同比增长21%。"
     assert read_facts(text).screening()["revenue"].fact is not None
+
+
+QUOTE_PAGE = (
+    "财务数据最近的财报数据显示，该股于2023年07月14日每股收益 0.215元营业利润 0.31亿元"
+    "市盈率 41.2203销售毛利率 33.417%净利润 21,305,118.52元2023年7月14日星期五"
+)
+
+
+def test_a_quote_pages_gai_gu_is_the_company() -> None:
+    """`该股` (the stock) is the company the page is about, not a segment named 该股."""
+    got = read_facts(QUOTE_PAGE).screening()
+    assert got["gross_margin"].fact is not None
+    assert got["gross_margin"].fact.value == pytest.approx(33.417)
+
+
+def test_a_number_before_a_label_closes_the_words_before_it() -> None:
+    """`销售毛利率 33.417%净利润 21,305,118.52元`: 毛利 before the margin's number is the margin's word, not a
+    qualifier of the 净利润 after it (which excludes 毛利 profit)."""
+    got = read_facts(QUOTE_PAGE.replace("该股于", "公司于")).screening()
+    assert got["net_profit"].fact is not None
+    assert got["net_profit"].fact.value == pytest.approx(21305118.52)
+
+
+def test_a_qualifier_right_before_the_label_still_excludes() -> None:
+    text = "2021年公司实现营业收入5.2亿元，同比增长12%，营业利润0.8亿元，利润总额0.9亿元。"
+    assert read_facts(text).screening()["net_profit"].fact is None

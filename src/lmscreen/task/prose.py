@@ -137,7 +137,7 @@ _FOREIGN_RE = re.compile("|".join(FOREIGN_CURRENCIES) + r"|USD|US\$|HK\$|HKD|EUR
 _SEGMENT_WORD_RE = re.compile(r"业务|板块|分部|子公司|分公司|事业部|segment", re.IGNORECASE)
 _INDUSTRY_RE = re.compile(r"行业|市场|全国|全球|全行业|同行|industry|market", re.IGNORECASE)
 _FILLER_RE = re.compile(
-    r"本公司|该公司|上市公司|公司|本集团|集团|本行|该行|我行|我们|报告期内|报告期|期内|本期|当期|全年|年度|其中|实现|完成"
+    r"本公司|该公司|该股|上市公司|公司|本集团|集团|本行|该行|我行|我们|报告期内|报告期|期内|本期|当期|全年|年度|其中|实现|完成"
     r"|取得|录得|累计|累积|合计|共计|整体|总计|总体|综合|同比|单季度?|单季|季度|分季度看|分季度|今年|前三季度|上半年|下半年"
     r"|宣布|宣告|公告|公告称|表示|称|据|报道|介绍|归属|未经审计|经审计|未审计|审计后"
     r"|不过|但是|然而|因此|所以|从而|进而|由此|因而|而且|并且|上行|下行|上扬|攀升|回升|回落"
@@ -1612,6 +1612,12 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     # a figure named by its own label: another figure's words further back are that figure's (`ROAA
     # 1.28% and return on average equity 14.49%`); only those right before the label qualify it
     near = lead[-6:] if family in ("roe", "pe") else lead
+    printed_before = reading.mentions_in(lead_lo, label.start)
+    if printed_before:
+        # `销售毛利率 56.053%净利润 10,660,426.29元`: a number printed before the label closes the words
+        # before it; they are that number's figure's, not this label's
+        after_number = folded[max(lead_lo, printed_before[-1].folded_end) : label.start]
+        near = after_number[-len(near) :] if near else near
     if excluded is not None and (
         excluded.search(near) or excluded.search(gap) or excluded.search(label.text)
     ):

@@ -1,0 +1,53 @@
+"""Figures blind round 63 showed the reader missing: one cumulative period before one label and one number
+per quarter of it (`2021年前三季度毛利率为21.9%/27.6%/30.8%`), each number its quarter's.
+Texts written here in that shape; the reader is the real one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from lmscreen.task.facts import read_facts
+from lmscreen.task.periods import Period
+
+Q3_NOTE = (
+    "2021年Q3公司实现营收3.15亿，同比-21.40%，归母净利润0.27亿，同比-35.10%。"
+    "Q3毛利率改善超预期。2021年前三季度毛利率为22.4%/26.1%/29.7%，Q3毛利率上升来自产品结构改善。"
+)
+
+
+def test_a_cumulative_periods_slashed_numbers_are_its_quarters() -> None:
+    sheet = read_facts(Q3_NOTE)
+    margins = sorted((f.period.sub, f.value) for f in sheet.facts if f.metric == "gross_margin")
+    assert margins == [("Q1", 22.4), ("Q2", 26.1), ("Q3", 29.7)]
+    got = sheet.screening()["gross_margin"].fact
+    assert got is not None and got.value == pytest.approx(29.7) and got.period == Period(2021, "Q3")
+
+
+def test_a_nine_month_note_keeps_no_quarter_margin_from_the_list() -> None:
+    text = (
+        "2021年前三季度公司实现营收9.15亿，同比+21.40%，归母净利润1.27亿。"
+        "2021年前三季度毛利率为22.4%/26.1%/29.7%，盈利能力逐季改善。"
+    )
+    assert read_facts(text).screening()["gross_margin"].fact is None
+
+
+def test_a_level_and_its_change_are_not_quarters() -> None:
+    text = (
+        "20H1公司营收1391亿/-9.6%，归母净利润139亿/-8.3%。"
+        "20H1公司综合毛利率25.6%/-3.9pct，暖通空调毛利率24.2%。"
+    )
+    sheet = read_facts(text)
+    assert not [f for f in sheet.facts if f.metric == "gross_margin" and f.period.sub in ("Q1", "Q2")]
+
+
+def test_a_forecast_sentence_gives_no_quarters() -> None:
+    text = "公司发布2021年三季报。预计公司2021年前三季度毛利率为22.4%/26.1%/29.7%。"
+    sheet = read_facts(text)
+    assert not [f for f in sheet.facts if f.metric == "gross_margin" and f.basis == "actual"]
+
+
+def test_a_fenbie_list_of_a_half_years_quarters() -> None:
+    text = "公司发布2021年半年报。2021年上半年营收分别为2.15、3.29亿元，归母净利润合计0.41亿元。"
+    revenue = sorted((f.period.sub, f.value) for f in read_facts(text).facts if f.metric == "revenue")
+    assert revenue == [("Q1", pytest.approx(2.15e8)), ("Q2", pytest.approx(3.29e8))]

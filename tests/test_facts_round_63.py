@@ -51,3 +51,16 @@ def test_a_fenbie_list_of_a_half_years_quarters() -> None:
     text = "公司发布2021年半年报。2021年上半年营收分别为2.15、3.29亿元，归母净利润合计0.41亿元。"
     revenue = sorted((f.period.sub, f.value) for f in read_facts(text).facts if f.metric == "revenue")
     assert revenue == [("Q1", pytest.approx(2.15e8)), ("Q2", pytest.approx(3.29e8))]
+
+
+def test_a_bracketed_item_number_opens_a_parts_heading() -> None:
+    """`（1）印染业务：实现收入35.58亿元`: a heading numbered in brackets names the part, as
+    `1）印染业务：` does, so its revenue is no rival of the company's."""
+    text = (
+        "2021年公司实现营收82.40亿元，同比增长31.2%，归母净利润6.15亿元。"
+        "（1）印染业务：实现收入30.12亿元（YOY+12.5%），毛利率21.3%。"
+        "（2）饰品业务：实现收入44.08亿元（YOY+85.1%），毛利率3.2%。"
+    )
+    got = read_facts(text).screening()
+    assert got["revenue"].fact is not None
+    assert got["revenue"].fact.value == pytest.approx(82.40e8)

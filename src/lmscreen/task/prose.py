@@ -783,9 +783,9 @@ _GENERIC_PART_RE = re.compile(r"业务|(?:全部|整体|各项|所有)业务")
 """A part's word with no part named (`公司业务整体毛利率`): the company's whole business."""
 
 _HEADING_RE = re.compile(
-    r"^(?:[0-9]{1,2}|[一二三四五六七八九十])\s?[)）、.．]\s?(?P<name>[^，,。；;：:]{1,24}?)\s?[(（]?[A-Za-z]{0,6}[)）]?\s?[：:]$"
+    r"^[（(]?(?:[0-9]{1,2}|[一二三四五六七八九十])\s?[)）、.．]\s?(?P<name>[^，,。；;：:]{1,24}?)\s?[(（]?[A-Za-z]{0,6}[)）]?\s?[：:]$"
 )
-"""A numbered item's heading before its figures (`2）d’zzit（DZ）：`, `1）线上渠道：`)."""
+"""A numbered item's heading before its figures (`2）d’zzit（DZ）：`, `1）线上渠道：`, `（1）印染业务：`)."""
 _ASPECT_RE = re.compile(
     r"公司|集团|本行|整体|合计|总体|全年|年度|季度|单季|上半年|下半年|前三季度|业绩|财务|经营|盈利|利润|收入|营收|费用"
     r"|现金|毛利|事件|点评|概况|回顾|总结|要点|观点|估值|风险|投资|评级|预测|展望|核心|主要|报告|数据"

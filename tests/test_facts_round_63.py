@@ -64,3 +64,15 @@ def test_a_bracketed_item_number_opens_a_parts_heading() -> None:
     got = read_facts(text).screening()
     assert got["revenue"].fact is not None
     assert got["revenue"].fact.value == pytest.approx(82.40e8)
+
+
+def test_a_label_opening_a_breakdown_gives_the_next_number_to_a_part() -> None:
+    """`营收分业务看，工程安装服务收入9.18亿元`: the label opens the breakdown; the number after
+    it is a part's."""
+    text = (
+        "1）前三季度营收15亿元（+28%），电力工程建设增长及省外业务拓展。"
+        "2）营收分业务看，工程安装服务收入11.25亿元占比75.0%，设备销售收入2.10亿元占比14.0%。"
+    )
+    got = read_facts(text).screening()
+    assert got["revenue"].fact is not None
+    assert got["revenue"].fact.value == pytest.approx(15e8)

@@ -1676,6 +1676,9 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     aspect = _aspect_subject(reading, label, pos)
     if aspect is not None and scope == "company":
         scope, segment = "segment", aspect
+    if scope == "company" and (breakdown := _BREAKDOWN_RE.search(gap)) is not None:
+        # `营收分业务看，工程安装服务收入9.18亿元`: the label opens a breakdown; the number is a part's
+        scope, segment = "segment", breakdown.group(0)
     if (
         metric == "gross_margin"
         and scope == "company"

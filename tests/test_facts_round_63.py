@@ -76,3 +76,26 @@ def test_a_label_opening_a_breakdown_gives_the_next_number_to_a_part() -> None:
     got = read_facts(text).screening()
     assert got["revenue"].fact is not None
     assert got["revenue"].fact.value == pytest.approx(15e8)
+
+
+def test_di_san_ji_without_du_before_the_company_is_the_third_quarter() -> None:
+    """`第三季公司收入同比增长33%至21亿元`: 度 left out, as `前三季` leaves it out; the quarter's
+    figures are no rivals of the nine months'."""
+    text = (
+        "公司披露2021年三季报，前三季公司收入同比增长21%至48亿元，归母净利润同比增长6%至12.2亿元。"
+        "第三季公司收入同比增长30%至17亿元，归母净利润同比增长12%至4.4亿元。"
+    )
+    sheet = read_facts(text)
+    quarter = [
+        f.value
+        for f in sheet.facts
+        if f.metric == "net_profit" and f.basis == "actual" and f.period == Period(2021, "Q3")
+    ]
+    assert quarter == [pytest.approx(4.4e8)]
+    assert sheet.screening()["net_profit"].fact.value == pytest.approx(12.2e8)
+
+
+def test_a_shows_third_season_is_no_quarter() -> None:
+    text = "公司发布2021年半年报，上半年实现营业收入20.1亿元。《极限挑战》第三季热播，带动广告收入增长。"
+    sheet = read_facts(text)
+    assert not [f for f in sheet.facts if f.period is not None and f.period.sub == "Q3"]

@@ -99,3 +99,25 @@ def test_a_shows_third_season_is_no_quarter() -> None:
     text = "公司发布2021年半年报，上半年实现营业收入20.1亿元。《极限挑战》第三季热播，带动广告收入增长。"
     sheet = read_facts(text)
     assert not [f for f in sheet.facts if f.period is not None and f.period.sub == "Q3"]
+
+
+def test_a_half_year_note_printing_only_its_second_quarter_is_about_the_quarter() -> None:
+    text = (
+        "事件：公司公告2020年半年报，单二季度实现收入12.37亿元，同比、环比分别增长4.10%、22.50%；"
+        "实现归母净利润1.52亿元，同比、环比分别增长61.20%、55.80%。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period == Period(2020, "Q2")
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(12.37e8)
+    assert got["net_profit"].fact.value == pytest.approx(1.52e8)
+
+
+def test_a_half_year_forecast_quoting_its_second_quarter_stays_on_the_half_year() -> None:
+    text = (
+        "公司披露22年半年度业绩预增公告，预计22H1实现营收10.12亿元，归母净利润1.36亿元；"
+        "其中22Q2实现营收4.85亿元，归母净利润0.56亿元，业绩符合预期。22Q2归母净利润0.56亿元，实现扭亏。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period != Period(2022, "Q2")
+    assert sheet.screening()["net_profit"].fact is None

@@ -617,10 +617,24 @@ def _year_without_figures(folded: str, period: Period | None, facts: list[Fact])
 def _quarter_only(main: Period | None, facts: list[Fact], period: Period | None) -> Period | None:
     """`九号公司发布3季报：3Q22公司实现营业收入28.1亿元…`: a third-quarter report's note that prints the
     company's revenue or profit for the third quarter alone and never for the nine months is about the
-    quarter; its own figures are the document's."""
-    if main is None or period != main or main.sub != "Q1-Q3" or main.year is None:
+    quarter; its own figures are the document's. So is a half-year report's note that prints them for the
+    second quarter alone, both its revenue and its profit (`公司公告2020年半年报，单二季度实现收入11.29亿元…；
+    实现归母净利润1.78亿元`), and no revenue or profit of the half year, not even a forecast's (a 业绩预增 for
+    the half year quoting its second quarter stays on the half year)."""
+    if main is None or period != main or main.sub not in ("Q1-Q3", "H1") or main.year is None:
         return period
-    quarter = Period(main.year, "Q3")
+    quarter = Period(main.year, _CLOSING_QUARTER[main.sub])
+    if main.sub == "H1" and not (
+        _printed(facts, quarter, ("revenue",))
+        and _printed(facts, quarter, ("net_profit",))
+        and not any(
+            f.metric in ("revenue", "net_profit") and f.scope == "company"
+            and f.basis in ("actual", "forecast") and f.period is not None
+            and f.period.year == main.year and f.period.sub == "H1"
+            for f in facts
+        )
+    ):  # fmt: skip
+        return period
     return quarter if _printed(facts, quarter) and not _printed(facts, main) else period
 
 

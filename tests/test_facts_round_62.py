@@ -88,3 +88,17 @@ def test_a_number_before_a_label_closes_the_words_before_it() -> None:
 def test_a_qualifier_right_before_the_label_still_excludes() -> None:
     text = "2021年公司实现营业收入5.2亿元，同比增长12%，营业利润0.8亿元，利润总额0.9亿元。"
     assert read_facts(text).screening()["net_profit"].fact is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "受益于行业需求回暖，毛利率提升至31.2%。",
+        "白酒行业景气度高，实现营收25.4亿元，毛利率提升至31.2%。",
+    ],
+)
+def test_an_industry_as_cause_or_before_the_companys_doing_is_no_topic(sentence: str) -> None:
+    text = "2021年甲乙酒业实现营业收入25.4亿元，同比增长20.3%。" + sentence
+    got = read_facts(text).screening()
+    assert got["gross_margin"].fact is not None
+    assert got["gross_margin"].fact.value == pytest.approx(31.2)

@@ -221,10 +221,15 @@ _REGION_TOPIC_RE = re.compile(
 )
 """A sentence opening on a region or market (`北美洲由于疫情反复，…，上半年实现收入1.52亿元`): the figures
 of a sentence about one region are that region's."""
-_INDUSTRY_TOPIC_RE = re.compile(r"^[\u4e00-\u9fff]{0,8}?行业")
+_INDUSTRY_TOPIC_RE = re.compile(
+    r"^(?!受|随着|由于|因|在|得益|伴随|叠加|考虑|基于|依托|借助|面对|面临)[\u4e00-\u9fff]{0,8}?行业"
+)
 """A sentence opening on an industry (`起重机行业CR3占比95.9%+，行业竞争充分，…，
 毛利率恢复至27%左右`) and naming no company word before the label: a figure whose own clause
-names no one is the industry's."""
+names no one is the industry's. Not a cause or circumstance opening the sentence (`受益于行业需求回暖，
+毛利率…`: the company's), nor a sentence whose clauses turn to the company's own doing (`白酒行业景气度高，
+实现营收…，毛利率…`)."""
+_OWN_DOING_RE = re.compile(r"(?:^|[，,；;])\s?(?:实现|录得|完成|取得)")
 _MAIN_BUSINESS_TOPIC_RE = re.compile(
     r"^(?:[0-9一二三四五六七八九十]{1,2}\s?[)）、.．]\s?)?主业(?!务)[\u4e00-\u9fff]{2,6}?(?=产能|业务|板块|收入|营收|销量|实现)"
 )
@@ -817,7 +822,12 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     if region is not None and not reading.labels_in(lo, lo + len(first)):
         return "segment", region.group(0)
     industry = _INDUSTRY_TOPIC_RE.match(first)
-    if industry is not None and lo + len(first) <= own and not _COMPANY_RE.search(folded, lo, own):
+    if (
+        industry is not None
+        and lo + len(first) <= own
+        and not _COMPANY_RE.search(folded, lo, own)
+        and not _OWN_DOING_RE.search(folded[lo + len(first) : own + 4])
+    ):
         return "industry", industry.group(0)
     tally = _TALLY_TOPIC_RE.match(first)
     if (

@@ -119,10 +119,12 @@ class FactSheet:
     scanned: ScannedText | None = None
     layout: str = "plain"
     names: tuple[str, ...] = ()
+    no_company: bool = False
+    """A public body's text naming no company and no report (see `_names_no_company`): no company figures."""
 
     def main(self, fact: Fact) -> bool:
         """Whether a fact is a screening fact's kind: the main period, the company, actual."""
-        if fact.scope != "company" or fact.basis != "actual":
+        if fact.scope != "company" or fact.basis != "actual" or self.no_company:
             return False
         if fact.metric == "pe_ttm":
             return True
@@ -140,7 +142,7 @@ class FactSheet:
                 if f.metric == name and self.main(f) and _plausible(f) and not self._below_a_part(f)
                 and not self._beside_part_items(f)
             ]  # fmt: skip
-            if not kept and name in _NEXT_QUARTER_FIELDS:
+            if not kept and name in _NEXT_QUARTER_FIELDS and not self.no_company:
                 kept = self._next_first_quarter(name)
             pool = [f for f in kept if f.source != "derived"] or kept
             if not pool:
@@ -222,7 +224,7 @@ class FactSheet:
         main = self.period
         if main is None or main.sub != "FY" or main.year is None:
             return []
-        if not _ALSO_Q1_RE.search(self.text):
+        if not _ALSO_Q1_RE.search(self.text) and not self._quarter_instead_of_year(main):
             return []
         return [
             f
@@ -231,6 +233,23 @@ class FactSheet:
             and f.period is not None and f.period.year == main.year + 1 and f.period.sub == "Q1"
             and _plausible(f)
         ]  # fmt: skip
+
+    def _quarter_instead_of_year(self, main: Period) -> bool:
+        """`公司2022Q1季度实现营业收入2.71亿元…归母净利润…1.25亿元` in a note whose
+        own period reads as the year before (an acquisition's 2021 figures; a
+        `2022年年度业绩说明会` beside `2023一季报显示，公司主营收入19.48亿元；
+        归母净利润-1118.03万元`) and that prints neither the company's revenue nor its profit
+        for that year: the next first quarter's revenue and profit, both printed, are the
+        text's latest own figures, as if the quarter's report were announced. A year whose
+        revenue or profit is printed keeps the quarter out (`2019年实现营业收入43.50亿元…
+        公司2020年一季度收入12.81亿元`: the quarter is quoted beside the year, and the year's
+        figures are the note's even where one is not read)."""
+        quarter = Period(main.year + 1 if main.year is not None else None, "Q1")
+        return (
+            _printed(self.facts, quarter, ("revenue",))
+            and _printed(self.facts, quarter, ("net_profit",))
+            and not _printed(self.facts, main)
+        )
 
     def _without_segment_echoes(self, top: list[Fact]) -> list[Fact]:
         """Disagreeing company facts, less those that repeat a figure the text gave a named segment
@@ -450,7 +469,32 @@ def read_facts(
     if period is None:
         period = _latest_printed(facts)
     period = _before_outlook(reading.folded, period)
-    return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases)
+    no_company = _names_no_company(text, names, reading.aliases)
+    return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases, no_company)
+
+
+_COMPANY_OR_REPORT_RE = re.compile(
+    r"公司|集团|企业|股份|本行|我行|该行|上市|银行|证券|保险|[A-Z]股|[0-9]{6}|[A-Za-z]{2,}"
+    r"|报告|年报|季报|中报|财报|业绩|快报|预告|公告|财务"
+)
+"""Words that name a company (`公司`, `企业`, `A股`, a stock code, a Latin name) or a report (`年报`, `业绩`,
+`公告`)."""
+
+
+def _names_no_company(text: str, names: Sequence[str], subjects: Sequence[str]) -> bool:
+    """`北京市文旅局发布假日首日数据：全市重点监测的199家旅游景区…营业收入1亿元…乡村游…营业收入5905.3万元`:
+    a text whose announcer is a public body (a `局`, `委`, `厅`, a government, an association) and that names
+    no company (no company word, stock code, Latin name or one of the row's names) and no report or
+    announcement gives a city's, a market's or an event's figures; its revenue and profit are nobody's the
+    screen asks about. A bare excerpt that names no one (a table's rows) is left as it is."""
+    if not any(_PUBLIC_BODY_RE.search(s) for s in subjects):
+        return False
+    if any(n and n in text for n in names):
+        return False
+    return _COMPANY_OR_REPORT_RE.search(text) is None
+
+
+_PUBLIC_BODY_RE = re.compile(r"(?:局|委员会|委|厅|部|政府|办公室|协会|学会|联合会)$")
 
 
 def _restated_forecasts(facts: list[Fact]) -> list[Fact]:

@@ -242,6 +242,7 @@ def read_lists(reading: Reading) -> list[Fact]:
         lo = reading.start_of(label.start, SENTENCE_BREAKS, 90)
         facts.extend(_pair(reading, joined, numbers, lo, label.start, growth=False, seen=seen, level=level))
     facts.extend(_period_slash_lists(reading, seen))
+    facts.extend(_quarter_slash_lists(reading, seen))
     facts.extend(_report_pairs(reading, seen))
     return facts
 
@@ -279,6 +280,63 @@ def _period_slash_lists(reading: Reading, seen: set[int]) -> list[Fact]:
             )
         )
     return out
+
+
+_QUARTERS = {"H1": 2, "Q1-Q3": 3, "FY": 4}
+
+
+def _quarters_of(reading: Reading, when: PeriodMention, basis: str, count: int) -> list[Period] | None:
+    """The quarters of a cumulative period named once before one label and as many numbers as it has
+    quarters (`2021年前三季度毛利率为21.9%/27.6%/30.8%`, `上半年营收分别为2.15、3.29亿元`): the k-th number
+    is the k-th quarter's, not the cumulative period's. Actual figures only."""
+    if basis != "actual" or when.kind != "period":
+        return None
+    period = _period(reading, when, basis)
+    if period is None or period.year is None or _QUARTERS.get(period.sub) != count:
+        return None
+    return [Period(period.year, f"Q{k}") for k in range(1, count + 1)]
+
+
+def _quarter_slash_lists(reading: Reading, seen: set[int]) -> list[Fact]:
+    """`2021年前三季度毛利率为21.9%/27.6%/30.8%`: one cumulative period leading straight into one label,
+    then one slashed level per quarter of it: each number is its quarter's (see `_quarters_of`). Not a
+    level and its change (`20H1公司综合毛利率25.6%/-3.9pct`), nor a forecast's sentence."""
+    folded = reading.folded
+    out: list[Fact] = []
+    for label in reading.labels:
+        if label.metric == "other":
+            continue
+        clause_lo = reading.start_of(label.start, CLAUSE_BREAKS, 40)
+        periods = [p for p in reading.periods_in(clause_lo, label.start) if p.kind != "date"]
+        if len(periods) != 1 or _FILLER_LEAD_RE.sub("", folded[periods[0].end : label.start]).strip():
+            continue  # the period must lead straight into the label
+        far = reading.end_of(label.end, CLAUSE_BREAKS, 60)
+        numbers = _number_run(reading, label.end, far)
+        if len(numbers) < 2 or not _AFTER_ENUM_RE.fullmatch(folded[label.end : numbers[0].folded_start]):
+            continue
+        if not all(_SLASH_RE.fullmatch(folded[a.folded_end : b.folded_start]) for a, b in _pairs(numbers)):
+            continue
+        if any(
+            m.printed.lstrip()[:1] in "+-" or _CHANGE_UNIT_AFTER_RE.match(folded, m.folded_end)
+            for m in numbers
+        ):
+            continue
+        sentence_lo = reading.start_of(label.start, SENTENCE_BREAKS, 90)
+        if FORECAST_RE.search(folded, sentence_lo, label.start):
+            continue
+        if _quarters_of(reading, periods[0], "actual", len(numbers)) is None:
+            continue
+        out.extend(_pair(reading, [label], numbers, periods[0].start, label.start, growth=False, seen=seen))
+    return out
+
+
+def _pairs(numbers: list[Mention]) -> list[tuple[Mention, Mention]]:
+    return list(zip(numbers, numbers[1:], strict=False))
+
+
+_FILLER_LEAD_RE = re.compile(r"公司|集团|整体|综合")
+_SLASH_RE = re.compile(r"\s?[/\\]\s?")
+_CHANGE_UNIT_AFTER_RE = re.compile(r"\s?(?:pcts?|pp|ppt|bps?|个百分点|百分点)", re.IGNORECASE)
 
 
 _ANNOUNCE_BEFORE_RE = re.compile(r"(?:发布|公布|披露|公告)(?:了)?\s?$")
@@ -442,6 +500,8 @@ def _pair(
             )
             if len(named) == len(shared) and joined:
                 slots = [(label, _period(reading, p, basis)) for p in named]
+            elif len(named) == 1 and (quarters := _quarters_of(reading, named[0], basis, len(shared))):
+                slots = [(label, q) for q in quarters]
             elif basis != "forecast" and (listed := _listed_periods(reading, named, basis)):
                 if len(listed) == len(shared):
                     slots = [(label, p) for p in listed]

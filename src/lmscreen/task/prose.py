@@ -223,6 +223,15 @@ _REGION_TOPIC_RE = re.compile(
 )
 """A sentence opening on a region or market (`北美洲由于疫情反复，…，上半年实现收入1.52亿元`): the figures
 of a sentence about one region are that region's."""
+_INDUSTRY_TOPIC_RE = re.compile(
+    r"^(?!受|随着|由于|因|在|得益|伴随|叠加|考虑|基于|依托|借助|面对|面临)[\u4e00-\u9fff]{0,8}?行业"
+)
+"""A sentence opening on an industry (`起重机行业CR3占比95.9%+，行业竞争充分，…，
+毛利率恢复至27%左右`) and naming no company word before the label: a figure whose own clause
+names no one is the industry's. Not a cause or circumstance opening the sentence (`受益于行业需求回暖，
+毛利率…`: the company's), nor a sentence whose clauses turn to the company's own doing (`白酒行业景气度高，
+实现营收…，毛利率…`)."""
+_OWN_DOING_RE = re.compile(r"(?:^|[，,；;])\s?(?:实现|录得|完成|取得)")
 _MAIN_BUSINESS_TOPIC_RE = re.compile(
     r"^(?:[0-9一二三四五六七八九十]{1,2}\s?[)）、.．]\s?)?主业(?!务)[\u4e00-\u9fff]{2,6}?(?=产能|业务|板块|收入|营收|销量|实现)"
 )
@@ -805,9 +814,9 @@ _COMPANY_CLAUSE_RE = re.compile(
 """A clause opening on the company (after an item's number and a year at most): `（2）2021年公司…`."""
 
 
-_CAUSE_END_RE = re.compile(r"影响下?$|(?:压缩|侵蚀|拖累|挤压|摊薄|拉低|压低)了?$")
-"""A clause naming what moved the figure (`新准则影响`, `受疫情影响`, `上游原材料成本压力较大压缩`) right
-before the label names no segment: the figure is whoever the sentence is about."""
+_CAUSE_END_RE = re.compile(r"影响下?$|作用下$|(?:压缩|侵蚀|拖累|挤压|摊薄|拉低|压低)了?$")
+"""A clause naming what moved the figure (`新准则影响`, `受疫情影响`, `上游原材料成本压力较大压缩`,
+`综合作用下`) right before the label names no segment: the figure is whoever the sentence is about."""
 _CAUSE_VERB_RE = re.compile(_CAUSE_VERBS)
 """A clause that is only a cause's verb (`，带动毛利率…`): its subject is the clause before's."""
 _CHANGE_CAUSE_RE = re.compile(
@@ -820,9 +829,9 @@ _GENERIC_PART_RE = re.compile(r"业务|(?:全部|整体|各项|所有)业务")
 """A part's word with no part named (`公司业务整体毛利率`): the company's whole business."""
 
 _HEADING_RE = re.compile(
-    r"^(?:[0-9]{1,2}|[一二三四五六七八九十])\s?[)）、.．]\s?(?P<name>[^，,。；;：:]{1,24}?)\s?[(（]?[A-Za-z]{0,6}[)）]?\s?[：:]$"
+    r"^[（(]?(?:[0-9]{1,2}|[一二三四五六七八九十])\s?[)）、.．]\s?(?P<name>[^，,。；;：:]{1,24}?)\s?[(（]?[A-Za-z]{0,6}[)）]?\s?[：:]$"
 )
-"""A numbered item's heading before its figures (`2）d’zzit（DZ）：`, `1）线上渠道：`)."""
+"""A numbered item's heading before its figures (`2）d’zzit（DZ）：`, `1）线上渠道：`, `（1）印染业务：`)."""
 _ASPECT_RE = re.compile(
     r"公司|集团|本行|整体|合计|总体|全年|年度|季度|单季|上半年|下半年|前三季度|业绩|财务|经营|盈利|利润|收入|营收|费用"
     r"|现金|毛利|事件|点评|概况|回顾|总结|要点|观点|估值|风险|投资|评级|预测|展望|核心|主要|报告|数据"
@@ -877,6 +886,14 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     region = _REGION_TOPIC_RE.match(first) or _MAIN_BUSINESS_TOPIC_RE.match(first)
     if region is not None and not reading.labels_in(lo, lo + len(first)):
         return "segment", region.group(0)
+    industry = _INDUSTRY_TOPIC_RE.match(first)
+    if (
+        industry is not None
+        and lo + len(first) <= own
+        and not _COMPANY_RE.search(folded, lo, own)
+        and not _OWN_DOING_RE.search(folded[lo + len(first) : own + 4])
+    ):
+        return "industry", industry.group(0)
     tally = _TALLY_TOPIC_RE.match(first)
     if (
         tally is not None
@@ -1803,6 +1820,9 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     aspect = _aspect_subject(reading, label, pos)
     if aspect is not None and scope == "company":
         scope, segment = "segment", aspect
+    if scope == "company" and (breakdown := _BREAKDOWN_RE.search(gap)) is not None:
+        # `营收分业务看，工程安装服务收入9.18亿元`: the label opens a breakdown; the number is a part's
+        scope, segment = "segment", breakdown.group(0)
     if (
         metric == "gross_margin"
         and scope == "company"

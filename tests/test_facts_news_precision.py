@@ -124,3 +124,9 @@ def test_a_profit_owed_to_the_companys_own_shareholders_named_stays() -> None:
     # the company named as the owner (a news item's `归属于万科股东`) is the company's
     text = "万科公布2022年业绩，全年营业收入5038.4亿元，归属于万科股东的净利润226.2亿元。"
     assert _kept(text, "net_profit") == pytest.approx(226.2e8)
+
+
+def test_a_banks_results_flash_is_no_industry() -> None:
+    # `江阴银行业绩快报`: 银行 + 业绩, not 银行业 (the banking industry)
+    text = "某某银行业绩快报：2021年净利同比增长21%某某银行公告，2021年实现净利润12.77亿元，同比增长20.81%。"
+    assert _kept(text, "net_profit") == pytest.approx(12.77e8)

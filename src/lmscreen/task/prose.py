@@ -224,7 +224,7 @@ _REGION_TOPIC_RE = re.compile(
 """A sentence opening on a region or market (`北美洲由于疫情反复，…，上半年实现收入1.52亿元`): the figures
 of a sentence about one region are that region's."""
 _INDUSTRY_TOPIC_RE = re.compile(
-    r"^(?!受|随着|由于|因|在|得益|伴随|叠加|考虑|基于|依托|借助|面对|面临)[\u4e00-\u9fff]{0,8}?行业"
+    r"^(?!受|随着|由于|因|在|得益|伴随|叠加|考虑|基于|依托|借助|面对|面临)[\u4e00-\u9fff]{0,8}?行业(?!绩)"
 )
 """A sentence opening on an industry (`起重机行业CR3占比95.9%+，行业竞争充分，…，
 毛利率恢复至27%左右`) and naming no company word before the label: a figure whose own clause

@@ -103,3 +103,15 @@ def test_listed_companies_after_a_year_is_no_history() -> None:
     # `2022年上市公司ESG最佳实践案例`: 上市公司 is no listing event; the year stays a candidate
     sheet = read_facts("中国上市公司协会发布2022年上市公司ESG最佳实践案例，公司2022年实现营业收入12.3亿元。")
     assert sheet.period is not None and sheet.period.year == 2022
+
+
+def test_a_quote_page_turning_to_the_stock_is_not_the_boards() -> None:
+    """Round 72's quote page: `关联行业/概念板块互联网服务 -0.06%、…等财务数据最近的财报数据显示，该股于…
+    销售毛利率 -9.127%`: the board named earlier in the run-on sentence is not the margin's subject."""
+    text = (
+        "关联行业/概念板块互联网服务 -0.06%、人工智能 0.13%等财务数据最近的财报数据显示，该股于2024年03月06日"
+        "每股收益 -0.03元营业利润 -0.19亿元市盈率 -140.67销售毛利率 -9.127%净利润 -18,585,243.84元"
+    )
+    got = read_facts(text).screening()
+    assert got["gross_margin"].fact.value == pytest.approx(-9.127)
+    assert got["net_profit"].fact.value == pytest.approx(-18585243.84)

@@ -846,6 +846,7 @@ _COLLECTIVE_RE = re.compile(
 )
 """A group of companies taken together (`上市券商全体`, `A股上市公司合计`); `公司整体` is one company's
 whole."""
+_THIS_STOCK_RE = re.compile(r"该股(?!份|东)")
 _TARGET_TOPIC_RE = re.compile(r"(?:本次|此次|该)?(?:收购|交易|重组)?标的(?:公司|资产|企业|学校|医院|方)?")
 
 
@@ -869,6 +870,10 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     folded = reading.folded
     lo = _sentence_lo(reading, pos)
     own = reading.start_of(pos, SUBJECT_BREAKS, 60)
+    if _THIS_STOCK_RE.search(folded, lo, pos):
+        # `关联行业/概念板块…等财务数据最近的财报数据显示，该股于…销售毛利率 -9.127%`: a quote page turning to
+        # the stock's own figures; the sector board named before is not their subject
+        return "company", None
     heading = _HEADING_RE.match(folded[lo:own].strip())
     if heading is not None and not reading.labels_in(lo, own):
         name = heading.group("name").strip()

@@ -92,3 +92,16 @@ def test_a_year_in_a_virus_name_is_no_period() -> None:
 )
 def test_the_companys_own_figures_stay(text: str, field: str, value: float) -> None:
     assert _kept(text, field) == pytest.approx(value)
+
+
+def test_the_companys_own_accounts_of_an_ended_period_are_actual() -> None:
+    text = (
+        "某某医药公告，财务部门测算，2022年度上半年公司取得了创纪录的业绩增长，实现营业收入127.56亿元，同比增长58.52%；"
+        "归母净利润36.35亿元，同比增长63.29%。"
+    )
+    assert _kept(text, "revenue") == pytest.approx(127.56e8)
+
+
+def test_the_accounts_of_a_preannouncement_stay_a_forecast() -> None:
+    text = "某某股份发布半年度业绩预告。经公司财务部门初步测算，2022年上半年实现营业收入17.56亿元。"
+    assert _kept(text, "revenue") is None

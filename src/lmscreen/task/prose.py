@@ -78,6 +78,9 @@ def _express_estimates_blanked(before: str) -> str:
     return out
 
 
+_OWN_ACCOUNTS_RE = re.compile(r"(?:经)?(?:公司)?财务部门(?:初步)?测算")
+_PREANNOUNCED_RE = re.compile(r"预告|预增|预减|预盈|预亏|预计|预测|预期|预估|将实现")
+"""A text naming a preannouncement or an expectation anywhere: its 财务部门测算 stays a forecast's mark."""
 _FORECAST_EXTRA_RE = re.compile(
     r"计划|目标|规划|力争|指引|预告区间|将实现|可望|料将|有望|预估|我们(?:计算|推算|估算)|经(?:我们)?(?:计算|推算)"
     r"|内部消息|传闻|据传|小道消息"
@@ -1782,6 +1785,10 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         lead = lead.replace("同期", "  ", 1)  # the period just named, this year's: no prior figure
     before = _EXPECTATION_RE.sub(lambda m: " " * len(m.group(0)), folded[sent_lo:pos])
     before = _express_estimates_blanked(before)
+    if not _PREANNOUNCED_RE.search(folded):
+        # `药明康德公告，财务部门测算，2022年度上半年公司…实现营业收入177.56亿元`: the company's own
+        # accounts of a period that has ended, no forecast (a 业绩预告 anywhere keeps its 测算 a forecast's)
+        before = _OWN_ACCOUNTS_RE.sub(lambda m: " " * len(m.group(0)), before)
     hope = _hope_heading(reading, sent_lo, pos)
     if hope is not None:
         before = before[: hope[0] - sent_lo] + " " * (hope[1] - hope[0]) + before[hope[1] - sent_lo :]

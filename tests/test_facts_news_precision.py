@@ -107,3 +107,20 @@ def test_a_half_years_financial_report_and_an_event_names_year() -> None:
 )
 def test_the_companys_own_figures_stay(text: str, field: str, value: float) -> None:
     assert _kept(text, field) == pytest.approx(value)
+
+
+def test_a_profit_owed_to_a_named_subsidiarys_shareholders_is_the_subsidiarys() -> None:
+    """Round 70's `…披露间接全资附属公司上海世茂建设有限公司…的财务资料摘要。…归属于世茂建设股东的
+    净亏损171.13亿`: the subsidiary's."""
+    text = (
+        "5月31日，某某集团控股有限公司发布公告，披露间接全资附属公司上海某某建设有限公司截至2022年12月31日止"
+        "年度的财务资料摘要。根据公告，某某建设截至2022年12月31日止年度营业收入368.8亿，净亏损178.46亿，"
+        "归属于某某建设股东的净亏损171.13亿。"
+    )
+    assert _kept(text, "net_profit") is None
+
+
+def test_a_profit_owed_to_the_companys_own_shareholders_named_stays() -> None:
+    # the company named as the owner (a news item's `归属于万科股东`) is the company's
+    text = "万科公布2022年业绩，全年营业收入5038.4亿元，归属于万科股东的净利润226.2亿元。"
+    assert _kept(text, "net_profit") == pytest.approx(226.2e8)

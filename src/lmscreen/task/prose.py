@@ -262,6 +262,9 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     referred = _referred_company(reading, label)
     if referred is not None:
         return "segment", referred
+    owner = _subsidiary_owner(reading, label)
+    if owner is not None:
+        return "segment", owner
     if label.text.startswith(("整体", "综合")) and _DRIVES_WHOLE_RE.search(
         reading.folded, max(0, label.start - 6), label.start
     ):
@@ -321,6 +324,29 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         if business is not None:
             return "segment", business
     return _topic(reading, label.start)
+
+
+_OWNER_NAME_RE = re.compile(r"归属于?(?P<name>[\u4e00-\u9fffA-Za-z]{2,12}?)(?:股东|所有者|权益持有人)")
+_GENERIC_OWNERS = frozenset(
+    {"上市公司", "母公司", "公司", "本公司", "本行", "本集团", "集团", "挂牌公司", "发行人"}
+)
+_SUBSIDIARY_WORD_RE = re.compile(r"子公司|附属公司|控股公司|下属公司")
+
+
+def _subsidiary_owner(reading: Reading, label: Label) -> str | None:
+    """`…披露间接全资附属公司上海世茂建设有限公司…的财务资料摘要。…归属于世茂建设股东的净亏损171.13亿`: a
+    profit owed to the shareholders of a company the text introduced as a subsidiary is that subsidiary's."""
+    m = _OWNER_NAME_RE.match(label.text)
+    if m is None or m.group("name") in _GENERIC_OWNERS:
+        return None
+    name = m.group("name")
+    if any(name in alias for alias in reading.aliases):
+        return None  # the company itself (`归属于万科股东`), not a longer name holding it (`世茂建设`)
+    folded = reading.folded
+    for word in _SUBSIDIARY_WORD_RE.finditer(folded, 0, label.start):
+        if name in folded[word.end() : word.end() + len(name) + 12]:
+            return name
+    return None
 
 
 def _main_business_subject(reading: Reading, label: Label, scope: str, segment: str | None) -> bool:

@@ -54,6 +54,13 @@ def test_a_figure_that_is_not_the_companys_is_not_kept(text: str, field: str) ->
     assert _kept(text, field) is None
 
 
+def test_a_subsidiary_named_again_after_it_was_introduced_is_still_the_subsidiary() -> None:
+    text = "东岭能源：控股子公司新岭煤业停产；新岭煤业核定产能200万吨，2022年产煤144万吨，营业收入8.86亿元。"
+    assert read_facts(text, names=("东岭能源",)).screening()["revenue"].fact is None
+    own = "东岭能源公告，全资子公司新岭煤业完成技改。东岭能源上半年实现营业收入8.86亿元，净利润1.2亿元。"
+    assert read_facts(own, names=("东岭能源",)).screening()["revenue"].fact.value == pytest.approx(8.86e8)
+
+
 def test_a_year_in_a_virus_name_is_no_period() -> None:
     text = (
         "某某基因业绩快报：上半年实现净利润25.57亿元，同比增长112.59%；市场对新型冠状病毒（2019-nCoV）"

@@ -379,6 +379,24 @@ _NUMBERED_PART_LEAD_RE = re.compile(
 """`：1）互联网家装业务继续亏损，…`: a numbered item opening on a business's name."""
 
 
+def _introduced_subsidiary(reading: Reading, item_lo: int, pos: int) -> str | None:
+    """`控股子公司新郑煤电停产；新郑煤电…，营业收入12.86亿元`: an item that opens on the name of a company the
+    text introduced before as a subsidiary (`子公司` right before the same name) is about that subsidiary."""
+    folded = reading.folded
+    lo = item_lo
+    while lo < pos and folded[lo] in " \t":
+        lo += 1
+    for size in range(min(12, pos - lo), 1, -1):
+        name = folded[lo : lo + size]
+        if not re.fullmatch(r"[\u4e00-\u9fffA-Za-z]+", name) or _GENERIC_COMPANY_RE.search(name):
+            continue
+        if any(a in name or name in a for a in reading.aliases):
+            return None
+        if "子公司" + name in folded[:lo]:
+            return name
+    return None
+
+
 def _subsidiary_item(reading: Reading, pos: int) -> str | None:
     """`③控股子公司紫光云公司积极拓展行业云，…，上半年实现营业收入3.92亿元，归母净利润-2590.94万元`: an item
     of a sentence (after `；`, its number folded to a bare digit) that opens on a subsidiary is about that
@@ -391,6 +409,9 @@ def _subsidiary_item(reading: Reading, pos: int) -> str | None:
     m = _SUBSIDIARY_LEAD_RE.match(folded, item_lo, pos)
     if m is not None:
         return "子公司" + m.group("name")
+    named = _introduced_subsidiary(reading, item_lo, pos)
+    if named is not None:
+        return "子公司" + named
     part = _AMONG_PART_LEAD_RE.match(folded, item_lo, pos)
     if part is None:
         # `…三方面因素影响：1）互联网家装业务继续亏损，上半年实现净利润-0.14亿元；2）…`: a numbered

@@ -61,6 +61,18 @@ def test_a_subsidiary_named_again_after_it_was_introduced_is_still_the_subsidiar
     assert read_facts(own, names=("东岭能源",)).screening()["revenue"].fact.value == pytest.approx(8.86e8)
 
 
+def test_a_first_quarter_report_published_with_an_annual_report_is_the_next_years() -> None:
+    text = (
+        "某某堂披露一季度报告，实现营业收入2.91亿元，同比下降55.35%；净亏损2735.36万元，上年同期为亏损4918.54万元。"
+        "同日披露2021年报，实现营业收入21.64亿元，同比下降26.79%；净亏损7.03亿元。"
+    )
+    sheet = read_facts(text)
+    assert sheet.period is not None and (sheet.period.year, sheet.period.sub) == (2022, "Q1")
+    revenue = sheet.screening()["revenue"].fact
+    assert revenue is not None and revenue.value == pytest.approx(2.91e8)
+    assert (revenue.period.year, revenue.period.sub) == (2022, "Q1")
+
+
 def test_a_year_in_a_virus_name_is_no_period() -> None:
     text = (
         "某某基因业绩快报：上半年实现净利润25.57亿元，同比增长112.59%；市场对新型冠状病毒（2019-nCoV）"

@@ -12,6 +12,10 @@ bench/data/real/labels.jsonl (collection `real-git-texts`).
 Source so far: ssymmetry/BBT-FinCUGE-Applications, the published FinCUGE evaluation sets: `finqa` (news
 articles from Sina Finance and other outlets, each after an event question the set puts before it; the
 question is cut off) and `finna` (short company news briefs, the article of each summary pair).
+Ya-dongLi/CFSC, the Chinese Financial Sentiment Corpus (Chinese financial news flashes and briefs of
+2017-2022, mostly 2022 wire digests of announcements: results, 业绩预告, 业绩快报, regional statistics): its
+NER `json格式` test and validation sets ({text, labels}: the `text`) and its ABSA `json格式` test set
+({sentence, term, …}: the `sentence`, cut before its trailing newline).
 
     python bench/real_git_texts.py [--mirrors ../.mirror] [--git owner/name=DIR ...]
         [--out ../shared/data/real-git-texts]
@@ -69,6 +73,26 @@ FINNA_PROBLEM = Blob(
     "FinCUGE_Publish/finna/problem_list.json",
     "2b7b7fb0db997d0eff8f4108ddc5c7edc7bc1c02",
     "FinCUGE finna problem set: {id, input: news brief}",
+)
+
+_CFSC = ("Ya-dongLi/CFSC", "3f0226161cf5266b87438c98a30418f65d5cd064")
+CFSC_NER_TEST = Blob(
+    *_CFSC,
+    "CFSC-NER/json格式/test.json",
+    "7a531004da1ad0619759fb37cd3689151d72b139",
+    "CFSC NER test set: [{text, labels}] financial news briefs",
+)
+CFSC_NER_VAL = Blob(
+    *_CFSC,
+    "CFSC-NER/json格式/val.json",
+    "4370cf36e0e950bc5ceec11e60d2c4fca4c08ad7",
+    "CFSC NER validation set: [{text, labels}] financial news briefs",
+)
+CFSC_ABSA_TEST = Blob(
+    *_CFSC,
+    "CFSC-ABSA/json格式/test.txt",
+    "b5a61baac73d5c1bf61bca1fa8e0bfd42e141c94",
+    "CFSC ABSA test set (a JSON list despite its name): [{sentence, term, polarity, …}] financial news",
 )
 
 TEXTS = (
@@ -191,6 +215,126 @@ TEXTS = (
     Text(
         "fincuge-finna-problem-2667", FINNA_PROBLEM, (2667, "input"), 0, 85,
         "813bf11a3800ebaf45f4e7440f72422f4896b38956db4b814222d313ede41f03",
+    ),
+    Text(
+        "cfsc-absa-test-6596", CFSC_ABSA_TEST, (6596, "sentence"), 0, 67,
+        "0dc6f6a43b77052a860ae38a6c784d1aeae31de78287beff69af43c6179ded39",
+    ),
+    Text(
+        "cfsc-ner-val-1026", CFSC_NER_VAL, (1026, "text"), 0, 24,
+        "e252ebd5e7d0c40ccd1dd38e2dfc5d0418ef30cc678f2f5fc1d3c8664a7d4c6d",
+    ),
+    Text(
+        "cfsc-absa-test-6065", CFSC_ABSA_TEST, (6065, "sentence"), 0, 86,
+        "6ed312413d0817dbe160b6fb69cc3855f75b5d17011f50e3001e9e0ca46237ef",
+    ),
+    Text(
+        "cfsc-absa-test-2592", CFSC_ABSA_TEST, (2592, "sentence"), 0, 52,
+        "cf43768039abb3959c361612fc55f3234404063d5c44c81d9eea4f990b9fa394",
+    ),
+    Text(
+        "cfsc-absa-test-4882", CFSC_ABSA_TEST, (4882, "sentence"), 0, 58,
+        "b34e1da5037a7da3951301cd602e3c2f2db24e275b22489d3c932ba866bca178",
+    ),
+    Text(
+        "cfsc-ner-test-0387", CFSC_NER_TEST, (387, "text"), 0, 193,
+        "9b22579439a7de7514982ccb08dc9ff6d1a890be0b196ef60806c4404867d288",
+    ),
+    Text(
+        "cfsc-absa-test-7984", CFSC_ABSA_TEST, (7984, "sentence"), 0, 158,
+        "141bfbd78314445687c593877ab30671e9cb1a44710a673a0e97a418e00a9813",
+    ),
+    Text(
+        "cfsc-absa-test-5406", CFSC_ABSA_TEST, (5406, "sentence"), 0, 84,
+        "1fe2c8cc7314ec9e382ceb562482adf94889079fee39e1b49c6c5c4b8d871fd2",
+    ),
+    Text(
+        "cfsc-absa-test-0221", CFSC_ABSA_TEST, (221, "sentence"), 0, 31,
+        "3058d8b9543ef1a71da1eaa70e737df7ad3ae95c38421856b0492f44c6e352a8",
+    ),
+    Text(
+        "cfsc-absa-test-6877", CFSC_ABSA_TEST, (6877, "sentence"), 0, 164,
+        "9ec2ea077a8b4b7dfa732aae7b100f12fd4ff6fc396705cda5922f77c01678ae",
+    ),
+    Text(
+        "cfsc-absa-test-0316", CFSC_ABSA_TEST, (316, "sentence"), 0, 61,
+        "eb8957407f3a631daf3d90e57272e529af9708a5363cc7855eb8eb3210983642",
+    ),
+    Text(
+        "cfsc-absa-test-1559", CFSC_ABSA_TEST, (1559, "sentence"), 0, 233,
+        "f1576e07b83a4f3707694fe94edb6bb2325283af0f6216da25cf3cf9e8b319d4",
+    ),
+    Text(
+        "cfsc-absa-test-5154", CFSC_ABSA_TEST, (5154, "sentence"), 0, 88,
+        "1168c92f8650c35a0c78c5b1f0fe03d8fd521335c91a18ad45edce34478a051c",
+    ),
+    Text(
+        "cfsc-absa-test-0190", CFSC_ABSA_TEST, (190, "sentence"), 0, 200,
+        "1df1f5faf04e6af6cc5d3a5716c222c75ff06bb552b4d4982c6b663102184bd9",
+    ),
+    Text(
+        "cfsc-absa-test-2105", CFSC_ABSA_TEST, (2105, "sentence"), 0, 148,
+        "9e9eb9ffa5c6ae8cd361562d9c91f373b42c7d11c8f09d7648f6a81b3db77f41",
+    ),
+    Text(
+        "cfsc-absa-test-4251", CFSC_ABSA_TEST, (4251, "sentence"), 0, 74,
+        "546c0edb0044f62344afd69ce94328a134a6aea1a11f5b154982975abf3b21dc",
+    ),
+    Text(
+        "cfsc-ner-test-0733", CFSC_NER_TEST, (733, "text"), 0, 63,
+        "a5a44269a5a9bf8bdcfe111795e92cbb132196d99e2dc871aeb0cb765e332833",
+    ),
+    Text(
+        "cfsc-absa-test-0899", CFSC_ABSA_TEST, (899, "sentence"), 0, 129,
+        "1f89688f1f011d745a10c355e677eb788cb63b459095687d8977a72cf34745e8",
+    ),
+    Text(
+        "cfsc-ner-val-1008", CFSC_NER_VAL, (1008, "text"), 0, 27,
+        "0a524177b0c8fd2d20717c9bcbd89dafa2fbc1b4aa470dd9b862c1e4a2194db6",
+    ),
+    Text(
+        "cfsc-ner-val-0611", CFSC_NER_VAL, (611, "text"), 0, 118,
+        "bfd483dd282048cee6f3eff41a8f9618c80def40bd22510663e3426ecccd11a5",
+    ),
+    Text(
+        "cfsc-ner-test-0865", CFSC_NER_TEST, (865, "text"), 0, 93,
+        "a2e002080e01e2afc7da1c5e7a8a6709cb14a6d4a0c8a53a12271e59e5af8590",
+    ),
+    Text(
+        "cfsc-absa-test-4448", CFSC_ABSA_TEST, (4448, "sentence"), 0, 35,
+        "0f67f265bda4ef9adb236eb18142e573409662b3264792114e5dc2809cf60b87",
+    ),
+    Text(
+        "cfsc-absa-test-6062", CFSC_ABSA_TEST, (6062, "sentence"), 0, 102,
+        "ff958112bd42f62b39a382f0ed139ebd802337a8113a69e6f99ab20fb030fae1",
+    ),
+    Text(
+        "cfsc-absa-test-2765", CFSC_ABSA_TEST, (2765, "sentence"), 0, 136,
+        "7624e7e553055f5ef69aecc18366d2e7c781f97c8cbc528bdb6eda2a4ec0856e",
+    ),
+    Text(
+        "cfsc-absa-test-4905", CFSC_ABSA_TEST, (4905, "sentence"), 0, 232,
+        "6d330a25acc96cfe6b4dc28564b4de6a76be053b511da33907e24533448a561f",
+    ),
+    Text(
+        "cfsc-absa-test-2090", CFSC_ABSA_TEST, (2090, "sentence"), 0, 167,
+        "accde8fa2fb9b0f2bc48a0624e2eed65e48b03edbf6afe3df8e6d9863a840886",
+    ),
+    Text(
+        "cfsc-absa-test-0709", CFSC_ABSA_TEST, (709, "sentence"), 0, 298,
+        "2ab6ff27e4f4541b199745e63685344623d6a8d3000dfe4e7af45602cf021ef7",
+    ),
+    Text(
+        "cfsc-absa-test-7343", CFSC_ABSA_TEST, (7343, "sentence"), 0, 50,
+        "fdeb9bdd0f00c2a29488fc823a6476b3b8079cdbf93c58f2db3ea1016a487a7b",
+    ),
+    Text(
+        "cfsc-absa-test-3591", CFSC_ABSA_TEST, (3591, "sentence"), 0, 132,
+        "87059fd0fdafda51589d7215d09c05d6b7f496f42de7d41a48cb67a56e83dba1",
+    ),
+    Text(
+        "cfsc-absa-test-3895", CFSC_ABSA_TEST, (3895, "sentence"), 0, 300,
+        "ca6f135d096c831984c8a989072b86258718c9681795f7ae5ff80329777cbbaa",
     ),
 )  # fmt: skip
 

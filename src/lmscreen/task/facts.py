@@ -36,7 +36,13 @@ from lmscreen.task.context import Reading
 from lmscreen.task.fact import TIER_CONTEXT, Fact
 from lmscreen.task.layout import read_layout
 from lmscreen.task.lists import read_lists
-from lmscreen.task.period_text import find_periods, main_period, next_first_quarter, same
+from lmscreen.task.period_text import (
+    find_periods,
+    first_quarter_beside_annual,
+    main_period,
+    next_first_quarter,
+    same,
+)
 from lmscreen.task.periods import Period
 from lmscreen.task.prose import _ASPECT_RE, read_prose
 from lmscreen.task.statements import read_statements
@@ -446,6 +452,7 @@ def read_facts(
                 line = nxt + 1
     table_period = _first_table_period(tables)
     reading.main = main_period(reading.folded, reading.periods, FORECAST_RE, table_period)
+    reading.periods, reading.main = first_quarter_beside_annual(reading.folded, reading.periods, reading.main)
     reading.periods = next_first_quarter(reading.folded, reading.periods, reading.main)
     found = read_table_facts(reading, tables)
     found.extend(read_lists(reading))

@@ -81,6 +81,7 @@ _PATTERNS = [
     (
         "year",
         rf"(?<![0-9.,])(?P<y>{_Y4})(?![0-9.,%])(?!\s?(?:亿|万|元|%|倍|个|家|人|吨|台|辆|只|户|股))(?!\s?年初至)"
+        r"(?![-‐－][A-Za-z])"  # `2019-nCoV`: a name with a year in it
         rf"\s?年?\s?(?:度)?\s?(?:(?P<y_sub>{_SUB_CN})|(?P<y_q>[QH][1-4](?![0-9])))?",
     ),
     (
@@ -901,9 +902,40 @@ def _planned(folded: str, m: PeriodMention) -> bool:
     return m.period is not None and m.period.sub in ("", "FY") and bool(_PLANNED_RE.match(folded, m.end))
 
 
+_UNDATED_Q1_REPORT_RE = re.compile(r"(?<![0-9年])\s?(?:一季报|一季度报告|第一季度报告)")
+_ANNUAL_SAME_DAY_RE = re.compile(
+    r"(?:同日|同时|同期|一并)(?:还)?(?:发布|公布|披露|公告)(?:了)?\s?(?P<y>20[0-9]{2})\s?(?:年\s?)?(?:年报|年度报告)"
+)
+"""`披露一季度报告…。同日披露2021年报`: an undated first-quarter report published with an annual report."""
 _NEXT_Q1_REPORT_RE = re.compile(
     r"(?:发布|公布|披露|公告)[^。]{0,30}?(?P<y>20[0-9]{2}|[0-9]{2})\s?年?\s?(?:一季报|一季度报告|第一季度报告)"
 )
+
+
+def first_quarter_beside_annual(
+    folded: str, mentions: list[PeriodMention], main: Period | None
+) -> tuple[list[PeriodMention], Period | None]:
+    """`太安堂披露一季度报告，实现营业收入1.91亿元…。同日披露2021年报…`: a first-quarter report named with no
+    year and published the same day as the annual report of a year is the next year's first quarter (the
+    quarter's report comes out in the April after the year ends); its undated 一季度 mentions and a main
+    period borrowed from the annual report's year (2021Q1) move to that year."""
+    if main is None or main.year is None or main.sub not in ("Q1", "FY"):
+        return mentions, main
+    together = _ANNUAL_SAME_DAY_RE.search(folded)
+    if (
+        together is None
+        or _year(together.group("y")) != main.year
+        or not _UNDATED_Q1_REPORT_RE.search(folded, 0, together.start())
+        or any(m.period is not None and m.period.sub == "Q1" and m.period.year is not None for m in mentions)
+    ):
+        return mentions, main
+    moved = [
+        PeriodMention(m.start, m.end, Period(main.year + 1, "Q1"), m.kind, m.years)
+        if m.period is not None and m.period.year is None and m.period.sub == "Q1"
+        else m
+        for m in mentions
+    ]
+    return moved, Period(main.year + 1, "Q1") if main.sub == "Q1" else main
 
 
 def next_first_quarter(

@@ -78,6 +78,9 @@ def _express_estimates_blanked(before: str) -> str:
     return out
 
 
+_OWN_ACCOUNTS_RE = re.compile(r"(?:经)?(?:公司)?财务部门(?:初步)?测算")
+_PREANNOUNCED_RE = re.compile(r"预告|预增|预减|预盈|预亏|预计|预测|预期|预估|将实现")
+"""A text naming a preannouncement or an expectation anywhere: its 财务部门测算 stays a forecast's mark."""
 _FORECAST_EXTRA_RE = re.compile(
     r"计划|目标|规划|力争|指引|预告区间|将实现|可望|料将|有望|预估|我们(?:计算|推算|估算)|经(?:我们)?(?:计算|推算)"
     r"|内部消息|传闻|据传|小道消息"
@@ -366,9 +369,12 @@ def _main_business_subject(reading: Reading, label: Label, scope: str, segment: 
 
 _ITEM_BREAK_RE = re.compile(r"[；;]")
 _SUBSIDIARY_LEAD_RE = re.compile(
-    r"\s?(?:[(（]?[0-9一二三四五六七八九十]{1,2}\s?[)）、.．]?\s?)?(?:其中[，,]?\s?)?(?:公司|本公司)?(?:旗下)?"
+    r"\s?(?:[(（]?[0-9一二三四五六七八九十]{1,2}\s?[)）、.．]?\s?)?(?:其中[，,]?\s?)?"
+    r"(?:[\u4e00-\u9fffA-Za-z]{2,10}?(?:公告|披露|表示|宣布)[称]?[，,：:]\s?)?(?:公司|本公司)?(?:旗下)?"
     r"(?:控股|全资|参股|下属|重要|核心)?子公司(?P<name>[\u4e00-\u9fffA-Za-z]{0,12})"
 )
+"""An item opening on a subsidiary (`③控股子公司紫光云公司…`), also after the announcement's opening
+(`中金公司公告，子公司中金财富2022年1-6月实现营业收入…`)."""
 
 _AMONG_PART_LEAD_RE = re.compile(
     r"\s?其中[，,]?\s?(?P<name>[\u4e00-\u9fffA-Za-z]{1,10}?(?:业务|板块|分部|事业部|品类|产品线))"
@@ -380,6 +386,24 @@ _NUMBERED_PART_LEAD_RE = re.compile(
     r"(?P<name>[\u4e00-\u9fffA-Za-z]{1,10}?(?:业务|板块|分部|事业部|品类|产品线))"
 )
 """`：1）互联网家装业务继续亏损，…`: a numbered item opening on a business's name."""
+
+
+def _introduced_subsidiary(reading: Reading, item_lo: int, pos: int) -> str | None:
+    """`控股子公司新郑煤电停产；新郑煤电…，营业收入12.86亿元`: an item that opens on the name of a company the
+    text introduced before as a subsidiary (`子公司` right before the same name) is about that subsidiary."""
+    folded = reading.folded
+    lo = item_lo
+    while lo < pos and folded[lo] in " \t":
+        lo += 1
+    for size in range(min(12, pos - lo), 1, -1):
+        name = folded[lo : lo + size]
+        if not re.fullmatch(r"[\u4e00-\u9fffA-Za-z]+", name) or _GENERIC_COMPANY_RE.search(name):
+            continue
+        if any(a in name or name in a for a in reading.aliases):
+            return None
+        if "子公司" + name in folded[:lo]:
+            return name
+    return None
 
 
 def _subsidiary_item(reading: Reading, pos: int) -> str | None:
@@ -394,6 +418,9 @@ def _subsidiary_item(reading: Reading, pos: int) -> str | None:
     m = _SUBSIDIARY_LEAD_RE.match(folded, item_lo, pos)
     if m is not None:
         return "子公司" + m.group("name")
+    named = _introduced_subsidiary(reading, item_lo, pos)
+    if named is not None:
+        return "子公司" + named
     part = _AMONG_PART_LEAD_RE.match(folded, item_lo, pos)
     if part is None:
         # `…三方面因素影响：1）互联网家装业务继续亏损，上半年实现净利润-0.14亿元；2）…`: a numbered
@@ -1290,6 +1317,29 @@ _ADJUSTED_GAP_RE = re.compile(r"调整后|经调整|还原后|剔除[^，,；;�
 _BASE_AFTER_RE = re.compile(r"\s?(?:的)?基础上")
 _LONG_RUN_RE = re.compile(r"长期以来|长期来看|多年来|近年来|历年来|一直以来|历史上|常年")
 _YEAR_GLUED_RE = re.compile(r"(?<![0-9.])(?:20)?[0-9]{2}\s?[EF]?\s?$")
+_SHARE_OF_WHOLE_AFTER_RE = {
+    "revenue": re.compile(
+        r"\s?[，,（(]?\s?(?:约|大约)?占(?:了)?(?:公司|本公司|上市公司|集团|本集团|母公司)(?:20[0-9]{2}\s?年度?|同期|当期|报告期|全年)?"
+        r"(?:的)?(?:经审计的?)?(?:合并)?(?:营业)?(?:总|整体|全部)?(?:营业收入|营收|收入|销售额)"
+    ),
+    "net_profit": re.compile(
+        r"\s?[，,（(]?\s?(?:约|大约)?占(?:了)?(?:公司|本公司|上市公司|集团|本集团|母公司)(?:20[0-9]{2}\s?年度?|同期|当期|报告期|全年)?"
+        r"(?:的)?(?:经审计的?)?(?:合并)?(?:归母|归属于[^，。；,;]{0,12}的)?(?:净利润|利润)"
+    ),
+}
+"""`营业收入12.86亿元，占公司2021年度总收入的40%`: a figure said to be a share of the company's own total
+of the same measure is a part of it (a subsidiary's, a segment's), not the total."""
+_RANKED_LEAD_RE = re.compile(
+    r"最(?:高|低|大|小|多|少|快|慢)的(?:是|为|则是|当属)[^，,。；;]{2,16}[，,]\s?(?:实现了?|录得|达到?|为)?\s?$"
+)
+"""`上半年净利润同比增幅最大的是圆通速递，实现净利润17.71亿元`: the clause before names the one that ranks
+first among many (a round-up of companies, of parts): the figure after it is that one's."""
+_PRIOR_SENTENCE_LEAD_RE = re.compile(
+    r"(?:而|但|然而|相比之下[，,]?)?\s?(?:去年同期|上年同期)(?!相比|比较|的?基数)"
+)
+"""`而去年同期只有存量别墅在售，实现净利润1541.43万元`: a sentence that opens on last year's same period, and
+names no other period before the figure, states that period's figure."""
+_THIS_PERIOD_WORD_RE = re.compile(r"本期|当期|本报告期|报告期|今年|本年|目前|现在")
 _HIGHEST_PART_RE = re.compile(
     r"最(?:高|低|大|小|多|少)的(?:是|为|则是|当属)|最(?:高|低)(?:是|为)[\u4e00-\u9fff]"
 )
@@ -1670,6 +1720,21 @@ def _last_of_label_run(reading: Reading, label: Label, sent_lo: int) -> bool:
     return bool(earlier) and reading.folded[earlier[-1].end : label.start].strip() in _LABEL_RUN_JOINS
 
 
+def _prior_sentence(reading: Reading, label: Label, pos: int) -> bool:
+    """Whether the sentence opens on last year's same period (`而去年同期只有存量别墅在售，实现净利润
+    1541.43万元`) and names no other period (`本期`), no figure of its own and no change between that opening
+    and the figure (`上年同期…为104.38亿元，本期实现…122.43亿元`: the second is this period's)."""
+    folded = reading.folded
+    lo = _sentence_lo(reading, pos)
+    m = _PRIOR_SENTENCE_LEAD_RE.match(folded, lo, pos)
+    if m is None or reading.periods_in(m.end(), pos) or reading.labels_in(m.end(), label.start):
+        return False
+    if _THIS_PERIOD_WORD_RE.search(folded, m.end(), pos):
+        return False
+    end = reading.end_of(pos, "。；;！？\n", 80)
+    return not CHANGE_RE.search(folded, m.end(), end)
+
+
 def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> Fact | None:
     folded = reading.folded
     pos = mention.folded_start
@@ -1741,6 +1806,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         return None  # `影响公司整体毛利率约2%`: an effect's size, not the level
     if _HIGHEST_PART_RE.search(gap):
         return None  # `从毛利率来看，最高的是生物制剂，达到86.72%`: the highest of the parts, not the whole
+    if _RANKED_LEAD_RE.search(folded, sent_lo, label.start):
+        return None  # `…增幅最大的是圆通速递，实现净利润17.71亿元`: the first of a ranking's, named before
     if _in_number_run(reading, index):
         return None  # `PE为8.8/8.1/7.4倍`: several numbers for one label, a list no reader could pair
     lead_lo = max(reading.start_of(label.start, CLAUSE_BREAKS, 40), sent_lo)
@@ -1787,6 +1854,10 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         lead = lead.replace("同期", "  ", 1)  # the period just named, this year's: no prior figure
     before = _EXPECTATION_RE.sub(lambda m: " " * len(m.group(0)), folded[sent_lo:pos])
     before = _express_estimates_blanked(before)
+    if not _PREANNOUNCED_RE.search(folded):
+        # `药明康德公告，财务部门测算，2022年度上半年公司…实现营业收入177.56亿元`: the company's own
+        # accounts of a period that has ended, no forecast (a 业绩预告 anywhere keeps its 测算 a forecast's)
+        before = _OWN_ACCOUNTS_RE.sub(lambda m: " " * len(m.group(0)), before)
     hope = _hope_heading(reading, sent_lo, pos)
     if hope is not None:
         before = before[: hope[0] - sent_lo] + " " * (hope[1] - hope[0]) + before[hope[1] - sent_lo :]
@@ -1800,6 +1871,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         basis = "forecast"
     elif (
         PRIOR_RE.search(_report_year_as_last_year(reading, lead, sent_lo, label.start))
+        or _prior_sentence(reading, label, pos)
         or _FROM_TO_RE.search(gap[-3:])
         and _TO_AFTER_RE.match(folded[mention.folded_end : mention.folded_end + 8])
     ):
@@ -1822,6 +1894,9 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         elif basis == "prior":
             return None
     scope, segment = _subject(reading, label)
+    share = _SHARE_OF_WHOLE_AFTER_RE.get(metric)
+    if scope == "company" and share is not None and share.match(folded, pos + len(mention.printed)):
+        scope, segment = "segment", "占比部分"  # `营业收入12.86亿元，占公司2021年度总收入的40%`: a part's
     aspect = _aspect_subject(reading, label, pos)
     if aspect is not None and scope == "company":
         scope, segment = "segment", aspect

@@ -115,3 +115,20 @@ def test_a_quote_page_turning_to_the_stock_is_not_the_boards() -> None:
     got = read_facts(text).screening()
     assert got["gross_margin"].fact.value == pytest.approx(-9.127)
     assert got["net_profit"].fact.value == pytest.approx(-18585243.84)
+
+
+def test_a_bare_guimu_before_its_amount_is_the_profit() -> None:
+    """Round 73's `2020全年：收入45.30亿元（YOY+7.74%），归母13.69亿元（YOY+75%），扣非12.08亿元`: 归母 alone
+    right before its amount is the parent's profit, and the run's 收入 the revenue with it."""
+    text = (
+        "公司发布2022年年报。2022全年：收入45.30亿元（YOY+7.74%），归母13.69亿元（YOY+75%），"
+        "扣非12.08亿元（YOY+60%）。"
+    )
+    got = read_facts(text).screening()
+    assert got["net_profit"].fact.value == pytest.approx(13.69e8)
+    assert got["revenue"].fact.value == pytest.approx(45.30e8)
+
+
+def test_a_bare_guimu_without_an_amount_reads_nothing() -> None:
+    got = read_facts("公司2022年归母同比增长75%，表现亮眼。").screening()
+    assert got["net_profit"].fact is None

@@ -132,3 +132,9 @@ def test_a_bare_guimu_before_its_amount_is_the_profit() -> None:
 def test_a_bare_guimu_without_an_amount_reads_nothing() -> None:
     got = read_facts("公司2022年归母同比增长75%，表现亮眼。").screening()
     assert got["net_profit"].fact is None
+
+
+def test_a_holding_groups_total_revenue_is_its_revenue() -> None:
+    # round 73's `2023年第一季度，陆金所控股总收入为100.78亿元`: 控股/集团 before 总收入 name the whole
+    text = "数据显示，2023年第一季度，某某控股总收入为100.78亿元，同比下降41.8%；净利润为7.32亿元。"
+    assert read_facts(text).screening()["revenue"].fact.value == pytest.approx(100.78e8)

@@ -141,14 +141,15 @@ _LABELS: list[tuple[str, str, int]] = [
     (_w("营业总收入", "总营收", "主营收入", "total revenue", "total revenues", "total operating income",
         "operating income"),
      "revenue", 1),
-    # `总收入7.13亿元`, `，公司实现销售收入364.52亿元`: the whole's revenue in other words; a part's names its
+    # `总收入7.13亿元`, `陆金所控股总收入为100.78亿元`, `，公司实现销售收入364.52亿元`: the whole's revenue
+    # in other words; a part's names its
     # subject (`前五大客户销售收入`, `Newchem公司销售收入`, `组件…；实现销售收入`): 销售收入 needs 公司
     # standing alone
     # a bank's revenue line (`营业净收入13.18亿元`: net of interest expense, what a bank reports as 营业收入)
     (r"营业净收入", "revenue", 1),
     # a Hong Kong filing's revenue: 收益 or 营业额 of the group or company itself (`本集团收益为人民币…`)
     (r"(?:(?<=本集团)|(?<=本公司))(?:收益|营业额)(?=\s?(?:为|约|达|录得|人民币|[0-9]))", "revenue", 1),
-    (r"(?<![\u4e00-\u9fff])总收入|(?<=[，,。；;：:\s]公司实现)销售收入|(?<=[，,。；;：:\s]公司)(?:总|销售)收入",
+    (r"(?:(?<![\u4e00-\u9fff])|(?<=控股)|(?<=集团))总收入|(?<=[，,。；;：:\s]公司实现)销售收入|(?<=[，,。；;：:\s]公司)(?:总|销售)收入",
      "revenue", 1),
     (r"利息净收入|手续费及佣金净收入|净手续费及佣金收入|手续费及佣金收入|非息收入|非利息净?收入|投资收益(?!率)"
      r"|营业外收入|其他收益|保费收入|保险服务收入|主营业务收入|营业成本|营业总成本|主营业务成本",

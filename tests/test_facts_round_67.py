@@ -136,5 +136,8 @@ def test_a_bare_guimu_without_an_amount_reads_nothing() -> None:
 
 def test_a_holding_groups_total_revenue_is_its_revenue() -> None:
     # round 73's `2023年第一季度，陆金所控股总收入为100.78亿元`: 控股/集团 before 总收入 name the whole
-    text = "数据显示，2023年第一季度，某某控股总收入为100.78亿元，同比下降41.8%；净利润为7.32亿元。"
+    text = (
+        "5月23日，某某控股发布一季度财务业绩。数据显示，2023年第一季度，某某控股总收入为100.78亿元，"
+        "同比下降41.8%；净利润为7.32亿元。"
+    )
     assert read_facts(text).screening()["revenue"].fact.value == pytest.approx(100.78e8)

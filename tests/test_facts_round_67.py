@@ -141,3 +141,17 @@ def test_a_holding_groups_total_revenue_is_its_revenue() -> None:
         "同比下降41.8%；净利润为7.32亿元。"
     )
     assert read_facts(text).screening()["revenue"].fact.value == pytest.approx(100.78e8)
+
+
+def test_a_rate_in_a_paragraph_about_the_quarter_is_the_quarters() -> None:
+    """Round 74's `三季度，公司实现收入65.55亿元（+11.9%）…增速环比上半年提升7.3pct…。公司实现毛利5.03亿元
+    （-36.6%），毛利率7.7%（-5.9pct）` in a nine-months note: the margin is the quarter's, not the nine
+    months'."""
+    text = (
+        "前三季度，公司实现收入184.47亿元（+14.9%），归母净利1.11亿元（-75.7%）。\u3000\u3000"
+        "三季度，公司实现收入65.55亿元（+11.9%），增速环比上半年提升7.3pct。公司收入大幅低于预期。"
+        "公司实现毛利5.03亿元（-36.6%），毛利率7.7%（-5.9pct）。"
+    )
+    got = read_facts(text).screening()
+    assert got["gross_margin"].fact is None
+    assert got["revenue"].fact.value == pytest.approx(184.47e8)

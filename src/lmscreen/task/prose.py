@@ -1927,6 +1927,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     if when is None and stop_lo > 0:
         amount = metric not in _RATE_LEVELS
         when = _previous_sentence_quarter(reading, stop_lo, label.start, topic_only=amount)
+    if when is None and metric in _RATE_LEVELS:
+        when = _paragraph_quarter(reading, label.start)
     if metric in PE_METRICS:
         return _pe(reading, label, mention, gap, lead, basis, scope, segment)
     got = resolved_period(reading, when, basis)
@@ -2014,6 +2016,32 @@ def _hope_heading(reading: Reading, sent_lo: int, pos: int) -> tuple[int, int] |
 
 
 _OPENING_FILLER_RE = re.compile(r"^(?:(?:另外|此外|同时)[，,]?\s?)?(?:公司|本公司|其|整体|综合|销售|单季)?$")
+
+
+_PARAGRAPH_BREAK_RE = re.compile(r"(?:\n|[ \t\u3000]{2,})")
+
+
+def _paragraph_quarter(reading: Reading, label_start: int) -> PeriodMention | None:
+    """`三季度，公司实现收入65.55亿元…。公司快运收入回归增长…。公司实现毛利5.03亿元（-36.6%），毛利率7.7%`:
+    a rate naming no period, in a paragraph that opens on a quarter alone and names no other period before
+    it (a comparison's base, `环比上半年`, aside), is that quarter's: the paragraph is about the quarter;
+    kept as the nine months' it would be a wrong figure."""
+    folded = reading.folded
+    main = reading.main
+    if main is None or main.sub in ("Q1", "Q2", "Q3", "Q4"):
+        return None
+    breaks = list(_PARAGRAPH_BREAK_RE.finditer(folded, 0, label_start))
+    par_lo = breaks[-1].end() if breaks else 0
+    named = [p for p in reading.periods_in(par_lo, label_start) if p.kind != "date"]
+    if not named or folded[par_lo : named[0].start].strip():
+        return None
+    first = named[0]
+    if first.period is None or first.period.sub not in ("Q1", "Q2", "Q3", "Q4"):
+        return None
+    others = [p for p in named[1:] if not _COMPARED_END_RE.search(folded[max(par_lo, p.start - 4) : p.start])]
+    if any(p.period != first.period for p in others):
+        return None
+    return first
 
 
 def _previous_sentence_quarter(

@@ -155,3 +155,26 @@ def test_a_rate_in_a_paragraph_about_the_quarter_is_the_quarters() -> None:
     got = read_facts(text).screening()
     assert got["gross_margin"].fact is None
     assert got["revenue"].fact.value == pytest.approx(184.47e8)
+
+
+def test_a_paragraph_under_a_business_heading_is_the_businesss() -> None:
+    """Round 74's `电能质量设备是公司的基本盘，为公司提供高现金流：　　公司发展起步于电能质量设备，…
+    2022年营收达到5.12亿元，毛利率为55.43%`: the paragraph under the heading is about that business."""
+    text = (
+        "某某股份成立于2007年。\u3000\u3000变频设备是公司的基本盘，为公司提供高现金流：\u3000\u3000"
+        "公司发展起步于变频设备，逐步拓展至其他领域。2022年营收达到5.12亿元，毛利率为55.43%。\u3000\u3000"
+        "检测设备稳步发展：\u3000\u3000检测设备需求旺盛，2022年收入2.58亿元，毛利率39.28%。"
+    )
+    got = read_facts(text).screening()
+    assert got["revenue"].fact is None
+    assert got["gross_margin"].fact is None
+
+
+def test_a_heading_on_the_companys_results_keeps_the_figures_the_companys() -> None:
+    text = (
+        "业绩稳健增长，盈利能力提升：\u3000\u3000公司2022年实现营业收入50.14亿元，同比增长24.65%，"
+        "毛利率为75.21%。"
+    )
+    got = read_facts(text).screening()
+    assert got["revenue"].fact.value == pytest.approx(50.14e8)
+    assert got["gross_margin"].fact.value == pytest.approx(75.21)

@@ -873,6 +873,30 @@ _COLLECTIVE_RE = re.compile(
 )
 """A group of companies taken together (`上市券商全体`, `A股上市公司合计`); `公司整体` is one company's
 whole."""
+_HEADING_BUSINESS_RE = re.compile(
+    r"^(?:公司)?(?P<name>[\u4e00-\u9fff]{2,10}?(?:设备|业务|产品|板块|品类|事业部))(?!线|结构|矩阵|体系|布局)"
+)
+
+
+def _heading_business(reading: Reading, pos: int) -> str | None:
+    """`电能质量设备是公司的基本盘，为公司提供高现金流：　　公司发展起步于电能质量设备，…2022年营收达到
+    5.12亿元`: a paragraph under a heading line (ending in a colon) that opens on one of the company's
+    businesses is about that business; a figure whose own sentence names no one is the business's."""
+    folded = reading.folded
+    breaks = list(_PARAGRAPH_BREAK_RE.finditer(folded, 0, pos))
+    if not breaks:
+        return None
+    par_lo = breaks[-1].start()
+    if not folded[:par_lo].rstrip().endswith(("：", ":")):
+        return None
+    before = [b for b in breaks if b.end() <= par_lo]
+    head_lo = before[-1].end() if before else 0
+    m = _HEADING_BUSINESS_RE.match(folded[head_lo:par_lo].strip())
+    if m is None or _TOTAL_WORD_RE.search(m.group("name")) or _whole_business(m.group("name")):
+        return None
+    return m.group("name")
+
+
 _THIS_STOCK_RE = re.compile(r"该股(?!份|东)")
 _TARGET_TOPIC_RE = re.compile(r"(?:本次|此次|该)?(?:收购|交易|重组)?标的(?:公司|资产|企业|学校|医院|方)?")
 
@@ -912,6 +936,9 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     if part is not None:
         return "segment", part
     first = folded[lo : reading.end_of(lo, CLAUSE_BREAKS, 40)]
+    heading_part = _heading_business(reading, pos)
+    if heading_part is not None:
+        return "segment", heading_part
     target = _TARGET_TOPIC_RE.match(first)
     if target is not None:
         return "segment", target.group(0)  # `标的学校有13000名学生，2018年收入2.2亿人民币`: the target's

@@ -253,9 +253,10 @@ def find_periods(folded: str) -> list[PeriodMention]:
 
     A third quarter named as a report's (`2024年第三季度报告`) is the nine months the report covers."""
     found = []
-    reads = [_read(m) for m in _PERIOD_RE.finditer(folded)]
+    matches = list(_PERIOD_RE.finditer(folded))
+    reads = [_read(m) for m in matches]
     nine_months = any(r.period is not None and r.period.sub == "Q1-Q3" for r in reads)
-    for m, mention in zip(_PERIOD_RE.finditer(folded), reads, strict=True):
+    for m, mention in zip(matches, reads, strict=True):
         p = mention.period
         if (
             p is not None

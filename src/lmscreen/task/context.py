@@ -22,6 +22,9 @@ STOPS = "。!?！？\n"
 """A full stop: a period named at a sentence's start holds for its clauses after `；`."""
 CLAUSE_BREAKS = SENTENCE_BREAKS + "，,"
 SUBJECT_BREAKS = CLAUSE_BREAKS + "：:（("
+PARAGRAPH_BREAK_RE = re.compile(r"\n|[ \t\u3000]{2,}")
+"""Where a paragraph ends: a line break, or the run of blanks a page dump or a web page puts between
+paragraphs (`　　`) where it keeps no line breaks."""
 _SOFT_WRAP_MIN = 25
 """A PDF line at least this long, ending mid-sentence, was wrapped by the layout, not ended by the writer."""
 _ENGLISH_STOP_RE = re.compile(r"[.](?=\s)")

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from lmscreen.periods import SOME_MONTHS
-from lmscreen.task.context import Reading
+from lmscreen.task.context import PARAGRAPH_BREAK_RE, Reading
 from lmscreen.task.fact import TIER_CONTEXT, Fact
 from lmscreen.task.layout import read_layout
 from lmscreen.task.lists import read_lists
@@ -320,7 +320,6 @@ def _whole_margin(name: str, top: list[Fact]) -> Fact | None:
     return min(whole, key=lambda f: f.start)
 
 
-_PARAGRAPH_RE = re.compile(r"\n|[ \t\u3000]{2,}")
 _ITEM_MARK_RE = re.compile(
     r"(?:^|(?<=[。；;：:，,\s\u3000]))[（(]?(?:[0-9]{1,2}|[一二三四五六七八九十])[）)]"
 )
@@ -330,7 +329,7 @@ def _item_of(text: str, pos: int) -> tuple[int, int, str] | None:
     """(paragraph start, item start, heading) of the numbered item (`3）前驱体产销大幅增长：…`) holding
     `pos`, or None: a paragraph runs from a line break or a run of blanks, an item to its sentence's end
     (`…2）物流设备：12.2亿元。公司毛利率36.5%` is the company's again)."""
-    breaks = list(_PARAGRAPH_RE.finditer(text, max(0, pos - 1200), pos))
+    breaks = list(PARAGRAPH_BREAK_RE.finditer(text, max(0, pos - 1200), pos))
     para_lo = breaks[-1].end() if breaks else max(0, pos - 1200)
     sentence_lo = max([text.rfind(ch, para_lo, pos) + 1 for ch in "。！？!?"] + [para_lo])
     marks = list(_ITEM_MARK_RE.finditer(text, sentence_lo, pos))

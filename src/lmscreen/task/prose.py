@@ -25,7 +25,14 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from lmscreen.task.context import CLAUSE_BREAKS, PRIOR_ASIDE_RE, STOPS, SUBJECT_BREAKS, Reading
+from lmscreen.task.context import (
+    CLAUSE_BREAKS,
+    PARAGRAPH_BREAK_RE,
+    PRIOR_ASIDE_RE,
+    STOPS,
+    SUBJECT_BREAKS,
+    Reading,
+)
 from lmscreen.task.fact import TIER_CONTEXT, TIER_TEXT, Fact
 from lmscreen.task.metrics import GROWTH_METRICS, METRICS, PE_METRICS, Label
 from lmscreen.task.period_text import LAST_QUARTER, PeriodMention, previous, resolve
@@ -629,9 +636,9 @@ def _acquired_subject(reading: Reading, label: Label) -> str | None:
         if stop_lo > 0:
             openers.append(folded[reading.stop_start(stop_lo - 1) : stop_lo])
     elif not _COMPANY_RE.search(own) and not any(a in own for a in reading.aliases):
-        breaks = list(re.finditer(r"\n|\s{2,}", folded[max(0, label.start - 600) : label.start]))
+        breaks = list(PARAGRAPH_BREAK_RE.finditer(folded, max(0, label.start - 600), label.start))
         if breaks:
-            openers.append(folded[max(0, label.start - 600) + breaks[-1].end() : label.start])
+            openers.append(folded[breaks[-1].end() : label.start])
     for opener in openers:
         lead = _OPENER_NAME_RE.match(opener.lstrip())
         if lead is None:
@@ -883,7 +890,7 @@ def _heading_business(reading: Reading, pos: int) -> str | None:
     5.12亿元`: a paragraph under a heading line (ending in a colon) that opens on one of the company's
     businesses is about that business; a figure whose own sentence names no one is the business's."""
     folded = reading.folded
-    breaks = list(_PARAGRAPH_BREAK_RE.finditer(folded, 0, pos))
+    breaks = list(PARAGRAPH_BREAK_RE.finditer(folded, 0, pos))
     if not breaks:
         return None
     par_lo = breaks[-1].start()
@@ -1080,7 +1087,6 @@ _LINE_SALES_RE = re.compile(
 _NOT_A_PART_RE = re.compile(
     r"公司|集团|本行|全年|上半年|下半年|前三季度|季度|单季|实现|合计|总|营业|主营|全部|整体|报告期|期内|同期|其中|累计"
 )
-_PARAGRAPH_BREAK_RE = re.compile(r"\n|\s{2,}(?=\S)")
 _ITEM_SENTENCE_RE = re.compile(
     r"\s*(?:[(（]?[0-9一二三四五六七八九十]{1,2}\s?[)）.．、]\s?)(?P<name>[\u4e00-\u9fffA-Za-z]{2,10})\s?。"
 )
@@ -1097,7 +1103,7 @@ def _item_paragraph(reading: Reading, pos: int) -> str | None:
     whose clause names no one are that business's (`1.业绩。`, `2.收入稳步增长。` name no business)."""
     folded = reading.folded
     lo = max(0, pos - 800)
-    breaks = list(_PARAGRAPH_BREAK_RE.finditer(folded, lo, pos))
+    breaks = list(PARAGRAPH_BREAK_RE.finditer(folded, lo, pos))
     para_lo = breaks[-1].end() if breaks else lo
     if not breaks and lo > 0:
         return None
@@ -2045,9 +2051,6 @@ def _hope_heading(reading: Reading, sent_lo: int, pos: int) -> tuple[int, int] |
 _OPENING_FILLER_RE = re.compile(r"^(?:(?:另外|此外|同时)[，,]?\s?)?(?:公司|本公司|其|整体|综合|销售|单季)?$")
 
 
-_PARAGRAPH_BREAK_RE = re.compile(r"(?:\n|[ \t\u3000]{2,})")
-
-
 def _paragraph_quarter(reading: Reading, label_start: int) -> PeriodMention | None:
     """`三季度，公司实现收入65.55亿元…。公司快运收入回归增长…。公司实现毛利5.03亿元（-36.6%），毛利率7.7%`:
     a rate naming no period, in a paragraph that opens on a quarter alone and names no other period before
@@ -2057,7 +2060,7 @@ def _paragraph_quarter(reading: Reading, label_start: int) -> PeriodMention | No
     main = reading.main
     if main is None or main.sub in ("Q1", "Q2", "Q3", "Q4"):
         return None
-    breaks = list(_PARAGRAPH_BREAK_RE.finditer(folded, 0, label_start))
+    breaks = list(PARAGRAPH_BREAK_RE.finditer(folded, 0, label_start))
     par_lo = breaks[-1].end() if breaks else 0
     named = [p for p in reading.periods_in(par_lo, label_start) if p.kind != "date"]
     if not named or folded[par_lo : named[0].start].strip():
@@ -2083,7 +2086,7 @@ def _previous_sentence_quarter(
     folded = reading.folded
     if not topic_only and not _OPENING_FILLER_RE.match(folded[stop_lo:label_start].strip()):
         return None
-    if re.search(r"\s{2,}|\n", folded[max(0, stop_lo - 1) : label_start]):
+    if PARAGRAPH_BREAK_RE.search(folded, max(0, stop_lo - 1), label_start):
         return None  # a paragraph break: the sentence starts afresh
     prev_lo = reading.stop_start(stop_lo - 1)
     named = [p for p in reading.periods_in(prev_lo, stop_lo) if p.kind != "date"]

@@ -73,6 +73,12 @@ _EXPRESS_ESTIMATE_RE = re.compile(
 are the period's actuals, not a forecast."""
 
 
+def _expectations_blanked(text: str) -> str:
+    """`text` with the words that look like a forecast's but are none blanked: a comparison with expectations
+    (`符合预期`) and an express report's 预计 (`_express_estimates_blanked`)."""
+    return _express_estimates_blanked(_EXPECTATION_RE.sub(lambda m: " " * len(m.group(0)), text))
+
+
 def _express_estimates_blanked(before: str) -> str:
     """`披露业绩快报：2022年H1预计实现营收90.02亿元，…，预计实现归母净利润19.19亿元；`: an express report's
     figures printed with 预计, the first right after it and the others of the same `；` clause, blanked (they
@@ -406,7 +412,7 @@ def _introduced_subsidiary(reading: Reading, item_lo: int, pos: int) -> str | No
         name = folded[lo : lo + size]
         if not re.fullmatch(r"[\u4e00-\u9fffA-Za-z]+", name) or _GENERIC_COMPANY_RE.search(name):
             continue
-        if any(a in name or name in a for a in reading.aliases):
+        if reading.names_company(name):
             return None
         if "子公司" + name in folded[:lo]:
             return name
@@ -485,7 +491,7 @@ def _report_subject(reading: Reading, label: Label) -> str | None:
     name = m.group("name")
     if name.upper() in _NOT_A_LATIN_NAME or _GENERIC_COMPANY_RE.search(name):
         return None
-    if any(a in name or name in a for a in reading.aliases):
+    if reading.names_company(name):
         return None
     return name
 
@@ -626,7 +632,7 @@ def _acquired_subject(reading: Reading, label: Label) -> str | None:
     names = [m.group("name") for m in _ACQUIRED_RE.finditer(folded, 0, label.start)]
     if not names:
         return None
-    names = [n for n in names if not any(a in n or n in a for a in reading.aliases)]
+    names = [n for n in names if not reading.names_company(n)]
     clause_lo = reading.start_of(label.start, CLAUSE_BREAKS, 40)
     own = folded[clause_lo : label.start]
     openers = []
@@ -1487,10 +1493,7 @@ def _forecasts_part(reading: Reading, sent_lo: int, pos: int) -> bool:
     folded = reading.folded
     if sent_lo == 0 or folded[sent_lo - 1] not in "；;":
         return False
-    earlier = _EXPECTATION_RE.sub(
-        lambda m: " " * len(m.group(0)), folded[reading.stop_start(sent_lo - 1) : sent_lo]
-    )
-    earlier = _express_estimates_blanked(earlier)
+    earlier = _expectations_blanked(folded[reading.stop_start(sent_lo - 1) : sent_lo])
     if _PART_OPENING_RE.match(folded, sent_lo, pos):
         return bool(FORECAST_RE.search(earlier))
     return bool(_SAME_VERB_RE.match(folded, sent_lo, pos) and _FORECAST_VERB_RE.search(earlier))
@@ -1885,8 +1888,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     )
     if same_as_before:
         lead = lead.replace("同期", "  ", 1)  # the period just named, this year's: no prior figure
-    before = _EXPECTATION_RE.sub(lambda m: " " * len(m.group(0)), folded[sent_lo:pos])
-    before = _express_estimates_blanked(before)
+    before = _expectations_blanked(folded[sent_lo:pos])
     if not _PREANNOUNCED_RE.search(folded):
         # `药明康德公告，财务部门测算，2022年度上半年公司…实现营业收入177.56亿元`: the company's own
         # accounts of a period that has ended, no forecast (a 业绩预告 anywhere keeps its 测算 a forecast's)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from itertools import pairwise
 
 from lmscreen.task.context import CLAUSE_BREAKS, SENTENCE_BREAKS, Reading
 from lmscreen.task.fact import TIER_TEXT, Fact
@@ -314,7 +315,7 @@ def _quarter_slash_lists(reading: Reading, seen: set[int]) -> list[Fact]:
         numbers = _number_run(reading, label.end, far)
         if len(numbers) < 2 or not _AFTER_ENUM_RE.fullmatch(folded[label.end : numbers[0].folded_start]):
             continue
-        if not all(_SLASH_RE.fullmatch(folded[a.folded_end : b.folded_start]) for a, b in _pairs(numbers)):
+        if not all(_SLASH_RE.fullmatch(folded[a.folded_end : b.folded_start]) for a, b in pairwise(numbers)):
             continue
         if any(
             m.printed.lstrip()[:1] in "+-" or _CHANGE_UNIT_AFTER_RE.match(folded, m.folded_end)
@@ -328,10 +329,6 @@ def _quarter_slash_lists(reading: Reading, seen: set[int]) -> list[Fact]:
             continue
         out.extend(_pair(reading, [label], numbers, periods[0].start, label.start, growth=False, seen=seen))
     return out
-
-
-def _pairs(numbers: list[Mention]) -> list[tuple[Mention, Mention]]:
-    return list(zip(numbers, numbers[1:], strict=False))
 
 
 _FILLER_LEAD_RE = re.compile(r"公司|集团|整体|综合")

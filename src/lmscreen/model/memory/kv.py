@@ -233,16 +233,14 @@ def kv_layout(
     def _per_stage(count: int, pp: int) -> int:
         return _stage_layers(count, pp, share)
 
-    def _full_layers() -> int:
-        return _per_stage(full, pp) + draft_layers
-
+    full_layers = _per_stage(full, pp) + draft_layers
     state = recurrent_state_bytes_per_layer(spec, tp, engine)
     if spec.mla is not None:
         latent = spec.mla.kv_lora_rank + spec.mla.qk_rope_head_dim
         return KVLayout(
             kind="mla",
             layer_token_bytes=latent * bytes_el,
-            full_layers=_full_layers(),
+            full_layers=full_layers,
             swa_layers=_per_stage(swa, pp),
             sliding_window=spec.sliding_window,
             linear_layers=_per_stage(linear, pp),
@@ -277,7 +275,7 @@ def kv_layout(
         kind=kind,
         full_layer_token_bytes=full_bytes,
         layer_token_bytes=2 * per_rank * head_dim(spec) * bytes_el,
-        full_layers=_full_layers(),
+        full_layers=full_layers,
         swa_layers=_per_stage(swa, pp),
         sliding_window=spec.sliding_window,
         linear_layers=_per_stage(linear, pp),

@@ -80,6 +80,9 @@ class Reading:
     digest_items: list[tuple[int, int, str]] = field(default_factory=list)
     """Folded [start, end) and company of each item of a digest of several companies' announcements."""
     digest_own: tuple[str, ...] = ()
+    _scans: dict[re.Pattern[str], tuple[list[re.Match[str]], list[int]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @property
     def folded(self) -> str:
@@ -104,6 +107,24 @@ class Reading:
         return reading
 
     # --- positions ------------------------------------------------------------------------------------
+    def matches_before(self, pattern: re.Pattern[str], pos: int) -> list[re.Match[str]]:
+        """What `pattern.finditer(self.folded, 0, pos)` yields, from one scan of the whole text kept for the
+        reading: a rule that looks back to the text's start for each figure (the heading over a paragraph, a
+        company the text says is being bought) would otherwise scan the text again for every figure,
+        quadratic in a long filing. A match of the whole text that runs past `pos` is matched again with the
+        text cut at `pos`, so the result is the same for any pattern that looks at nothing after its match
+        (no lookahead, `$` or `\\b` at its end)."""
+        scan = self._scans.get(pattern)
+        if scan is None:
+            found = list(pattern.finditer(self.folded))
+            scan = self._scans[pattern] = (found, [m.end() for m in found])
+        found, ends = scan
+        k = bisect_right(ends, pos)
+        out = found[:k]
+        if k < len(found) and found[k].start() < pos:
+            out.extend(pattern.finditer(self.folded, found[k].start(), pos))
+        return out
+
     def line_start(self, pos: int) -> int:
         i = bisect_left(self._line_breaks, pos) - 1
         return self._line_breaks[i] + 1 if i >= 0 else 0

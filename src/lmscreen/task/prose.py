@@ -401,6 +401,9 @@ _NUMBERED_PART_LEAD_RE = re.compile(
 """`：1）互联网家装业务继续亏损，…`: a numbered item opening on a business's name."""
 
 
+_SUBSIDIARY_MARK_RE = re.compile("子公司")
+
+
 def _introduced_subsidiary(reading: Reading, item_lo: int, pos: int) -> str | None:
     """`控股子公司新郑煤电停产；新郑煤电…，营业收入12.86亿元`: an item that opens on the name of a company the
     text introduced before as a subsidiary (`子公司` right before the same name) is about that subsidiary."""
@@ -408,14 +411,15 @@ def _introduced_subsidiary(reading: Reading, item_lo: int, pos: int) -> str | No
     lo = item_lo
     while lo < pos and folded[lo] in " \t":
         lo += 1
+    marks = reading.matches_before(_SUBSIDIARY_MARK_RE, lo)
     for size in range(min(12, pos - lo), 1, -1):
         name = folded[lo : lo + size]
         if not re.fullmatch(r"[\u4e00-\u9fffA-Za-z]+", name) or _GENERIC_COMPANY_RE.search(name):
             continue
         if reading.names_company(name):
             return None
-        if "子公司" + name in folded[:lo]:
-            return name
+        if any(folded.startswith(name, m.end(), lo) for m in marks):
+            return name  # `子公司` and the name, both before the item
     return None
 
 
@@ -629,7 +633,7 @@ def _acquired_subject(reading: Reading, label: Label) -> str | None:
     clause names no one, in a paragraph that opens on a company the text says is being bought, or after 该公司
     right after a sentence that opens on it, is that company's, not the buyer's."""
     folded = reading.folded
-    names = [m.group("name") for m in _ACQUIRED_RE.finditer(folded, 0, label.start)]
+    names = [m.group("name") for m in reading.matches_before(_ACQUIRED_RE, label.start)]
     if not names:
         return None
     names = [n for n in names if not reading.names_company(n)]
@@ -896,14 +900,13 @@ def _heading_business(reading: Reading, pos: int) -> str | None:
     5.12亿元`: a paragraph under a heading line (ending in a colon) that opens on one of the company's
     businesses is about that business; a figure whose own sentence names no one is the business's."""
     folded = reading.folded
-    breaks = list(PARAGRAPH_BREAK_RE.finditer(folded, 0, pos))
+    breaks = reading.matches_before(PARAGRAPH_BREAK_RE, pos)
     if not breaks:
         return None
     par_lo = breaks[-1].start()
     if not folded[:par_lo].rstrip().endswith(("：", ":")):
         return None
-    before = [b for b in breaks if b.end() <= par_lo]
-    head_lo = before[-1].end() if before else 0
+    head_lo = breaks[-2].end() if len(breaks) > 1 else 0  # matches never overlap: the one before ends first
     m = _HEADING_BUSINESS_RE.match(folded[head_lo:par_lo].strip())
     if m is None or _TOTAL_WORD_RE.search(m.group("name")) or _whole_business(m.group("name")):
         return None
@@ -2062,7 +2065,7 @@ def _paragraph_quarter(reading: Reading, label_start: int) -> PeriodMention | No
     main = reading.main
     if main is None or main.sub in ("Q1", "Q2", "Q3", "Q4"):
         return None
-    breaks = list(PARAGRAPH_BREAK_RE.finditer(folded, 0, label_start))
+    breaks = reading.matches_before(PARAGRAPH_BREAK_RE, label_start)
     par_lo = breaks[-1].end() if breaks else 0
     named = [p for p in reading.periods_in(par_lo, label_start) if p.kind != "date"]
     if not named or folded[par_lo : named[0].start].strip():

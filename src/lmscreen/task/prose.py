@@ -1359,15 +1359,13 @@ _ADJUSTED_GAP_RE = re.compile(r"调整后|经调整|还原后|剔除[^，,；;�
 _BASE_AFTER_RE = re.compile(r"\s?(?:的)?基础上")
 _LONG_RUN_RE = re.compile(r"长期以来|长期来看|多年来|近年来|历年来|一直以来|历史上|常年")
 _YEAR_GLUED_RE = re.compile(r"(?<![0-9.])(?:20)?[0-9]{2}\s?[EF]?\s?$")
+_SHARE_OF_WHOLE = (
+    r"\s?[，,（(]?\s?(?:约|大约)?占(?:了)?(?:公司|本公司|上市公司|集团|本集团|母公司)(?:20[0-9]{2}\s?年度?|同期|当期|报告期|全年)?"
+    r"(?:的)?(?:经审计的?)?(?:合并)?"
+)
 _SHARE_OF_WHOLE_AFTER_RE = {
-    "revenue": re.compile(
-        r"\s?[，,（(]?\s?(?:约|大约)?占(?:了)?(?:公司|本公司|上市公司|集团|本集团|母公司)(?:20[0-9]{2}\s?年度?|同期|当期|报告期|全年)?"
-        r"(?:的)?(?:经审计的?)?(?:合并)?(?:营业)?(?:总|整体|全部)?(?:营业收入|营收|收入|销售额)"
-    ),
-    "net_profit": re.compile(
-        r"\s?[，,（(]?\s?(?:约|大约)?占(?:了)?(?:公司|本公司|上市公司|集团|本集团|母公司)(?:20[0-9]{2}\s?年度?|同期|当期|报告期|全年)?"
-        r"(?:的)?(?:经审计的?)?(?:合并)?(?:归母|归属于[^，。；,;]{0,12}的)?(?:净利润|利润)"
-    ),
+    "revenue": re.compile(_SHARE_OF_WHOLE + r"(?:营业)?(?:总|整体|全部)?(?:营业收入|营收|收入|销售额)"),
+    "net_profit": re.compile(_SHARE_OF_WHOLE + r"(?:归母|归属于[^，。；,;]{0,12}的)?(?:净利润|利润)"),
 }
 """`营业收入12.86亿元，占公司2021年度总收入的40%`: a figure said to be a share of the company's own total
 of the same measure is a part of it (a subsidiary's, a segment's), not the total."""

@@ -25,6 +25,7 @@ from lmscreen.model.memory.releases import (
     SORT_SAMPLER_COPIES,
     TRITON_SAMPLER_FROM,
     release_for,
+    uses_v2_runner,
 )
 from lmscreen.model.memory.weights import pp_partition, weights
 from lmscreen.model.names import decode
@@ -137,7 +138,7 @@ def test_a_later_pipeline_stage_keeps_a_receive_buffer_for_the_batched_tokens() 
     parts = {c.name: c.gib for c in large.breakdown}
     budget = parts.pop("gpu memory × utilization")
     assert large.available_kv_gib == pytest.approx(
-        budget - sum(v for k, v in parts.items() if k != "KV cache pool")
+        budget - sum(v for k, v in parts.items() if k != "KV cache pool" and "outside the pool" not in k)
     )
     single = plan(spec, card, 95.0, max_num_batched_tokens=8192, vllm_version="0.27.1", context=32768)
     assert not any(c.name == "PP receive buffer" for c in single.breakdown)
@@ -344,7 +345,7 @@ def test_the_profiled_logits_span_the_dummy_requests_not_the_batched_tokens() ->
 
 
 def test_model_runner_v2_profiles_its_sampler_without_top_k_and_keeps_the_encoder_outputs() -> None:
-    """From the releases that run Model Runner V2 (dense models from 0.27, all from 0.29; memory.releases)
+    """From the releases that run Model Runner V2 (a dense Qwen3 from 0.22, all from 0.29; memory.releases)
     the profile samples its dummy logits without top-k / top-p, about one fp32 copy, and the dummy encoder
     outputs stay alive through the text run. Logged on one RTX PRO 6000 (vLLM 0.29.0, Qwen3.8-27B bf16,
     8,192 tokens, 0.90; bench/data/vllm-logs-heldout-6.csv): 652 blocks at 256 sequences, 635 at the
@@ -361,11 +362,46 @@ def test_model_runner_v2_profiles_its_sampler_without_top_k_and_keeps_the_encode
         spec, card, 94.97, max_num_seqs=1024, max_num_batched_tokens=8192, **(args | {"vllm_version": "0.26"})
     )
     assert older.num_blocks < many.num_blocks  # V1 (0.26) sorts for top-k / top-p: a larger peak
-    dense = spec_for("Qwen/Qwen3-8B")  # a dense model is on V2 from 0.27, a hybrid only from 0.29
+    dense = spec_for("Qwen/Qwen3-8B")  # a dense Qwen3 is on V2 from 0.22, a hybrid only from 0.29
     v2 = plan(dense, gpu("H100"), max_num_seqs=1024, **(args | {"vllm_version": "0.27.1", "context": 32768}))
-    v1 = plan(dense, gpu("H100"), max_num_seqs=1024, **(args | {"vllm_version": "0.26", "context": 32768}))
+    v1 = plan(dense, gpu("H100"), max_num_seqs=1024, **(args | {"vllm_version": "0.21", "context": 32768}))
     assert _activation(v2) < _activation(v1) - 1.5
     assert release_for("2026-08 build") is release_for("0.27.1")  # a dated nightly: that month's release
+
+
+def test_model_runner_v2_is_chosen_per_release_by_architecture_moe_hybrid_and_quantization() -> None:
+    """`_is_default_v2_model_runner_model` as each wheel reads it: opt-in only on 0.21, a dense unquantized
+    Qwen3 on 0.22, a listed architecture with any weights on 0.24, every dense non-hybrid model from 0.25
+    (MoE only for the listed ones), everything from 0.29."""
+    qwen2 = spec_for("Qwen/Qwen2.5-7B-Instruct")
+    qwen3 = spec_for("Qwen/Qwen3-8B")
+    moe = spec_for("Qwen/Qwen3-30B-A3B")
+    hybrid = spec_for("Qwen/Qwen3.6-27B")
+    assert not uses_v2_runner("0.21.0", qwen3) and uses_v2_runner("0.22.0", qwen3)
+    assert not uses_v2_runner("0.22.0", qwen3, quantized=True)
+    assert uses_v2_runner("0.24.0", qwen3, quantized=True)
+    assert not uses_v2_runner("0.24.0", qwen2) and uses_v2_runner("0.25.0", qwen2)
+    assert not uses_v2_runner("0.28.0", moe) and uses_v2_runner("0.29.0", moe)
+    assert not uses_v2_runner("0.28.0", hybrid) and uses_v2_runner("0.29.0", hybrid)
+
+
+def _graphs_in_pool(p) -> bool:
+    return any(c.name.startswith("CUDA graphs (in the pool") for c in p.breakdown)
+
+
+def test_model_runner_v2_takes_no_cuda_graph_estimate_out_of_the_pool_before_0_29() -> None:
+    """V2's `profile_cudagraph_memory` returns 0 through 0.28 (its graphs are captured after the pool), and
+    0.29 estimates them; V1 estimates them from 0.21. Logged on one RTX 4090 (vLLM 0.24.0, Qwen3-8B on V2,
+    0.92, 32,768 tokens; bench/data/vllm-logs-heldout-14.csv): 6.03 GiB of KV, which the pool only reaches
+    with its ~0.6 GiB of graphs left in it."""
+    dense = spec_for("Qwen/Qwen3-8B")
+    moe = spec_for("Qwen/Qwen3-30B-A3B")
+    args = {"context": 32768, "table": False}
+    assert not _graphs_in_pool(plan(dense, gpu("RTX 4090"), vllm_version="0.28.0", **args))
+    assert _graphs_in_pool(plan(dense, gpu("RTX 4090"), vllm_version="0.29.0", **args))
+    assert _graphs_in_pool(plan(moe, gpu("H100"), vllm_version="0.28.0", **args))  # MoE: V1 until 0.29
+    logged = plan(dense, gpu("RTX 4090"), vllm_version="0.24.0", gpu_memory_utilization=0.92, **args)
+    assert logged.available_kv_gib == pytest.approx(6.03, rel=0.05)
 
 
 def test_fp8_through_marlin_on_ampere_loads_more_than_native_fp8() -> None:

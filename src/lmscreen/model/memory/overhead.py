@@ -193,12 +193,14 @@ def activation_gib(
     sm_count: int | None = None,
     max_model_len: int | None = None,
     first_stage: bool = True,
+    v2_runner: bool | None = None,
 ) -> float:
-    """vLLM's profiled activation peak on one GPU (see the module docstring; constants per release)."""
+    """vLLM's profiled activation peak on one GPU (see the module docstring; constants per release).
+    `v2_runner` None asks memory.releases.uses_v2_runner with the spec's own quantization."""
     release = release_for(vllm_version)
     factor = MOE_FORWARD_FACTOR if spec.num_experts and spec.num_experts_per_tok else FORWARD_FACTOR
     forward = factor * max_num_batched_tokens * forward_bytes_per_token(spec, tp, expert_parallel) / GIB
-    v2 = uses_v2_runner(vllm_version, spec)
+    v2 = uses_v2_runner(vllm_version, spec) if v2_runner is None else v2_runner
     sampler = (
         sampler_gib(spec, max_num_seqs, release, max_num_batched_tokens, v2, sm_count) if last_stage else 0.0
     )

@@ -66,10 +66,13 @@ and prints the error per range):
   at any TP, and the
   CUDA-graph estimate is subtracted from the pool ("CUDA graph memory profiling is enabled (default since
   v0.21.0)" in 0.2x start-up logs; `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS` "Enabled by default as of
-  v0.21.0", vllm-project/vllm#41099) — RTX 4080 log (0.26.0: 1.04 GiB peak activation including the
-  0.48 GiB graph estimate) and the 4×L40S log (0.24.0, Qwen3-Coder-30B-A3B TP4 at 0.90: 23.74 GiB).
+  v0.21.0", vllm-project/vllm#41099) by the V1 runner — the 4×L40S log (0.24.0, Qwen3-Coder-30B-A3B TP4
+  at 0.90: 23.74 GiB). Model Runner V2 takes none out before 0.29 (V2_CUDAGRAPH_ESTIMATE_FROM): the RTX 4080
+  log (0.26.0, Qwen2.5-7B-AWQ on V2: 8.00 GiB = budget − 5.29 − 1.04 − 0.06, its 0.48 GiB of graphs beside).
 
-Model Runner V2 (V2_RUNNER_*; dense models from 0.27, every model from 0.29, as logged): its profile run
+Model Runner V2 (uses_v2_runner: Qwen3 dense unquantized from 0.22, Llama / Mistral too from 0.23, those and
+three MoE architectures with any weights on 0.24, every dense non-hybrid model from 0.25, every model from
+0.29, as each release's config/vllm.py `_is_default_v2_model_runner_model` reads): its profile run
 samples the dummy logits without top-k / top-p (SAMPLER_COPIES_V2, ~1 fp32 copy) and keeps the dummy encoder
 outputs through the text run, so the encoder term adds to the forward/sampler peak instead of competing with
 it (overhead.activation_gib). Logged: Qwen3.8-27B on an RTX PRO 6000 at 0.29.0 keeps 652 state blocks at 256
@@ -459,29 +462,94 @@ NEWEST_VERSION = f"{NEWEST.last[0]}.{NEWEST.last[1]}"
 OLDEST = RELEASES[0]
 
 
-V2_RUNNER_DENSE_FROM = (0, 27, 0)
-"""First release logged running Model Runner V2 for a dense model: 0.27.1 loads through `model_runner.py`,
-V2's file (Qwen3-32B PP2 and Qwen2.5-0.5B logs, bench/data/vllm-logs-heldout-6/-7.csv), and profiles 0.31 GiB
-of activation for Qwen2.5-0.5B at 256 sequences where V1's sampler alone takes 0.89; 0.26.0 still profiles a
-V1-size peak (RTX 4080, Qwen2.5-7B-AWQ: 1.04 GiB at 256 sequences, research calibration). V2 became the
-default for dense models in vllm-project/vllm#44443 (merged 2026-07-02); which release first shipped it is
-not logged, so the boundary is the first logged one."""
+V2_DEFAULT_FROM = (0, 22, 0)
+"""First release that runs Model Runner V2 without VLLM_USE_V2_MODEL_RUNNER: vllm-0.21.0's wheel selects it
+only when the variable is set (config/vllm.py); 0.22.0 has `use_v2_model_runner` pick it by architecture."""
+V2_DEFAULT_ARCHITECTURES: tuple[tuple[tuple[int, int, int], frozenset[str], bool], ...] = (
+    ((0, 22, 0), frozenset({"Qwen3ForCausalLM"}), True),
+    ((0, 23, 0), frozenset({"Qwen3ForCausalLM", "LlamaForCausalLM", "MistralForCausalLM"}), True),
+    (
+        (0, 24, 0),
+        frozenset(
+            {
+                "Qwen3ForCausalLM",
+                "LlamaForCausalLM",
+                "MistralForCausalLM",
+                "DeepseekV2ForCausalLM",
+                "Qwen2MoeForCausalLM",
+                "GraniteMoeForCausalLM",
+            }
+        ),
+        False,
+    ),
+)
+"""Releases that run V2 by default for a listed architecture only, each with its list
+(DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES) and whether the model must be dense and unquantized, as
+`_is_default_v2_model_runner_model` reads in the vllm-0.22.0, 0.23.0 and 0.24.0 wheels (config/vllm.py):
+0.22.0 and 0.23.0 return `not model_config.is_moe and not model_config.is_quantized` for a listed
+architecture, 0.24.0 any listed architecture."""
+V2_DENSE_FROM = (0, 25, 0)
+"""From here V2 is the default for every model that is neither MoE nor hybrid (Mamba / gated-delta) nor
+attention-free, and for the MoE architectures of V2_MOE_ARCHITECTURES: vllm-0.25.0, 0.26.0, 0.27.1 and
+0.28.0 wheels, config/vllm.py `_is_default_v2_model_runner_model`."""
+V2_MOE_ARCHITECTURES = frozenset(
+    {
+        "DeepseekV2ForCausalLM",
+        "DeepseekV4ForCausalLM",
+        "Qwen2MoeForCausalLM",
+        "GraniteMoeForCausalLM",
+        "InklingForCausalLM",
+        "InklingForConditionalGeneration",
+        "KimiK3ForConditionalGeneration",
+        "LongcatFlashNgramForCausalLM",
+    }
+)
+"""MoE architectures 0.25–0.28 still run on V2 (the union of those releases' lists)."""
 V2_RUNNER_ALL_FROM = (0, 29, 0)
-"""First release logged running V2 for a hybrid (gated-delta) model ("Using V2 Model Runner", Qwen3.8-27B on
-vLLM 0.29.0, bench/data/vllm-logs-heldout-6.csv); MoE and hybrid models before it are taken as V1."""
+"""First release whose `use_v2_model_runner` picks V2 for every model on CUDA unless a feature it lacks is
+asked for (vllm-0.29.0 wheel, config/vllm.py; logged: "Using V2 Model Runner" for Qwen3.8-27B on vLLM 0.29.0,
+bench/data/vllm-logs-heldout-6.csv)."""
+V2_CUDAGRAPH_ESTIMATE_FROM = (0, 29, 0)
+"""First release whose V2 runner estimates its CUDA graphs before the pool is sized: V2's
+`profile_cudagraph_memory` returns 0 in the vllm-0.21.0 to 0.28.0 wheels (v1/worker/gpu/model_runner.py,
+"It is TBD whether we keep this API or not"), and 0.29.0 calls `_profile_cudagraph_memory`. Before it a V2
+start-up captures its graphs after the pool is allocated, inside the (1 − util) headroom, so nothing comes
+out of the pool for them (logged: Qwen2.5-7B-AWQ on an RTX 4080 at 0.26.0, 8.00 GiB = 15.99 × 0.9 − 5.29
+weights − 1.04 activation − 0.06 non-torch with 0.48 GiB of graphs beside; gemma-4-E4B on an L4 at 0.28.0,
+3.10 = budget − 10.29 − 0.27 with 0.78 GiB of graphs beside)."""
 SAMPLER_COPIES_V2 = 1.2
 """fp32 copies of (rows × vocab) V2's profile keeps for the sampler: its `_dummy_sampler_run` computes the
 logits and samples without top-k / top-p ("During the initial memory profiling, the sampler may skip top_k,
 top_p, and logprobs", vllm/v1/worker/gpu/model_runner.py), where V1's dummy sampler sorts for them."""
 
 
-def uses_v2_runner(version: str | None, spec: object) -> bool:
-    """True when the release runs `spec` on Model Runner V2 by default (V2_RUNNER_*)."""
+def uses_v2_runner(version: str | None, spec: object, quantized: bool | None = None) -> bool:
+    """True when the release runs `spec` on Model Runner V2 by default (V2_DEFAULT_*, V2_DENSE_FROM,
+    V2_RUNNER_ALL_FROM): by architecture, MoE and hybrid layers, and (0.22–0.23) whether the weights are
+    quantized; `quantized` None reads the spec's own quantization."""
     key = parse_version(version)
     if key >= V2_RUNNER_ALL_FROM:
         return True
-    dense = not getattr(spec, "num_experts", None) and getattr(spec, "linear_attention", None) is None
-    return dense and key >= V2_RUNNER_DENSE_FROM
+    if key < V2_DEFAULT_FROM:
+        return False
+    arch = getattr(spec, "architecture", None) or ""
+    moe = bool(getattr(spec, "num_experts", None))
+    hybrid = getattr(spec, "linear_attention", None) is not None
+    if key >= V2_DENSE_FROM:
+        return not hybrid and (not moe or arch in V2_MOE_ARCHITECTURES)
+    listed = [entry for entry in V2_DEFAULT_ARCHITECTURES if entry[0] <= key][-1]
+    _, architectures, dense_unquantized_only = listed
+    if arch not in architectures:
+        return False
+    if quantized is None:
+        quantized = getattr(spec, "quantization", None) is not None
+    return not (dense_unquantized_only and (moe or quantized))
+
+
+def v2_estimates_cudagraphs(version: str | None) -> bool:
+    """True when Model Runner V2 takes its CUDA-graph estimate out of the pool
+    (V2_CUDAGRAPH_ESTIMATE_FROM)."""
+    return parse_version(version) >= V2_CUDAGRAPH_ESTIMATE_FROM
 
 
 RELEASED_BY: tuple[tuple[tuple[int, int], tuple[int, int, int]], ...] = (

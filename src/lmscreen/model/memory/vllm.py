@@ -48,6 +48,8 @@ from lmscreen.model.memory.releases import (
     mamba_speculative_blocks,
     release_for,
     reports_tokens_per_group,
+    uses_v2_runner,
+    v2_estimates_cudagraphs,
 )
 from lmscreen.model.memory.weights import (
     is_gguf,
@@ -235,6 +237,7 @@ def _stage_core(
     layout = kv_layout(
         spec, s.kv_dtype, tp, pp, "vllm", stage=stage if pp > 1 else None, draft_layers=draft_layers
     )
+    v2 = uses_v2_runner(s.version, spec, quantized=w.quantization not in ("bf16", "fp32"))
     act = overhead.activation_gib(
         spec,
         tp,
@@ -246,12 +249,16 @@ def _stage_core(
         sm_count=_sm_count(s.gpu_name),
         max_model_len=s.max_model_len,
         first_stage=stage == 0,
+        v2_runner=v2,
     )
     nt = overhead.non_torch_gib(tp, s.version, pp, nvlink_multicast=_nvlink_multicast(s.gpu_name))
     received = overhead.pp_receive_buffer_gib(spec, s.mnbt, stage) if pp > 1 else 0.0
     layers = pp_partition(spec.num_layers, pp)[stage] if pp > 1 and spec.num_layers else spec.num_layers or 32
     graphs = overhead.cuda_graph_gib(layers, s.max_num_seqs)
     in_pool = s.release.cudagraph_in_pool if s.cudagraph_profiling is None else s.cudagraph_profiling
+    # V2 before 0.29 estimates no graphs, whatever the profiler flag: they are captured after the pool
+    # (releases.V2_CUDAGRAPH_ESTIMATE_FROM)
+    in_pool = in_pool and not (v2 and not v2_estimates_cudagraphs(s.version))
     available = s.util * s.total_gib - weights_gib - act - nt - received - (graphs if in_pool else 0.0)
     blocks = VllmBlocks.from_layout(
         layout,

@@ -627,6 +627,11 @@ Two sets of logged start-ups, each row citing its source:
   but the gemma-4-E4B L4 pools back to 13.9% low, whose plan holds the fitted per-parameter encoder term
   (0.53 GiB for a 0.17 B tower, where that log's whole activation is 0.27): 462 -> 460, so not adopted
   until that term is replaced.
+  (3) LGAI-EXAONE/EXAONE-4.0-32B is a catalog entry from its config.json as a TensorRT-LLM unit test copies
+  it (64 layers of 5120, 40 / 8 heads of 128, MLP 27392, an untied 102,400 vocabulary, every fourth layer
+  global, the rest windowed at 4,096; the test's two stated cuts restored): heldout-25's L40S FP8 row, named
+  as the release names itself, weights 31.73 -> 30.82 / 30.99, KV 8.64 -> 9.98 / 10.31 (16.2% -> 3.2%); held
+  out 462 -> 463 of 500, calibration unchanged.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

@@ -341,3 +341,33 @@ def test_magistral_small_2509_is_mistral_small_3_2_with_its_pixtral_tower() -> N
     assert spec.is_vision and spec.total_params - spec.vision_params == language == 23_572_403_200
     assert spec.total_params == pytest.approx(24_011_361_280, rel=0.001)
     assert kv_layout(spec, "auto", 1, 1, "vllm").bytes_per_token == 40 * 8 * 128 * 2 * 2
+
+
+def test_exaone_4_0_32b_windows_three_layers_in_four_and_unties_its_102k_head() -> None:
+    """LGAI-EXAONE/EXAONE-4.0-32B (Exaone4ForCausalLM): 64 layers of 5120, 40 query and 8 KV heads of 128, MLP
+    27392, an untied 102,400-token vocabulary, every fourth layer global and the rest windowed at 4,096
+    (sliding_window_pattern 4): 32.0 B parameters. Its own FP8 release loads 30.99 GiB on one L40S (vLLM
+    0.11.0, bench/data/vllm-logs-heldout-25.csv), where a generic 32B layout of 152,064 tokens planned
+    31.73."""
+    from lmscreen.model.arch.config import spec_from_config
+
+    entry = lookup("LGAI-EXAONE/EXAONE-4.0-32B")
+    assert entry is not None
+    spec = spec_from_config(entry.config, entry.id)
+    expected = _dense_params(
+        vocab=102400,
+        hidden=5120,
+        layers=64,
+        q=40 * 128,
+        kv=8 * 128,
+        mlp=27392,
+        tied=False,
+        qkv_bias=False,
+        norms=2,
+    )
+    assert spec.total_params == expected
+    assert (spec.sliding_window_layers, spec.full_attention_layers, spec.sliding_window) == (48, 16, 4096)
+    layout = kv_layout(spec, "auto", 1, 1, "vllm")
+    assert (layout.layer_token_bytes, layout.full_layers, layout.swa_layers) == (8 * 128 * 2 * 2, 16, 48)
+    fp8 = weights(spec, quantization="fp8").per_gpu_gib
+    assert fp8 == pytest.approx(30.99, rel=0.03)

@@ -632,6 +632,10 @@ Two sets of logged start-ups, each row citing its source:
   global, the rest windowed at 4,096; the test's two stated cuts restored): heldout-25's L40S FP8 row, named
   as the release names itself, weights 31.73 -> 30.82 / 30.99, KV 8.64 -> 9.98 / 10.31 (16.2% -> 3.2%); held
   out 462 -> 463 of 500, calibration unchanged.
+  (4) The RTX 2000 Ada Generation is a catalog card (AD107, 22 SMs, 16 GB GDDR6, 224 GB/s; two spec pages in
+  gpus.yaml; no visible_gib until a vLLM log states its CUDA total): heldout-26's tutorial row planned,
+  weights 2.88 / 2.89, KV 4.90 / 5.03 (2.6%), verdict right: heldout-26 22 of 22 -> 25 of 25, held out 463
+  of 500 -> 466 of 503 (92.6%); calibration unchanged.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

@@ -142,3 +142,14 @@ def test_amd_instinct_cards_record_compute_units():
     mi355 = gpu("AMD Instinct MI355X")
     assert mi355.arch == "cdna4" and mi355.fp4 and mi355.memory_gib == 288.0
     assert gpu("MI300X").name == "MI300X"
+
+
+def test_rtx_2000_ada_is_a_small_ada_workstation_card_under_its_own_names():
+    """RTX 2000 Ada Generation (AD107, 22 SMs, 16 GB GDDR6 on 128-bit, 224 GB/s): the workstation card a vLLM
+    tutorial samples Qwen2.5-1.5B on; its names resolve to it and not to a GeForce card."""
+    from lmscreen.model.hardware import gpu
+
+    card = gpu("NVIDIA RTX 2000 Ada Generation")
+    assert (card.name, card.arch, card.sm_count, card.memory_gib) == ("RTX 2000 Ada", "ada", 22, 16.0)
+    assert card.fp8 and not card.fp4 and card.bandwidth_gbs == 224.0
+    assert gpu("RTX 2000 Ada Generation") is card and gpu("RTX 2000 Ada").visible_gib is None

@@ -636,6 +636,15 @@ Two sets of logged start-ups, each row citing its source:
   gpus.yaml; no visible_gib until a vLLM log states its CUDA total): heldout-26's tutorial row planned,
   weights 2.88 / 2.89, KV 4.90 / 5.03 (2.6%), verdict right: heldout-26 22 of 22 -> 25 of 25, held out 463
   of 500 -> 466 of 503 (92.6%); calibration unchanged.
+  After the s36 pass: held out 466 of 503 (92.6%: weights 149/156, KV within 10% 132/146, verdicts 185/201),
+  calibration KV median 0.3%, 33 of 33. The 37 checks still wrong, by cause: 16-bit layers or checkpoint
+  contents no copy states (8, as before), failures after the pool was sized (6, as before), Model Runner V2's
+  profiled activation on 0.25+ for Qwen2.5-7B-AWQ on the L4 (4: the 0.35 / 0.45 / 0.60 pools and the 0.35
+  refusal; 1.04 GiB logged, 0.35 planned), memory outside the plan's inputs (3), 0.11's gpt-oss-120b pools
+  (2), 0.11's Qwen3-VL on one A100 (2), 0.15's Kimi-K2.5 TP8 pools (2), recipes#831's Qwen3.8-27B at 262,144
+  on sm120 (2), gpt-oss-120b's MXFP4 padding at TP8 on sm120 and its overrun (2), models with no catalog
+  config (2: granite-vision-3.3-2b, LightOnOCR-2-1B), logs of one command that disagree (2: the RTX 3090
+  Qwen2.5-7B at 0.65), the PP2 first stage (1) and GLM-4.7 NVFP4's pool above its budget (1).
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

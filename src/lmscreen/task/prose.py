@@ -291,7 +291,7 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         reading.folded, max(0, label.start - 6), label.start
     ):
         return "company", None  # `其中非晶合金毛利率同比提升8.3pcts，带动整体毛利率…达到26.81%`: the whole's
-    target = _acquired_subject(reading, label)
+    target = _acquired_subject(reading, label) or _introduced_entity(reading, label)
     if target is not None:
         return "segment", target
     scope, segment, explicit = _own_subject(reading, label)
@@ -658,6 +658,34 @@ def _acquired_subject(reading: Reading, label: Label) -> str | None:
             if lead.group(1) == key or (len(lead.group(1)) >= 2 and key.endswith(lead.group(1))):
                 return key  # `京瀚禹是…` after `收购北京京瀚禹51%股权`: the same company, short of its place
     return None
+
+
+_FOUNDED_OPENER_RE = re.compile(r"\s*(?P<name>[\u4e00-\u9fffA-Za-z]{2,14}?)\s?成立于")
+
+
+def _introduced_entity(reading: Reading, label: Label) -> str | None:
+    """`苏银凯基消金公司成立于2021年3月，专营…。…公司作为银行系持牌消金公司…1H22末，公司净利润0.58亿元`
+    in a note on 江苏银行: a paragraph that opens by introducing someone other than the company
+    (`<名>成立于…`) is about that one, and its `公司` is that one too, so a figure whose clause names none of
+    the company's own names is the introduced one's. Only a text that knows the company's names can tell:
+    with none, or when the opener is a full legal name (the company's own, written out), it is left alone."""
+    if not reading.aliases:
+        return None
+    folded = reading.folded
+    breaks = reading.matches_before(PARAGRAPH_BREAK_RE, label.start)
+    if not breaks:
+        return None
+    lo = breaks[-1].end()
+    m = _FOUNDED_OPENER_RE.match(folded, lo, label.start)
+    if m is None:
+        return None
+    name = m.group("name")
+    if name in ("公司", "本公司", "该公司") or "股份有限公司" in name or reading.names_company(name):
+        return None
+    own = folded[reading.start_of(label.start, CLAUSE_BREAKS, 40) : label.start]
+    if any(a in own for a in reading.aliases):
+        return None
+    return name
 
 
 _OPENER_NAME_RE = re.compile(

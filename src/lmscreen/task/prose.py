@@ -824,6 +824,15 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         # 8.21pcts，推动归母净利润升至18.49亿元`: a profit owed to the parent's shareholders is the company's
         # whatever moved it (a part has no 归母净利润)
         return "company", None, True
+    if _NO_NAME_RE.fullmatch(rest) or (
+        _COMPANY_SUFFIX_RE.fullmatch(rest) and any(alias + rest in raw for alias in reading.aliases)
+    ):
+        # `最终实现净利率13.0%`, `折合每股收益0.57元`, `公司二季度创造归母净利润`, `销售净利润率`: a word of
+        # how the figure came or is named, no part's name; `中来股份前三季度…`: the company's name, its suffix
+        return "company", None, True
+    if _CAUSE_VERB_RE.fullmatch(rest) and _COMPANY_AFTER_VERB_RE.search(raw):
+        # `…环比提升近600美元/TEU，驱动公司单季度毛利率提升至52.05%`: what the verb moved is the company's
+        return "company", None, True
     if _CHANGE_CAUSE_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
         return "company", None, False  # `产品结构升级带动毛利率…`: a change that moved it, no part's name
     return "segment", rest, True
@@ -891,6 +900,13 @@ _CAUSE_END_RE = re.compile(r"影响下?$|作用下$|(?:压缩|侵蚀|拖累|挤�
 `综合作用下`) right before the label names no segment: the figure is whoever the sentence is about."""
 _CAUSE_VERB_RE = re.compile(_CAUSE_VERBS)
 """A clause that is only a cause's verb (`，带动毛利率…`): its subject is the clause before's."""
+_NO_NAME_RE = re.compile(r"最终|折合|创造|基本|每股|销售|前三")
+"""Words left before a label once fillers go that name no part: how the figure came (`最终实现`, `创造`,
+`折合`), the label's own first word (`基本EPS`, `每股 EPS`, `销售净利润率`), a clipped `前三季度`."""
+_COMPANY_SUFFIX_RE = re.compile(r"股份|证券|集团|控股|银行|科技")
+"""A company name's suffix, left when the name's stem is one of the text's names for the company."""
+_COMPANY_AFTER_VERB_RE = re.compile(r"(?:" + _CAUSE_VERBS + r")(?:本公司|公司|本集团|集团|本行)")
+"""A cause's verb whose object is the company (`驱动公司单季度毛利率…`): the figure after is the company's."""
 _CHANGE_CAUSE_RE = re.compile(
     r"(?:增长|提升|提高|上升|下降|回落|优化|改善|升级|恢复|放量|扩大|减少|上涨|下滑|回暖|释放|显现)的?"
     r"(?:" + _CAUSE_VERBS + r")$"

@@ -36,3 +36,34 @@ def test_a_word_of_how_the_figure_came_names_no_part(text: str, metric: str) -> 
 def test_a_part_named_before_the_label_stays_that_part() -> None:
     text = "2022年公司实现营业收入120.5亿元，其中电池业务实现收入30.2亿元，电池业务毛利率21.5%。"
     assert ("segment", "电池业务") in _scopes(text, "gross_margin")
+
+
+def test_a_deducted_profit_hands_no_part_to_the_margin_after_it() -> None:
+    text = (
+        "公司发布2019年半年报，实现营业收入56.79亿元，实现归母净利润3.81亿元，同比增长15.88%，"
+        "扣除非经常性损益后归母净利润3.54亿元，同比增长5.19%；毛利率29.96%，较去年同期下降2.1个百分点。"
+    )
+    fact = read_facts(text).screening()["gross_margin"].fact
+    assert fact is not None and fact.value == pytest.approx(29.96)
+
+
+def test_a_clause_back_on_the_company_ends_the_part_before_it() -> None:
+    text = (
+        "公司发布2023年一季报。高端产品销售占比攀升至41.94%，拉动数字示波器业务毛利率达到56.73%，"
+        "同比增长6.92ppt；公司盈利能力持续改善，整体毛利率为54.23%，同比增长0.36ppt。"
+    )
+    fact = read_facts(text).screening()["gross_margin"].fact
+    assert fact is not None and fact.value == pytest.approx(54.23)
+
+
+def test_the_overall_margin_of_a_part_stays_the_parts() -> None:
+    text = "公司发布2023年一季报。公司数据中心业务实现收入28.18亿元，同比增长12.1%，整体毛利率为30.89%。"
+    assert {scope for scope, _ in _scopes(text, "gross_margin")} == {"segment"}
+
+
+def test_what_brought_the_company_its_margin_names_no_part() -> None:
+    text = (
+        "公司2019年前三季度实现营业收入21.3亿元，高毛利项目占比提高带来公司综合毛利率78.61%，"
+        "同比提高0.95pct。"
+    )
+    assert _scopes(text, "gross_margin") == {("company", None)}

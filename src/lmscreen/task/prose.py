@@ -217,7 +217,7 @@ _OWNER_LABEL_RE = re.compile(r"归属于|归属|归母")
 """A profit label naming the parent's shareholders as its owners (`归母净利润`, `归属于…股东的净利润`)."""
 _COMPANY_RE = re.compile(r"公司|集团|本行|我行|该行|全行|本集团|上市公司")
 _CIRCUMSTANCE_COMPANY_RE = re.compile(
-    r"(?:^|[^\u4e00-\u9fff]|下|是|使得?|致使|促使|导致|带动|推动|拉动|(?<![青少成同])年|季度)"
+    r"(?:^|[^\u4e00-\u9fff]|下|是|使得?|致使|促使|导致|带动|带来|推动|拉动|(?<![青少成同])年|季度)"
     r"(?:本公司|该公司|公司|本集团|本行|该行)(?:综合|整体)?\s?$"
 )
 """`低单价下公司毛利率承压`, `…，使得公司综合毛利率由…`: the company named right before the label, after a
@@ -320,7 +320,11 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         for earlier in reversed(reading.labels_in(stop_lo, label.start)):
             e_scope, e_segment, e_explicit = _own_subject(reading, earlier)
             if e_explicit:
-                if e_scope == "segment" and _SEGMENT_WORD_RE.search(e_segment or ""):
+                if (
+                    e_scope == "segment"
+                    and _SEGMENT_WORD_RE.search(e_segment or "")
+                    and not _company_clause_between(reading, earlier.end, label.start)
+                ):
                     return e_scope, e_segment
                 break
     if label.metric in _COMPANY_METRICS or _COMPANY_LABEL_RE.match(label.text):
@@ -333,6 +337,10 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
                 # `19H1主营业务营收同增7.7%至104.2亿；毛利率提升0.6pct至42.7%`: the main business's margin,
                 # the company's (ranked below a plain company margin, as `主营业务毛利率` is)
                 return "company", "主营业务"
+            if e_scope == "segment" and _DEDUCTION_QUALIFIER_RE.fullmatch(e_segment or ""):
+                # `扣除非经常性损益后归母净利润3.54亿元，同比增长5.19%；毛利率29.96%`: the deduction qualifies
+                # that profit; it is no part whose figures go on
+                return "company", None
             return e_scope, e_segment
     if label.metric == "gross_margin":
         income = (
@@ -856,6 +864,22 @@ def _latin_name(text: str) -> str | None:
     return None if runs[0].upper() in _NOT_A_LATIN_NAME else runs[0]
 
 
+def _company_clause_between(reading: Reading, lo: int, hi: int) -> bool:
+    """Whether a whole clause in folded [lo, hi) opens on the company and holds no label of ours
+    (`…数字示波器业务毛利率达到56.73%，同比增长6.92ppt；公司盈利能力持续改善，整体毛利率为54.23%`): the
+    sentence has turned back to the company, so a part named before it no longer holds the figures after."""
+    folded = reading.folded
+    for m in re.finditer(r"[，,；;]", folded[lo:hi]):
+        start = lo + m.end()
+        nxt = re.search(r"[，,；;]", folded[start:hi])
+        if nxt is None:
+            return False
+        end = start + nxt.start()
+        if _COMPANY_CLAUSE_RE.match(folded[start:end]) and not reading.labels_in(start, end):
+            return True
+    return False
+
+
 def _company_clause_before(reading: Reading, lo: int) -> bool:
     """Whether the clause before `lo` (in its sentence) is about the company itself: it names the company
     and no label of ours (`2021年公司产品结构持续提升，`)."""
@@ -900,6 +924,8 @@ _CAUSE_END_RE = re.compile(r"影响下?$|作用下$|(?:压缩|侵蚀|拖累|挤�
 `综合作用下`) right before the label names no segment: the figure is whoever the sentence is about."""
 _CAUSE_VERB_RE = re.compile(_CAUSE_VERBS)
 """A clause that is only a cause's verb (`，带动毛利率…`): its subject is the clause before's."""
+_DEDUCTION_QUALIFIER_RE = re.compile(r"扣除非经常性损益(?:后|后的)?|扣非(?:后|后的)?")
+"""What a deducted profit's label opens on (`扣除非经常性损益后归母净利润`), left as its clause's subject."""
 _NO_NAME_RE = re.compile(r"最终|折合|创造|基本|每股|销售|前三")
 """Words left before a label once fillers go that name no part: how the figure came (`最终实现`, `创造`,
 `折合`), the label's own first word (`基本EPS`, `每股 EPS`, `销售净利润率`), a clipped `前三季度`."""

@@ -67,3 +67,20 @@ def test_what_brought_the_company_its_margin_names_no_part() -> None:
         "同比提高0.95pct。"
     )
     assert _scopes(text, "gross_margin") == {("company", None)}
+
+
+def test_a_closed_prior_aside_leaves_the_next_items_current() -> None:
+    text = (
+        "公司发布2021年三季报。1）毛利率：Q1为43.61%（去年同期35.82%）、Q2为46.11%（去年同期37.42%）、"
+        "Q3为46.31%（去年同期39.49%），毛利率稳步提升。"
+    )
+    sheet = read_facts(text)
+    facts = {
+        (f.period_label, f.basis, f.value) for f in sheet.facts + sheet.readings if f.metric == "gross_margin"
+    }
+    assert {(p, b) for p, b, v in facts if v in (43.61, 46.11, 46.31)} == {
+        ("2021Q1", "actual"),
+        ("2021Q2", "actual"),
+        ("2021Q3", "actual"),
+    }
+    assert {b for p, b, v in facts if v in (35.82, 37.42, 39.49)} == {"prior"}

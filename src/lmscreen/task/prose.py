@@ -269,6 +269,15 @@ _ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
 _PUNCT_RE = re.compile(r"[、，,：:；;（）()“”\"'《》\[\]【】—\-·/\\\s]+")
 
 
+_CLOSED_ASIDE_RE = re.compile(r"[（(][^（()）]*[）)]")
+
+
+def _asides_blanked(gap: str) -> str:
+    """`毛利率：Q1为43.61%（去年同期35.82%）、Q2为46.11%`: an aside closed before the figure holds another
+    figure's prior (its 去年同期), not this one's."""
+    return _CLOSED_ASIDE_RE.sub(lambda m: " " * len(m.group(0)), gap)
+
+
 def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     """Whose figure the label's clause names: (`company` | `segment` | `industry` | `parent`, the name).
 
@@ -1982,7 +1991,9 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         and _TO_AFTER_RE.match(folded[mention.folded_end : mention.folded_end + 8])
     ):
         basis = "prior"  # `由16.32%增至20.87%`: the first is where it came from
-    elif not level_after_change(gap) and (PRIOR_RE.search(gap) or CHANGE_RE.search(gap)):
+    elif not level_after_change(gap) and (
+        PRIOR_RE.search(open_gap := _asides_blanked(gap)) or CHANGE_RE.search(gap)
+    ):
         if not growth:
             if (
                 mention.kind == "percent"
@@ -1990,7 +2001,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
                 and _growth_gap(reading, label, mention, gap)
             ):
                 growth = True
-            elif PRIOR_RE.search(gap) and not CHANGE_RE.search(gap):
+            elif PRIOR_RE.search(open_gap) and not CHANGE_RE.search(gap):
                 basis = "prior"
             else:
                 return None  # a change (`减少7.97亿元`, `毛利率同比上升4.7`) is no level

@@ -217,7 +217,7 @@ _OWNER_LABEL_RE = re.compile(r"归属于|归属|归母")
 """A profit label naming the parent's shareholders as its owners (`归母净利润`, `归属于…股东的净利润`)."""
 _COMPANY_RE = re.compile(r"公司|集团|本行|我行|该行|全行|本集团|上市公司")
 _CIRCUMSTANCE_COMPANY_RE = re.compile(
-    r"(?:^|[^\u4e00-\u9fff]|下|是|使得?|致使|促使|导致|带动|推动|拉动|(?<![青少成同])年|季度)"
+    r"(?:^|[^\u4e00-\u9fff]|下|是|使得?|致使|促使|导致|带动|带来|推动|拉动|(?<![青少成同])年|季度)"
     r"(?:本公司|该公司|公司|本集团|本行|该行)(?:综合|整体)?\s?$"
 )
 """`低单价下公司毛利率承压`, `…，使得公司综合毛利率由…`: the company named right before the label, after a
@@ -269,6 +269,15 @@ _ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
 _PUNCT_RE = re.compile(r"[、，,：:；;（）()“”\"'《》\[\]【】—\-·/\\\s]+")
 
 
+_CLOSED_ASIDE_RE = re.compile(r"[（(][^（()）]*[）)]")
+
+
+def _asides_blanked(gap: str) -> str:
+    """`毛利率：Q1为43.61%（去年同期35.82%）、Q2为46.11%`: an aside closed before the figure holds another
+    figure's prior (its 去年同期), not this one's."""
+    return _CLOSED_ASIDE_RE.sub(lambda m: " " * len(m.group(0)), gap)
+
+
 def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     """Whose figure the label's clause names: (`company` | `segment` | `industry` | `parent`, the name).
 
@@ -291,7 +300,7 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         reading.folded, max(0, label.start - 6), label.start
     ):
         return "company", None  # `其中非晶合金毛利率同比提升8.3pcts，带动整体毛利率…达到26.81%`: the whole's
-    target = _acquired_subject(reading, label)
+    target = _acquired_subject(reading, label) or _introduced_entity(reading, label)
     if target is not None:
         return "segment", target
     scope, segment, explicit = _own_subject(reading, label)
@@ -320,7 +329,11 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         for earlier in reversed(reading.labels_in(stop_lo, label.start)):
             e_scope, e_segment, e_explicit = _own_subject(reading, earlier)
             if e_explicit:
-                if e_scope == "segment" and _SEGMENT_WORD_RE.search(e_segment or ""):
+                if (
+                    e_scope == "segment"
+                    and _SEGMENT_WORD_RE.search(e_segment or "")
+                    and not _company_clause_between(reading, earlier.end, label.start)
+                ):
                     return e_scope, e_segment
                 break
     if label.metric in _COMPANY_METRICS or _COMPANY_LABEL_RE.match(label.text):
@@ -333,6 +346,10 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
                 # `19H1主营业务营收同增7.7%至104.2亿；毛利率提升0.6pct至42.7%`: the main business's margin,
                 # the company's (ranked below a plain company margin, as `主营业务毛利率` is)
                 return "company", "主营业务"
+            if e_scope == "segment" and _DEDUCTION_QUALIFIER_RE.fullmatch(e_segment or ""):
+                # `扣除非经常性损益后归母净利润3.54亿元，同比增长5.19%；毛利率29.96%`: the deduction qualifies
+                # that profit; it is no part whose figures go on
+                return "company", None
             return e_scope, e_segment
     if label.metric == "gross_margin":
         income = (
@@ -660,6 +677,34 @@ def _acquired_subject(reading: Reading, label: Label) -> str | None:
     return None
 
 
+_FOUNDED_OPENER_RE = re.compile(r"\s*(?P<name>[\u4e00-\u9fffA-Za-z]{2,14}?)\s?成立于")
+
+
+def _introduced_entity(reading: Reading, label: Label) -> str | None:
+    """`苏银凯基消金公司成立于2021年3月，专营…。…公司作为银行系持牌消金公司…1H22末，公司净利润0.58亿元`
+    in a note on 江苏银行: a paragraph that opens by introducing someone other than the company
+    (`<名>成立于…`) is about that one, and its `公司` is that one too, so a figure whose clause names none of
+    the company's own names is the introduced one's. Only a text that knows the company's names can tell:
+    with none, or when the opener is a full legal name (the company's own, written out), it is left alone."""
+    if not reading.aliases:
+        return None
+    folded = reading.folded
+    breaks = reading.matches_before(PARAGRAPH_BREAK_RE, label.start)
+    if not breaks:
+        return None
+    lo = breaks[-1].end()
+    m = _FOUNDED_OPENER_RE.match(folded, lo, label.start)
+    if m is None:
+        return None
+    name = m.group("name")
+    if name in ("公司", "本公司", "该公司") or "股份有限公司" in name or reading.names_company(name):
+        return None
+    own = folded[reading.start_of(label.start, CLAUSE_BREAKS, 40) : label.start]
+    if any(a in own for a in reading.aliases):
+        return None
+    return name
+
+
 _OPENER_NAME_RE = re.compile(
     r"([\u4e00-\u9fff]{2,12}?|[A-Za-z][A-Za-z&\-]{1,20})\s?(?:是|成立于|系|为|公司|\s)"
 )
@@ -796,6 +841,15 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         # 8.21pcts，推动归母净利润升至18.49亿元`: a profit owed to the parent's shareholders is the company's
         # whatever moved it (a part has no 归母净利润)
         return "company", None, True
+    if _NO_NAME_RE.fullmatch(rest) or (
+        _COMPANY_SUFFIX_RE.fullmatch(rest) and any(alias + rest in raw for alias in reading.aliases)
+    ):
+        # `最终实现净利率13.0%`, `折合每股收益0.57元`, `公司二季度创造归母净利润`, `销售净利润率`: a word of
+        # how the figure came or is named, no part's name; `中来股份前三季度…`: the company's name, its suffix
+        return "company", None, True
+    if _CAUSE_VERB_RE.fullmatch(rest) and _COMPANY_AFTER_VERB_RE.search(raw):
+        # `…环比提升近600美元/TEU，驱动公司单季度毛利率提升至52.05%`: what the verb moved is the company's
+        return "company", None, True
     if _CHANGE_CAUSE_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
         return "company", None, False  # `产品结构升级带动毛利率…`: a change that moved it, no part's name
     return "segment", rest, True
@@ -817,6 +871,22 @@ def _latin_name(text: str) -> str | None:
     if len(runs) != 1 or not _LATIN_NAME_RE.fullmatch(runs[0]):
         return None
     return None if runs[0].upper() in _NOT_A_LATIN_NAME else runs[0]
+
+
+def _company_clause_between(reading: Reading, lo: int, hi: int) -> bool:
+    """Whether a whole clause in folded [lo, hi) opens on the company and holds no label of ours
+    (`…数字示波器业务毛利率达到56.73%，同比增长6.92ppt；公司盈利能力持续改善，整体毛利率为54.23%`): the
+    sentence has turned back to the company, so a part named before it no longer holds the figures after."""
+    folded = reading.folded
+    for m in re.finditer(r"[，,；;]", folded[lo:hi]):
+        start = lo + m.end()
+        nxt = re.search(r"[，,；;]", folded[start:hi])
+        if nxt is None:
+            return False
+        end = start + nxt.start()
+        if _COMPANY_CLAUSE_RE.match(folded[start:end]) and not reading.labels_in(start, end):
+            return True
+    return False
 
 
 def _company_clause_before(reading: Reading, lo: int) -> bool:
@@ -863,6 +933,15 @@ _CAUSE_END_RE = re.compile(r"影响下?$|作用下$|(?:压缩|侵蚀|拖累|挤�
 `综合作用下`) right before the label names no segment: the figure is whoever the sentence is about."""
 _CAUSE_VERB_RE = re.compile(_CAUSE_VERBS)
 """A clause that is only a cause's verb (`，带动毛利率…`): its subject is the clause before's."""
+_DEDUCTION_QUALIFIER_RE = re.compile(r"扣除非经常性损益(?:后|后的)?|扣非(?:后|后的)?")
+"""What a deducted profit's label opens on (`扣除非经常性损益后归母净利润`), left as its clause's subject."""
+_NO_NAME_RE = re.compile(r"最终|折合|创造|基本|每股|销售|前三")
+"""Words left before a label once fillers go that name no part: how the figure came (`最终实现`, `创造`,
+`折合`), the label's own first word (`基本EPS`, `每股 EPS`, `销售净利润率`), a clipped `前三季度`."""
+_COMPANY_SUFFIX_RE = re.compile(r"股份|证券|集团|控股|银行|科技")
+"""A company name's suffix, left when the name's stem is one of the text's names for the company."""
+_COMPANY_AFTER_VERB_RE = re.compile(r"(?:" + _CAUSE_VERBS + r")(?:本公司|公司|本集团|集团|本行)")
+"""A cause's verb whose object is the company (`驱动公司单季度毛利率…`): the figure after is the company's."""
 _CHANGE_CAUSE_RE = re.compile(
     r"(?:增长|提升|提高|上升|下降|回落|优化|改善|升级|恢复|放量|扩大|减少|上涨|下滑|回暖|释放|显现)的?"
     r"(?:" + _CAUSE_VERBS + r")$"
@@ -1912,7 +1991,9 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         and _TO_AFTER_RE.match(folded[mention.folded_end : mention.folded_end + 8])
     ):
         basis = "prior"  # `由16.32%增至20.87%`: the first is where it came from
-    elif not level_after_change(gap) and (PRIOR_RE.search(gap) or CHANGE_RE.search(gap)):
+    elif not level_after_change(gap) and (
+        PRIOR_RE.search(open_gap := _asides_blanked(gap)) or CHANGE_RE.search(gap)
+    ):
         if not growth:
             if (
                 mention.kind == "percent"
@@ -1920,7 +2001,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
                 and _growth_gap(reading, label, mention, gap)
             ):
                 growth = True
-            elif PRIOR_RE.search(gap) and not CHANGE_RE.search(gap):
+            elif PRIOR_RE.search(open_gap) and not CHANGE_RE.search(gap):
                 basis = "prior"
             else:
                 return None  # a change (`减少7.97亿元`, `毛利率同比上升4.7`) is no level

@@ -69,6 +69,10 @@ _ASIDE_RE = re.compile(r"\s?[（(][^（()）]{1,24}[）)]")
 """A bracketed aside right after a listed number (`（-2.04pctYoY）`, `（+5%）`)."""
 
 
+_LEVEL_WORD_RE = re.compile(r"^\s?水平")
+"""`毛利率和净利率水平达到25.6%和11.1%`: 水平 (level) before a run's first number names no other figure."""
+
+
 def _number_run(reading: Reading, start: int, hi: int) -> list[Mention]:
     """Consecutive numbers from `start` joined only by list separators, ending before `hi`."""
     folded = reading.folded
@@ -91,7 +95,7 @@ def _number_run(reading: Reading, start: int, hi: int) -> list[Mention]:
         if run:
             if not _SEP_RE.match(between):
                 break
-        elif len(folded[start : m.folded_start].strip(" 为是达到约:：+")) > 0:
+        elif _LEVEL_WORD_RE.sub("", folded[start : m.folded_start], count=1).strip(" 为是达到约:：+"):
             break
         run.append(m)
     return run
@@ -243,6 +247,7 @@ def read_lists(reading: Reading) -> list[Fact]:
         lo = reading.start_of(label.start, SENTENCE_BREAKS, 90)
         facts.extend(_pair(reading, joined, numbers, lo, label.start, growth=False, seen=seen, level=level))
     facts.extend(_period_slash_lists(reading, seen))
+    facts.extend(_span_slash_lists(reading, seen))
     facts.extend(_quarter_slash_lists(reading, seen))
     facts.extend(_report_pairs(reading, seen))
     return facts
@@ -280,6 +285,46 @@ def _period_slash_lists(reading: Reading, seen: set[int]) -> list[Fact]:
                 reading, [label], numbers, periods[0].start, label.start, growth=False, seen=seen, level=level
             )
         )
+    return out
+
+
+_SPAN_TO_LABEL_RE = re.compile(r"\s?(?:公司|本公司)?\s?(?:分别)?\s?(?:实现|录得|完成)?\s?")
+"""What stands between a span of years and the one label its slashed list follows (`2016-2018年公司实现`)."""
+
+
+def _span_slash_lists(reading: Reading, seen: set[int]) -> list[Fact]:
+    """`2016-2018年公司实现营业收入297.70/345.86/400.13亿元`: a span of whole years leading straight (but for
+    公司 and a verb) into one label, then as many numbers joined by `/` as the span has years: each number is
+    the label's for its year, as with 分别 (`2016-2018年公司分别实现归母净利润30.45/32.22/34.09亿元`). The
+    slashes and the count are what pair them; anything else stays prose, and so does a list its sentence
+    calls an estimate (预计, 预测 before it)."""
+    folded = reading.folded
+    out: list[Fact] = []
+    for label in reading.labels:
+        if label.metric not in METRICS:
+            continue
+        clause_lo = reading.start_of(label.start, CLAUSE_BREAKS, 40)
+        periods = [p for p in reading.periods_in(clause_lo, label.start) if p.kind != "date"]
+        if not periods or periods[-1].kind != "range":
+            continue
+        span = periods[-1]
+        years = span.years
+        if len(years) < 2 or years != tuple(range(years[0], years[-1] + 1)):
+            continue
+        if _SPAN_TO_LABEL_RE.fullmatch(folded, span.end, label.start) is None:
+            continue
+        sentence_lo = reading.start_of(label.start, SENTENCE_BREAKS, 90)
+        if FORECAST_RE.search(folded, sentence_lo, label.start):
+            continue  # `预计公司2020-2022年收入为61.23/71.76/83.99亿元`: estimates, left to the prose
+        numbers = _number_run(reading, label.end, reading.end_of(label.end, CLAUSE_BREAKS, 60))
+        if len(numbers) != len(years) or any(m.folded_start in seen for m in numbers):
+            continue
+        if not all(
+            folded[a.folded_end : b.folded_start].strip() in ("/", "\\")
+            for a, b in zip(numbers, numbers[1:], strict=False)
+        ):
+            continue
+        out.extend(_pair(reading, [label], numbers, span.start, label.start, growth=False, seen=seen))
     return out
 
 

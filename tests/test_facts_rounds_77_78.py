@@ -87,3 +87,33 @@ def test_a_commitments_floor_does_not_date_the_document() -> None:
     sheet = read_facts(text)
     assert sheet.period == Period(2020, "H1")
     assert _kept(text, "gross_margin") == 37.7
+
+
+_QUARTER_SPAN = (
+    "公司功能性材料业务持续增长。2020年Q1-2021年Q3，公司单季度归母净利润分别为1.14亿元、0.82亿元（疫情影响）、"
+    "1.22亿元、1.46亿元、1.22亿元、1.59亿元、1.82亿元，其中2021年Q3单季度业绩再创新高。"
+)
+
+
+def test_a_span_of_quarters_lists_each_quarter() -> None:
+    sheet = read_facts(_QUARTER_SPAN)
+    listed = [(f.period, f.value) for f in sheet.facts if f.metric == "net_profit" and f.source == "list"]
+    assert listed[0] == (Period(2020, "Q1"), 114_000_000.0)
+    assert listed[-1] == (Period(2021, "Q3"), 182_000_000.0)
+    assert len(listed) == 7
+    assert _kept(_QUARTER_SPAN, "net_profit") == 182_000_000.0
+
+
+def test_a_span_of_quarters_with_a_different_count_stays_unpaired() -> None:
+    text = _QUARTER_SPAN.replace("1.22亿元、1.46亿元、", "")
+    assert not [f for f in read_facts(text).facts if f.metric == "net_profit" and f.source == "list"]
+
+
+def test_a_list_closing_on_an_estimates_aside_is_an_estimate() -> None:
+    text = (
+        "公司发布2022年前三季度业绩预告。2021Q4-2022Q3，公司单季度归母净利润分别为3.17亿元、8.01亿元、14.22亿元"
+        "和20.19亿元（22Q3取预测区间中值）。"
+    )
+    listed = [f for f in read_facts(text).facts if f.metric == "net_profit" and f.source == "list"]
+    assert all(f.basis != "actual" for f in listed)
+    assert _kept(text, "net_profit") is None

@@ -494,6 +494,9 @@ def _pair(
         # `预计公司2022-2024年营业收入分别为…；归母净利润分别为…`: the list it continues is a forecast
         clause = folded[periods_lo : shared[-1].folded_start]
     basis = "forecast" if FORECAST_RE.search(clause) else "actual"
+    closing = _ASIDE_RE.match(folded, shared[-1].folded_end)
+    if closing is not None and FORECAST_RE.search(closing.group(0)):
+        basis = "forecast"  # `…14.52亿元和20.29亿元（22Q3取预测区间中值）`: the list holds an estimate
     prior_text = folded[lo:enum_start]
     if labels and (same := _same_periods(reading, lo, labels[0].start, periods_lo)):
         # `2017年至2020年1-6月，营业收入分别为…，同期净利润分别为…`: 同期 is the periods just listed
@@ -652,7 +655,8 @@ def _listed_periods(reading: Reading, named: list[PeriodMention], basis: str) ->
             and folded[m.end : nxt.start].strip() in "（("
         ):
             items[i] = None  # type: ignore[call-overload]  # the brackets say what the word means
-    kept = [m for m in items if m is not None]
+    # `2020年Q1-2021年Q3，公司单季度归母净利润分别为…`: 单季度 says each number is a quarter's, it names none
+    kept = [m for m in items if m is not None and m.period != Period(None, "Q")]
     out: list[Period] = []
     i = 0
     while i < len(kept):
@@ -681,6 +685,13 @@ def _listed_periods(reading: Reading, named: list[PeriodMention], basis: str) ->
                     return None
                 continue
             out.append(Period(m.period.year, "FY"))
+        elif nxt is not None and (quarters := _quarter_span(m, nxt, between)) is not None:
+            # `2020年Q1-2021年Q3`: every quarter from the first to the last
+            out.extend(quarters)
+            i += 2
+            if i < len(kept) and folded[nxt.end : kept[i].start].strip() not in _LIST_JOINS:
+                return None
+            continue
         elif m.kind == "period" and m.period is not None and m.period.year is not None:
             out.append(Period(m.period.year, m.period.sub))
         else:
@@ -689,6 +700,26 @@ def _listed_periods(reading: Reading, named: list[PeriodMention], basis: str) ->
             return None
         i += 1
     return out if len(out) >= 2 else None
+
+
+_QUARTER_SUBS = ("Q1", "Q2", "Q3", "Q4")
+
+
+def _quarter_span(m: PeriodMention, nxt: PeriodMention, between: str) -> list[Period] | None:
+    """The quarters a span of two dated quarters runs over (`2020年Q1-2021年Q3`: seven), first to last; None
+    when `m` and `nxt` are not two dated quarters joined as a span, or the span is empty or past 3 years."""
+    if between not in _SPAN_JOINS or m.kind != "period" or nxt.kind != "period":
+        return None
+    a, b = m.period, nxt.period
+    if a is None or b is None or a.year is None or b.year is None:
+        return None
+    if a.sub not in _QUARTER_SUBS or b.sub not in _QUARTER_SUBS:
+        return None
+    first = a.year * 4 + int(a.sub[1]) - 1
+    last = b.year * 4 + int(b.sub[1]) - 1
+    if not 0 < last - first <= 12:
+        return None
+    return [Period(k // 4, f"Q{k % 4 + 1}") for k in range(first, last + 1)]
 
 
 def _period(reading: Reading, when: PeriodMention | None, basis: str) -> Period | None:

@@ -69,6 +69,10 @@ _ASIDE_RE = re.compile(r"\s?[（(][^（()）]{1,24}[）)]")
 """A bracketed aside right after a listed number (`（-2.04pctYoY）`, `（+5%）`)."""
 
 
+_LEVEL_WORD_RE = re.compile(r"^\s?水平")
+"""`毛利率和净利率水平达到25.6%和11.1%`: 水平 (level) before a run's first number names no other figure."""
+
+
 def _number_run(reading: Reading, start: int, hi: int) -> list[Mention]:
     """Consecutive numbers from `start` joined only by list separators, ending before `hi`."""
     folded = reading.folded
@@ -91,7 +95,7 @@ def _number_run(reading: Reading, start: int, hi: int) -> list[Mention]:
         if run:
             if not _SEP_RE.match(between):
                 break
-        elif len(folded[start : m.folded_start].strip(" 为是达到约:：+")) > 0:
+        elif _LEVEL_WORD_RE.sub("", folded[start : m.folded_start], count=1).strip(" 为是达到约:：+"):
             break
         run.append(m)
     return run
@@ -243,6 +247,7 @@ def read_lists(reading: Reading) -> list[Fact]:
         lo = reading.start_of(label.start, SENTENCE_BREAKS, 90)
         facts.extend(_pair(reading, joined, numbers, lo, label.start, growth=False, seen=seen, level=level))
     facts.extend(_period_slash_lists(reading, seen))
+    facts.extend(_span_slash_lists(reading, seen))
     facts.extend(_quarter_slash_lists(reading, seen))
     facts.extend(_report_pairs(reading, seen))
     return facts
@@ -280,6 +285,46 @@ def _period_slash_lists(reading: Reading, seen: set[int]) -> list[Fact]:
                 reading, [label], numbers, periods[0].start, label.start, growth=False, seen=seen, level=level
             )
         )
+    return out
+
+
+_SPAN_TO_LABEL_RE = re.compile(r"\s?(?:公司|本公司)?\s?(?:分别)?\s?(?:实现|录得|完成)?\s?")
+"""What stands between a span of years and the one label its slashed list follows (`2016-2018年公司实现`)."""
+
+
+def _span_slash_lists(reading: Reading, seen: set[int]) -> list[Fact]:
+    """`2016-2018年公司实现营业收入297.70/345.86/400.13亿元`: a span of whole years leading straight (but for
+    公司 and a verb) into one label, then as many numbers joined by `/` as the span has years: each number is
+    the label's for its year, as with 分别 (`2016-2018年公司分别实现归母净利润30.45/32.22/34.09亿元`). The
+    slashes and the count are what pair them; anything else stays prose, and so does a list its sentence
+    calls an estimate (预计, 预测 before it)."""
+    folded = reading.folded
+    out: list[Fact] = []
+    for label in reading.labels:
+        if label.metric not in METRICS:
+            continue
+        clause_lo = reading.start_of(label.start, CLAUSE_BREAKS, 40)
+        periods = [p for p in reading.periods_in(clause_lo, label.start) if p.kind != "date"]
+        if not periods or periods[-1].kind != "range":
+            continue
+        span = periods[-1]
+        years = span.years
+        if len(years) < 2 or years != tuple(range(years[0], years[-1] + 1)):
+            continue
+        if _SPAN_TO_LABEL_RE.fullmatch(folded, span.end, label.start) is None:
+            continue
+        sentence_lo = reading.start_of(label.start, SENTENCE_BREAKS, 90)
+        if FORECAST_RE.search(folded, sentence_lo, label.start):
+            continue  # `预计公司2020-2022年收入为61.23/71.76/83.99亿元`: estimates, left to the prose
+        numbers = _number_run(reading, label.end, reading.end_of(label.end, CLAUSE_BREAKS, 60))
+        if len(numbers) != len(years) or any(m.folded_start in seen for m in numbers):
+            continue
+        if not all(
+            folded[a.folded_end : b.folded_start].strip() in ("/", "\\")
+            for a, b in zip(numbers, numbers[1:], strict=False)
+        ):
+            continue
+        out.extend(_pair(reading, [label], numbers, span.start, label.start, growth=False, seen=seen))
     return out
 
 
@@ -449,6 +494,9 @@ def _pair(
         # `预计公司2022-2024年营业收入分别为…；归母净利润分别为…`: the list it continues is a forecast
         clause = folded[periods_lo : shared[-1].folded_start]
     basis = "forecast" if FORECAST_RE.search(clause) else "actual"
+    closing = _ASIDE_RE.match(folded, shared[-1].folded_end)
+    if closing is not None and FORECAST_RE.search(closing.group(0)):
+        basis = "forecast"  # `…14.52亿元和20.29亿元（22Q3取预测区间中值）`: the list holds an estimate
     prior_text = folded[lo:enum_start]
     if labels and (same := _same_periods(reading, lo, labels[0].start, periods_lo)):
         # `2017年至2020年1-6月，营业收入分别为…，同期净利润分别为…`: 同期 is the periods just listed
@@ -607,7 +655,8 @@ def _listed_periods(reading: Reading, named: list[PeriodMention], basis: str) ->
             and folded[m.end : nxt.start].strip() in "（("
         ):
             items[i] = None  # type: ignore[call-overload]  # the brackets say what the word means
-    kept = [m for m in items if m is not None]
+    # `2020年Q1-2021年Q3，公司单季度归母净利润分别为…`: 单季度 says each number is a quarter's, it names none
+    kept = [m for m in items if m is not None and m.period != Period(None, "Q")]
     out: list[Period] = []
     i = 0
     while i < len(kept):
@@ -636,6 +685,13 @@ def _listed_periods(reading: Reading, named: list[PeriodMention], basis: str) ->
                     return None
                 continue
             out.append(Period(m.period.year, "FY"))
+        elif nxt is not None and (quarters := _quarter_span(m, nxt, between)) is not None:
+            # `2020年Q1-2021年Q3`: every quarter from the first to the last
+            out.extend(quarters)
+            i += 2
+            if i < len(kept) and folded[nxt.end : kept[i].start].strip() not in _LIST_JOINS:
+                return None
+            continue
         elif m.kind == "period" and m.period is not None and m.period.year is not None:
             out.append(Period(m.period.year, m.period.sub))
         else:
@@ -644,6 +700,26 @@ def _listed_periods(reading: Reading, named: list[PeriodMention], basis: str) ->
             return None
         i += 1
     return out if len(out) >= 2 else None
+
+
+_QUARTER_SUBS = ("Q1", "Q2", "Q3", "Q4")
+
+
+def _quarter_span(m: PeriodMention, nxt: PeriodMention, between: str) -> list[Period] | None:
+    """The quarters a span of two dated quarters runs over (`2020年Q1-2021年Q3`: seven), first to last; None
+    when `m` and `nxt` are not two dated quarters joined as a span, or the span is empty or past 3 years."""
+    if between not in _SPAN_JOINS or m.kind != "period" or nxt.kind != "period":
+        return None
+    a, b = m.period, nxt.period
+    if a is None or b is None or a.year is None or b.year is None:
+        return None
+    if a.sub not in _QUARTER_SUBS or b.sub not in _QUARTER_SUBS:
+        return None
+    first = a.year * 4 + int(a.sub[1]) - 1
+    last = b.year * 4 + int(b.sub[1]) - 1
+    if not 0 < last - first <= 12:
+        return None
+    return [Period(k // 4, f"Q{k % 4 + 1}") for k in range(first, last + 1)]
 
 
 def _period(reading: Reading, when: PeriodMention | None, basis: str) -> Period | None:

@@ -632,8 +632,16 @@ _REVISED_RE = re.compile(r"上调|下调|调整|预测|预计|假设|引入|给�
 _THIS_YEAR_RE = re.compile(r"(?:今年|本年|当年)\s?$")
 
 
+_FLOOR_OR_CAP_RE = re.compile(r"不低于|不少于|不高于|不超过|不多于")
+
+
 def _has_figure(folded: str, m: PeriodMention) -> bool:
-    return bool(_FIGURE_AFTER_RE.match(folded, m.end)) and "行业" not in folded[m.end : m.end + 14]
+    """Whether the company's revenue or profit follows the period as an amount in its clause; a floor or a
+    cap (`广州京诚承诺20-22年净利润不低于0.23/0.27/0.31亿`: a commitment, a target) is no reported figure."""
+    found = _FIGURE_AFTER_RE.match(folded, m.end)
+    if found is None or _FLOOR_OR_CAP_RE.search(found.group(0)):
+        return False
+    return "行业" not in folded[m.end : m.end + 14]
 
 
 _SALES_AFTER_RE = re.compile(r"\s?(?:公司)?\s?(?:全口径|权益)?(?:销售|签约|销量)")

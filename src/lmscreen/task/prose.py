@@ -155,7 +155,8 @@ _FOREIGN_RE = re.compile("|".join(FOREIGN_CURRENCIES) + r"|USD|US\$|HK\$|HKD|EUR
 _SEGMENT_WORD_RE = re.compile(r"业务|板块|分部|子公司|分公司|事业部|segment", re.IGNORECASE)
 _INDUSTRY_RE = re.compile(r"行业|市场|全国|全球|全行业|同行|industry|market", re.IGNORECASE)
 _FILLER_RE = re.compile(
-    r"本公司|该公司|该股|上市公司|公司|可以看到|可以看出|可以发现|本集团|集团|本行|该行|我行|我们|报告期内|报告期|期内|本期|当期|全年|年度|其中|实现|完成"
+    r"追溯调整后|追溯调整|追溯后|追溯|可比口径下|同口径下|口径下"  # `追溯口径下`: a basis, no part
+    r"|本公司|该公司|该股|上市公司|公司|可以看到|可以看出|可以发现|本集团|集团|本行|该行|我行|我们|报告期内|报告期|期内|本期|当期|全年|年度|其中|实现|完成"
     r"|取得|录得|累计|累积|合计|共计|整体|总计|总体|综合|同比|单季度?|单季|季度|分季度看|分季度|今年|前三季度|上半年|下半年"
     r"|宣布|宣告|公告|公告称|表示|称|据|报道|介绍|归属|未经审计|经审计|未审计|审计后"
     r"|不过|但是|然而|因此|所以|从而|进而|由此|因而|而且|并且|上行|下行|上扬|攀升|回升|回落"
@@ -320,6 +321,7 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         _subsidiary_item(reading, label.start)
         or _other_company_before(reading, label)
         or _report_subject(reading, label)
+        or _series_subject(reading, label)
     )
     if subsidiary is not None:
         return "segment", subsidiary
@@ -513,6 +515,35 @@ def _report_subject(reading: Reading, label: Label) -> str | None:
     if name.upper() in _NOT_A_LATIN_NAME or _GENERIC_COMPANY_RE.search(name):
         return None
     if reading.names_company(name):
+        return None
+    return name
+
+
+def _series_subject(reading: Reading, label: Label) -> str | None:
+    """`招股书显示，2019年到2020年，Soul App的营收分别为人民币7070万元、4.98亿元。2021年第一季度营收为人民币
+    2.38亿元`: a sentence that opens on a period and goes straight to its label, right after a sentence
+    (in the same paragraph) whose label of the same metric names someone other than the company, goes on
+    with that one's series of the metric: the figure is that one's too, not the company's. A sentence
+    naming anything before its label, a label naming the whole (综合, 归母…), one after a paragraph break,
+    after a sentence naming no other period (a series runs over periods), or after a label printing no
+    figure starts afresh."""
+    folded = reading.folded
+    sent_lo = _sentence_lo(reading, label.start)
+    if sent_lo == 0 or folded[sent_lo - 1] not in "。；;" or _COMPANY_LABEL_RE.match(label.text):
+        return None  # `2025Q1的综合毛利率28.83%`: a label naming the whole is the company's
+    lead = _blank_periods(reading, folded[sent_lo : label.start], sent_lo, label.start)
+    own = [p.period for p in reading.periods_in(sent_lo, label.start) if p.kind != "date"]
+    if lead.strip(" ，,的") or not own:
+        return None
+    prev_lo = _sentence_lo(reading, sent_lo - 1)
+    earlier = [p.period for p in reading.periods_in(prev_lo, sent_lo - 1) if p.kind != "date"]
+    if not earlier or any(p in own for p in earlier):
+        return None  # a series runs over other periods; `B端毛利率…54%。2024H1毛利率…`: no series
+    same = [lab for lab in reading.labels_in(prev_lo, sent_lo - 1) if lab.metric == label.metric]
+    if not same or not reading.mentions_in(same[-1].end, reading.end_of(same[-1].end, CLAUSE_BREAKS, 60)):
+        return None  # `…业务保持高增速且毛利率稳步提升。`: a label with no figure of its own starts no series
+    scope, name, explicit = _own_subject(reading, same[-1])
+    if not explicit or scope != "segment" or name is None or reading.names_company(name):
         return None
     return name
 

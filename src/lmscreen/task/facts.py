@@ -710,9 +710,34 @@ def _latest_printed(facts: list[Fact]) -> Period | None:
     ]  # fmt: skip
     printed = {f.period for f in own}
     listed = {f.period for f in own if f.source == "list"}
+    latest = (
+        max(printed, key=lambda p: (p.year, _PERIOD_END[p.sub], p.sub in _CUMULATIVE)) if printed else None
+    )
+    if (
+        len(printed) == 2
+        and latest is not None
+        and _next_report(next(p for p in printed if p != latest), latest)
+        and len({(f.metric, f.period) for f in own}) == 4
+    ):
+        # `2022年实现营收7.92亿元，…归母净利润…。2023年一季报显示，期内公司实现营收3.71亿元，…归母净利润…`:
+        # revenue and profit for a year's report and for the next one after it, the latest figures the text
+        # gives (both measures for both, so a second company's figure beside them does not count)
+        return latest
     if len(printed) < 2 or len(listed & printed) < 2:
         return None  # only a list of the company's figures over its periods says they are the text's own
-    return max(printed, key=lambda p: (p.year, _PERIOD_END[p.sub], p.sub in _CUMULATIVE))
+    return latest
+
+
+def _next_report(earlier: Period, later: Period) -> bool:
+    """Whether `later` is the report published right after `earlier`'s (FY then the next Q1, Q1 then H1,
+    H1 then the nine months, the nine months then FY)."""
+    order = ("Q1", "H1", "Q1-Q3", "FY")
+    if earlier.year is None or later.year is None or earlier.sub not in order or later.sub not in order:
+        return False
+    i, j = order.index(earlier.sub), order.index(later.sub)
+    return (later.year == earlier.year and j == i + 1) or (
+        later.year == earlier.year + 1 and i == 3 and j == 0
+    )
 
 
 _CLOSING_QUARTER = {"H1": "Q2", "Q1-Q3": "Q3", "FY": "Q4"}

@@ -669,6 +669,20 @@ Two sets of logged start-ups, each row citing its source:
   (~0.6 GiB of 16-bit layers) is not stated anywhere found. cyankiwi/Qwen3.5-9B-AWQ-BF16-INT8 is
   compressed-tensors W8A16, symmetric, group 32 (the same survey; 12.19 GiB language-only on 0.30.0), but
   which layers its 'BF16' keeps is not stated, so the 13.04 GiB load stays 11.27 planned.
+  (4) cyankiwi's releases are group 32 (the survey's header reads;
+  cyankiwi/Kimi-Linear-48B-A3B-Instruct-AWQ-4bit is compressed-tensors int4, group 32, symmetric, ~28.4 GiB on
+  disk, per two public model-selection notes): sizing them so takes held out 466 -> 467 (the club3090-334
+  gemma-4-26B-A4B AWQ 256k refusal right) but calibration's Kimi-Linear TP2 pool from 0.3% to 56% (2.31 ->
+  1.02 / 2.30, median 0.3% -> 0.85%): that row is the one MOE_FORWARD_FACTOR (3.3) was fitted on, with weights
+  ~2 GiB a GPU lighter than the checkpoint, so the factor carries that error; not adopted until the fused-MoE
+  forward is counted from vLLM's kernels rather than fitted. (5) Alone, each of: the 4 x max_position M-RoPE
+  table for the Qwen3.5 / 3.6 / 3.8 copies (rotary_embedding/mrope.py; nvidia's Qwen3.6-27B-NVFP4 copy states
+  mrope_section [11, 11, 10]) 466 -> 465 (+ the Qwen3.5-0.8B weights and the A10 CUDA-graphs refusal, - the
+  A10 eager start, cyankiwi's 4B AWQ weights and the 2 x RTX 3090 Qwen3.6-35B-A3B AutoRound pool); dense
+  gated-delta 4-bit releases keeping only in_proj_a / in_proj_b 16 bit (what five of the six dense 27B builds'
+  headers show, QuantTrio's the exception) 466 -> 464 (cyankiwi's 4B AWQ weights 3.97 -> 3.57 / 3.85 at group
+  128, and the QuantTrio rows). Against the survey's seven vLLM 0.30.0 loads of 27B builds the file-accurate
+  layouts plan 0.0-0.5 GiB under what loads, which is what keeps these changes from adding up.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

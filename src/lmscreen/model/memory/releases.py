@@ -80,6 +80,15 @@ sequences and 635 at 1,024 (V1's sampler planned 570), Qwen2.5-0.5B on an RTX 40
 GiB at 256 sequences (V1: 1.04). A dated nightly ("2026-08 build") is planned as the newest release logged by
 that month (RELEASED_BY).
 
+What these terms leave out: a first boot's compile. With torch >= 2.10 vLLM AOT-compiles the model inside the
+profile run on a compile-cache miss (compilation/decorators.py of the 0.24.0-0.26.0 wheels: `aot_compile`,
+then the profiling forward, both inside gpu_worker's `memory_profiling` with no peak reset between them), so
+the compiler's temporaries count as peak activation until a restart finds the cache (vllm-project/vllm#54122,
+#54383). The logs the constants above were fitted on do not say whether their cache was warm; 0.26-0.31 dense
+models on V2 keep 0.4-1.3 GiB more than the V2 terms plan, and two 0.24.0 logs of one command 0.95. The size
+is Inductor's and Triton's scratch, which vLLM's code does not bound, so it is not planned
+(bench/planner_accuracy.py, s36-pl2 pass).
+
 The sampler warm-up (read in 0.11.0 and 0.19.0 gpu_worker.py `compile_or_warm_up_model`): after the KV
 pool is allocated the worker runs the compile-size warm-ups, `kernel_warmup` (FlashInfer autotune on sm90+:
 a `_dummy_run(max_num_batched_tokens)`) and `capture_model` (which measures the graphs as the drop in free

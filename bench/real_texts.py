@@ -90,7 +90,9 @@ class Report:
     pages: list[str] = field(default_factory=list)
 
 
-SETS = ("seen",) + tuple(f"heldout-{n}" for n in range(1, 77)) + ("heldout-101",)
+SETS = (
+    ("seen",) + tuple(f"heldout-{n}" for n in range(1, 77)) + ("heldout-79", "heldout-80") + ("heldout-101",)
+)
 
 
 def load(

@@ -144,9 +144,11 @@ def read_lists(reading: Reading) -> list[Fact]:
         change = _CHANGE_AFTER_RE.match(after[skip.end() if skip else 0 :])
         start = enum.end() + (skip.end() if skip else 0) + (change.end() if change else 0)
         level = False
-        if change is not None and (to := _LEVELS_AFTER_CHANGES_RE.match(folded, start, hi)) is not None:
+        to = _LEVELS_AFTER_CHANGES_RE.match(folded, start, hi)
+        if to is not None and (change is not None or folded.startswith(("+", "-"), start)):
             # `毛利率、净利率较2020年分别提升1.59/0.57个百分点至-0.11%/-4.23%`: the levels after 至 are the
-            # labels' own figures, the changes before it are not read
+            # labels' own figures, the changes before it are not read (signed numbers are changes with no
+            # verb: `毛利率和净利率分别-0.12/-0.92pcts至91.66%/48.61%`)
             numbers = _number_run(reading, to.end(), hi)
             level = True
         else:

@@ -552,12 +552,30 @@ def _first_dated(
             continue  # `公司成立于2007年，2012年切入激光切割控制系统`: a year of the company's history
         if not p.sub and folded.startswith(("“", '"', "《", "「"), m.end):
             continue  # `2019“银华基金杯”新浪银行理财师大赛`: a year in an event's name
-        if folded.startswith("同期", m.end):
-            continue  # `仅为2019年同期的10%`: the base a figure is measured against, not the document's
+        if folded.startswith("同期", m.end) or _TIMES_AFTER_RE.match(folded, m.end):
+            continue  # `仅为2019年同期的10%`, `约是2021年的14倍`: the base a figure is measured against
         if _estimate_years(folded, m, forecast):
             continue  # `我们维持23-25年净利润预测值4.04/6.86/9.40亿元`: the years of estimates
+        if _valuation_or_horizon(folded, m):
+            continue
         return m
     return None
+
+
+_TIMES_AFTER_RE = re.compile(r"的\s?(?:[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百]+)\s?倍")
+_VALUATION_BEFORE_RE = re.compile(r"对应\s?$")
+_HORIZON_BEFORE_RE = re.compile(r"(?<!截)(?:到|至)\s?$")
+_AHEAD_AFTER_RE = re.compile(r"[^。；;！？\n]{0,30}?(?:将|有望|预计|预期)")
+
+
+def _valuation_or_horizon(folded: str, m: PeriodMention) -> bool:
+    """`目前市值对应2020年股息率7.5%`, `到2025年，我国自动驾驶市场规模将达2994亿元`: the year a valuation is
+    measured against, or the horizon a projection looks ahead to (到/至 a year, then 将, 有望, 预计 in the
+    sentence; `截至2020年` is an as-of date): neither is a period the document reports."""
+    if _VALUATION_BEFORE_RE.search(folded, max(0, m.start - 3), m.start):
+        return True
+    horizon = _HORIZON_BEFORE_RE.search(folded, max(0, m.start - 2), m.start)
+    return bool(horizon and _AHEAD_AFTER_RE.match(folded, m.end))
 
 
 _FOUNDED_BEFORE_RE = re.compile(r"(?:成立|创立|创建|创办|设立|始建|组建|注册|上市|挂牌)(?:于|在)?\s?$")

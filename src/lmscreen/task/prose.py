@@ -94,13 +94,16 @@ def _express_estimates_blanked(before: str) -> str:
 _OWN_ACCOUNTS_RE = re.compile(r"(?:经)?(?:公司)?财务部门(?:初步)?测算")
 _PREANNOUNCED_RE = re.compile(r"预告|预增|预减|预盈|预亏|预计|预测|预期|预估|将实现")
 """A text naming a preannouncement or an expectation anywhere: its 财务部门测算 stays a forecast's mark."""
+_PREANNOUNCING_VERB = r"(?<!业绩)预告(?:称|显示)?[：:]?\s?(?=(?:20[0-9]{2}|[0-9]{2})\s?年)"
+"""`公司预告2022年实现营业总收入19.07亿元`: 预告 as the verb whose object is a year (not the noun of
+`业绩预告`, nor `接近预告上限`): what follows is what the company preannounces, a forecast's point."""
 _FORECAST_EXTRA_RE = re.compile(
     r"计划|目标|规划|力争|指引|预告区间|将实现|可望|料将|有望|预估|我们(?:计算|推算|估算)|经(?:我们)?(?:计算|推算)"
-    r"|内部消息|传闻|据传|小道消息"
+    r"|内部消息|传闻|据传|小道消息|" + _PREANNOUNCING_VERB
 )
 """Beyond FORECAST_RE: plans and targets, and an analyst's own computation (`考虑还原运输成本…，我们计算2021年
 综合毛利率…至29.96%`: a restated figure, not the one the report prints); a 业绩预告's figures and a rumour's
-(`内部消息，明天晚上业绩预告，年报净利润33亿左右`)."""
+(`内部消息，明天晚上业绩预告，年报净利润33亿左右`), and a year's figures the company 预告s."""
 _THRESHOLD_BEFORE_RE = re.compile(
     r"(?:低于|高于|超过|超出|不低于|不高于|不超过|不少于|不足|少于|多于|大于|小于|至少|最多|最高|最低|突破|逾|超|破"
     r"|达不到|未达到|以上的|门槛|标准为|不得|须|应当"
@@ -1518,7 +1521,7 @@ def _report_year_as_last_year(reading: Reading, lead: str, sent_lo: int, pos: in
 
 
 _SAME_VERB_RE = re.compile(r"\s?实现")
-_FORECAST_VERB_RE = re.compile(r"(?:预计|预测|预期)[^，,；;。]{0,14}实现")
+_FORECAST_VERB_RE = re.compile(r"(?:预计|预测|预期|" + _PREANNOUNCING_VERB + r")[^，,；;。]{0,14}实现")
 
 
 _ASIDE_LEAD_RE = re.compile(r"其中[，,]?\s?$")

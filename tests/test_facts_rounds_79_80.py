@@ -91,3 +91,42 @@ def test_unsigned_numbers_after_fenbie_are_not_taken_for_changes() -> None:
     # no sign and no change word: `分别为` a range's ends, not changes then levels
     text = "公司发布2021年半年报。21H1毛利率和净利率分别为90.12%/47.35%。"
     assert _kept(text, "gross_margin") == pytest.approx(90.12)
+
+
+FEATURE = (
+    "于是乎，某某网络2023年连续五个月上涨，涨幅高达155.78%。究其根本，某某网络的业绩不振。2017年至2021年，"
+    "某某网络的营业收入分别为29.07亿元，37.80亿元、25.71亿元、22.17亿元、21.24亿元，同比分别增长25.10%、"
+    "30.03%、-31.96%、-13.77%、-4.20%；净利润分别为12.90亿元、10.78亿元、8.20亿元、10.29亿元、9.95亿元。"
+    "早在2020年该IP的累计收入就超过200亿元。"
+)
+
+
+def test_a_comma_between_a_lists_first_amounts_keeps_the_list() -> None:
+    sheet = read_facts(FEATURE, names=("某某网络",))
+    revenues = sorted(
+        (f.period.year, f.value)
+        for f in sheet.facts
+        if f.metric == "revenue" and f.source == "list" and f.basis == "actual" and f.period
+    )
+    assert revenues[0] == (2017, pytest.approx(29.07e8))
+    assert len(revenues) == 5
+
+
+def test_a_span_of_years_listing_the_companys_figures_dates_the_document_by_its_last_year() -> None:
+    sheet = read_facts(FEATURE, names=("某某网络",))
+    assert sheet.period is not None and (sheet.period.year, sheet.period.sub) == (2021, "FY")
+    got = sheet.screening()
+    assert got["revenue"].fact.value == pytest.approx(21.24e8)
+    assert got["net_profit"].fact.value == pytest.approx(9.95e8)
+
+
+def test_a_subsidiarys_listed_years_do_not_date_the_document() -> None:
+    text = FEATURE.replace("某某网络的营业收入分别为", "子公司某某电子收入分别为")
+    sheet = read_facts(text, names=("某某网络",))
+    assert sheet.period is None or sheet.period.year != 2021
+
+
+def test_an_estimates_listed_years_do_not_date_the_document() -> None:
+    text = FEATURE.replace("2017年至2021年，某某网络", "我们继续维持2017年至2021年某某网络")
+    sheet = read_facts(text, names=("某某网络",))
+    assert sheet.period is None or sheet.period.year != 2021

@@ -69,6 +69,23 @@ _ASIDE_RE = re.compile(r"\s?[（(][^（()）]{1,24}[）)]")
 """A bracketed aside right after a listed number (`（-2.04pctYoY）`, `（+5%）`)."""
 
 
+def _list_end(reading: Reading, pos: int) -> int:
+    """The end of the list clause after 分别 at `pos`: its clause, and past a comma that sits between two
+    numbers (`营业收入分别为29.07亿元，37.80亿元、25.71亿元`: the writer's comma joins the list's first items;
+    `分别为3.2亿元，同比增长…` ends it)."""
+    folded = reading.folded
+    hi = reading.end_of(pos, CLAUSE_BREAKS, 80)
+    while hi < len(folded) and folded[hi] in "，,":
+        before = reading.mentions_in(max(pos, hi - 16), hi)
+        after = reading.mentions_in(hi + 1, hi + 3)
+        if not before or before[-1].folded_end != hi or not after or after[0].folded_start > hi + 2:
+            break
+        if after[0].kind != before[-1].kind:
+            break  # `…至91.66%/48.61%，21Q2毛利率…`: a period's digits, not the list's next amount
+        hi = reading.end_of(hi + 1, CLAUSE_BREAKS, 80)
+    return hi
+
+
 def _number_run(reading: Reading, start: int, hi: int) -> list[Mention]:
     """Consecutive numbers from `start` joined only by list separators, ending before `hi`."""
     folded = reading.folded
@@ -138,7 +155,7 @@ def read_lists(reading: Reading) -> list[Fact]:
             continue
         lo = reading.start_of(enum.start(), SENTENCE_BREAKS, 90)
         periods_lo = _carried(reading, lo, enum.start(), last)
-        hi = reading.end_of(enum.end(), CLAUSE_BREAKS, 80)
+        hi = _list_end(reading, enum.end())
         after = folded[enum.end() : hi]
         skip = _AFTER_ENUM_RE.match(after)
         change = _CHANGE_AFTER_RE.match(after[skip.end() if skip else 0 :])

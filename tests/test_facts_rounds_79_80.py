@@ -130,3 +130,18 @@ def test_an_estimates_listed_years_do_not_date_the_document() -> None:
     text = FEATURE.replace("2017年至2021年，某某网络", "我们继续维持2017年至2021年某某网络")
     sheet = read_facts(text, names=("某某网络",))
     assert sheet.period is None or sheet.period.year != 2021
+
+
+NINE_MONTHS = (
+    "公司发布2021年三季报：前三季度公司实现营收8.15亿元，同比增长121.76%。2021年前三季度，公司整体毛利率为"
+)
+
+
+def test_a_margin_printed_without_its_percent_but_changed_in_points_is_kept() -> None:
+    text = NINE_MONTHS + "76.48，同比增加5.01pct，其中Q3毛利率80.12%，同比增加8.16pct。"
+    assert _kept(text, "gross_margin") == pytest.approx(76.48)
+
+
+@pytest.mark.parametrize("tail", ["76，同比增加5pct。", "76.48，主要系产品结构优化。"])
+def test_a_bare_whole_number_or_one_with_no_change_in_points_is_no_margin(tail: str) -> None:
+    assert _kept(NINE_MONTHS + tail, "gross_margin") is None

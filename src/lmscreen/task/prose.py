@@ -1231,6 +1231,22 @@ def _unit_kind_ok(metric: str, mention: Mention) -> bool:
     return False
 
 
+_CHANGE_IN_POINTS_AFTER_RE = re.compile(
+    r"[，,]\s?(?:同比|较上年同期|较上年|环比)\s?(?:增加|提升|提高|上升|下降|减少|下滑|降低|增|降|升)?\s?[+\-]?[0-9]+(?:\.[0-9]+)?"
+    r"\s?(?:个百分点|百分点|pcts?|pp)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def _rate_lost_its_sign(folded: str, mention: Mention) -> bool:
+    """`公司整体毛利率为79.25，同比增加5.01pct`: a rate printed with decimals but without its %, whose change
+    right after is in percentage points, is a percent all the same (a bare whole number, or one with no change
+    in points after it, stays no rate)."""
+    if mention.kind != "none" or mention.decimals == 0 or not 0 < mention.magnitude < 100:
+        return False
+    return bool(_CHANGE_IN_POINTS_AFTER_RE.match(folded, mention.folded_end))
+
+
 def _inherited_unit(reading: Reading, mention: Mention, lo: int) -> tuple[float, str] | None:
     """The unit of a bare amount printed like its sentence's other amounts, when those share one unit."""
     if mention.kind != "none" or ("," not in mention.printed and "." not in mention.printed):
@@ -1802,6 +1818,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         inherited = _inherited_unit(reading, mention, sent_lo) if "money" in METRICS[metric] else None
         if inherited is not None:
             mention = replace(mention, kind="money", factor=inherited[0], unit_source="declared")
+        elif metric in _RATE_LEVELS and _rate_lost_its_sign(folded, mention):
+            mention = replace(mention, kind="percent", factor=1.0, unit_source="declared")
         elif (
             metric in GROWTH_METRICS
             and mention.kind == "percent"

@@ -145,14 +145,3 @@ def test_a_margin_printed_without_its_percent_but_changed_in_points_is_kept() ->
 @pytest.mark.parametrize("tail", ["76，同比增加5pct。", "76.48，主要系产品结构优化。"])
 def test_a_bare_whole_number_or_one_with_no_change_in_points_is_no_margin(tail: str) -> None:
     assert _kept(NINE_MONTHS + tail, "gross_margin") is None
-
-
-def test_approximate_figures_of_a_year_whose_preannouncement_the_text_names_are_no_actuals() -> None:
-    text = (
-        "2018年12月28日，经销商联谊会在会议中心举行。2019年1月2日公司公布2018年业绩预告及2019年营业收入目标。"
-        "公司初步核算，2018年度生产基酒约4.97万吨；2018年度实现营业总收入750亿元左右，同比增长23%左右；"
-        "实现归属于上市公司股东的净利润340亿元左右，同比增长25%左右。"
-    )
-    got = read_facts(text).screening()
-    assert got["revenue"].fact is None
-    assert got["net_profit"].fact is None

@@ -466,9 +466,6 @@ def read_facts(
     if previewed is not None:
         facts = [_as_forecast(f, previewed) for f in facts]
         loose = [_as_forecast(f, previewed) for f in loose]
-    for announced in _previews_without_report(reading.folded):
-        facts = [_as_forecast(f, announced) if f.approx else f for f in facts]
-        loose = [_as_forecast(f, announced) if f.approx else f for f in loose]
     pages = page_at or (layout.page_at if layout.kind == "json_lines" else None)
     if pages is not None:
         facts = [_paged(f, pages) for f in facts]
@@ -558,33 +555,6 @@ def _previewed(folded: str) -> Period | None:
         return None
     sub = found[0].sub or "FY"
     return Period(found[0].year, "Q1-Q3" if sub == "Q3" else sub)
-
-
-_YEARS_REPORT_RE = (
-    r"(?:{y}|{yy})\s?年?\s?(?:度)?\s?"
-    r"(?:年报|年度报告|半年报|半年度报告|中报|三季报|季报|季度报告|业绩快报|业绩公告)"
-)
-
-
-def _previews_without_report(folded: str) -> list[Period]:
-    """`茅台公布2018年业绩预告及2019年营业收入目标。…初步核算，…2018年度实现营业总收入750亿元左右`: the
-    periods of the 业绩预告s the text names anywhere (not only in its opening) for which it names no
-    report of the same year (年报, 季报, 业绩快报): an approximate company figure (`左右`, `约`) of such a
-    period is the preannouncement's, not a reported actual. Exact figures are left to `_previewed`."""
-    out: list[Period] = []
-    for m in _PREVIEW_RE.finditer(folded):
-        found = [x.period for x in find_periods(m.group("when")) if x.period is not None]
-        if not found or found[0].year is None:
-            continue
-        year = found[0].year
-        report = re.compile(_YEARS_REPORT_RE.format(y=year, yy=f"{year % 100:02d}"))
-        if report.search(folded):
-            continue
-        sub = found[0].sub or "FY"
-        period = Period(year, "Q1-Q3" if sub == "Q3" else sub)
-        if period not in out:
-            out.append(period)
-    return out
 
 
 def _as_forecast(fact: Fact, previewed: Period) -> Fact:

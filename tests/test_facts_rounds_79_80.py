@@ -145,3 +145,10 @@ def test_a_margin_printed_without_its_percent_but_changed_in_points_is_kept() ->
 @pytest.mark.parametrize("tail", ["76，同比增加5pct。", "76.48，主要系产品结构优化。"])
 def test_a_bare_whole_number_or_one_with_no_change_in_points_is_no_margin(tail: str) -> None:
     assert _kept(NINE_MONTHS + tail, "gross_margin") is None
+
+
+@pytest.mark.parametrize("verb", ["升至", "增长至", "上涨至"])
+def test_an_amount_a_figure_rose_from_is_the_prior_one(verb: str) -> None:
+    # `由2.6亿元升至351.3亿元`: the first amount is where it came from, the second the year's
+    text = f"年报点评。公司2020年归母净利润由2.6亿元{verb}351.3亿元，盈利能力显著提升。"
+    assert _kept(text, "net_profit") == pytest.approx(351.3e8)

@@ -170,7 +170,7 @@ _FILLER_RE = re.compile(
 )
 _LEVEL_VERBS = (
     r"增|降|提升|上升|下降|减少|增加|下滑|回升|扩大|收窄|提高|降低"
-    r"|下行|上行|回落|攀升|下跌|上涨|抬升|缩窄|改善"
+    r"|下行|上行|回落|攀升|下跌|上涨|抬升|缩窄|改善|增长|跃升|升|涨"
 )
 """The verbs of a move to a new level (`由9.96%下行至9.62%`): the level after 至 is the figure."""
 _YEAR_OF = r"(?:20[0-9]{2}\s?年(?:度|末)?的?\s?)?"

@@ -152,3 +152,19 @@ def test_an_amount_a_figure_rose_from_is_the_prior_one(verb: str) -> None:
     # `由2.6亿元升至351.3亿元`: the first amount is where it came from, the second the year's
     text = f"年报点评。公司2020年归母净利润由2.6亿元{verb}351.3亿元，盈利能力显著提升。"
     assert _kept(text, "net_profit") == pytest.approx(351.3e8)
+
+
+BANK_NOTE = (
+    "公司近况　　近期我们前往某银消金公司调研某某银行消费金融业务，当前0.6倍2022年市净率具备重估空间。　　"
+    "某银消金公司成立于2021年3月，专营互联网个人消费信贷业务。在负债能力上，公司作为银行系持牌消金公司，具备"
+    "融资成本优势。公司2021年末净利润0.21亿元，开业首年实现盈利；1H22末，公司净利润0.64亿元，贷款余额182亿元。"
+)
+
+
+def test_a_paragraph_introducing_another_company_holds_that_companys_figures() -> None:
+    assert _kept(BANK_NOTE, "net_profit") is None
+
+
+def test_a_paragraph_introducing_the_company_itself_keeps_its_figures() -> None:
+    text = BANK_NOTE.replace("某银消金公司成立于", "某某银行股份有限公司成立于")
+    assert _kept(text, "net_profit") == pytest.approx(0.64e8)

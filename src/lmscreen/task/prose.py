@@ -298,6 +298,8 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     if target is not None:
         return "segment", target
     scope, segment, explicit = _own_subject(reading, label)
+    if scope == "company" and (introduced := _paragraph_company(reading, label.start)) is not None:
+        return "segment", introduced
     if explicit or label.text.isascii():
         return scope, segment
     collective = _collective_topic(reading, label.start)
@@ -356,6 +358,30 @@ _GENERIC_OWNERS = frozenset(
     {"上市公司", "母公司", "公司", "本公司", "本行", "本集团", "集团", "挂牌公司", "发行人"}
 )
 _SUBSIDIARY_WORD_RE = re.compile(r"子公司|附属公司|控股公司|下属公司")
+
+
+_PARAGRAPH_COMPANY_RE = re.compile(
+    r"\s*(?P<name>[\u4e00-\u9fffA-Za-z]{2,12}?公司)\s?(?:成立于|成立|创立于|设立于|是一家|为一家|系)"
+)
+
+
+def _paragraph_company(reading: Reading, pos: int) -> str | None:
+    """`苏银凯基消金公司成立于2021年3月，专营互联网个人消费信贷业务。…公司2021年末净利润0.17亿元；1H22末，
+    公司净利润0.58亿元`: a paragraph that opens by introducing a company by name (成立于, 是一家) that is
+    not one of the text's names for itself (nor a listed company's full name, 股份有限公司) is about that
+    company: a bare 公司 in it is that company, and its figures are not the text's company's."""
+    breaks = reading.matches_before(PARAGRAPH_BREAK_RE, pos)
+    if not breaks:
+        return None  # the text's opening paragraph is about its own company
+    m = _PARAGRAPH_COMPANY_RE.match(reading.folded, breaks[-1].end(), pos)
+    if m is None:
+        return None
+    name = m.group("name")
+    if _GENERIC_COMPANY_RE.search(name) or name.endswith(("股份有限公司", "股份公司")):
+        return None
+    if reading.names_company(name):
+        return None
+    return name
 
 
 def _subsidiary_owner(reading: Reading, label: Label) -> str | None:

@@ -450,7 +450,9 @@ def read_facts(
                     break
                 line = nxt + 1
     table_period = _first_table_period(tables)
-    reading.main = main_period(reading.folded, reading.periods, FORECAST_RE, table_period)
+    reading.main = main_period(
+        reading.folded, reading.periods, FORECAST_RE, table_period, names=reading.aliases
+    )
     reading.periods, reading.main = first_quarter_beside_annual(reading.folded, reading.periods, reading.main)
     reading.periods = next_first_quarter(reading.folded, reading.periods, reading.main)
     found = read_table_facts(reading, tables)

@@ -73,6 +73,23 @@ _LEVEL_WORD_RE = re.compile(r"^\s?水平")
 """`毛利率和净利率水平达到25.6%和11.1%`: 水平 (level) before a run's first number names no other figure."""
 
 
+def _list_end(reading: Reading, pos: int) -> int:
+    """The end of the list clause after 分别 at `pos`: its clause, and past a comma that sits between two
+    numbers (`营业收入分别为29.07亿元，37.80亿元、25.71亿元`: the writer's comma joins the list's first items;
+    `分别为3.2亿元，同比增长…` ends it)."""
+    folded = reading.folded
+    hi = reading.end_of(pos, CLAUSE_BREAKS, 80)
+    while hi < len(folded) and folded[hi] in "，,":
+        before = reading.mentions_in(max(pos, hi - 16), hi)
+        after = reading.mentions_in(hi + 1, hi + 3)
+        if not before or before[-1].folded_end != hi or not after or after[0].folded_start > hi + 2:
+            break
+        if after[0].kind != before[-1].kind:
+            break  # `…至91.66%/48.61%，21Q2毛利率…`: a period's digits, not the list's next amount
+        hi = reading.end_of(hi + 1, CLAUSE_BREAKS, 80)
+    return hi
+
+
 def _number_run(reading: Reading, start: int, hi: int) -> list[Mention]:
     """Consecutive numbers from `start` joined only by list separators, ending before `hi`."""
     folded = reading.folded
@@ -142,15 +159,17 @@ def read_lists(reading: Reading) -> list[Fact]:
             continue
         lo = reading.start_of(enum.start(), SENTENCE_BREAKS, 90)
         periods_lo = _carried(reading, lo, enum.start(), last)
-        hi = reading.end_of(enum.end(), CLAUSE_BREAKS, 80)
+        hi = _list_end(reading, enum.end())
         after = folded[enum.end() : hi]
         skip = _AFTER_ENUM_RE.match(after)
         change = _CHANGE_AFTER_RE.match(after[skip.end() if skip else 0 :])
         start = enum.end() + (skip.end() if skip else 0) + (change.end() if change else 0)
         level = False
-        if change is not None and (to := _LEVELS_AFTER_CHANGES_RE.match(folded, start, hi)) is not None:
+        to = _LEVELS_AFTER_CHANGES_RE.match(folded, start, hi)
+        if to is not None and (change is not None or folded.startswith(("+", "-"), start)):
             # `毛利率、净利率较2020年分别提升1.59/0.57个百分点至-0.11%/-4.23%`: the levels after 至 are the
-            # labels' own figures, the changes before it are not read
+            # labels' own figures, the changes before it are not read (signed numbers are changes with no
+            # verb: `毛利率和净利率分别-0.12/-0.92pcts至91.66%/48.61%`)
             numbers = _number_run(reading, to.end(), hi)
             level = True
         else:

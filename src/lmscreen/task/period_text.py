@@ -435,6 +435,7 @@ def main_period(
     forecast: re.Pattern[str] | None = None,
     table_period: Period | None = None,
     today: date | None = None,
+    names: tuple[str, ...] = (),
 ) -> Period | None:
     """The document's own period: what its title or opening names it (`2020年半年度报告`, `发布2019年年报`,
     `披露三季报` then `2021年上半年`), else the first actual period of its opening, else the current column of
@@ -444,7 +445,7 @@ def main_period(
     actual cumulative period it ends (`1-3Q19`, `前三季度`): a note on a report quotes the last quarter beside
     the report's own figures, and the report's are the ones a screen compares.
     """
-    found = _main_period(folded, mentions, forecast, table_period, today)
+    found = _main_period(folded, mentions, forecast, table_period, today, names)
     if found is None or found.sub not in ("Q2", "Q3", "Q4"):
         return found
     whole = _TO_END[found.sub]
@@ -471,8 +472,10 @@ def _main_period(
     forecast: re.Pattern[str] | None,
     table_period: Period | None,
     today: date | None,
+    names: tuple[str, ...] = (),
 ) -> Period | None:
     periods = [m for m in mentions if m.kind in ("period", CURRENT, TO_DATE, WITHIN)]
+    ranges = [m for m in mentions if m.kind == "range"]
     head = folded[:_HEAD_CHARS]
     found = _from_report_word(folded, head, periods, forecast, today)
     if found is not None:
@@ -481,7 +484,7 @@ def _main_period(
     first_end = min([i for i in (folded.find(ch, 0, 200) for ch in "。\n!?！？") if i > 0] or [200])
     dated = _first_dated(folded, periods, first_end, forecast, today)
     if dated is not None:
-        return _figures_period(folded, periods, dated, forecast, today)
+        return _figures_period(folded, periods, dated, forecast, today, (ranges, names))
     # the first sentence names a part without its year (`一季度实现收入…`): the latest actual year
     for m in periods:
         if m.start >= first_end:
@@ -509,7 +512,7 @@ def _main_period(
             return found
     dated = _first_dated(folded, periods, _HEAD_CHARS, forecast, today)
     if dated is not None:
-        return _figures_period(folded, periods, dated, forecast, today)
+        return _figures_period(folded, periods, dated, forecast, today, (ranges, names))
     if table_period is not None:
         return table_period
     # a part named without a year (`上半年归属于母公司所有者的净利润…`)
@@ -552,12 +555,30 @@ def _first_dated(
             continue  # `公司成立于2007年，2012年切入激光切割控制系统`: a year of the company's history
         if not p.sub and folded.startswith(("“", '"', "《", "「"), m.end):
             continue  # `2019“银华基金杯”新浪银行理财师大赛`: a year in an event's name
-        if folded.startswith("同期", m.end):
-            continue  # `仅为2019年同期的10%`: the base a figure is measured against, not the document's
+        if folded.startswith("同期", m.end) or _TIMES_AFTER_RE.match(folded, m.end):
+            continue  # `仅为2019年同期的10%`, `约是2021年的14倍`: the base a figure is measured against
         if _estimate_years(folded, m, forecast):
             continue  # `我们维持23-25年净利润预测值4.04/6.86/9.40亿元`: the years of estimates
+        if _valuation_or_horizon(folded, m):
+            continue
         return m
     return None
+
+
+_TIMES_AFTER_RE = re.compile(r"的\s?(?:[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百]+)\s?倍")
+_VALUATION_BEFORE_RE = re.compile(r"对应\s?$")
+_HORIZON_BEFORE_RE = re.compile(r"(?<!截)(?:到|至)\s?$")
+_AHEAD_AFTER_RE = re.compile(r"[^。；;！？\n]{0,30}?(?:将|有望|预计|预期)")
+
+
+def _valuation_or_horizon(folded: str, m: PeriodMention) -> bool:
+    """`目前市值对应2020年股息率7.5%`, `到2025年，我国自动驾驶市场规模将达2994亿元`: the year a valuation is
+    measured against, or the horizon a projection looks ahead to (到/至 a year, then 将, 有望, 预计 in the
+    sentence; `截至2020年` is an as-of date): neither is a period the document reports."""
+    if _VALUATION_BEFORE_RE.search(folded, max(0, m.start - 3), m.start):
+        return True
+    horizon = _HORIZON_BEFORE_RE.search(folded, max(0, m.start - 2), m.start)
+    return bool(horizon and _AHEAD_AFTER_RE.match(folded, m.end))
 
 
 _FOUNDED_BEFORE_RE = re.compile(r"(?:成立|创立|创建|创办|设立|始建|组建|注册|上市|挂牌)(?:于|在)?\s?$")
@@ -653,6 +674,7 @@ def _figures_period(
     dated: PeriodMention,
     forecast: re.Pattern[str] | None,
     today: date | None,
+    listed: tuple[list[PeriodMention], tuple[str, ...]] = ([], ()),
 ) -> Period | None:
     """The first dated period of the opening, unless nothing of the company's is reported for it there
     (`从16年到18Q3，存款增速…`, `公司发布2020年限制性股票激励计划`, `2022年该数值为48.2%`) and the text
@@ -669,12 +691,12 @@ def _figures_period(
         # sales and the text states the revenue or profit of the year before it (`2023年一季度销售进入行业前十
         # …2022年公司实现营业收入591.9亿`): a property developer's contracted sales are no results
         if _SALES_AFTER_RE.match(folded, dated.end):
-            figures = _first_figures(folded, periods, own.year, forecast, today)
+            figures = _first_figures(folded, periods, own.year, forecast, today, listed)
             if figures is not None and figures.year is not None and own.year is not None:
                 if figures.year == own.year - 1 and figures.sub == "FY":
                     return figures
         return own
-    return _first_figures(folded, periods, own.year, forecast, today) or own
+    return _first_figures(folded, periods, own.year, forecast, today, listed) or own
 
 
 def _clause_after(folded: str, pos: int, limit: int = 16) -> str:
@@ -690,10 +712,16 @@ def _first_figures(
     year: int | None,
     forecast: re.Pattern[str] | None,
     today: date | None,
+    listed: tuple[list[PeriodMention], tuple[str, ...]] = ([], ()),
 ) -> Period | None:
     """The first period the text states the company's revenue or profit for as an amount, not forecast,
-    planned, revised or a span's end; a part without a year takes `year` (none after `今年`)."""
-    for m in periods:
+    planned, revised or a span's end; a part without a year takes `year` (none after `今年`); of a span
+    of whole years (`listed`: the text's spans, and the company's names) whose figures are listed year by
+    year, its last year."""
+    ranges, names = listed
+    for m in sorted([*periods, *ranges], key=lambda x: x.start):
+        if m.kind == "range" and (last := _listed_years_end(folded, m, forecast, today, names)) is not None:
+            return last
         q = m.period
         if q is None or m.kind != "period" or q.sub in ("E", LAST_QUARTER) or not _plausible(q.year, today):
             continue
@@ -717,6 +745,48 @@ def _first_figures(
             return Period(None, q.sub)
         return Period(year, q.sub)
     return None
+
+
+_YEARS_SPAN_RE = re.compile(
+    r"(?:20[0-9]{2}|[0-9]{2})\s?年?\s?(?:至|到|-|—|~|～)\s?(?P<y>20[0-9]{2}|[0-9]{2})\s?年(?:度)?$"
+)
+_LISTED_AFTER_RE = re.compile(
+    r"[，,\s]*(?P<who>[^，,。；;！？\n\d]{0,12}?)\s?(?:营业总收入|营业收入|总营收|营收|收入|归母净利润|归母净利|净利润|净利)"
+    r"[^，,。；;！？\n\d]{0,6}?分别(?:为|是|达到?|实现)?\s?[-−]?[0-9]"
+)
+_COMPANY_WORDS = ("", "公司", "本公司", "该公司", "集团", "本集团")
+_ESTIMATE_LEAD_RE = re.compile(r"维持|我们|盈利预测|估值")
+
+
+def _listed_years_end(
+    folded: str,
+    m: PeriodMention,
+    forecast: re.Pattern[str] | None,
+    today: date | None,
+    names: tuple[str, ...],
+) -> Period | None:
+    """`2017年至2022年，巨人网络的营业收入分别为29.07亿元、…、20.38亿元`: whole years whose clause goes on to
+    the company's revenue or profit (the company's word or name, or none) listed year by year (分别) are the
+    years the text reports; the last is the latest it reports, the document's own (no forecast, estimate or
+    plan before it, none in the future; a subsidiary's list, `旗滨电子收入分别为…`, says nothing)."""
+    span = _YEARS_SPAN_RE.match(folded[m.start : m.end])
+    listed = _LISTED_AFTER_RE.match(folded, m.end)
+    if span is None or listed is None or not _has_figure(folded, m):
+        return None
+    who = listed.group("who").strip().removesuffix("的")
+    if who not in _COMPANY_WORDS and who not in names:
+        return None
+    year = int(span.group("y"))
+    year = year + 2000 if year < 100 else year
+    if not _plausible(year, today) or _forecast_before(folded, m.start, forecast):
+        return None
+    lead = folded[max(0, m.start - _FORECAST_WINDOW) : m.start]
+    lead = lead[max(lead.rfind(ch) for ch in "。；;\n") + 1 :]
+    if _REVISED_RE.search(lead) or _ESTIMATE_LEAD_RE.search(lead):
+        return None
+    if forecast is not None and forecast.search(_clause_after(folded, m.end, 40)):
+        return None
+    return Period(year, "FY")
 
 
 _NUMBER_IN_CLAUSE_RE = re.compile(r"[^。；;！？\n]*?[0-9]")

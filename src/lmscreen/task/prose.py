@@ -94,13 +94,16 @@ def _express_estimates_blanked(before: str) -> str:
 _OWN_ACCOUNTS_RE = re.compile(r"(?:经)?(?:公司)?财务部门(?:初步)?测算")
 _PREANNOUNCED_RE = re.compile(r"预告|预增|预减|预盈|预亏|预计|预测|预期|预估|将实现")
 """A text naming a preannouncement or an expectation anywhere: its 财务部门测算 stays a forecast's mark."""
+_PREANNOUNCING_VERB = r"(?<!业绩)预告(?:称|显示)?[：:]?\s?(?=(?:20[0-9]{2}|[0-9]{2})\s?年)"
+"""`公司预告2022年实现营业总收入19.07亿元`: 预告 as the verb whose object is a year (not the noun of
+`业绩预告`, nor `接近预告上限`): what follows is what the company preannounces, a forecast's point."""
 _FORECAST_EXTRA_RE = re.compile(
     r"计划|目标|规划|力争|指引|预告区间|将实现|可望|料将|有望|预估|我们(?:计算|推算|估算)|经(?:我们)?(?:计算|推算)"
-    r"|内部消息|传闻|据传|小道消息"
+    r"|内部消息|传闻|据传|小道消息|" + _PREANNOUNCING_VERB
 )
 """Beyond FORECAST_RE: plans and targets, and an analyst's own computation (`考虑还原运输成本…，我们计算2021年
 综合毛利率…至29.96%`: a restated figure, not the one the report prints); a 业绩预告's figures and a rumour's
-(`内部消息，明天晚上业绩预告，年报净利润33亿左右`)."""
+(`内部消息，明天晚上业绩预告，年报净利润33亿左右`), and a year's figures the company 预告s."""
 _THRESHOLD_BEFORE_RE = re.compile(
     r"(?:低于|高于|超过|超出|不低于|不高于|不超过|不少于|不足|少于|多于|大于|小于|至少|最多|最高|最低|突破|逾|超|破"
     r"|达不到|未达到|以上的|门槛|标准为|不得|须|应当"
@@ -168,7 +171,7 @@ _FILLER_RE = re.compile(
 )
 _LEVEL_VERBS = (
     r"增|降|提升|上升|下降|减少|增加|下滑|回升|扩大|收窄|提高|降低"
-    r"|下行|上行|回落|攀升|下跌|上涨|抬升|缩窄|改善"
+    r"|下行|上行|回落|攀升|下跌|上涨|抬升|缩窄|改善|增长|跃升|升|涨"
 )
 """The verbs of a move to a new level (`由9.96%下行至9.62%`): the level after 至 is the figure."""
 _YEAR_OF = r"(?:20[0-9]{2}\s?年(?:度|末)?的?\s?)?"
@@ -708,17 +711,17 @@ def _acquired_subject(reading: Reading, label: Label) -> str | None:
     return None
 
 
-_FOUNDED_OPENER_RE = re.compile(r"\s*(?P<name>[\u4e00-\u9fffA-Za-z]{2,14}?)\s?成立于")
+_FOUNDED_OPENER_RE = re.compile(
+    r"\s*(?P<name>[\u4e00-\u9fffA-Za-z]{2,14}?)\s?(?:成立于|创立于|设立于|(?<=公司)(?:是一家|为一家))"
+)
 
 
 def _introduced_entity(reading: Reading, label: Label) -> str | None:
     """`苏银凯基消金公司成立于2021年3月，专营…。…公司作为银行系持牌消金公司…1H22末，公司净利润0.58亿元`
     in a note on 江苏银行: a paragraph that opens by introducing someone other than the company
     (`<名>成立于…`) is about that one, and its `公司` is that one too, so a figure whose clause names none of
-    the company's own names is the introduced one's. Only a text that knows the company's names can tell:
-    with none, or when the opener is a full legal name (the company's own, written out), it is left alone."""
-    if not reading.aliases:
-        return None
+    the company's own names is the introduced one's. A full legal name (the company's own, written out) and
+    the text's opening paragraph (no break before it: about the text's own company) are left alone."""
     folded = reading.folded
     breaks = reading.matches_before(PARAGRAPH_BREAK_RE, label.start)
     if not breaks:
@@ -728,7 +731,11 @@ def _introduced_entity(reading: Reading, label: Label) -> str | None:
     if m is None:
         return None
     name = m.group("name")
-    if name in ("公司", "本公司", "该公司") or "股份有限公司" in name or reading.names_company(name):
+    if (
+        _GENERIC_COMPANY_RE.search(name)
+        or name.endswith(("股份有限公司", "股份公司"))
+        or reading.names_company(name)
+    ):
         return None
     own = folded[reading.start_of(label.start, CLAUSE_BREAKS, 40) : label.start]
     if any(a in own for a in reading.aliases):
@@ -1338,6 +1345,22 @@ def _unit_kind_ok(metric: str, mention: Mention) -> bool:
     return False
 
 
+_CHANGE_IN_POINTS_AFTER_RE = re.compile(
+    r"[，,]\s?(?:同比|较上年同期|较上年|环比)\s?(?:增加|提升|提高|上升|下降|减少|下滑|降低|增|降|升)?\s?[+\-]?[0-9]+(?:\.[0-9]+)?"
+    r"\s?(?:个百分点|百分点|pcts?|pp)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def _rate_lost_its_sign(folded: str, mention: Mention) -> bool:
+    """`公司整体毛利率为79.25，同比增加5.01pct`: a rate printed with decimals but without its %, whose change
+    right after is in percentage points, is a percent all the same (a bare whole number, or one with no change
+    in points after it, stays no rate)."""
+    if mention.kind != "none" or mention.decimals == 0 or not 0 < mention.magnitude < 100:
+        return False
+    return bool(_CHANGE_IN_POINTS_AFTER_RE.match(folded, mention.folded_end))
+
+
 def _inherited_unit(reading: Reading, mention: Mention, lo: int) -> tuple[float, str] | None:
     """The unit of a bare amount printed like its sentence's other amounts, when those share one unit."""
     if mention.kind != "none" or ("," not in mention.printed and "." not in mention.printed):
@@ -1628,7 +1651,7 @@ def _report_year_as_last_year(reading: Reading, lead: str, sent_lo: int, pos: in
 
 
 _SAME_VERB_RE = re.compile(r"\s?实现")
-_FORECAST_VERB_RE = re.compile(r"(?:预计|预测|预期)[^，,；;。]{0,14}实现")
+_FORECAST_VERB_RE = re.compile(r"(?:预计|预测|预期|" + _PREANNOUNCING_VERB + r")[^，,；;。]{0,14}实现")
 
 
 _ASIDE_LEAD_RE = re.compile(r"其中[，,]?\s?$")
@@ -1909,6 +1932,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         inherited = _inherited_unit(reading, mention, sent_lo) if "money" in METRICS[metric] else None
         if inherited is not None:
             mention = replace(mention, kind="money", factor=inherited[0], unit_source="declared")
+        elif metric in _RATE_LEVELS and _rate_lost_its_sign(folded, mention):
+            mention = replace(mention, kind="percent", factor=1.0, unit_source="declared")
         elif (
             metric in GROWTH_METRICS
             and mention.kind == "percent"

@@ -90,7 +90,9 @@ class Report:
     pages: list[str] = field(default_factory=list)
 
 
-SETS = ("seen",) + tuple(f"heldout-{n}" for n in range(1, 79)) + ("heldout-101",) + ("heldout-81", "heldout-82")
+SETS = (
+    ("seen",) + tuple(f"heldout-{n}" for n in range(1, 79)) + ("heldout-101",) + ("heldout-81", "heldout-82")
+)
 
 
 def load(

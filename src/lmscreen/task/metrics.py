@@ -79,7 +79,8 @@ _LABELS: list[tuple[str, str, int]] = [
     # --- margins (before the profit: 净利润率 is a margin)
     (_w("销售净利率", "净利润率", "净利率", "net margin", "net profit margin"), "net_margin", 0),
     (_w("主营业务毛利率"), "gross_margin", 1),
-    (_w("综合毛利率", "销售毛利率", "整体毛利率", "毛利率", "gross margin",
+    # `毛利润率`: the gross profit's rate, the gross margin spelt out
+    (_w("综合毛利率", "销售毛利率", "整体毛利率", "毛利润率", "毛利率", "gross margin",
         "gross profit margin"),
      "gross_margin", 0),
     # `23Q1毛/净利率为19.14%/5.89%`: the gross margin named by its first character, the shared word after

@@ -176,15 +176,23 @@ _LEVEL_VERBS = (
 """The verbs of a move to a new level (`由9.96%下行至9.62%`): the level after 至 is the figure."""
 _YEAR_OF = r"(?:20[0-9]{2}\s?年(?:度|末)?的?\s?)?"
 _FROM_OF = r"(?:(?:20[0-9]{2}\s?年(?:度|末|全年)?|上年同期|去年同期|上年|去年|上期)的?\s?)?"
+_MOVE_SIZE = r"(?:\s?[0-9]+(?:\.[0-9]+)?\s?(?:pcts?|ppts?|pp|bps|个百分点|个pct|百分点)\s?)?"
+"""The size of a rate's move, printed between its verb and 至 (`下降6.9ppt至`), or not."""
 _FROM_LEVEL_RE = re.compile(
     r"(?:由|从)\s?" + _FROM_OF + r"-?[0-9][0-9.,]*\s?[%亿万元倍]*\s?(?:同比)?"
-    r"(?:" + _LEVEL_VERBS + r")?(?:至|到)\s?" + _YEAR_OF + "$"
+    r"(?:" + _LEVEL_VERBS + r")?" + _MOVE_SIZE + r"(?:至|到)\s?" + _YEAR_OF + "$",
+    re.IGNORECASE,
 )
 """`由16.32%增至20.87%`: the level after 至 is the label's own, whatever came before it; so in
 `由2022年的22.1%降至2023年的15.6%` (each level with its year) and `由上年同期的53.56%下降到32.28%` (where it
 came from named by the prior period's word)."""
-_FROM_TO_RE = re.compile(r"(?:由|从)\s?$")
-_TO_AFTER_RE = re.compile(r"^\s?(?:同比)?(?:" + _LEVEL_VERBS + r")?(?:至|到)")
+_FROM_TO_RE = re.compile(r"(?:由|从)\s?(?:(?:20)?[0-9]{2}\s?年(?:度|全年)?\s?(?:的)?)?$")
+"""`由`/`从` right before a figure, or before the year it is for (`整体毛利率从2019年66.6%…`)."""
+_TO_AFTER_RE = re.compile(
+    r"^\s?(?:同比)?(?:" + _LEVEL_VERBS + r")?" + _MOVE_SIZE + r"(?:至|到)",
+    re.IGNORECASE,
+)
+"""What follows a from-figure: a move to the new level, its size given or not (`下降到`, `下降6.9ppt至`)."""
 _SAME_PERIOD_LEAD_RE = re.compile(r"^\s?同期(?:内)?(?=[\u4e00-\u9fff]|$)")
 """`同期公司毛利率2.1%，同比下降19.7pcts`: a clause opening with a bare 同期 (no 上年/去年/较 before it) is
 the period the text was just on, and the year-on-year change after the figure says it is this period's."""
@@ -266,9 +274,10 @@ what the text just listed (not `其中20Q4营收…`, a period, nor `其中公�
 _DRIVE_VERBS = r"带动|拉动|推动|驱动|助推"
 """Verbs of a cause that drives a figure (`带动整体毛利率…`); with 导致 / 使 / 促使 / 致使, any cause's."""
 _CAUSE_VERBS = _DRIVE_VERBS + r"|导致|使得?|促使|致使"
-_DRIVES_WHOLE_RE = re.compile(r"(?:" + _DRIVE_VERBS + r")(?:公司)?\s?$")
-"""`其中A业务毛利率提升8.3pcts，带动整体毛利率…`: a part that drives the overall figure; the overall one
-(`整体`, `综合`) is the company's, not the part's the clause before names."""
+_DRIVES_WHOLE_RE = re.compile(r"(?:" + _CAUSE_VERBS + r")(?:公司)?\s?$")
+"""`其中A业务毛利率提升8.3pcts，带动整体毛利率…`, `主营业务成本…增长33.8%，使得整体毛利率…`: what drives or
+causes the overall figure; the overall one (`整体`, `综合`) is the company's, not the part's the clause before
+names, and the verb is no part's name."""
 _ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
 _PUNCT_RE = re.compile(r"[、，,：:；;（）()“”\"'《》\[\]【】—\-·/\\\s]+")
 
@@ -808,6 +817,10 @@ def _blank_periods(reading: Reading, text: str, lo: int, hi: int) -> str:
     return text
 
 
+_BULLETS = "◾■●◆•►"
+"""Marks that open a list item in pasted notes; the words before one are the heading, no clause's subject."""
+
+
 def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]:
     """The subject the label's own clause names, and whether it names one at all."""
     folded = reading.folded
@@ -816,6 +829,10 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     gap = re.search(r"\s{2,}(?=\S)", folded[lo : label.start][::-1])
     if gap is not None:
         lo = label.start - gap.start()
+    bullet = max(folded.rfind(ch, lo, label.start) for ch in _BULLETS)
+    if bullet >= 0:
+        # `业绩简报◾公司20H1实现营收35.3亿元`: a bullet opens the item; the words before it are a heading
+        lo = bullet + 1
     raw = folded[lo : label.start]
     compared = list(_HIGHER_LOWER_RE.finditer(raw))
     if compared:
@@ -1135,6 +1152,9 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
         # `2019年金健桥收入457万元，净利润-613万元，2020H1收入428万元，净利润3.65万元`: a sentence that
         # opens on a named part's revenue (read by no label) is that part's in every clause after it
         return "segment", opening_part
+    trend = _part_income_trend(reading, lo, own)
+    if trend is not None:
+        return "segment", trend
     # the clause right before the label's own (no figure of its own in it)
     prev_end = own - 1
     if prev_end > lo:
@@ -1186,6 +1206,37 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     if item is not None:
         return "segment", item
     return "company", None
+
+
+_PART_INCOME_TREND_RE = re.compile(
+    r"(?:^|(?<=[，,；;]))\s?(?:近年来|近几年来?|近年|报告期内|今年以来)?\s?(?:本公司|公司)"
+    r"(?P<name>[\u4e00-\u9fffA-Za-z]{2,8}?)收入(?:保持|延续|维持|继续|持续)(?:了)?"
+    r"(?:稳步|稳健|快速|高速|较快|良好|稳定|强劲)?(?:的)?(?:提升|增长|上升)"
+)
+"""A clause saying one of the company's lines' income keeps growing (`近年来公司综合服务收入保持稳步提升`)."""
+
+
+def _part_income_trend(reading: Reading, lo: int, own: int) -> str | None:
+    """`近年来公司综合服务收入保持稳步提升,2019年实现收入6116.57万元,增长22.51%;毛利率为49.17%`: a sentence
+    that says a named line's income keeps growing, then gives figures naming no one, gives that line's (the
+    figures bear out the clause; no company word or label naming its owner comes between). A whole's income
+    (`营业收入`, `主营收入`, `总收入`) names no line."""
+    folded = reading.folded
+    found = [m for m in _PART_INCOME_TREND_RE.finditer(folded, lo, own) if m.end() <= own]
+    if not found:
+        return None
+    m = found[-1]
+    name = m.group("name")
+    if (
+        _NOT_A_PART_RE.search(name)
+        or _WHOLE_INCOME_RE.search(name)
+        or _whole_business(name)
+        or reading.names_company(name)
+        or _COMPANY_RE.search(folded, m.end(), own)
+        or any(_own_subject(reading, lab)[2] for lab in reading.labels_in(m.end(), own))
+    ):
+        return None
+    return name
 
 
 def _part_revenue(reading: Reading, lo: int, end: int) -> str | None:
@@ -2043,11 +2094,12 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     elif (
         PRIOR_RE.search(_report_year_as_last_year(reading, lead, sent_lo, label.start))
         or _prior_sentence(reading, label, pos)
-        or _FROM_TO_RE.search(gap[-3:])
-        and _TO_AFTER_RE.match(folded[mention.folded_end : mention.folded_end + 8])
+        or _FROM_TO_RE.search(gap[-10:])
+        and _TO_AFTER_RE.match(folded[mention.folded_end : mention.folded_end + 16])
     ):
         basis = "prior"  # `由16.32%增至20.87%`: the first is where it came from
-    elif not level_after_change(gap) and (
+    elif not (level_after_change(gap) or _FROM_LEVEL_RE.search(gap)) and (
+        # `从2019年66.6%下降6.9ppt至2020年59.7%`: the level 至 leads to, its year between
         PRIOR_RE.search(open_gap := _asides_blanked(gap)) or CHANGE_RE.search(gap)
     ):
         if not growth:

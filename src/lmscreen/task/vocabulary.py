@@ -265,7 +265,15 @@ FIELDS: dict[str, FieldWords] = {
     "gross_margin": FieldWords(
         "gross_margin",
         re.compile(
-            _words("综合毛利率", "销售毛利率", "整体毛利率", "毛利率", "gross margin", "gross profit margin"),
+            _words(
+                "综合毛利率",
+                "销售毛利率",
+                "整体毛利率",
+                "毛利润率",
+                "毛利率",
+                "gross margin",
+                "gross profit margin",
+            ),
             re.IGNORECASE,
         ),
         re.compile(

@@ -683,6 +683,36 @@ Two sets of logged start-ups, each row citing its source:
   headers show, QuantTrio's the exception) 466 -> 464 (cyankiwi's 4B AWQ weights 3.97 -> 3.57 / 3.85 at group
   128, and the QuantTrio rows). Against the survey's seven vLLM 0.30.0 loads of 27B builds the file-accurate
   layouts plan 0.0-0.5 GiB under what loads, which is what keeps these changes from adding up.
+  Looked at since (no longer blind), the s36-pl3 pass: the fused-MoE forward counted from vLLM's kernels in
+  place of MOE_FORWARD_FACTOR (the caches memory.overhead's MOE_FORWARD_FACTOR docstring lists, read in the
+  0.10.2, 0.11.0, 0.11.1, 0.13.0, 0.15.1, 0.17.1, 0.19.0, 0.21.0, 0.24.0 and 0.26.0 wheels); not adopted, no
+  check changed (held out 466 of 503, calibration 0.3%, 33 of 33). The count alone (the caches and a shared
+  expert's output, Marlin's shape for weight-only int checkpoints): held out 466 -> 467 (heldout-15 37 -> 39:
+  the Marlin Kimi-K2.5 TP8 0.15.0 pools -2.90 -> -3.35 / -3.32 and 1.06 -> 0.61 / 0.64; heldout-24 24 -> 23:
+  the akamas Qwen3-30B-A3B FP8 TP4+EP L4 0.29 pool 9.99 -> 10.18 / 9.20), calibration median 0.3% -> 0.35% and
+  32 of 33: gpt-oss-120b's 0.10.1 refusal on one H100 (vllm#23278, logged -2.14 GiB, i.e. ~7 GiB of
+  activation) is planned to fit (forward 1.74 -> 0.66 GiB, below the 1.15 sampler), and the Kimi-Linear TP2
+  pool at 64,000 tokens goes 2.31 -> 6.20 / 2.30 (forward 6.85 -> 2.96 GiB: cache13 2.20 + cache2 0.49,
+  unchunked on Marlin, + the shared expert's output 0.27). Adding three hidden-width copies (input, residual,
+  output): 464 and Kimi-Linear 5.37. With cyankiwi's group 32 (a408193) on top: Kimi-Linear 4.91 / 4.08,
+  club3090-334's refusal right. Other forward-bound rows move 0.1-1.0 GiB up (Mixtral-8x7B TP2 0.19 27.98 ->
+  28.97 / 28.44, Qwen3-Next W4A16 TP2 18.34 -> 18.73 / 17.58, Qwen3-VL-235B TP8 0.11 10.08 -> 10.31 / 9.71;
+  Qwen3-235B FP8 TP4 on RTX PRO 6000 29.26 -> 28.98 / 27.85 the one nearer), so the counted caches are smaller
+  than what those logs profile. Not found: what the ~2.6 GiB (group 32) to ~3.9 GiB of Kimi-Linear's profile
+  beyond the caches is. Not its KDA layers: 0.11.1's KimiDeltaAttention._forward returns before the chunk
+  kernels when attn_metadata is None (the profile run), leaving projections of ~2.8 GiB at 64,000 tokens,
+  under the MoE layer's; the router's sigmoid top-k temporaries are ~0.3 GiB; nor a first boot's compile, as
+  the #28228 log loads its compiled graph from the cache. With the checkpoint's ~14.2 GiB a GPU (28.4 on disk)
+  and three hidden-width copies, ~0.7 GiB would be left; the row's weights are not logged. The gpt-oss-120b
+  refusal is the sampler, not the MoE: its log is plain 0.10.1 from a conda pip install (no 'gptoss build'),
+  whose wheel, like 0.10.2's and 0.11.0's, lists flashinfer-python only as an extra, and 0.10.1's
+  TopKTopPSampler (v1/sample/ops/topk_topp_sampler.py) falls back to PyTorch's full sort without it: 8.85
+  copies (6.79 GiB at 1,024 x 201,088), 0.11's 0.41 and 0.32 with the logged 65.97 GiB of Marlin weights plan
+  -2.22 against the -2.14 logged, so the fitted factor keeps that verdict right only by its margin (the
+  1.5-copy sampler of 0.10-0.10.1 would then be FlashInfer's). What holds the count back is that verdict and
+  the akamas pool (V2 0.29: ~1.2 GiB of activation implied where the count gives 0.27 and the factor 0.48,
+  likely the first-boot compile of the s36-pl2 finding); the Kimi-Linear pool alone (verdict right either way)
+  would not move the calibration median past 3%.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

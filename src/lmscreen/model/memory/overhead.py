@@ -60,7 +60,23 @@ FORWARD_FACTOR = 1.6
 H100, 8192 tokens, 2.12 GiB in all)."""
 MOE_FORWARD_FACTOR = 3.3
 """The same for fused-MoE layers, whose kernels keep top-k intermediate caches (fit: Kimi-Linear at 64,000
-batched tokens on two RTX 3090, vllm-project/vllm#28228)."""
+batched tokens on two RTX 3090, vllm-project/vllm#28228).
+
+Kept, not yet replaced by a count. What the profile's MoE forward allocates, read in the released wheels (T
+batched tokens, k = top-k, H hidden, I the expert width per rank (I/TP, whole I under expert parallelism),
+bf16 caches): weight-only int checkpoints (AWQ / GPTQ / compressed-tensors W4A16, 0.11.0 and 0.15.1
+fused_moe/fused_marlin_moe.py, direct `fused_marlin_moe` whatever the release, unchunked) keep
+`T·k·max(2I, H)` (cache13, shared by the gate-up output and the down output) plus `T·k·I` (cache2, the
+activation); the unquantized Triton path of 0.10.2–0.13 (fused_moe.py `fused_experts_impl`, called in place)
+the same with T chunked at VLLM_FUSED_MOE_CHUNK_SIZE (envs.py: 32,768 on 0.10.2 / 0.11.0, 16,384 from
+0.13.0); from 0.15 the modular kernel (modular_kernel.py `_allocate_buffers`, TritonExperts.workspace_shapes)
+takes `T·k·max(I, H)` and `T·k·max(2I, H)` from the persistent v1/worker/workspace.py WorkspaceManager
+(chunked at 16,384 on 0.15.1 / 0.17.1, unchunked from 0.19.0; the output aliases workspace13 when there is
+one chunk); FlashInfer CUTLASS (`(T, H)` only), TRT-LLM (none) and gpt-oss's triton_kernels path size theirs
+otherwise. moe_align's sorted ids (`T·k + E·(block − 1)` int32) are small. Tried as the forward term
+(bench/planner_accuracy.py, the s36-pl3 pass): it fits the Marlin Kimi-K2.5 TP8 0.15 pools (−3.35 / −3.32,
+0.61 / 0.64 GiB logged) but plans Kimi-Linear's fitted row's pool 2.6–3.9 GiB too large and flips
+gpt-oss-120b's 0.10.1 refusal, so the factor still carries activation the count has not found."""
 CUDA_GRAPH_PER_LAYER_GIB = 0.017
 CUDA_GRAPH_MIN_GIB = 0.03
 CUDA_GRAPH_FULL_CAPTURE = 512

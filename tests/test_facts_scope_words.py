@@ -84,3 +84,15 @@ def test_a_closed_prior_aside_leaves_the_next_items_current() -> None:
         ("2021Q3", "actual"),
     }
     assert {b for p, b, v in facts if v in (35.82, 37.42, 39.49)} == {"prior"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "公司发布2023年一季报，实现营业收入12.1亿元，同比增长8.2%。短期扰动仍在，仍看好中长期提升趋势毛利率达到35.79%。",
+        "公司发布三季报。1)Q1-Q3营收增速-11.3/19.7/20.7%、扣非增速-13.5/5.6/24%；2)前三季度毛利率10.5%(+0.1pct)。",
+    ],
+    ids=["view", "growth-rates"],
+)
+def test_a_view_or_a_trend_before_the_label_names_no_part(text: str) -> None:
+    assert {scope for scope, _ in _scopes(text, "gross_margin")} == {"company"}

@@ -907,6 +907,10 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         return "company", None, True
     if _CHANGE_CAUSE_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
         return "company", None, False  # `产品结构升级带动毛利率…`: a change that moved it, no part's name
+    if _VIEW_WORD_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
+        # `仍看好中长期提升趋势毛利率达到35.79%`, `扣非增速…；2)前三季度毛利率10.5%`: a view or a trend
+        # before the label, no part's name
+        return "company", None, named
     return "segment", rest, True
 
 
@@ -995,6 +999,8 @@ _NO_NAME_RE = re.compile(r"最终|折合|创造|基本|每股|销售|前三")
 `折合`), the label's own first word (`基本EPS`, `每股 EPS`, `销售净利润率`), a clipped `前三季度`."""
 _COMPANY_SUFFIX_RE = re.compile(r"股份|证券|集团|控股|银行|科技")
 """A company name's suffix, left when the name's stem is one of the text's names for the company."""
+_VIEW_WORD_RE = re.compile(r"看好|趋势|增速|景气|预期|态势")
+"""Words of a view or a trend (`看好…提升趋势`, `增速`): a clause holding one names no part of the company."""
 _COMPANY_AFTER_VERB_RE = re.compile(r"(?:" + _CAUSE_VERBS + r")(?:本公司|公司|本集团|集团|本行)")
 """A cause's verb whose object is the company (`驱动公司单季度毛利率…`): the figure after is the company's."""
 _CHANGE_CAUSE_RE = re.compile(

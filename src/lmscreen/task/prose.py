@@ -1527,9 +1527,11 @@ def adjusted_before(folded: str, lo: int, clause_lo: int) -> bool:
 
 _COMPANY_INCOME_LEAD_RE = re.compile(
     r"(?:^|[，,；;。\s])\s?(?:(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?|报告期内|全年|上半年|前三季度)?\s?(?:本公司|公司|本集团|集团)\s?$"
+    r"|(?:^|[，,；;。\s])\s?(?:本公司|公司|本集团|集团)\s?(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?\s?$"
 )
-"""`2020 年公司收入 19.27 亿元`: a bare 收入 whose clause is the company and at most its period is the
-company's revenue, as 公司…销售收入 is (a part's 收入 names the part: `海外收入`, `其中预调鸡尾酒收入`)."""
+"""`2020 年公司收入 19.27 亿元`, `公司2021年收入43.24亿元`: a bare 收入 whose clause is the company and at
+most its period is the company's revenue, as 公司…销售收入 is (a part's 收入 names the part: `海外收入`,
+`其中预调鸡尾酒收入`)."""
 _ADJUSTABLE = frozenset({"revenue", "net_profit", "gross_margin", "net_margin", "roe"})
 """Figures a writer restates after removing something; a 扣非 profit after `剔除该影响，` is still the
 reported deducted profit (the removal is its own)."""
@@ -2151,6 +2153,10 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     if when is None and same_as_before and stop_lo > 0:
         # `…其中Q3同比降11.2%至9.3亿。同期公司毛利率2.1%`: the last period the sentence before names
         when = period_for(reading, stop_lo, stop_lo, reading.stop_start(stop_lo - 1))
+    if when is None and stop_lo > 0 and _bare_verb_sentence(reading, stop_lo, label.start):
+        # `四季度实现营收3.94亿，同比增25.94%，季度营收逐步增长。实现归母净利润1.35亿`: the period the
+        # sentence before opens on
+        when = _opening_period_before(reading, stop_lo)
     if when is None and stop_lo > 0 and (wide := reading.stop_start(pos, _LONG_SENTENCE)) < stop_lo:
         # `冠城大通2023一季报显示，公司主营收入…；归母净利润…；…，财务费用4978.84万元，毛利率16.31%`: a long
         # sentence's period, named further back than a sentence is looked at
@@ -2244,6 +2250,44 @@ def _hope_heading(reading: Reading, sent_lo: int, pos: int) -> tuple[int, int] |
     if not periods or any(resolve(p, main) != main for p in periods):
         return None
     return m.start(), m.end()
+
+
+_BARE_VERB_OPENING_RE = re.compile(r"^(?:实现了?|录得)$")
+
+
+def _bare_verb_sentence(reading: Reading, stop_lo: int, label_start: int) -> bool:
+    """`四季度实现营收3.94亿，…，季度营收逐步增长。实现归母净利润1.35亿，同比增12.72%`: a sentence opening on
+    a bare verb (实现, 录得) has left out its subject and its period, both the sentence's before it in the
+    same paragraph: it goes on with that sentence (read as the document's period, the quarter's profit
+    stood against the year's and neither was kept)."""
+    if not _BARE_VERB_OPENING_RE.match(reading.folded[stop_lo:label_start].strip()):
+        return False
+    return not PARAGRAPH_BREAK_RE.search(reading.folded, max(0, stop_lo - 1), label_start)
+
+
+_PERIOD_OPENING_RE = re.compile(
+    r"^(?:[0-9一二三四五六七八九十]{1,2}\s?[)）、.]\s?)?(?:本公司|公司|本集团|集团)?$"
+)
+
+
+def _opening_period_before(reading: Reading, stop_lo: int) -> PeriodMention | None:
+    """The period the sentence before `stop_lo` opens on (`四季度实现营收…。`, `1）2019实现营收…。`,
+    `2021年前三季度公司实现营收…。`) when it names no other: what a sentence opening on a bare verb goes on
+    with. One opening on an aside (`其中Q3实现营收114.45亿元…。实现归母净利润27.61亿元`) gives none: the
+    writer is back on the period before the aside."""
+    folded = reading.folded
+    prev_lo = reading.stop_start(stop_lo - 1)
+    named = [p for p in reading.periods_in(prev_lo, stop_lo) if p.kind != "date"]
+    if not named or named[0].period is None:
+        return None
+    if not _PERIOD_OPENING_RE.match(folded[prev_lo : named[0].start].strip()):
+        return None
+    others = [
+        p for p in named[1:] if not _COMPARED_END_RE.search(folded[max(prev_lo, p.start - 4) : p.start])
+    ]
+    if any(p.period != named[0].period for p in others):
+        return None
+    return named[0]
 
 
 _OPENING_FILLER_RE = re.compile(r"^(?:(?:另外|此外|同时)[，,]?\s?)?(?:公司|本公司|其|整体|综合|销售|单季)?$")

@@ -726,6 +726,27 @@ Two sets of logged start-ups, each row citing its source:
   behind the refusal (10.91 / 9.05, 20.6%; verdict right). Not planned: the two RTX 3060 rows (release
   not stated; the RTX 3060 is not a catalog card). Held out with it: 474 of 513 (92.4%: weights 154/161, KV
   within 10% 133/149, verdicts 187/203); calibration 0.3%, 33 of 33.
+  Looked at since (no longer blind), the s36-pl4 pass: on 0.10.0–0.10.1 the profiled sampler is
+  FlashInfer's fused top-k / top-p only where FlashInfer >= 0.2.3 imports and VLLM_USE_FLASHINFER_SAMPLER is
+  not 0; otherwise V1's TopKTopPSampler logs "FlashInfer is not available. Falling back to the PyTorch-native
+  implementation" and its forward_native sorts the whole vocabulary (v1/sample/ops/topk_topp_sampler.py,
+  read in the vllm-0.10.1 and 0.10.2 wheels; `_dummy_sampler_run` sets top-k and top-p for every dummy
+  request, so the profile takes that path). plan() takes `flashinfer_sampler` (False: the sort's
+  SORT_SAMPLER_COPIES on the ranges whose copies are FlashInfer's, memory.releases.VllmRelease.
+  native_sampler_copies), and this script passes False where a row's notes quote that line or
+  VLLM_USE_FLASHINFER_SAMPLER=0 (the GH200 row's notes now quote it; it was in the log, not in the first
+  recording). The GH200 TP4 × PP2 last-stage pool 77.79 -> 73.53 / 70.58 (10.2% -> 4.2%; the first stage,
+  which runs no sampler, logged 76.15, 5.57 GiB more, against 5.13 - 0.87 GiB between the sort and FlashInfer
+  at 1,024 × 151,936); its remaining ~3 GiB includes the GH200 total, planned at the marketed 96 GiB (no CUDA
+  total logged for this card yet). No other row changes (the two 0.24 rows with VLLM_USE_FLASHINFER_SAMPLER=0
+  profile the Triton / V2 sampler, which the flag leaves alone): heldout-27 8 -> 9 of 10, held out 474 -> 475
+  of 513 (92.6%: weights 154/161, KV within 10% 134/149, verdicts 187/203); calibration 0.3%, 33 of 33.
+  Still missed: the RTX 4090 PP3 Qwen3-VL-30B-A3B-Thinking-FP8 pool on 0.14 main (10.91 planned / 9.05
+  logged, the minimum over stages that vLLM's pre-#33698 check compares; refusal right either way). Its
+  weights are not logged, so the 1.86 GiB cannot be split; the likely part is the first stage's multimodal
+  profile at the default 262,144-token max_model_len (vLLM sizes the dummy video from it and encodes it in
+  the profile, and on 0.12–0.15 the plan counts neither that encoder peak nor the held outputs:
+  VllmRelease.mm_held_outputs, and the catalog holds no processor limits), not read further here.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it
@@ -793,6 +814,8 @@ HELDOUT_CSVS = [
     ROOT / "bench" / "data" / "vllm-logs-heldout-27.csv",
 ]
 GIB = 1 << 30
+NATIVE_SAMPLER = re.compile(r"FlashInfer is not available|VLLM_USE_FLASHINFER_SAMPLER=0")
+"""A logged run that samples top-k / top-p without FlashInfer (plan's flashinfer_sampler=False)."""
 KV_TARGET = 0.03
 """Calibration: median relative error of available KV memory."""
 HELDOUT_WEIGHTS, HELDOUT_KV, HELDOUT_SHARE = 0.05, 0.10, 0.95
@@ -1124,6 +1147,7 @@ def evaluate(row: dict[str, str], which: str = "calibration") -> RowResult:
         expert_parallel=bool(re.search(r"expert.parallel|\+EP", f"{row.get('notes', '')} {row['tp']}", re.I)),
         mtp_draft=mtp,
         speculative_tokens=draft_tokens,
+        flashinfer_sampler=False if NATIVE_SAMPLER.search(row.get("notes", "")) else None,
         table=False,
     )
     res.fits_planned = p.fits

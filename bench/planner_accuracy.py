@@ -5,7 +5,7 @@ Two sets of logged start-ups, each row citing its source:
 - calibration: ../shared/research/vllm-measurements-calibration.csv (copied to tests/data/research/) and
   bench/data/vllm-logs-public.csv (llm-d's H100 table and the start-ups gathered for issue 25). The release
   constants of lmscreen.model.memory.releases were fitted on these.
-- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv, -5.csv, -6.csv to -26.csv,
+- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv, -5.csv, -6.csv to -27.csv,
   start-ups the constants were *not* fitted on; their numbers are reported as they come out. Each file's rows
   were recorded with their sources before the planner was run on them, and the first scoring of each is kept
   here, because only that one is blind (a held-out row looked at while changing the planner no longer tests
@@ -713,6 +713,40 @@ Two sets of logged start-ups, each row citing its source:
   the akamas pool (V2 0.29: ~1.2 GiB of activation implied where the count gives 0.27 and the factor 0.48,
   likely the first-boot compile of the s36-pl2 finding); the Kimi-Linear pool alone (verdict right either way)
   would not move the calibration median past 3%.
+  vllm-logs-heldout-27.csv (8 start-ups, committed in 2327177 before this script saw them, at most two per
+  source; four candidates were dropped before that commit as duplicates of heldout-4, -10 and -12 rows,
+  found by matching logged figures): Qwen3-30B-A3B-Instruct-2507 at TP4 × PP2 on two GH200 nodes
+  (0.10.1.2.dev0, offline, 262,144 tokens; the row holds the last stage's pool), Qwen3-VL-30B-A3B-Thinking-
+  FP8 at PP3 on three RTX 4090 refused by the whole-model PP check (vllm#32105's own description, 0.14
+  main), Qwen2.5-0.5B on a WSL2 RTX 4090 (0.27.1, 0.85, 2,048 tokens), Qwen3-8B-AWQ on an RTX 3060 at
+  26,608 (started) and 32,768 tokens (refused), and weights-only rows (Qwen3-4B on a Strix Halo ROCm
+  toolbox, Qwen3-14B-FP8 at 0.10.1.dev34, nytopop/Qwen3-30B-A3B.w4a16 on an RTX 3090 under V0 0.8.5): 8 of
+  10 checks (80%: weights 5/5, KV within 10% 1/3, verdicts 2/2). Its misses: the GH200 PP2 pool (77.79
+  planned / 70.58 logged, 10.2%; the first stage logged 76.15) and the RTX 4090 PP3 Qwen3-VL FP8 pool
+  behind the refusal (10.91 / 9.05, 20.6%; verdict right). Not planned: the two RTX 3060 rows (release
+  not stated; the RTX 3060 is not a catalog card). Held out with it: 474 of 513 (92.4%: weights 154/161, KV
+  within 10% 133/149, verdicts 187/203); calibration 0.3%, 33 of 33.
+  Looked at since (no longer blind), the s36-pl4 pass: on 0.10.0–0.10.1 the profiled sampler is
+  FlashInfer's fused top-k / top-p only where FlashInfer >= 0.2.3 imports and VLLM_USE_FLASHINFER_SAMPLER is
+  not 0; otherwise V1's TopKTopPSampler logs "FlashInfer is not available. Falling back to the PyTorch-native
+  implementation" and its forward_native sorts the whole vocabulary (v1/sample/ops/topk_topp_sampler.py,
+  read in the vllm-0.10.1 and 0.10.2 wheels; `_dummy_sampler_run` sets top-k and top-p for every dummy
+  request, so the profile takes that path). plan() takes `flashinfer_sampler` (False: the sort's
+  SORT_SAMPLER_COPIES on the ranges whose copies are FlashInfer's, memory.releases.VllmRelease.
+  native_sampler_copies), and this script passes False where a row's notes quote that line or
+  VLLM_USE_FLASHINFER_SAMPLER=0 (the GH200 row's notes now quote it; it was in the log, not in the first
+  recording). The GH200 TP4 × PP2 last-stage pool 77.79 -> 73.53 / 70.58 (10.2% -> 4.2%; the first stage,
+  which runs no sampler, logged 76.15, 5.57 GiB more, against 5.13 - 0.87 GiB between the sort and FlashInfer
+  at 1,024 × 151,936); its remaining ~3 GiB includes the GH200 total, planned at the marketed 96 GiB (no CUDA
+  total logged for this card yet). No other row changes (the two 0.24 rows with VLLM_USE_FLASHINFER_SAMPLER=0
+  profile the Triton / V2 sampler, which the flag leaves alone): heldout-27 8 -> 9 of 10, held out 474 -> 475
+  of 513 (92.6%: weights 154/161, KV within 10% 134/149, verdicts 187/203); calibration 0.3%, 33 of 33.
+  Still missed: the RTX 4090 PP3 Qwen3-VL-30B-A3B-Thinking-FP8 pool on 0.14 main (10.91 planned / 9.05
+  logged, the minimum over stages that vLLM's pre-#33698 check compares; refusal right either way). Its
+  weights are not logged, so the 1.86 GiB cannot be split; the likely part is the first stage's multimodal
+  profile at the default 262,144-token max_model_len (vLLM sizes the dummy video from it and encodes it in
+  the profile, and on 0.12–0.15 the plan counts neither that encoder peak nor the held outputs:
+  VllmRelease.mm_held_outputs, and the catalog holds no processor limits), not read further here.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it
@@ -777,8 +811,11 @@ HELDOUT_CSVS = [
     ROOT / "bench" / "data" / "vllm-logs-heldout-24.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-25.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-26.csv",
+    ROOT / "bench" / "data" / "vllm-logs-heldout-27.csv",
 ]
 GIB = 1 << 30
+NATIVE_SAMPLER = re.compile(r"FlashInfer is not available|VLLM_USE_FLASHINFER_SAMPLER=0")
+"""A logged run that samples top-k / top-p without FlashInfer (plan's flashinfer_sampler=False)."""
 KV_TARGET = 0.03
 """Calibration: median relative error of available KV memory."""
 HELDOUT_WEIGHTS, HELDOUT_KV, HELDOUT_SHARE = 0.05, 0.10, 0.95
@@ -1110,6 +1147,7 @@ def evaluate(row: dict[str, str], which: str = "calibration") -> RowResult:
         expert_parallel=bool(re.search(r"expert.parallel|\+EP", f"{row.get('notes', '')} {row['tp']}", re.I)),
         mtp_draft=mtp,
         speculative_tokens=draft_tokens,
+        flashinfer_sampler=False if NATIVE_SAMPLER.search(row.get("notes", "")) else None,
         table=False,
     )
     res.fits_planned = p.fits

@@ -652,3 +652,35 @@ def test_devices_of_160_gib_batch_16384_tokens_from_0_28() -> None:
     new = plan(spec, gpu("B200"), vllm_version="0.29.0", context=8192)
     old = plan(spec, gpu("B200"), vllm_version="0.27.1", context=8192)
     assert (new.max_num_batched_tokens, old.max_num_batched_tokens) == (16384, 8192)
+
+
+def test_0_10_1_without_flashinfer_profiles_the_sort_sampler_on_the_last_stage() -> None:
+    """On 0.10.0–0.10.1 V1's TopKTopPSampler uses FlashInfer's fused top-k / top-p only when FlashInfer
+    imports and VLLM_USE_FLASHINFER_SAMPLER is not 0; otherwise it logs "FlashInfer is not available" and
+    sorts the whole vocabulary (v1/sample/ops/topk_topp_sampler.py, vllm-0.10.1 wheel), as 0.10.2–0.16 do.
+    The dummy sampler runs on the last pipeline stage only, so only that stage's pool shrinks."""
+    spec = spec_for("Qwen/Qwen3-8B")
+    card = gpu("H100 80GB")
+    args = {"context": 8192, "max_num_seqs": 1024, "max_num_batched_tokens": 8192, "table": False}
+    fused = plan(spec, card, vllm_version="0.10.1", **args)
+    native = plan(spec, card, vllm_version="0.10.1", flashinfer_sampler=False, **args)
+    rows_bytes = 1024 * (spec.vocab_size or 0) * 4 / GIB
+    release = release_for("0.10.1")
+    assert release.native_sampler_copies == SORT_SAMPLER_COPIES > release.sampler_copies
+    assert _activation(native) == pytest.approx(SORT_SAMPLER_COPIES * rows_bytes, abs=0.01)
+    assert _activation(native) > _activation(fused) + 3.0
+    assert native.available_kv_gib == pytest.approx(
+        fused.available_kv_gib - (_activation(native) - _activation(fused)), abs=0.01
+    )
+    # FlashInfer in use (or unknown) plans as before; 0.11 already profiles the sort either way
+    assert plan(spec, card, vllm_version="0.10.1", flashinfer_sampler=True, **args).available_kv_gib == (
+        fused.available_kv_gib
+    )
+    at_011 = [plan(spec, card, vllm_version="0.11.0", flashinfer_sampler=f, **args) for f in (None, False)]
+    assert at_011[0].available_kv_gib == at_011[1].available_kv_gib
+    # PP2: the first stage runs no sampler, so the last one binds, and by the sort's size
+    pp_args = {**args, "gpus": 2, "pp": 2}
+    pp_fused = plan(spec, card, vllm_version="0.10.1", **pp_args)
+    pp_native = plan(spec, card, vllm_version="0.10.1", flashinfer_sampler=False, **pp_args)
+    assert pp_native.stage == 2
+    assert pp_native.available_kv_gib < pp_fused.available_kv_gib - 3.0

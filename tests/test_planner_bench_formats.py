@@ -98,3 +98,33 @@ def test_a_shell_quoted_json_mm_limit_is_read() -> None:
         found = bench.MM_LIMITS.search(note)
         assert found is not None, note
         assert parse_limits(found.group(1)) == want, note
+
+
+def test_a_logged_pytorch_sampler_fallback_is_planned_without_flashinfer() -> None:
+    """A 0.10.1 log that says "FlashInfer is not available. Falling back to the PyTorch-native
+    implementation" (or a run with VLLM_USE_FLASHINFER_SAMPLER=0) profiled the sort sampler; the bench
+    passes that to the planner, a row without the line keeps the release's FlashInfer sampler."""
+    bench = _bench()
+    row = {
+        "id": "t",
+        "engine_version": "0.10.1",
+        "model": "Qwen/Qwen3-8B",
+        "weights_format": "bf16",
+        "kv_cache_dtype": "auto",
+        "gpu": "H100 80GB",
+        "gpu_total_gib_per_device": "79.19",
+        "tp": "1",
+        "pp": "1",
+        "gpu_memory_utilization": "0.9",
+        "max_model_len": "8192",
+        "max_num_seqs": "1024",
+        "max_num_batched_tokens": "8192",
+        "available_kv_gib": "60",
+        "gpu_kv_cache_tokens": "",
+        "outcome": "ok",
+        "notes": "",
+    }
+    fused = bench.evaluate(row, "heldout").avail_planned
+    for line in ("'FlashInfer is not available. Falling back ...'", "env VLLM_USE_FLASHINFER_SAMPLER=0"):
+        native = bench.evaluate({**row, "notes": line}, "heldout").avail_planned
+        assert native < fused - 3.0

@@ -173,14 +173,20 @@ def sampler_gib(
     max_num_batched_tokens: int,
     v2_runner: bool = False,
     sm_count: int | None = None,
+    flashinfer_sampler: bool | None = None,
 ) -> float:
     """The profiled logits peak: fp32 copies of (rows × vocab), every rank holding the whole vocabulary;
-    rows are the profile batch's requests, one sampled row each: min(max_num_seqs, batched tokens)."""
+    rows are the profile batch's requests, one sampled row each: min(max_num_seqs, batched tokens).
+    `flashinfer_sampler` False is a run whose top-k / top-p falls back to PyTorch's sort (FlashInfer not
+    installed, or VLLM_USE_FLASHINFER_SAMPLER=0): releases whose copies are FlashInfer's then profile the
+    sort's (VllmRelease.native_sampler_copies); None keeps the release's own copies."""
     if release.triton_sampler and not v2_runner:
         return triton_sampler_gib(
             spec, min(max_num_seqs, max_num_batched_tokens), max_num_batched_tokens, sm_count
         )
     copies = release.sampler_copies
+    if flashinfer_sampler is False and release.native_sampler_copies is not None:
+        copies = release.native_sampler_copies
     if spec.is_vision and release.sampler_copies_multimodal is not None:
         copies = release.sampler_copies_multimodal
     if v2_runner:
@@ -210,15 +216,19 @@ def activation_gib(
     max_model_len: int | None = None,
     first_stage: bool = True,
     v2_runner: bool | None = None,
+    flashinfer_sampler: bool | None = None,
 ) -> float:
     """vLLM's profiled activation peak on one GPU (see the module docstring; constants per release).
-    `v2_runner` None asks memory.releases.uses_v2_runner with the spec's own quantization."""
+    `v2_runner` None asks memory.releases.uses_v2_runner with the spec's own quantization;
+    `flashinfer_sampler` as sampler_gib."""
     release = release_for(vllm_version)
     factor = MOE_FORWARD_FACTOR if spec.num_experts and spec.num_experts_per_tok else FORWARD_FACTOR
     forward = factor * max_num_batched_tokens * forward_bytes_per_token(spec, tp, expert_parallel) / GIB
     v2 = uses_v2_runner(vllm_version, spec) if v2_runner is None else v2_runner
     sampler = (
-        sampler_gib(spec, max_num_seqs, release, max_num_batched_tokens, v2, sm_count) if last_stage else 0.0
+        sampler_gib(spec, max_num_seqs, release, max_num_batched_tokens, v2, sm_count, flashinfer_sampler)
+        if last_stage
+        else 0.0
     )
     encoder = vision_profile_gib(spec, release)
     if v2:

@@ -121,6 +121,7 @@ def plan(
     expert_parallel: bool = False,
     mtp_draft: bool = False,
     speculative_tokens: int | None = None,
+    flashinfer_sampler: bool | None = None,
     table: bool = True,
 ) -> Plan:
     """Plan `spec` on `gpus` × (`gpu` or `vram_gib` GiB) for `engine`.
@@ -133,7 +134,9 @@ def plan(
     vLLM's --enable-expert-parallel (whole experts per rank: a larger fused-MoE workspace); `mtp_draft`
     is `--speculative-config` method mtp (the checkpoint's MTP layers loaded as the draft model, 16-bit,
     their attention layers caching in the pool), `speculative_tokens` its num_speculative_tokens (default
-    the MTP layer count, as vLLM's).
+    the MTP layer count, as vLLM's); `flashinfer_sampler` False a run that samples top-k / top-p without
+    FlashInfer (not installed, or VLLM_USE_FLASHINFER_SAMPLER=0), which releases whose profiled sampler is
+    FlashInfer's (0.10.0–0.10.1) then profile as PyTorch's full-vocabulary sort.
     """
     engine = (engine or "vllm").lower().replace(".", "").replace("-", "")
     if engine not in ENGINES:
@@ -193,6 +196,7 @@ def plan(
             expert_parallel,
             mtp_draft,
             speculative_tokens,
+            flashinfer_sampler,
         )
     else:
         result = plan_llama(inp, engine, table)

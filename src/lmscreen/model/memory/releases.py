@@ -30,7 +30,14 @@ Fitted, release range by release range (overhead.py has the arithmetic; bench/pl
 and prints the error per range):
 
 - 0.10.0–0.10.1: copies 1.5, constant 0; non-torch 0.32 GiB at TP1, 0.45 with TP/PP —
-  dennislee22/vLLM-benchmarking logs (0.10.1.1, A100 80GB, Qwen2-7B-Instruct TP1/TP2/TP4).
+  dennislee22/vLLM-benchmarking logs (0.10.1.1, A100 80GB, Qwen2-7B-Instruct TP1/TP2/TP4). The 1.5 copies
+  are FlashInfer's fused top-k / top-p sampler; a run without it (not installed, or
+  VLLM_USE_FLASHINFER_SAMPLER=0; its log says "FlashInfer is not available. Falling back to the
+  PyTorch-native implementation") profiles the full-vocabulary sort instead (VllmRelease.
+  native_sampler_copies, read in the 0.10.1 wheel's v1/sample/ops/topk_topp_sampler.py): Qwen3-30B-A3B-2507
+  at TP4 × PP2 on two GH200 nodes (0.10.1.2.dev0, 1,024 sequences, bench heldout-27) keeps 5.57 GiB less
+  pool on its last stage, which runs the sampler, than on its first; the sort's 8.85 copies of 1,024 ×
+  151,936 are 5.13 GiB, FlashInfer's 1.5 copies 0.87.
 - 0.10.2–0.11: copies 8.85 (3.38 for checkpoints with a vision tower), constant 0.43 (0.41 since the
   weights count the rotary tables the fit had absorbed: SORT_CONSTANT_GIB);
   non-torch 0.13 / 0.55 — llm-d H100 table (0.11.0, 1024 seqs: Llama-3.1-8B 4.76, Qwen3-0.6B 5.56,
@@ -245,6 +252,15 @@ class VllmRelease:
     triton_sampler: bool = False
     """True when the profile's sampler peak is counted tensor by tensor from the release's code (the Triton
     top-k/top-p kernel of 0.17–0.20: overhead.triton_sampler_gib) instead of by sampler_copies."""
+    native_sampler_copies: float | None = None
+    """fp32 (rows × vocab) copies when the run does not use FlashInfer's sampler, where `sampler_copies` are
+    FlashInfer's; None where `sampler_copies` already describe the PyTorch path. On 0.10.0–0.10.1 V1's
+    TopKTopPSampler (v1/sample/ops/topk_topp_sampler.py, vllm-0.10.1 wheel) samples top-k / top-p with
+    FlashInfer's fused kernel only when `flashinfer` >= 0.2.3 imports and VLLM_USE_FLASHINFER_SAMPLER is not
+    0; otherwise it logs "FlashInfer is not available. Falling back to the PyTorch-native implementation"
+    (or "... is available, but it is not enabled") and `forward_native` runs `apply_top_k_top_p`, the
+    full-vocabulary sort of 0.10.2–0.16 (SORT_SAMPLER_COPIES). The profile's `_dummy_sampler_run` sets top-k
+    (vocab − 1) and top-p (0.9) for every dummy request, so the path taken is the one profiled."""
 
     @property
     def span(self) -> str:
@@ -331,6 +347,7 @@ RELEASES: tuple[VllmRelease, ...] = (
         mamba_seq_check=False,
         tokens_per_group=True,
         sources=(DENNISLEE,),
+        native_sampler_copies=SORT_SAMPLER_COPIES,
     ),
     VllmRelease(
         label="sampler peak ~9 fp32 copies over max_num_seqs rows",

@@ -218,6 +218,9 @@ class _Setup:
     """num_speculative_tokens of that draft (0 without one)."""
     max_model_len: int | None = None
     """--max-model-len as planned (the user's context, else the model's): sizes the multimodal profile."""
+    flashinfer_sampler: bool | None = None
+    """False when the run samples top-k / top-p without FlashInfer (releases.VllmRelease.
+    native_sampler_copies); None: the release's own sampler."""
 
 
 def _stage_core(
@@ -250,6 +253,7 @@ def _stage_core(
         max_model_len=s.max_model_len,
         first_stage=stage == 0,
         v2_runner=v2,
+        flashinfer_sampler=s.flashinfer_sampler,
     )
     nt = overhead.non_torch_gib(tp, s.version, pp, nvlink_multicast=_nvlink_multicast(s.gpu_name))
     received = overhead.pp_receive_buffer_gib(spec, s.mnbt, stage) if pp > 1 else 0.0
@@ -512,6 +516,7 @@ def plan_vllm(
     expert_parallel: bool = False,
     mtp_draft: bool = False,
     speculative_tokens: int | None = None,
+    flashinfer_sampler: bool | None = None,
 ) -> Plan:
     spec = inp.spec
     version = check_version(version)
@@ -544,6 +549,7 @@ def plan_vllm(
         if mtp_draft and spec.mtp_layers > 0
         else 0,
         max_model_len=inp.context or inp.native,
+        flashinfer_sampler=flashinfer_sampler,
     )
     core = _vllm_core(spec, setup, inp.tp, inp.pp)
     want = inp.concurrency or 1

@@ -29,6 +29,7 @@ from lmscreen.task.context import (
     CLAUSE_BREAKS,
     PARAGRAPH_BREAK_RE,
     PRIOR_ASIDE_RE,
+    SENTENCE_BREAKS,
     STOPS,
     SUBJECT_BREAKS,
     Reading,
@@ -2150,6 +2151,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         # sentence's period, named further back than a sentence is looked at
         when = period_for(reading, sent_lo, pos, wide)
     if when is None and stop_lo > 0:
+        when = _verb_opening_quarter(reading, stop_lo, label.start)
+    if when is None and stop_lo > 0:
         amount = metric not in _RATE_LEVELS
         when = _previous_sentence_quarter(reading, stop_lo, label.start, topic_only=amount)
     if when is None and metric in _RATE_LEVELS:
@@ -2296,6 +2299,40 @@ def _previous_sentence_quarter(
     ):
         return None
     if topic_only and (re.search(r"[0-9]", folded[first.end : stop_lo]) or len(named) > 1):
+        return None
+    return first
+
+
+_VERB_OPENING_RE = re.compile(r"\s?(?:实现|录得)")
+_ITEM_MARK_RE = re.compile(r"^(?:[0-9]{1,2}[）)、.]|[（(][0-9]{1,2}[）)])?\s?$")
+
+
+def _verb_opening_quarter(reading: Reading, stop_lo: int, label_start: int) -> PeriodMention | None:
+    """`2）2019Q4实现营收53.18亿元，同比增长0.26%。实现归母净利润2.07亿元`, `Q3单季营收16.71亿元，同比-2.1%。
+    实现归母净利润为1.46亿元，…，毛利率为23.7%`: a sentence that opens straight on its verb (实现, 录得), with
+    no subject and no period of its own, goes on with the clause before it, the writer's full stop cutting one
+    run of figures in two; when that clause opens on a quarter alone (after an item mark at most), the
+    sentence's figures are that quarter's. Read as the year's or the nine months' they clash with the
+    period's own figures (a conflict) or are kept wrong. A document whose own period is a quarter is left
+    alone, as is a new paragraph."""
+    folded = reading.folded
+    main = reading.main
+    if main is None or main.sub in ("Q1", "Q2", "Q3", "Q4"):
+        return None
+    if not _VERB_OPENING_RE.match(folded, stop_lo) or reading.periods_in(stop_lo, label_start):
+        return None
+    if PARAGRAPH_BREAK_RE.search(folded, max(0, stop_lo - 1), label_start):
+        return None
+    clause_lo = reading.start_of(stop_lo - 1, SENTENCE_BREAKS, 120)
+    named = [p for p in reading.periods_in(clause_lo, stop_lo) if p.kind != "date"]
+    if not named:
+        return None
+    first = named[0]
+    if first.period is None or first.period.sub not in ("Q1", "Q2", "Q3", "Q4"):
+        return None
+    if any(p.period != first.period for p in named[1:]):
+        return None
+    if not _ITEM_MARK_RE.match(folded[clause_lo : first.start]):
         return None
     return first
 

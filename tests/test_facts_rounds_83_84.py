@@ -1,7 +1,8 @@
 """What held-out rounds 83 and 84 showed the reader missing: a sentence opening straight on 实现 after a
 clause on a quarter alone (Q3单季营收…。实现归母净利润…，毛利率…), a label run whose last measure no label
 reads (营收、归母净利润、扣非后归母近利润分别为…), and a note on a year that prints none of the year's own
-figures but the next first quarter's (2021年四季度毛利率…。2022年一季度…毛利率环比上升…至36.39%).
+figures but the next first quarter's (2021年四季度毛利率…。2022年一季度…毛利率环比上升…至36.39%), and a half
+year that prints none of its own figures but its first quarter's (上半年…闭园…，Q1公司营收…至0.85亿元).
 Texts written here in those shapes; the reader is the real one.
 """
 
@@ -75,3 +76,22 @@ def test_a_year_with_its_own_margin_keeps_it() -> None:
         "　　公司汽车电子业务2021年的营收占比为7-8%。"
     )
     assert _kept(text, "gross_margin") == 33.5
+
+
+def test_a_half_without_its_own_figures_gives_way_to_its_first_quarter() -> None:
+    text = (
+        "　　核心结论　　最坏时点已过，业绩有望持续修复。上半年公司旗下景区多数时间处于闭园状态，"
+        "对业绩造成较大不利影响，Q1公司营收同比大幅下降65.1%至1.12亿元，归母净亏损0.27亿元。随着各地不断放宽防疫政策，"
+        "目前共6个景区已恢复营业，公司业绩有望持续修复。"
+    )
+    assert _kept(text, "revenue") == 112_000_000.0
+    assert _kept(text, "net_profit") == -27_000_000.0
+
+
+def test_a_half_with_its_own_figures_keeps_them() -> None:
+    # control: the half prints its own revenue and profit, so its first quarter stays a part of it
+    text = (
+        "　　上半年公司实现营收3.21亿元，归母净利润0.52亿元。其中Q1公司营收同比大幅下降65.1%至1.12亿元，"
+        "归母净亏损0.27亿元。"
+    )
+    assert _kept(text, "revenue") == 321_000_000.0

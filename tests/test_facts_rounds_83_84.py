@@ -2,7 +2,8 @@
 clause on a quarter alone (Q3单季营收…。实现归母净利润…，毛利率…), a label run whose last measure no label
 reads (营收、归母净利润、扣非后归母近利润分别为…), and a note on a year that prints none of the year's own
 figures but the next first quarter's (2021年四季度毛利率…。2022年一季度…毛利率环比上升…至36.39%), and a half
-year that prints none of its own figures but its first quarter's (上半年…闭园…，Q1公司营收…至0.85亿元).
+year that prints none of its own figures but its first quarter's (上半年…闭园…，Q1公司营收…至0.85亿元), and
+an inference word read as a part's name (意味着2022-2024年营收将达到…，根据今年前三季度整体营收达到182亿元).
 Texts written here in those shapes; the reader is the real one.
 """
 
@@ -95,3 +96,21 @@ def test_a_half_with_its_own_figures_keeps_them() -> None:
         "归母净亏损0.27亿元。"
     )
     assert _kept(text, "revenue") == 321_000_000.0
+
+
+def test_an_inference_word_names_no_part() -> None:
+    text = (
+        "股权激励计划的考核标准，以2020年数据为基准，2022-2024年的营业收入同比增长不低于60%、75%、120%，"
+        "意味着2022-2024年营收将达到206亿元、225亿元、282亿元，整体数值保持较高水平，"
+        "根据今年前三季度整体营收达到165亿元，意味着明年的整体营收基本可以保持今年的水平。"
+    )
+    assert _kept(text, "revenue") == 16_500_000_000.0
+
+
+def test_a_part_named_after_an_inference_word_is_still_the_parts() -> None:
+    # control: the word goes, the part's name after it stays
+    text = "公司2021年前三季度营业收入165亿元，这意味着化肥业务营收达到62亿元，毛利率为21.5%。"
+    sheet = read_facts(text)
+    part = [f for f in sheet.facts if f.metric == "revenue" and f.value == 6.2e9]
+    assert part and part[0].scope == "segment"
+    assert _kept(text, "revenue") == 16_500_000_000.0

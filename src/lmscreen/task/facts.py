@@ -473,6 +473,7 @@ def read_facts(
     period = _later_report(_second_report_period(reading.folded, reading.main, facts), facts)
     period = _next_year_interim(period, facts)
     period = _year_without_figures(reading.folded, period, facts)
+    period = _half_without_figures(reading.folded, period, facts)
     period = _quarter_only(period, facts, period)
     if period is None:
         period = _latest_printed(facts)
@@ -637,7 +638,8 @@ _OWN_METRICS = ("revenue", "net_profit", "gross_margin")
 def _year_without_figures(folded: str, period: Period | None, facts: list[Fact]) -> Period | None:
     """`2021年前三季度公司毛利率同比提升8.89pct至26.14%` in a note whose year holds only a 业绩预告's range
     and growth rates: a year for which the text prints none of the company's actual revenue, profit or
-    margin, but that prints them for the year's half or nine months, is about the latest of those. Not a
+    margin, but that prints them for the year's half or nine months, or for its fourth quarter and the next
+    year's first (a note on that quarter's report), is about the latest of those. Not a
     text whose opening announces the year's 业绩预告
     (`尚品宅配发布2018年业绩预告，…2018前三季度公司实现毛利率43.56%`): it is about the forecast, and its nine
     months are an earlier report's."""
@@ -650,7 +652,31 @@ def _year_without_figures(folded: str, period: Period | None, facts: list[Fact])
         for sub in ("H1", "Q1-Q3")
         if _printed(facts, Period(period.year, sub), _OWN_METRICS)
     ]
+    if _printed(facts, Period(period.year, "Q4"), _OWN_METRICS) and _printed(
+        facts, Period(period.year + 1, "Q1"), _OWN_METRICS
+    ):
+        # `2021年四季度毛利率大幅下滑…2022年一季度…公司毛利率环比上升7ppt至36.39%`: a year with none of its
+        # own figures, only its last quarter's and the next first quarter's, is the year before the note's
+        # latest report (a year named by a report alone, `2021年年度业绩说明会`, is left to the quarter's
+        # rules: see `FactSheet._quarter_instead_of_year`)
+        earlier.append(Period(period.year + 1, "Q1"))
     return earlier[-1] if earlier else period
+
+
+def _half_without_figures(folded: str, period: Period | None, facts: list[Fact]) -> Period | None:
+    """`上半年公司旗下景区多数时间处于闭园状态…，Q1公司营收同比大幅下降72.2%至0.85亿元，…归母净亏损0.39亿元`:
+    a half year for which the text prints none of the company's actual revenue, profit or margin (nor its
+    second quarter's), but prints both its revenue and profit for the half's first quarter, was written
+    before the half's report: the first quarter is its latest report, and the document's period. Not a
+    text whose opening announces the half's 业绩预告 (its first quarter is an earlier report's)."""
+    if period is None or period.sub != "H1" or _opening_preview(folded) is not None:
+        return period
+    if _printed(facts, period, _OWN_METRICS) or _printed(facts, Period(period.year, "Q2"), _OWN_METRICS):
+        return period
+    first = Period(period.year, "Q1")
+    if _printed(facts, first, ("revenue",)) and _printed(facts, first, ("net_profit",)):
+        return first
+    return period
 
 
 _ALONE_QUARTER = {"Q1-Q3": "Q3", "H1": "Q2"}

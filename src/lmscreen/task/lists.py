@@ -135,12 +135,29 @@ def _shared_unit(run: list[Mention]) -> list[Mention] | None:
     return out
 
 
+_UNREAD_RUN_LABEL_RE = re.compile(
+    r"^\s?[、和及与/]\s?(?P<word>[\u4e00-\u9fff]{1,8}(?:利润|收入|营收))\s?(?:同比)?\s?$"
+)
+"""A run's last item that no label reads: a measure's word (…利润, …收入) after a run join, before 分别."""
+
+
 def _run_before(reading: Reading, pos: int, lo: int) -> list[Label]:
     """The labels joined by list separators that end just before `pos` (at most a few characters on)."""
     labels = reading.labels_in(lo, pos)
-    if not labels or len(reading.folded[labels[-1].end : pos].strip(" 同比均")) > 2:
+    if not labels:
         return []
-    run = [labels[-1]]
+    tail: list[Label] = []
+    gap = reading.folded[labels[-1].end : pos]
+    if len(gap.strip(" 同比均")) > 2:
+        unread = _UNREAD_RUN_LABEL_RE.match(gap)
+        if unread is None:
+            return []
+        # `实现营收、归母净利润、扣非后归母近利润分别为10.49亿、1.26亿和1.26亿元`: a measure no label reads
+        # (the writer's typo 近利润) joined to the run still holds its place in it, as a label of none of
+        # our metrics, so the numbers pair one for one
+        word_lo = labels[-1].end + unread.start("word")
+        tail = [Label(word_lo, labels[-1].end + unread.end("word"), "other", 9, unread.group("word"))]
+    run = [labels[-1], *tail]
     for lab in reversed(labels[:-1]):
         if not _run_join(reading.folded[lab.end : run[0].start]):
             break

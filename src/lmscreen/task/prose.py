@@ -29,6 +29,7 @@ from lmscreen.task.context import (
     CLAUSE_BREAKS,
     PARAGRAPH_BREAK_RE,
     PRIOR_ASIDE_RE,
+    SENTENCE_BREAKS,
     STOPS,
     SUBJECT_BREAKS,
     Reading,
@@ -161,7 +162,7 @@ _FILLER_RE = re.compile(
     r"追溯调整后|追溯调整|追溯后|追溯|可比口径下|同口径下|口径下"  # `追溯口径下`: a basis, no part
     r"|本公司|该公司|该股|上市公司|公司|可以看到|可以看出|可以发现|本集团|集团|本行|该行|我行|我们|报告期内|报告期|期内|本期|当期|全年|年度|其中|实现|完成"
     r"|取得|录得|累计|累积|合计|共计|整体|总计|总体|综合|同比|单季度?|单季|季度|分季度看|分季度|今年|前三季度|上半年|下半年"
-    r"|宣布|宣告|公告|公告称|表示|称|据|报道|介绍|归属|未经审计|经审计|未审计|审计后"
+    r"|宣布|宣告|公告|公告称|表示|称|据|报道|介绍|归属|未经审计|经审计|未审计|审计后|意味着|表明"
     r"|不过|但是|然而|因此|所以|从而|进而|由此|因而|而且|并且|上行|下行|上扬|攀升|回升|回落"
     r"|年初至本?报告期末|发布|公布|披露|报告|快报|年报|季报|半年报|中报|业绩|点评|事件|简评|摘要|显示|数据|最新|经营|主营"
     r"|受益于|得益于|主要|此外|另外|同时|首次|再次|继续|持续|稳步|大幅|小幅|分别|各|均|都|也|已|将|仍|再|又|并"
@@ -2162,6 +2163,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         # sentence's period, named further back than a sentence is looked at
         when = period_for(reading, sent_lo, pos, wide)
     if when is None and stop_lo > 0:
+        when = _verb_opening_quarter(reading, stop_lo, label.start)
+    if when is None and stop_lo > 0:
         amount = metric not in _RATE_LEVELS
         when = _previous_sentence_quarter(reading, stop_lo, label.start, topic_only=amount)
     if when is None and metric in _RATE_LEVELS:
@@ -2346,6 +2349,40 @@ def _previous_sentence_quarter(
     ):
         return None
     if topic_only and (re.search(r"[0-9]", folded[first.end : stop_lo]) or len(named) > 1):
+        return None
+    return first
+
+
+_VERB_OPENING_RE = re.compile(r"\s?(?:实现|录得)")
+_ITEM_MARK_RE = re.compile(r"^(?:[0-9]{1,2}[）)、.]|[（(][0-9]{1,2}[）)])?\s?$")
+
+
+def _verb_opening_quarter(reading: Reading, stop_lo: int, label_start: int) -> PeriodMention | None:
+    """`2）2019Q4实现营收53.18亿元，同比增长0.26%。实现归母净利润2.07亿元`, `Q3单季营收16.71亿元，同比-2.1%。
+    实现归母净利润为1.46亿元，…，毛利率为23.7%`: a sentence that opens straight on its verb (实现, 录得), with
+    no subject and no period of its own, goes on with the clause before it, the writer's full stop cutting one
+    run of figures in two; when that clause opens on a quarter alone (after an item mark at most), the
+    sentence's figures are that quarter's. Read as the year's or the nine months' they clash with the
+    period's own figures (a conflict) or are kept wrong. A document whose own period is a quarter is left
+    alone, as is a new paragraph."""
+    folded = reading.folded
+    main = reading.main
+    if main is None or main.sub in ("Q1", "Q2", "Q3", "Q4"):
+        return None
+    if not _VERB_OPENING_RE.match(folded, stop_lo) or reading.periods_in(stop_lo, label_start):
+        return None
+    if PARAGRAPH_BREAK_RE.search(folded, max(0, stop_lo - 1), label_start):
+        return None
+    clause_lo = reading.start_of(stop_lo - 1, SENTENCE_BREAKS, 120)
+    named = [p for p in reading.periods_in(clause_lo, stop_lo) if p.kind != "date"]
+    if not named:
+        return None
+    first = named[0]
+    if first.period is None or first.period.sub not in ("Q1", "Q2", "Q3", "Q4"):
+        return None
+    if any(p.period != first.period for p in named[1:]):
+        return None
+    if not _ITEM_MARK_RE.match(folded[clause_lo : first.start]):
         return None
     return first
 

@@ -2163,8 +2163,6 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         # sentence's period, named further back than a sentence is looked at
         when = period_for(reading, sent_lo, pos, wide)
     if when is None and stop_lo > 0:
-        when = _verb_opening_quarter(reading, stop_lo, label.start)
-    if when is None and stop_lo > 0:
         amount = metric not in _RATE_LEVELS
         when = _previous_sentence_quarter(reading, stop_lo, label.start, topic_only=amount)
     if when is None and metric in _RATE_LEVELS:
@@ -2255,16 +2253,17 @@ def _hope_heading(reading: Reading, sent_lo: int, pos: int) -> tuple[int, int] |
     return m.start(), m.end()
 
 
-_BARE_VERB_OPENING_RE = re.compile(r"^(?:实现了?|录得)$")
+_BARE_VERB_OPENING_RE = re.compile(r"\s?(?:实现|录得)")
 
 
 def _bare_verb_sentence(reading: Reading, stop_lo: int, label_start: int) -> bool:
-    """`四季度实现营收3.94亿，…，季度营收逐步增长。实现归母净利润1.35亿，同比增12.72%`: a sentence opening on
-    a bare verb (实现, 录得) has left out its subject and its period, both the sentence's before it in the
-    same paragraph: it goes on with that sentence (read as the document's period, the quarter's profit
-    stood against the year's and neither was kept)."""
-    if not _BARE_VERB_OPENING_RE.match(reading.folded[stop_lo:label_start].strip()):
-        return False
+    """`四季度实现营收3.94亿，…，季度营收逐步增长。实现归母净利润1.35亿，同比增12.72%`, `Q3单季营收16.71亿元，
+    同比-2.1%。实现归母净利润为1.46亿元，…，毛利率为23.7%`: a sentence opening on a bare verb (实现, 录得)
+    and naming no period before the label has left out its subject and its period, both the sentence's before
+    it in the same paragraph: it goes on with that sentence (read as the document's period, the quarter's
+    figures stood against the year's and neither was kept)."""
+    if not _BARE_VERB_OPENING_RE.match(reading.folded, stop_lo) or reading.periods_in(stop_lo, label_start):
+        return False  # the sentence names a period of its own before the label
     return not PARAGRAPH_BREAK_RE.search(reading.folded, max(0, stop_lo - 1), label_start)
 
 
@@ -2279,7 +2278,7 @@ def _opening_period_before(reading: Reading, stop_lo: int) -> PeriodMention | No
     with. One opening on an aside (`其中Q3实现营收114.45亿元…。实现归母净利润27.61亿元`) gives none: the
     writer is back on the period before the aside."""
     folded = reading.folded
-    prev_lo = reading.stop_start(stop_lo - 1)
+    prev_lo = reading.start_of(stop_lo - 1, SENTENCE_BREAKS, 120)  # `；2）2019Q4实现营收…。`: its own item
     named = [p for p in reading.periods_in(prev_lo, stop_lo) if p.kind != "date"]
     if not named or named[0].period is None:
         return None
@@ -2333,7 +2332,7 @@ def _previous_sentence_quarter(
         return None
     if PARAGRAPH_BREAK_RE.search(folded, max(0, stop_lo - 1), label_start):
         return None  # a paragraph break: the sentence starts afresh
-    prev_lo = reading.stop_start(stop_lo - 1)
+    prev_lo = reading.start_of(stop_lo - 1, SENTENCE_BREAKS, 120)  # `；2）2019Q4实现营收…。`: its own item
     named = [p for p in reading.periods_in(prev_lo, stop_lo) if p.kind != "date"]
     if not named:
         return None
@@ -2349,40 +2348,6 @@ def _previous_sentence_quarter(
     ):
         return None
     if topic_only and (re.search(r"[0-9]", folded[first.end : stop_lo]) or len(named) > 1):
-        return None
-    return first
-
-
-_VERB_OPENING_RE = re.compile(r"\s?(?:实现|录得)")
-_ITEM_MARK_RE = re.compile(r"^(?:[0-9]{1,2}[）)、.]|[（(][0-9]{1,2}[）)])?\s?$")
-
-
-def _verb_opening_quarter(reading: Reading, stop_lo: int, label_start: int) -> PeriodMention | None:
-    """`2）2019Q4实现营收53.18亿元，同比增长0.26%。实现归母净利润2.07亿元`, `Q3单季营收16.71亿元，同比-2.1%。
-    实现归母净利润为1.46亿元，…，毛利率为23.7%`: a sentence that opens straight on its verb (实现, 录得), with
-    no subject and no period of its own, goes on with the clause before it, the writer's full stop cutting one
-    run of figures in two; when that clause opens on a quarter alone (after an item mark at most), the
-    sentence's figures are that quarter's. Read as the year's or the nine months' they clash with the
-    period's own figures (a conflict) or are kept wrong. A document whose own period is a quarter is left
-    alone, as is a new paragraph."""
-    folded = reading.folded
-    main = reading.main
-    if main is None or main.sub in ("Q1", "Q2", "Q3", "Q4"):
-        return None
-    if not _VERB_OPENING_RE.match(folded, stop_lo) or reading.periods_in(stop_lo, label_start):
-        return None
-    if PARAGRAPH_BREAK_RE.search(folded, max(0, stop_lo - 1), label_start):
-        return None
-    clause_lo = reading.start_of(stop_lo - 1, SENTENCE_BREAKS, 120)
-    named = [p for p in reading.periods_in(clause_lo, stop_lo) if p.kind != "date"]
-    if not named:
-        return None
-    first = named[0]
-    if first.period is None or first.period.sub not in ("Q1", "Q2", "Q3", "Q4"):
-        return None
-    if any(p.period != first.period for p in named[1:]):
-        return None
-    if not _ITEM_MARK_RE.match(folded[clause_lo : first.start]):
         return None
     return first
 

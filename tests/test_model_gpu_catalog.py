@@ -89,8 +89,8 @@ def test_ampere_geforce_cards_resolve_and_stay_apart():
     assert gpu("RTX 3080 12GB").sm_count == 70 and gpu("RTX 3080").sm_count == 68
     assert gpu("NVIDIA GeForce RTX 3070").visible_gib == pytest.approx(7.78)
     assert gpu("RTX 3090").name == "RTX 3090"
-    with pytest.raises(InputError):  # no 3080 Ti entry yet: it must not resolve to the 3080
-        gpu("NVIDIA GeForce RTX 3080 Ti")
+    ti = gpu("NVIDIA GeForce RTX 3080 Ti")  # its own card (80 SMs, 12 GB on 384-bit), not the 3080
+    assert ti.name == "RTX 3080 Ti" and ti.sm_count == 80 and ti.memory_gib == 12.0
 
 
 def test_volta_and_turing_cards_resolve_with_their_arch():
@@ -153,3 +153,34 @@ def test_rtx_2000_ada_is_a_small_ada_workstation_card_under_its_own_names():
     assert (card.name, card.arch, card.sm_count, card.memory_gib) == ("RTX 2000 Ada", "ada", 22, 16.0)
     assert card.fp8 and not card.fp4 and card.bandwidth_gbs == 224.0
     assert gpu("RTX 2000 Ada Generation") is card and gpu("RTX 2000 Ada").visible_gib is None
+
+
+def test_no_two_catalog_cards_share_a_name_or_alias():
+    """Every name and alias (and its form without "RTX") resolves to one card: the index keeps the first card
+    a key was seen on, so a clash would silently send one card's name to another (a 3060 8GB to the 12 GB)."""
+    import re
+
+    from lmscreen.model.hardware import _key, all_gpus
+
+    owner: dict[str, str] = {}
+    for card in all_gpus():
+        for label in [card.name, *card.aliases]:
+            for key in {_key(label), _key(re.sub(r"^(rtx|gtx)\s*", "", label, flags=re.I))}:
+                assert owner.setdefault(key, card.name) == card.name, (label, owner[key], card.name)
+
+
+def test_rtx_3060_family_resolves_as_users_and_nvidia_smi_name_it():
+    """The bare "RTX 3060" is NVIDIA's 12 GB launch card (28 SMs, 360 GB/s; vLLM logs 11.63 GiB); the later
+    8 GB board (128-bit, 240 GB/s) and the 3060 Ti (GA104, 38 SMs) are cards of their own."""
+    from lmscreen.model.hardware import gpu
+
+    card = gpu("NVIDIA GeForce RTX 3060")
+    assert (card.name, card.memory_gib, card.sm_count, card.bandwidth_gbs) == ("RTX 3060", 12.0, 28, 360.0)
+    assert card.visible_gib == pytest.approx(11.63) and not card.fp8
+    for name in ("3060", "RTX 3060", "GeForce RTX 3060 12GB", "rtx3060"):
+        assert gpu(name) is card
+    small = gpu("GeForce RTX 3060 8GB")
+    assert small.name == "RTX 3060 8GB" and small.memory_gib == 8.0 and small.bandwidth_gbs == 240.0
+    ti = gpu("NVIDIA GeForce RTX 3060 Ti")
+    assert ti.name == "RTX 3060 Ti" and ti.sm_count == 38 and ti.memory_gib == 8.0
+    assert gpu("3070 Ti").sm_count == 48 and gpu("RTX 3070").sm_count == 46

@@ -89,8 +89,8 @@ def test_ampere_geforce_cards_resolve_and_stay_apart():
     assert gpu("RTX 3080 12GB").sm_count == 70 and gpu("RTX 3080").sm_count == 68
     assert gpu("NVIDIA GeForce RTX 3070").visible_gib == pytest.approx(7.78)
     assert gpu("RTX 3090").name == "RTX 3090"
-    with pytest.raises(InputError):  # no 3080 Ti entry yet: it must not resolve to the 3080
-        gpu("NVIDIA GeForce RTX 3080 Ti")
+    ti = gpu("NVIDIA GeForce RTX 3080 Ti")  # its own card (80 SMs, 12 GB on 384-bit), not the 3080
+    assert ti.name == "RTX 3080 Ti" and ti.sm_count == 80 and ti.memory_gib == 12.0
 
 
 def test_volta_and_turing_cards_resolve_with_their_arch():
@@ -153,3 +153,89 @@ def test_rtx_2000_ada_is_a_small_ada_workstation_card_under_its_own_names():
     assert (card.name, card.arch, card.sm_count, card.memory_gib) == ("RTX 2000 Ada", "ada", 22, 16.0)
     assert card.fp8 and not card.fp4 and card.bandwidth_gbs == 224.0
     assert gpu("RTX 2000 Ada Generation") is card and gpu("RTX 2000 Ada").visible_gib is None
+
+
+def test_no_two_catalog_cards_share_a_name_or_alias():
+    """Every name and alias (and its form without "RTX") resolves to one card: the index keeps the first card
+    a key was seen on, so a clash would silently send one card's name to another (a 3060 8GB to the 12 GB)."""
+    import re
+
+    from lmscreen.model.hardware import _key, all_gpus
+
+    owner: dict[str, str] = {}
+    for card in all_gpus():
+        for label in [card.name, *card.aliases]:
+            for key in {_key(label), _key(re.sub(r"^(rtx|gtx)\s*", "", label, flags=re.I))}:
+                assert owner.setdefault(key, card.name) == card.name, (label, owner[key], card.name)
+
+
+def test_rtx_3060_family_resolves_as_users_and_nvidia_smi_name_it():
+    """The bare "RTX 3060" is NVIDIA's 12 GB launch card (28 SMs, 360 GB/s; vLLM logs 11.63 GiB); the later
+    8 GB board (128-bit, 240 GB/s) and the 3060 Ti (GA104, 38 SMs) are cards of their own."""
+    from lmscreen.model.hardware import gpu
+
+    card = gpu("NVIDIA GeForce RTX 3060")
+    assert (card.name, card.memory_gib, card.sm_count, card.bandwidth_gbs) == ("RTX 3060", 12.0, 28, 360.0)
+    assert card.visible_gib == pytest.approx(11.63) and not card.fp8
+    for name in ("3060", "RTX 3060", "GeForce RTX 3060 12GB", "rtx3060"):
+        assert gpu(name) is card
+    small = gpu("GeForce RTX 3060 8GB")
+    assert small.name == "RTX 3060 8GB" and small.memory_gib == 8.0 and small.bandwidth_gbs == 240.0
+    ti = gpu("NVIDIA GeForce RTX 3060 Ti")
+    assert ti.name == "RTX 3060 Ti" and ti.sm_count == 38 and ti.memory_gib == 8.0
+    assert gpu("3070 Ti").sm_count == 48 and gpu("RTX 3070").sm_count == 46
+
+
+def test_rtx_3060_plans_qwen3_8b_awq_on_its_driver_total():
+    """A planned start-up on an RTX 3060 budgets util × the 11.63 GiB the driver reports (not 12):
+    Qwen3-8B-AWQ at 0.9 and 26,608 tokens fits on the newest release, 32,768 does not (KV pool < 4.5 GiB)."""
+    from lmscreen.model.hardware import gpu
+    from lmscreen.model.memory import plan
+    from lmscreen.model.resolve import resolve
+
+    spec = resolve("Qwen/Qwen3-8B-AWQ").spec
+    card = gpu("RTX 3060")
+    fits = plan(spec, card, context=26608, gpu_memory_utilization=0.9, table=False)
+    assert fits.gpu_total_gib == pytest.approx(11.63) and fits.fits
+    assert 5.0 < fits.weights_gib < 6.5 and 3.0 < fits.available_kv_gib < 4.5
+    assert not plan(spec, card, context=32768, gpu_memory_utilization=0.9, table=False).fits
+
+
+@pytest.mark.parametrize(
+    ("name", "card_name", "memory", "sms", "bandwidth"),
+    [
+        ("NVIDIA GeForce RTX 4090 Laptop GPU", "RTX 4090 Laptop", 16.0, 76, 576.0),
+        ("RTX 4080 Laptop GPU", "RTX 4080 Laptop", 12.0, 58, 432.0),
+        ("GeForce RTX 4070 Laptop GPU", "RTX 4070 Laptop", 8.0, 36, 256.0),
+        ("RTX 4060 Mobile", "RTX 4060 Laptop", 8.0, 24, 256.0),
+        ("NVIDIA GeForce RTX 5060 Ti 8GB", "RTX 5060 Ti 8GB", 8.0, 36, 448.0),
+        ("GeForce RTX 5060", "RTX 5060", 8.0, 30, 448.0),
+        ("NVIDIA RTX 4000 Ada Generation", "RTX 4000 Ada", 20.0, 48, 360.0),
+        ("NVIDIA RTX 4500 Ada Generation", "RTX 4500 Ada", 24.0, 60, 432.0),
+        ("NVIDIA RTX 5000 Ada Generation", "RTX 5000 Ada", 32.0, 100, 576.0),
+        ("NVIDIA RTX A2000 12GB", "RTX A2000 12GB", 12.0, 26, 288.0),
+        ("NVIDIA RTX A2000", "RTX A2000", 6.0, 26, 288.0),
+    ],
+)
+def test_laptop_blackwell_and_workstation_cards_resolve_to_their_own_entry(
+    name: str, card_name: str, memory: float, sms: int, bandwidth: float
+) -> None:
+    """Laptop GPUs are smaller chips than the desktop cards of the same number (the 4090 Laptop is an AD103
+    with 16 GB), the 8 GB 5060 Ti is not the 16 GB one, and each Ada / Ampere workstation board is its own."""
+    from lmscreen.model.hardware import gpu
+
+    card = gpu(name)
+    facts = (card.name, card.memory_gib, card.sm_count, card.bandwidth_gbs)
+    assert facts == (card_name, memory, sms, bandwidth)
+    assert card.fp8 == (card.arch in ("ada", "blackwell")) and card.fp4 == (card.arch == "blackwell")
+
+
+def test_bare_names_keep_meaning_the_cards_they_meant_before():
+    """Adding variants must not move a bare name: the desktop RTX 4090 / 4060, the 16 GB RTX 5060 Ti, the
+    12 GB A2000 only by its own name (nvidia-smi's 'NVIDIA RTX A2000' is the 6 GB launch board)."""
+    from lmscreen.model.hardware import gpu
+
+    assert gpu("RTX 4090").memory_gib == 24.0 and gpu("4060").bandwidth_gbs == 272.0
+    assert gpu("RTX 5060 Ti").name == "RTX 5060 Ti 16GB"
+    assert gpu("A2000").memory_gib == 6.0 and gpu("A2000 12GB").visible_gib == pytest.approx(11.53)
+    assert gpu("RTX 6000 Ada").sm_count == 142 and gpu("RTX PRO 4500").name == "RTX PRO 4500 Blackwell"

@@ -90,7 +90,13 @@ class Report:
     pages: list[str] = field(default_factory=list)
 
 
-SETS = ("seen",) + tuple(f"heldout-{n}" for n in range(1, 83)) + ("heldout-101",) + ("heldout-85",) + ("heldout-86", "heldout-87")
+SETS = (
+    ("seen",)
+    + tuple(f"heldout-{n}" for n in range(1, 83))
+    + ("heldout-101",)
+    + ("heldout-85",)
+    + ("heldout-86", "heldout-87")
+)
 
 
 def load(

@@ -476,6 +476,8 @@ def read_facts(
     period = _quarter_only(period, facts, period)
     if period is None:
         period = _latest_printed(facts)
+    if period is None:
+        period = _announced_forecast(reading.folded)
     period = _before_outlook(reading.folded, period)
     no_company = _names_no_company(text, names, reading.aliases)
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases, no_company)
@@ -697,6 +699,25 @@ def _before_outlook(folded: str, period: Period | None) -> Period | None:
 
 _PERIOD_END = {"Q1": 3, "H1": 6, "Q2": 6, "Q1-Q3": 9, "Q3": 9, "FY": 12, "H2": 12, "Q4": 12}
 _CUMULATIVE = frozenset(_CUMULATIVE_ORDER)
+
+
+_ANNOUNCED_FORECAST_RE = re.compile(r"(?:发布|披露|公布|公告)了?[^。；;，,]{0,12}?业绩预[告增]")
+_FORECAST_WINDOW = 60
+
+
+def _announced_forecast(folded: str) -> Period | None:
+    """`在发布定点公告的几天前，凌云股份披露今年上半年业绩预告，公司预计2023年半年度实现归属于母公司所有者的
+    净利润2.95亿元到3.25亿元`: a text that names no period of its own and says the company published a
+    results forecast is about the period forecast, the first one with its year in or right after the
+    announcement; the actual figures it quotes besides (`2022年…实现营业收入166.89亿元`) are an earlier
+    period's. None when no announcement dates its period."""
+    for m in _ANNOUNCED_FORECAST_RE.finditer(folded):
+        window = folded[m.start() : m.end() + _FORECAST_WINDOW]
+        for mention in find_periods(window):
+            p = mention.period
+            if p is not None and p.year is not None and p.sub in _PERIOD_END and p.sub != "E":
+                return p
+    return None
 
 
 def _latest_printed(facts: list[Fact]) -> Period | None:

@@ -71,3 +71,21 @@ def test_a_text_with_its_own_year_keeps_it_beside_a_forecast() -> None:
         "同时公司披露一季度业绩预告，预计2023年一季度实现归母净利润1.1亿元到1.3亿元。"
     )
     assert _kept(text, "revenue") == 9_612_000_000.0
+
+
+def test_a_note_on_a_year_and_the_next_quarter_keeps_the_quarters_margin() -> None:
+    text = (
+        "公司2021年实现收入98.12亿元，同比增长18.2%，归母净利润31.05亿元，同比增长40.3%。"
+        "公司2022Q1实现收入21.06亿元，同比下降12.5%，实现归母净利润6.12亿元，同比下降20.4%。"
+        "公司2021Q4和2022Q1毛利率分别达到61.25%和58.12%。"
+    )
+    assert _kept(text, "gross_margin") == 58.12
+
+
+def test_a_year_quoting_the_quarters_revenue_alone_keeps_no_quarter_margin() -> None:
+    # the quarter's profit is not printed: the quarter is quoted beside the year, not reported
+    text = (
+        "公司2021年实现收入98.12亿元，同比增长18.2%，归母净利润31.05亿元，同比增长40.3%。"
+        "公司2022Q1实现收入21.06亿元，同比下降12.5%。公司2021Q4和2022Q1毛利率分别达到61.25%和58.12%。"
+    )
+    assert _kept(text, "gross_margin") is None

@@ -230,7 +230,11 @@ class FactSheet:
         main = self.period
         if main is None or main.sub != "FY" or main.year is None:
             return []
-        if not _ALSO_Q1_RE.search(self.text) and not self._quarter_instead_of_year(main):
+        if (
+            not _ALSO_Q1_RE.search(self.text)
+            and not self._quarter_instead_of_year(main)
+            and not (name == "gross_margin" and self._both_periods_results(main))
+        ):
             return []
         return [
             f
@@ -239,6 +243,15 @@ class FactSheet:
             and f.period is not None and f.period.year == main.year + 1 and f.period.sub == "Q1"
             and _plausible(f)
         ]  # fmt: skip
+
+    def _both_periods_results(self, main: Period) -> bool:
+        """`公司2021年实现收入148.36亿元…归母净利润60.63亿元…公司2022Q1实现收入29.39亿元…实现归母净利润
+        9.29亿元…公司2021Q4和2022Q1毛利率分别达到67.53%和63.37%`: a note that prints the company's revenue
+        and profit both for its year and for the next first quarter reports the two periods' results, as
+        one announcing both reports does; the quarter's margin stands for a year whose margin it never
+        prints."""
+        quarter = Period(main.year + 1 if main.year is not None else None, "Q1")
+        return all(_printed(self.facts, p, (m,)) for p in (main, quarter) for m in ("revenue", "net_profit"))
 
     def _quarter_instead_of_year(self, main: Period) -> bool:
         """`公司2022Q1季度实现营业收入2.71亿元…归母净利润…1.25亿元` in a note whose

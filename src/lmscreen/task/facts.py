@@ -230,7 +230,11 @@ class FactSheet:
         main = self.period
         if main is None or main.sub != "FY" or main.year is None:
             return []
-        if not _ALSO_Q1_RE.search(self.text) and not self._quarter_instead_of_year(main):
+        if (
+            not _ALSO_Q1_RE.search(self.text)
+            and not self._quarter_instead_of_year(main)
+            and not (name == "gross_margin" and self._both_periods_results(main))
+        ):
             return []
         return [
             f
@@ -239,6 +243,15 @@ class FactSheet:
             and f.period is not None and f.period.year == main.year + 1 and f.period.sub == "Q1"
             and _plausible(f)
         ]  # fmt: skip
+
+    def _both_periods_results(self, main: Period) -> bool:
+        """`公司2021年实现收入148.36亿元…归母净利润60.63亿元…公司2022Q1实现收入29.39亿元…实现归母净利润
+        9.29亿元…公司2021Q4和2022Q1毛利率分别达到67.53%和63.37%`: a note that prints the company's revenue
+        and profit both for its year and for the next first quarter reports the two periods' results, as
+        one announcing both reports does; the quarter's margin stands for a year whose margin it never
+        prints."""
+        quarter = Period(main.year + 1 if main.year is not None else None, "Q1")
+        return all(_printed(self.facts, p, (m,)) for p in (main, quarter) for m in ("revenue", "net_profit"))
 
     def _quarter_instead_of_year(self, main: Period) -> bool:
         """`公司2022Q1季度实现营业收入2.71亿元…归母净利润…1.25亿元` in a note whose
@@ -477,6 +490,8 @@ def read_facts(
     period = _quarter_only(period, facts, period)
     if period is None:
         period = _latest_printed(facts)
+    if period is None:
+        period = _announced_forecast(reading.folded)
     period = _before_outlook(reading.folded, period)
     no_company = _names_no_company(text, names, reading.aliases)
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases, no_company)
@@ -723,6 +738,25 @@ def _before_outlook(folded: str, period: Period | None) -> Period | None:
 
 _PERIOD_END = {"Q1": 3, "H1": 6, "Q2": 6, "Q1-Q3": 9, "Q3": 9, "FY": 12, "H2": 12, "Q4": 12}
 _CUMULATIVE = frozenset(_CUMULATIVE_ORDER)
+
+
+_ANNOUNCED_FORECAST_RE = re.compile(r"(?:发布|披露|公布|公告)了?[^。；;，,]{0,12}?业绩预[告增]")
+_FORECAST_WINDOW = 60
+
+
+def _announced_forecast(folded: str) -> Period | None:
+    """`在发布定点公告的几天前，凌云股份披露今年上半年业绩预告，公司预计2023年半年度实现归属于母公司所有者的
+    净利润2.95亿元到3.25亿元`: a text that names no period of its own and says the company published a
+    results forecast is about the period forecast, the first one with its year in or right after the
+    announcement; the actual figures it quotes besides (`2022年…实现营业收入166.89亿元`) are an earlier
+    period's. None when no announcement dates its period."""
+    for m in _ANNOUNCED_FORECAST_RE.finditer(folded):
+        window = folded[m.start() : m.end() + _FORECAST_WINDOW]
+        for mention in find_periods(window):
+            p = mention.period
+            if p is not None and p.year is not None and p.sub in _PERIOD_END and p.sub != "E":
+                return p
+    return None
 
 
 def _latest_printed(facts: list[Fact]) -> Period | None:

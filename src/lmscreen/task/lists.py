@@ -56,7 +56,7 @@ _SLASH_CHANGE_RE = re.compile(
     r"(?:增长|增加|上升|提升|提高|下降|减少|下滑|降低|增|降|升|变动)|yoy|yoy\s?(?:变动|变化))\s?(?=[+\-]?[0-9])",
     re.IGNORECASE,
 )
-_CHANGE_UNIT = r"(?:个百分点|百分点|个pcts?|pcts?|pp|%)"
+_CHANGE_UNIT = r"(?:个百分点|百分点|个pcts?|pcts?|ppts?|pp|bps?|%)"
 _LEVELS_AFTER_CHANGES_RE = re.compile(
     rf"[+\-]?[0-9][0-9.]*\s?{_CHANGE_UNIT}?(?:\s?[/、,，]\s?[+\-]?[0-9][0-9.]*\s?{_CHANGE_UNIT}?)+\s?(?:至|到)",
     re.IGNORECASE,
@@ -71,6 +71,35 @@ _ASIDE_RE = re.compile(r"\s?[（(][^（()）]{1,24}[）)]")
 
 _LEVEL_WORD_RE = re.compile(r"^\s?水平")
 """`毛利率和净利率水平达到25.6%和11.1%`: 水平 (level) before a run's first number names no other figure."""
+
+
+_BASE = r"(?:同比|环比|较上年同期|较上年|较年初|较上季度|较上半年)"
+_BASES_RE = re.compile(rf"\s?{_BASE}(?:\s?[/、和及与]\s?{_BASE})+\s?$")
+"""`同比/环比`, `同比、环比`: the bases one figure's changes are measured against, joined before 分别."""
+
+
+def _rate_before_bases(reading: Reading, lo: int, enum_start: int) -> Label | None:
+    """`2Q22毛利率同比/环比分别下滑11.5/0.66ppt至42.93%`: what 分别 spreads over is the comparison bases
+    (同比/环比) right after one label, so its changes are that one figure's against each base and the one
+    number after 至 is the label's level; None unless the label leads straight into the bases."""
+    labels = reading.labels_in(lo, enum_start)
+    if not labels:
+        return None
+    label = labels[-1]
+    if not _BASES_RE.fullmatch(reading.folded, label.end, enum_start):
+        return None
+    return label
+
+
+def _own_clause_start(reading: Reading, label: Label, lo: int) -> int:
+    """Where a lone rate's own words start: the period that leads straight into its label (`2Q22毛利率`),
+    else the label; what the sentence says before (`价格较去年同期有所下降导致…`) is a cause, not the
+    rate's period or basis."""
+    folded = reading.folded
+    periods = [p for p in reading.periods_in(lo, label.start) if p.kind != "date"]
+    if periods and not folded[periods[-1].end : label.start].strip():
+        return periods[-1].start
+    return label.start
 
 
 def _list_end(reading: Reading, pos: int) -> int:
@@ -211,6 +240,11 @@ def read_lists(reading: Reading) -> list[Fact]:
                     last = (numbers[-1].folded_end, periods_lo)
             continue
         if len(numbers) < 2:
+            if level and len(numbers) == 1 and (rate := _rate_before_bases(reading, lo, enum.start())):
+                own_lo = _own_clause_start(reading, rate, lo)
+                facts.extend(
+                    _pair(reading, [rate], numbers, own_lo, enum.start(), growth=False, seen=seen, level=True)
+                )
             continue
         # the labels joined right before 分别 (`公司毛利率、净利率分别为…`), else every label of the sentence
         # (`营业总收入X，利润总额Y，归属于…净利润Z，较上年同期分别增长a、b与c`)

@@ -886,6 +886,8 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         return "industry", rest, True
     if named and not lettered and _GENERIC_PART_RE.fullmatch(rest):
         return "company", None, True  # `19年Q3公司业务整体毛利率20.60%`: the company's whole business
+    if not lettered and _all_products(rest, raw, label):
+        return "company", None, True  # `产品总体毛利率32.36%`: every product together, the whole business
     if _CAUSE_END_RE.search(rest):
         return "company", None, False  # `新准则影响毛利率降1.95PCT至66.20%`: a cause, no one's name
     if _CAUSE_VERB_RE.fullmatch(rest) and (
@@ -1012,6 +1014,18 @@ _CHANGE_CAUSE_RE = re.compile(
 figure, not whose it is."""
 _GENERIC_PART_RE = re.compile(r"业务|(?:全部|整体|各项|所有)业务")
 """A part's word with no part named (`公司业务整体毛利率`): the company's whole business."""
+_ALL_PRODUCTS_RE = re.compile(r"(?:全部|各项|所有)?产品")
+_WHOLE_WORD_RE = re.compile(r"(?:总体|整体|综合)\s?$")
+
+
+def _all_products(rest: str, raw: str, label: Label) -> bool:
+    """Whether the clause names no product but the products as a whole (`产品总体毛利率`,
+    `公司产品综合毛利率`): every product together is the company's whole business, as `业务整体` is; a named
+    product (`锂电池产品综合毛利率`) or a bare `产品毛利率` stays a part."""
+    if not _ALL_PRODUCTS_RE.fullmatch(rest):
+        return False
+    return bool(_WHOLE_WORD_RE.search(raw)) or label.text.startswith(("综合", "整体", "总体"))
+
 
 _HEADING_RE = re.compile(
     r"^[（(]?(?:[0-9]{1,2}|[一二三四五六七八九十])\s?[)）、.．]\s?(?P<name>[^，,。；;：:]{1,24}?)\s?[(（]?[A-Za-z]{0,6}[)）]?\s?[：:]$"
@@ -1529,10 +1543,12 @@ def adjusted_before(folded: str, lo: int, clause_lo: int) -> bool:
 _COMPANY_INCOME_LEAD_RE = re.compile(
     r"(?:^|[，,；;。\s])\s?(?:(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?|报告期内|全年|上半年|前三季度)?\s?(?:本公司|公司|本集团|集团)\s?$"
     r"|(?:^|[，,；;。\s])\s?(?:本公司|公司|本集团|集团)\s?(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?\s?$"
+    r"|(?:^|[，,；;。\s]|公布|发布|披露|公司|集团)\s?(?:20[0-9]{2}|[0-9]{2})\s?年(?:度|全年)?\s?业绩\s?[：:]\s?$"
 )
 """`2020 年公司收入 19.27 亿元`, `公司2021年收入43.24亿元`: a bare 收入 whose clause is the company and at
 most its period is the company's revenue, as 公司…销售收入 is (a part's 收入 names the part: `海外收入`,
-`其中预调鸡尾酒收入`)."""
+`其中预调鸡尾酒收入`); `凯莱英公布2019年业绩：收入…`: a year's results announced as a heading, the
+figures after its colon the company's."""
 _ADJUSTABLE = frozenset({"revenue", "net_profit", "gross_margin", "net_margin", "roe"})
 """Figures a writer restates after removing something; a 扣非 profit after `剔除该影响，` is still the
 reported deducted profit (the removal is its own)."""

@@ -239,3 +239,24 @@ def test_bare_names_keep_meaning_the_cards_they_meant_before():
     assert gpu("RTX 5060 Ti").name == "RTX 5060 Ti 16GB"
     assert gpu("A2000").memory_gib == 6.0 and gpu("A2000 12GB").visible_gib == pytest.approx(11.53)
     assert gpu("RTX 6000 Ada").sm_count == 142 and gpu("RTX PRO 4500").name == "RTX PRO 4500 Blackwell"
+
+
+@pytest.mark.parametrize(
+    ("name", "card", "memory"),
+    [
+        ("RTX 4070 Max-Q", "RTX 4070 Laptop", 8.0),
+        ("NVIDIA GeForce RTX 4060 Max-Q", "RTX 4060 Laptop", 8.0),
+        ("GeForce RTX 4070 Laptop GPU Max-Q", "RTX 4070 Laptop", 8.0),
+        ("RTX PRO 6000 Blackwell Max-Q", "RTX PRO 6000 Blackwell", 96.0),
+    ],
+)
+def test_a_max_q_geforce_is_the_laptop_card(name: str, card: str, memory: float) -> None:
+    """Max-Q is NVIDIA's laptop design for GeForce cards: the desktop RTX 4070 has 12 GB, the laptop one 8;
+    only an RTX PRO board sells a desktop Max-Q Workstation Edition."""
+    found = hardware.gpu(name)
+    assert (found.name, found.memory_gib) == (card, memory)
+
+
+def test_a_max_q_laptop_card_missing_from_the_catalog_is_refused_not_taken_for_the_desktop() -> None:
+    with pytest.raises(InputError, match="laptop"):
+        hardware.gpu("RTX 3080 Max-Q")

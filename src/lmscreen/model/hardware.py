@@ -110,6 +110,10 @@ _EDITION = re.compile(
 """A board edition after a card name ("Server Edition", "Max-Q Workstation Edition", "Max-Q")."""
 
 
+_MAX_Q = re.compile(r"(?P<card>.+?)\s+max-?q(?:\s+design)?(?:\s+gpu)?\s*$", re.I)
+"""A card name with a bare Max-Q after it (not a Max-Q Workstation Edition): a laptop GPU's design."""
+
+
 def gpu(name: str) -> GPU:
     """Resolve a user-typed card name; unknown → InputError listing close matches.
 
@@ -130,6 +134,20 @@ def gpu(name: str) -> GPU:
             return gpu(bare)
         except InputError:
             pass
+    laptop = _MAX_Q.match(bare)
+    if laptop is not None:
+        # "RTX 4070 Max-Q": NVIDIA's Max-Q is a laptop design for GeForce cards (the laptop RTX 4070 has
+        # 8 GB where the desktop one has 12), so the card is the laptop one; only an RTX PRO board sells a
+        # desktop Max-Q Workstation Edition (below)
+        card = laptop.group("card")
+        try:
+            return gpu(card if re.search(r"laptop|mobile", card, re.I) else f"{card} Laptop")
+        except InputError:
+            if not card.upper().startswith(("RTX PRO", "NVIDIA RTX PRO")):
+                raise InputError(
+                    f"GPU {name!r} is a laptop (Max-Q) design whose laptop card is not in the catalog; "
+                    "pass --vram-gib with its memory"
+                ) from None
     edition = _EDITION.sub("", bare).strip()
     if edition and edition != bare:
         # NVIDIA sells one RTX PRO Blackwell board as a Workstation Edition, a Max-Q Workstation Edition and a

@@ -230,30 +230,29 @@ class FactSheet:
         main = self.period
         if main is None or main.sub != "FY" or main.year is None:
             return []
+        quarter = Period(main.year + 1, "Q1")
         if (
             not _ALSO_Q1_RE.search(self.text)
-            and not self._quarter_instead_of_year(main)
-            and not (name == "gross_margin" and self._both_periods_results(main))
+            and not self._quarter_instead_of_year(main, quarter)
+            and not (name == "gross_margin" and self._both_periods_results(main, quarter))
         ):
             return []
         return [
             f
             for f in self.facts
             if f.metric == name and f.scope == "company" and f.basis == "actual" and f.source != "derived"
-            and f.period is not None and f.period.year == main.year + 1 and f.period.sub == "Q1"
-            and _plausible(f)
+            and f.period == quarter and _plausible(f)
         ]  # fmt: skip
 
-    def _both_periods_results(self, main: Period) -> bool:
+    def _both_periods_results(self, main: Period, quarter: Period) -> bool:
         """`公司2021年实现收入148.36亿元…归母净利润60.63亿元…公司2022Q1实现收入29.39亿元…实现归母净利润
         9.29亿元…公司2021Q4和2022Q1毛利率分别达到67.53%和63.37%`: a note that prints the company's revenue
         and profit both for its year and for the next first quarter reports the two periods' results, as
         one announcing both reports does; the quarter's margin stands for a year whose margin it never
-        prints."""
-        quarter = Period(main.year + 1 if main.year is not None else None, "Q1")
+        prints (`quarter`: the next first quarter)."""
         return all(_printed(self.facts, p, (m,)) for p in (main, quarter) for m in ("revenue", "net_profit"))
 
-    def _quarter_instead_of_year(self, main: Period) -> bool:
+    def _quarter_instead_of_year(self, main: Period, quarter: Period) -> bool:
         """`公司2022Q1季度实现营业收入2.71亿元…归母净利润…1.25亿元` in a note whose
         own period reads as the year before (an acquisition's 2021 figures; a
         `2022年年度业绩说明会` beside `2023一季报显示，公司主营收入19.48亿元；
@@ -262,8 +261,7 @@ class FactSheet:
         text's latest own figures, as if the quarter's report were announced. A year whose
         revenue or profit is printed keeps the quarter out (`2019年实现营业收入43.50亿元…
         公司2020年一季度收入12.81亿元`: the quarter is quoted beside the year, and the year's
-        figures are the note's even where one is not read)."""
-        quarter = Period(main.year + 1 if main.year is not None else None, "Q1")
+        figures are the note's even where one is not read; `quarter`: the next first quarter)."""
         return (
             _printed(self.facts, quarter, ("revenue",))
             and _printed(self.facts, quarter, ("net_profit",))

@@ -21,11 +21,11 @@ from lmscreen.task.metrics import GROWTH_METRICS, METRICS, PE_METRICS, Label
 from lmscreen.task.period_text import PeriodMention, resolve
 from lmscreen.task.periods import Period
 from lmscreen.task.prose import (
-    _COMPARED_END_RE,
     ENUM_RE,
     _subject,
     _unit_kind_ok,
     adjusted_before,
+    compared_base,
     period_for,
 )
 from lmscreen.task.units import Mention, printed_unit
@@ -584,7 +584,7 @@ def _pair(
     periods = [p for p in reading.periods_in(named_from, enum_start) if p.kind not in ("date",)]
     if level:
         # the period a change is measured from (`较2020年`) is not the levels' period
-        periods = [p for p in periods if not _COMPARED_END_RE.search(folded[max(lo, p.start - 4) : p.start])]
+        periods = [p for p in periods if not compared_base(folded, p, lo)]
     span = [p for p in periods if p.kind == "range"]
     slots: list[tuple[Label, Period | None]] = []
     ours = [lab.metric for lab in labels if lab.metric != "other"]

@@ -218,6 +218,19 @@ _HIGHER_LOWER_RE = re.compile(
 """`…，明显高于公司整体毛利率35%`: a comparison whose other side is a labelled figure (not `比` / `较`, which
 also sit inside words: `可比公司`, `较同期`)."""
 _COMPARED_END_RE = re.compile(r"(?:" + _COMPARED_RE.pattern + r")(?:于|的)?\s?$", re.IGNORECASE)
+
+
+def compared_base(folded: str, period: PeriodMention, lo: int) -> bool:
+    """Whether a period mention is the base a comparison is measured from (`较2020年`, `环比上半年`): the few
+    characters before it, from `lo` on, end on a comparison's word. Such a period dates no figure."""
+    return bool(_COMPARED_END_RE.search(folded[max(lo, period.start - 4) : period.start]))
+
+
+def _one_period(folded: str, named: list[PeriodMention], lo: int) -> bool:
+    """Whether the periods `named` from `lo` on, comparison bases aside, all name the first one's period."""
+    return all(p.period == named[0].period for p in named[1:] if not compared_base(folded, p, lo))
+
+
 """A comparison right before a period (`较上半年`, `小于上半年水平`), not one that ended earlier
 (`同比转正2020年前三季度，…`)."""
 _OWNER_RE = re.compile(r"归属于?[^，。；,;]{0,16}?(?:股东|所有者|权益持有人)的?")
@@ -894,19 +907,18 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         _company_clause_before(reading, lo)
         or _driver_clause_before(reading, lo)
         or _OWNER_LABEL_RE.match(label.text)
+        or _COMPANY_AFTER_VERB_RE.search(raw)
     ):
         # `公司产品结构持续提升，带动毛利率…至84.5%`: the company moved it; `…整机销售毛利率20.34%，同比提升
         # 8.21pcts，推动归母净利润升至18.49亿元`: a profit owed to the parent's shareholders is the company's
-        # whatever moved it (a part has no 归母净利润)
+        # whatever moved it (a part has no 归母净利润); `…，驱动公司单季度毛利率提升至52.05%`: the verb's
+        # object is the company
         return "company", None, True
     if _NO_NAME_RE.fullmatch(rest) or (
         _COMPANY_SUFFIX_RE.fullmatch(rest) and any(alias + rest in raw for alias in reading.aliases)
     ):
         # `最终实现净利率13.0%`, `折合每股收益0.57元`, `公司二季度创造归母净利润`, `销售净利润率`: a word of
         # how the figure came or is named, no part's name; `中来股份前三季度…`: the company's name, its suffix
-        return "company", None, True
-    if _CAUSE_VERB_RE.fullmatch(rest) and _COMPANY_AFTER_VERB_RE.search(raw):
-        # `…环比提升近600美元/TEU，驱动公司单季度毛利率提升至52.05%`: what the verb moved is the company's
         return "company", None, True
     if _CHANGE_CAUSE_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
         return "company", None, False  # `产品结构升级带动毛利率…`: a change that moved it, no part's name
@@ -1683,7 +1695,7 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
         p
         for p in reading.periods_in(sentence_lo, lo)
         if p.kind != "date"
-        and not _COMPARED_END_RE.search(folded[max(sentence_lo, p.start - 4) : p.start])
+        and not compared_base(folded, p, sentence_lo)
         and not folded.startswith("同期", p.end)
         and not _rate_aside(reading, p, lo)
         and not _compound_growth_span(folded, p, lo)
@@ -2300,10 +2312,7 @@ def _opening_period_before(reading: Reading, stop_lo: int) -> PeriodMention | No
         return None
     if not _PERIOD_OPENING_RE.match(folded[prev_lo : named[0].start].strip()):
         return None
-    others = [
-        p for p in named[1:] if not _COMPARED_END_RE.search(folded[max(prev_lo, p.start - 4) : p.start])
-    ]
-    if any(p.period != named[0].period for p in others):
+    if not _one_period(folded, named, prev_lo):
         return None
     return named[0]
 
@@ -2328,8 +2337,7 @@ def _paragraph_quarter(reading: Reading, label_start: int) -> PeriodMention | No
     first = named[0]
     if first.period is None or first.period.sub not in ("Q1", "Q2", "Q3", "Q4"):
         return None
-    others = [p for p in named[1:] if not _COMPARED_END_RE.search(folded[max(par_lo, p.start - 4) : p.start])]
-    if any(p.period != first.period for p in others):
+    if not _one_period(folded, named, par_lo):
         return None
     return first
 

@@ -47,6 +47,7 @@ from lmscreen.task.vocabulary import (
     SEGMENT_MARGIN_PREFIX_OK,
     level_after_change,
 )
+from lmscreen.task.words import whole_words
 
 _LABEL_GAP = 30
 _LABEL_GAP_ASCII = 48
@@ -418,8 +419,8 @@ def _subsidiary_owner(reading: Reading, label: Label) -> str | None:
 
 def _main_business_subject(reading: Reading, label: Label, scope: str, segment: str | None) -> bool:
     """Whether the label's own clause names the main business as a whole (`主营业务营收`), which the
-    subject reading leaves as a generic part (`业务`)."""
-    if scope != "segment" or segment is None or not _GENERIC_PART_RE.fullmatch(segment):
+    subject reading leaves as a part with a word for the whole business (`主营业务`)."""
+    if scope != "segment" or segment is None or not _whole_business(segment):
         return False
     lo = reading.start_of(label.start, SUBJECT_BREAKS, 40)
     return "主营业务" in reading.folded[lo : label.start]
@@ -884,7 +885,8 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     text = _ASCII_RUN_RE.sub(" ", text)
     if "母公司" in text and "归属于" not in text and "归属" not in text:
         return "parent", "母公司", True
-    text = _FILLER_RE.sub(" ", text)
+    printed = text
+    text = _FILLER_RE.sub(lambda m: " " * len(m.group(0)), text)  # offsets kept, for the printed name
     rest = _PUNCT_RE.sub("", text)
     if len(rest) < 2:
         if latin is not None and not named:
@@ -896,7 +898,7 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
             return "segment", side.group(0), True  # `B端毛利率大幅回升15pct至54%`: one customer side's
         return "company", None, named
     if _INDUSTRY_RE.search(rest):
-        return "industry", rest, True
+        return "industry", _printed_name(printed, text), True
     if named and not lettered and _GENERIC_PART_RE.fullmatch(rest):
         return "company", None, True  # `19年Q3公司业务整体毛利率20.60%`: the company's whole business
     if not lettered and _all_products(rest, raw, label):
@@ -926,7 +928,17 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         # `仍看好中长期提升趋势毛利率达到35.79%`, `扣非增速…；2)前三季度毛利率10.5%`: a view or a trend
         # before the label, no part's name
         return "company", None, named
-    return "segment", rest, True
+    return "segment", _printed_name(printed, text), True
+
+
+def _printed_name(printed: str, kept: str) -> str:
+    """A part's name as the text prints it: from the first to the last character the filler words leave in
+    `kept` (`printed` with them blanked, offsets kept), with what lies between, widened to whole words. The
+    fillers decide that a clause names a part; cutting them from inside a name makes a fragment no reader
+    knows (`数据中心业务` would read `心业务`, its 数据 and 中 being fillers elsewhere)."""
+    at = [i for i, ch in enumerate(kept) if not _PUNCT_RE.fullmatch(ch)]
+    start, end = whole_words(printed, at[0], at[-1] + 1)
+    return _PUNCT_RE.sub("", printed[start:end])
 
 
 _CUSTOMER_SIDE_RE = re.compile(r"(?<![A-Za-z])(?:to\s?)?[A-Za-z]端", re.IGNORECASE)

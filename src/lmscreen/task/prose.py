@@ -1608,10 +1608,13 @@ _RANKED_LEAD_RE = re.compile(
 """`上半年净利润同比增幅最大的是圆通速递，实现净利润17.71亿元`: the clause before names the one that ranks
 first among many (a round-up of companies, of parts): the figure after it is that one's."""
 _PRIOR_SENTENCE_LEAD_RE = re.compile(
-    r"(?:而|但|然而|相比之下[，,]?)?\s?(?:去年同期|上年同期)(?!相比|比较|的?基数)"
+    r"(?:而|但|然而|相比之下[，,]?)?\s?(?:去年同期|上年同期|上一年同期)(?!相比|比较|的?基数)"
 )
 """`而去年同期只有存量别墅在售，实现净利润1541.43万元`: a sentence that opens on last year's same period, and
 names no other period before the figure, states that period's figure."""
+_PRIOR_CLAUSE_RE = re.compile(r"\s?(?:而|但|然而)?\s?(?:去年同期|上年同期|上一年同期)\s?")
+"""`…同比由盈转亏，上一年同期，陕西黑猫实现归属净利润约为1.05亿元`: a clause that is last year's same
+period and nothing else, set before the clause it dates as a sentence's opening time is."""
 _THIS_PERIOD_WORD_RE = re.compile(r"本期|当期|本报告期|报告期|今年|本年|目前|现在")
 _HIGHEST_PART_RE = re.compile(
     r"最(?:高|低|大|小|多|少)的(?:是|为|则是|当属)|最(?:高|低)(?:是|为)[\u4e00-\u9fff]"
@@ -1990,13 +1993,24 @@ def _last_of_label_run(reading: Reading, label: Label, sent_lo: int) -> bool:
     return bool(earlier) and reading.folded[earlier[-1].end : label.start].strip() in _LABEL_RUN_JOINS
 
 
+def _prior_clause(reading: Reading, label: Label, sent_lo: int) -> re.Match[str] | None:
+    """The clause right before the label's, when it is last year's same period alone (`，上一年同期，陕西黑猫
+    实现归属净利润…`): a time fronted as its own clause dates the clause after it, as a sentence's opening
+    time does; a clause that says more (`与上年同期相比，`) is no such time."""
+    lo = reading.start_of(label.start, CLAUSE_BREAKS, 40)
+    if lo <= sent_lo + 1:
+        return None
+    prev_lo = max(reading.start_of(lo - 1, CLAUSE_BREAKS, 12), sent_lo)
+    return _PRIOR_CLAUSE_RE.fullmatch(reading.folded, prev_lo, lo - 1)
+
+
 def _prior_sentence(reading: Reading, label: Label, pos: int) -> bool:
     """Whether the sentence opens on last year's same period (`而去年同期只有存量别墅在售，实现净利润
     1541.43万元`) and names no other period (`本期`), no figure of its own and no change between that opening
     and the figure (`上年同期…为104.38亿元，本期实现…122.43亿元`: the second is this period's)."""
     folded = reading.folded
     lo = _sentence_lo(reading, pos)
-    m = _PRIOR_SENTENCE_LEAD_RE.match(folded, lo, pos)
+    m = _PRIOR_SENTENCE_LEAD_RE.match(folded, lo, pos) or _prior_clause(reading, label, lo)
     if m is None or reading.periods_in(m.end(), pos) or reading.labels_in(m.end(), label.start):
         return False
     if _THIS_PERIOD_WORD_RE.search(folded, m.end(), pos):

@@ -764,6 +764,11 @@ Two sets of logged start-ups, each row citing its source:
   Qwen2.5-VL-7B pool behind its refusal (-1.01 / -14.28; a one-video profile of a 114,688-token encoder
   budget, ~15 GiB that the plan does not hold). Held out with it: 495 of 539 (91.8%: weights 161/169, KV
   within 10% 138/158, verdicts 196/212); calibration 0.3%, 33 of 33.
+  Looked at since (no longer blind), the pl29 pass: the A40's CUDA total is 44.42 GiB (gpus.yaml visible_gib:
+  PyTorch reports it so in two public run notes, and its board shows the L40S's 46,068 MiB, whose vLLM log
+  reads 44.42), so an A40 start-up is budgeted on util × 44.42, not on the marketed 48: heldout-29's A40
+  Llama-3.1-8B pool 27.79 -> 24.57 / 23.90 (16.3% -> 2.8%); no other row plans on an A40; held out 495 ->
+  496 of 539, calibration unchanged (0.3%, 33 of 33).
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

@@ -769,6 +769,22 @@ Two sets of logged start-ups, each row citing its source:
   reads 44.42), so an A40 start-up is budgeted on util × 44.42, not on the marketed 48: heldout-29's A40
   Llama-3.1-8B pool 27.79 -> 24.57 / 23.90 (16.3% -> 2.8%); no other row plans on an A40; held out 495 ->
   496 of 539, calibration unchanged (0.3%, 33 of 33).
+  Still missed in heldout-29, and why they were left: the RTX 4090 Qwen3-8B cold boot (the capture's own
+  warm reboots profile 0.19 GiB where this one profiled 1.18: the first-boot compile scratch the s36-pl2 note
+  leaves unplanned; its warm pool, ~5.9 GiB by the logged terms, is within 6% of the 5.57 planned); the RTX
+  3090 Ti gemma-4-E4B-it pool (activation and non-torch planned at 1.79 GiB where the logged terms leave
+  1.13; V1's 0.21+ profile does sort the whole 262,144-token vocabulary, since vllm-0.23.0's
+  `_dummy_sampler_run` also warms `forward_native` (read in the 0.23.0 wheel), so the 6.16-copy sort is the
+  release's; the other V1 gemma-4 pools come out 0.1-0.3 GiB under, club-3090#334's 2.6 over); MiniCPM5-1B's
+  weights (no config.json copy of MiniCPM5 found;
+  the catalog's only MiniCPM is the V-2_6 vision model); the RTX PRO 6000 Llama-3.1-70B fp8 pools, ~1.4 GiB
+  planned short at 0.90 and 0.75: vllm-0.23.0's `_is_default_v2_model_runner_model` tests
+  `model_config.is_quantized`, which reads the checkpoint's quantization_config, so an online `fp8` of the
+  bf16 checkpoint runs Model Runner V2 (no graph estimate out of the pool), but the planner has no input
+  for online quantization and the harness's batch defaults (LLM class, 16,384 tokens) are not stated: V2
+  with them plans 14.70 / 0.45 (logged 14.54 / 0.30), V2 with the server's 8,192 plans 16.10, which would
+  turn the 0.90 check wrong; and the Qwen2.5-VL-7B pool at 0.22 (a one-video profile of a 114,688-token
+  encoder budget, ~15 GiB by the logged terms, not modelled; its refusal is planned).
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

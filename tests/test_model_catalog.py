@@ -384,6 +384,7 @@ def test_h100_nvl_plans_on_what_cuda_reports_not_nvidia_smi() -> None:
         ("H200", 139.81),
         ("RTX PRO 6000", 95.0),
         ("MI300X", 191.69),
+        ("A40", 44.42),
     ],
 )
 def test_visible_totals_are_the_driver_reported_ones(name: str, visible: float) -> None:
@@ -461,3 +462,14 @@ def test_a_size_tier_name_is_refused_saying_the_size_is_unknown(name: str) -> No
 
     with pytest.raises(InputError, match=r"is a tier name, not a parameter count, so its size is unknown"):
         spec_from_name(name)
+
+
+def test_an_a40_plan_is_budgeted_on_its_visible_total() -> None:
+    """An A40 start-up at 0.90 budgets 0.90 × 44.42 GiB (what CUDA reports for its 46,068 MiB board), not
+    0.90 × the marketed 48: on 48 the pool came out 3.9 GiB above an 0.26.0 log's (bench heldout-29)."""
+    card = gpu("A40")
+    spec = spec_for("meta-llama/Llama-3.1-8B-Instruct")
+    p = plan(spec, card, gpu_memory_utilization=0.9, context=4096, engine="vllm", table=False)
+    budget = next(c for c in p.breakdown if c.name.startswith("gpu memory"))
+    assert p.gpu_total_gib == pytest.approx(44.42)
+    assert budget.gib == pytest.approx(0.9 * 44.42)

@@ -785,6 +785,17 @@ Two sets of logged start-ups, each row citing its source:
   with them plans 14.70 / 0.45 (logged 14.54 / 0.30), V2 with the server's 8,192 plans 16.10, which would
   turn the 0.90 check wrong; and the Qwen2.5-VL-7B pool at 0.22 (a one-video profile of a 114,688-token
   encoder budget, ~15 GiB by the logged terms, not modelled; its refusal is planned).
+  Looked at since (no longer blind), the s37-vl pass: the vision tower's own peak on the profile's dummy
+  items, counted per patch from the vision config (memory.multimodal encoder_peak_bytes_per_patch, read in
+  vllm 0.23.0 / 0.13.0 qwen2_5_vl.py, qwen2_vl.py, qwen3_vl.py), a peak beside the text profile's on every
+  V1 range but 0.12-0.13 (releases.VllmRelease.mm_encoder_peak); a Qwen2-VL / Qwen2.5-VL video takes every
+  frame that fits max_model_len (the budget asks for one item, `mm_counts` 1, whatever the limit); model
+  fit and the bench take --skip-mm-profiling. heldout-29's A100 Qwen2.5-VL-7B pool -1.01 -> -14.09 / -14.28
+  (92.9% -> 1.3%); heldout-27's Qwen3-VL-30B-A3B-Thinking-FP8 PP3 pool 10.91 -> 9.61 / 9.05 (20.6% -> 6.2%);
+  heldout-25's 8 × L40S Qwen3-VL-235B pools 10.08 -> 9.64 / 9.71 and 23.17 -> 22.73 / 22.78. Held out 496
+  -> 498 of 539 (heldout-27 9 -> 10 of 10, heldout-29 21 -> 22 of 26); calibration unchanged (0.3%, 33 of
+  33). Left: 0.12-0.13, where heldout-5's two Qwen2-VL-7B fine-tune pools (RTX 3090, 0.13.0) profile less
+  in all (1.26 GiB) than the count for a 16,384-token image (1.86), their preprocessor not known.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it
@@ -928,6 +939,9 @@ NOT_LANGUAGE_ONLY = {
 # `--limit-mm-per-prompt` as a row's notes quote it: vLLM's JSON ('{"image": 1, "video": 0}', shell-quoted
 # as a command line is typed) or the older image=1,video=0 form.
 MM_LIMITS = re.compile(r"""--limit-mm-per-prompt[ =]['"]?(\{[^}]*\}|[\w=:,]+)""")
+# `--skip-mm-profiling` (or `skip_mm_profiling=True` in an offline LLM(...) call) as a row's notes quote it:
+# the start-up profile runs no vision encoder (memory.flags).
+SKIP_MM = re.compile(r"--skip-mm-profiling\b|skip_mm_profiling\s*=\s*True")
 # Cells whose logged value is known to be wrong, with the evidence (the CSV notes say so).
 UTIL_OVERRIDES = {"llmd-gpt-oss-120b-tp1": (0.95, "table says 0.90; the logged parts only add up at 0.95")}
 # Runs whose log shows the CUDA-graph estimate was not taken out of the pool although the release does so.
@@ -1114,6 +1128,7 @@ def evaluate(row: dict[str, str], which: str = "calibration") -> RowResult:
         and row.get("id") not in NOT_LANGUAGE_ONLY,
         mamba_ssm_cache_dtype=ssm.group(1) if ssm else None,
         limit_mm_per_prompt=parse_limits(limits.group(1)) if limits else None,
+        skip_mm_profiling=bool(SKIP_MM.search(row.get("notes", ""))),
     )
     tp = int(_number(row["tp"]) or 1)
     pp = _first_int(row.get("pp")) or 1

@@ -128,3 +128,12 @@ def test_a_logged_pytorch_sampler_fallback_is_planned_without_flashinfer() -> No
     for line in ("'FlashInfer is not available. Falling back ...'", "env VLLM_USE_FLASHINFER_SAMPLER=0"):
         native = bench.evaluate({**row, "notes": line}, "heldout").avail_planned
         assert native < fused - 3.0
+
+
+def test_a_skip_mm_profiling_note_is_read() -> None:
+    """A note quoting `--skip-mm-profiling` (or an offline `skip_mm_profiling=True`) plans the start-up
+    without the encoder's profile (memory.flags); a note that only names the flag's absence does not."""
+    bench = _bench()
+    assert bench.SKIP_MM.search("vllm serve X --skip-mm-profiling --max-model-len 8192")
+    assert bench.SKIP_MM.search("LLM(model=X, skip_mm_profiling=True)")
+    assert not bench.SKIP_MM.search("LLM(model=X, skip_mm_profiling=False)")

@@ -450,6 +450,11 @@ def _vllm_breakdown(inp: PlanInputs, core: _VllmCore, s: _Setup) -> list[Compone
                 f"profiled {s.mnbt}-token batch and {s.max_num_seqs}-sequence sampler, vLLM {s.release.span} "
                 "constants (lmscreen.model.memory.overhead)"
                 + ("" if core.stage == inp.pp - 1 else "; no sampler on this stage")
+                + (
+                    overhead.encoder_note(inp.spec, s.version, s.mnbt, s.max_num_seqs, s.max_model_len)
+                    if core.stage == 0
+                    else ""
+                )
             ),
         ),
         Component(

@@ -792,7 +792,7 @@ Two sets of logged start-ups, each row citing its source:
   frame that fits max_model_len (the budget asks for one item, `mm_counts` 1, whatever the limit); model
   fit and the bench take --skip-mm-profiling. heldout-29's A100 Qwen2.5-VL-7B pool -1.01 -> -14.09 / -14.28
   (92.9% -> 1.3%); heldout-27's Qwen3-VL-30B-A3B-Thinking-FP8 PP3 pool 10.91 -> 9.61 / 9.05 (20.6% -> 6.2%);
-  heldout-25's 8 × L40S Qwen3-VL-235B pools 10.08 -> 9.64 / 9.71 and 23.17 -> 22.73 / 22.78. Held out 496
+  the tower's MLP is a rank's share under TP (8 × L40S Qwen3-VL-235B unchanged). Held out 496
   -> 498 of 539 (heldout-27 9 -> 10 of 10, heldout-29 21 -> 22 of 26); calibration unchanged (0.3%, 33 of
   33). Left: 0.12-0.13, where heldout-5's two Qwen2-VL-7B fine-tune pools (RTX 3090, 0.13.0) profile less
   in all (1.26 GiB) than the count for a 16,384-token image (1.86), their preprocessor not known.

@@ -131,6 +131,8 @@ def test_the_tower_peak_is_counted_per_patch_from_the_vision_config() -> None:
     plain = next(f for f in FAMILIES if "qwen2_vl" in f.model_types)
     # Qwen2-VL's tower width is embed_dim (its vision_config hidden_size is the language model's 3,584)
     assert encoder_peak_bytes_per_patch(qwen2.vision_config, plain) == 2 * (1176 + 3 * 1280 + 2 * 5120)
+    # under TP the MLP's column-parallel output is a rank's share, the tower-wide tensors whole
+    assert encoder_peak_bytes_per_patch(qwen2.vision_config, plain, tp=4) == 2 * (1176 + 3 * 1280 + 2 * 1280)
     video = multimodal_profile(qwen25, "0.23.0", 2048, 256, 128_000)
     assert video.encoder_gib == pytest.approx(114_688 * 4 * 35_672 / GIB)  # 458,752 patches, 15.24 GiB
 

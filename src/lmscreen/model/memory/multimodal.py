@@ -52,7 +52,8 @@ qwen2_5_vl.py, qwen2_vl.py, qwen3_vl.py): every dummy item's patches (visual tok
 tower at once, so the peak scales with the item: 65,536 patches for a 16,384-token image, 458,752 for
 Qwen2.5-VL's 14-frame video at a 128,000-token max_model_len. Qwen2.5-VL-7B's 35,672 B a patch make that
 video 15.2 GiB (the A100 0.23.0 log: ~15.2 GiB of peak, bench heldout-29); Qwen3-VL's 1,152-wide tower
-27,200 B a patch, 1.66 GiB for its image. `--skip-mm-profiling` (profile_run's
+27,200 B a patch, 1.66 GiB for its image (under TP each rank holds its share of the MLP-wide tensors, every
+rank runs the tower). `--skip-mm-profiling` (profile_run's
 `mm_config.skip_mm_profiling`, present from 0.10.2) and every modality at 0 leave the encoder out of the
 profile (memory.overhead.profiles_encoder).
 
@@ -188,7 +189,7 @@ def _qwen2_video_tokens(image_tokens: int, seq_len: int, videos: int, max_frames
     return tokens(frames)
 
 
-def encoder_peak_bytes_per_patch(vision: dict[str, Any], family: Family) -> int:
+def encoder_peak_bytes_per_patch(vision: dict[str, Any], family: Family, tp: int = 1) -> int:
     """Bytes one input patch holds at the vision tower's peak during the profile's encoder run.
 
     The dummy pixels stay on the GPU through the run (the batch `profile_run` passes to
@@ -196,7 +197,9 @@ def encoder_peak_bytes_per_patch(vision: dict[str, Any], family: Family) -> int:
     dtype (the processor's floating outputs are cast to it: multimodal/processing `_postprocess_output`,
     0.11.0-0.23.0); the block's peak is at its MLP (GATED_BLOCK_WIDTHS / PLAIN_BLOCK_WIDTHS). Flash
     attention over `cu_seqlens` keeps no patch × patch scores, and the tower runs eagerly
-    (`should_torch_compile_mm_encoder` off by default), so nothing is fused away. 2 B a value."""
+    (`should_torch_compile_mm_encoder` off by default), so nothing is fused away. Under tensor parallel
+    the MLP's column-parallel output is a rank's share (`disable_tp` only with `--mm-encoder-tp-mode data`;
+    the default is "weights", config/multimodal.py), the tower-wide tensors whole. 2 B a value."""
     channels = _int(vision, "in_channels", "in_chans") or 3
     temporal = _int(vision, "temporal_patch_size") or 2
     patch = _int(vision, "patch_size", "spatial_patch_size") or 14
@@ -204,7 +207,8 @@ def encoder_peak_bytes_per_patch(vision: dict[str, Any], family: Family) -> int:
     width = _int(vision, "embed_dim", "hidden_size")
     mlp = _int(vision, "intermediate_size") or width * (_int(vision, "mlp_ratio") or 4)
     widths, mlp_widths = GATED_BLOCK_WIDTHS if family.gated_mlp else PLAIN_BLOCK_WIDTHS
-    return 2 * (channels * temporal * patch * patch + widths * width + mlp_widths * mlp)
+    share = -(-mlp // max(tp, 1))
+    return 2 * (channels * temporal * patch * patch + widths * width + mlp_widths * share)
 
 
 def multimodal_profile(
@@ -214,9 +218,10 @@ def multimodal_profile(
     max_num_seqs: int,
     max_model_len: int,
     limits: dict[str, int] | None = None,
+    tp: int = 1,
 ) -> MultimodalProfile | None:
-    """The multimodal part of vLLM's profile run for `spec`, or None where nothing is profiled or the
-    family's processor limits are not known (module docstring)."""
+    """The multimodal part of vLLM's profile run for `spec` on one of `tp` ranks, or None where nothing is
+    profiled or the family's processor limits are not known (module docstring)."""
     vision = spec.vision_config
     if not spec.is_vision or not isinstance(vision, dict):
         return None
@@ -268,7 +273,7 @@ def multimodal_profile(
             rows = items * padded + items * encoded
     held = rows * width * levels * 2 / GIB
     patches = items * encoded * merge * merge
-    peak = patches * encoder_peak_bytes_per_patch(vision, family) / GIB
+    peak = patches * encoder_peak_bytes_per_patch(vision, family, tp) / GIB
     return MultimodalProfile(modality, item_tokens, encoded, items, budget, held, padded, peak)
 
 

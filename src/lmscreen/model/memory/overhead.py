@@ -247,7 +247,7 @@ def activation_gib(
     # the tower's own peak on the dummy items, counted from the vision config (memory.multimodal), on the
     # first pipeline stage, which runs the encoder
     tower = (
-        encoder_run_gib(spec, release, vllm_version, max_num_batched_tokens, max_num_seqs, max_model_len)
+        encoder_run_gib(spec, release, vllm_version, max_num_batched_tokens, max_num_seqs, max_model_len, tp)
         if first_stage
         else 0.0
     )
@@ -272,13 +272,15 @@ def dummy_multimodal(
     max_num_batched_tokens: int,
     max_num_seqs: int,
     max_model_len: int | None,
+    tp: int = 1,
 ) -> MultimodalProfile | None:
-    """The dummy multimodal batch of the start-up profile (memory.multimodal), None where none runs."""
+    """The dummy multimodal batch of the start-up profile (memory.multimodal) on one of `tp` ranks, None
+    where none runs."""
     if not profiles_encoder(spec):
         return None
     seq_len = max_model_len or spec.max_position_embeddings or max_num_batched_tokens
     limits = spec.mm_limits
-    return multimodal_profile(spec, vllm_version, max_num_batched_tokens, max_num_seqs, seq_len, limits)
+    return multimodal_profile(spec, vllm_version, max_num_batched_tokens, max_num_seqs, seq_len, limits, tp)
 
 
 def encoder_run_gib(
@@ -288,13 +290,14 @@ def encoder_run_gib(
     max_num_batched_tokens: int,
     max_num_seqs: int,
     max_model_len: int | None,
+    tp: int = 1,
 ) -> float:
     """The vision tower's activation peak while the profile encodes its dummy items, where the release
     counts it (VllmRelease.mm_encoder_peak) and the family's processor limits are known; 0 otherwise. It
     runs before the text profile, so it competes with the text peak rather than adding to it."""
     if not release.mm_encoder_peak:
         return 0.0
-    mm = dummy_multimodal(spec, vllm_version, max_num_batched_tokens, max_num_seqs, max_model_len)
+    mm = dummy_multimodal(spec, vllm_version, max_num_batched_tokens, max_num_seqs, max_model_len, tp)
     return mm.encoder_gib if mm else 0.0
 
 
@@ -304,6 +307,7 @@ def encoder_note(
     max_num_batched_tokens: int,
     max_num_seqs: int,
     max_model_len: int | None,
+    tp: int = 1,
 ) -> str:
     """What the plan's activation row says about the encoder's part of the profile: the dummy items and
     the tower's peak where the release counts it, why there is none under the two flags that drop it."""
@@ -314,7 +318,7 @@ def encoder_note(
         return f"; no vision-encoder profile ({why})"
     if not release_for(vllm_version).mm_encoder_peak:
         return ""
-    mm = dummy_multimodal(spec, vllm_version, max_num_batched_tokens, max_num_seqs, max_model_len)
+    mm = dummy_multimodal(spec, vllm_version, max_num_batched_tokens, max_num_seqs, max_model_len, tp)
     if mm is None:
         return ""
     return (

@@ -258,11 +258,11 @@ class VllmRelease:
     0.13.0, 0.14.0, 0.16.0, 0.17.1, 0.19.0, 0.20.0, 0.21.0-0.23.0, 0.26.0, 0.27.1), and the count meets the
     logs where the tower outweighs the text profile: Qwen2.5-VL-7B's 14-frame video at 0.23.0 (A100,
     heldout-29: -14.28 GiB logged, -14.09 planned; -1.01 without it), Qwen3-VL-30B-A3B-FP8's first PP stage
-    at 0.14 (heldout-27: 9.05 / 9.61; 10.91 without it), Qwen3-VL-235B at TP8 on 0.11 (8 × L40S, 9.71 /
-    9.64). Off on 0.12–0.13 although the code is the same: the two Qwen2-VL-7B logs there (heldout-5, RTX
-    3090 at 0.13.0) profile 1.26 GiB in all, less than the pixels and two MLP-wide tensors of a
-    16,384-token image alone (1.39 GiB); they are a fine-tune whose preprocessor_config (max_pixels, which
-    sizes the dummy image) is not known, so the count is left out there rather than fitted to them."""
+    at 0.14 (heldout-27: 9.05 / 9.61; 10.91 without it). Off on 0.12–0.13 although the code is the same:
+    the two Qwen2-VL-7B logs there (heldout-5, RTX 3090 at 0.13.0) profile 1.26 GiB in all, less than the
+    pixels and two MLP-wide tensors of a 16,384-token image alone (1.39 GiB); they are a fine-tune whose
+    preprocessor_config (max_pixels, which sizes the dummy image) is not known, so the count is left out
+    there rather than fitted to them."""
     non_torch_tp_multicast_gib: float | None = None
     """Per GPU under TP > 1 on NVSwitch cards (GPU.nvlink_multicast), where the release's profile counts
     the multicast all-reduce buffers the first forward allocates; None where no log shows it (then

@@ -420,6 +420,11 @@ def _startup_checks(
     return refusals, seqs
 
 
+def _encoder_note(inp: PlanInputs, s: _Setup) -> str:
+    """The activation row's word on the vision encoder's part of the profile (first stage only)."""
+    return overhead.encoder_note(inp.spec, s.version, s.mnbt, s.max_num_seqs, s.max_model_len, inp.tp)
+
+
 def _vllm_breakdown(inp: PlanInputs, core: _VllmCore, s: _Setup) -> list[Component]:
     parallel = (f", / TP {inp.tp}" if inp.tp > 1 else "") + (
         f", PP stage {core.stage + 1}" if inp.pp > 1 else ""
@@ -450,11 +455,7 @@ def _vllm_breakdown(inp: PlanInputs, core: _VllmCore, s: _Setup) -> list[Compone
                 f"profiled {s.mnbt}-token batch and {s.max_num_seqs}-sequence sampler, vLLM {s.release.span} "
                 "constants (lmscreen.model.memory.overhead)"
                 + ("" if core.stage == inp.pp - 1 else "; no sampler on this stage")
-                + (
-                    overhead.encoder_note(inp.spec, s.version, s.mnbt, s.max_num_seqs, s.max_model_len)
-                    if core.stage == 0
-                    else ""
-                )
+                + (_encoder_note(inp, s) if core.stage == 0 else "")
             ),
         ),
         Component(

@@ -155,6 +155,18 @@ def test_the_encoder_run_sizes_the_023_profile_and_text_only_drops_it() -> None:
     assert full.available_kv_gib < plan(images, card, **args).available_kv_gib < text.available_kv_gib
 
 
+def test_a_plan_short_of_kv_because_of_the_encoder_profile_names_the_flags() -> None:
+    """The A100 start-up above: the plan says the encoder's profile is what leaves no KV, and what the
+    text-only flags leave; a plan where the encoder costs little does not say so."""
+    spec = spec_for("Qwen/Qwen2.5-VL-7B-Instruct")
+    card = gpu("A100 80GB")
+    short = plan(spec, card, context=128_000, vllm_version="0.23.0", gpu_memory_utilization=0.22, table=False)
+    said = [n for n in short.notes if "vision encoder's start-up profile" in n]
+    assert len(said) == 1 and "--skip-mm-profiling" in said[0] and '"video": 0' in said[0]
+    roomy = plan(spec, card, context=4096, vllm_version="0.23.0", table=False)
+    assert not any("vision encoder's start-up profile" in n for n in roomy.notes)
+
+
 def test_the_tower_peak_is_a_peak_of_its_own_on_the_releases_that_count_it() -> None:
     """The encoder runs before the text profile: its peak competes with the text peak (max), on the first
     pipeline stage; 0.12-0.13 leave it out (releases.VllmRelease.mm_encoder_peak), 0.14 counts it."""

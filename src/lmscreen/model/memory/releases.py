@@ -254,7 +254,7 @@ class VllmRelease:
     mm_encoder_peak: bool = False
     """True where the plan counts the vision tower's own activation peak on the profile's dummy items
     (memory.multimodal encoder_peak_bytes_per_patch) as a peak of its own beside the text profile's.
-    profile_run encodes the dummy items before the text run in every V1 release read (0.10.2, 0.11.0,
+    profile_run encodes the dummy items before the text run in every V1 release read (0.10.1, 0.10.2, 0.11.0,
     0.13.0, 0.14.0, 0.16.0, 0.17.1, 0.19.0, 0.20.0, 0.21.0-0.23.0, 0.26.0, 0.27.1), and the count meets the
     logs where the tower outweighs the text profile: Qwen2.5-VL-7B's 14-frame video at 0.23.0 (A100,
     heldout-29: -14.28 GiB logged, -14.09 planned; -1.01 without it), Qwen3-VL-30B-A3B-FP8's first PP stage

@@ -824,7 +824,7 @@ from lmscreen.model.hardware import GPU, gpu
 from lmscreen.model.memory import VllmBlocks, plan
 from lmscreen.model.memory.flags import with_vllm_flags
 from lmscreen.model.memory.kv import kv_layout
-from lmscreen.model.memory.multimodal import parse_limits
+from lmscreen.model.memory.multimodal import parse_limits, parse_max_pixels
 from lmscreen.model.memory.overhead import vllm_batch_defaults
 from lmscreen.model.memory.releases import mamba_speculative_blocks, release_for, reports_tokens_per_group
 from lmscreen.model.memory.weights import mtp_draft_weights_gib, normalize_quantization, weights
@@ -942,6 +942,8 @@ MM_LIMITS = re.compile(r"""--limit-mm-per-prompt[ =]['"]?(\{[^}]*\}|[\w=:,]+)"""
 # `--skip-mm-profiling` (or `skip_mm_profiling=True` in an offline LLM(...) call) as a row's notes quote it:
 # the start-up profile runs no vision encoder (memory.flags).
 SKIP_MM = re.compile(r"--skip-mm-profiling\b|skip_mm_profiling\s*=\s*True")
+# `--mm-processor-kwargs '{"max_pixels": N}'` as a row's notes quote it: the dummy image's size.
+MM_PROCESSOR_KWARGS = re.compile(r"""--mm-processor-kwargs[ =]['"]?(\{(?:[^{}]|\{[^{}]*\})*\})""")
 # Cells whose logged value is known to be wrong, with the evidence (the CSV notes say so).
 UTIL_OVERRIDES = {"llmd-gpt-oss-120b-tp1": (0.95, "table says 0.90; the logged parts only add up at 0.95")}
 # Runs whose log shows the CUDA-graph estimate was not taken out of the pool although the release does so.
@@ -1122,6 +1124,7 @@ def evaluate(row: dict[str, str], which: str = "calibration") -> RowResult:
         res.notes.append(f"served multimodal: {NOT_LANGUAGE_ONLY[row['id']]}")
     ssm = SSM_DTYPE.search(row.get("notes", ""))
     limits = MM_LIMITS.search(row.get("notes", ""))
+    kwargs = MM_PROCESSOR_KWARGS.search(row.get("notes", ""))
     spec = with_vllm_flags(
         spec,
         language_model_only=bool(LANGUAGE_ONLY.search(row.get("notes", "")))
@@ -1129,6 +1132,7 @@ def evaluate(row: dict[str, str], which: str = "calibration") -> RowResult:
         mamba_ssm_cache_dtype=ssm.group(1) if ssm else None,
         limit_mm_per_prompt=parse_limits(limits.group(1)) if limits else None,
         skip_mm_profiling=bool(SKIP_MM.search(row.get("notes", ""))),
+        mm_max_pixels=parse_max_pixels(kwargs.group(1)) if kwargs else None,
     )
     tp = int(_number(row["tp"]) or 1)
     pp = _first_int(row.get("pp")) or 1

@@ -191,10 +191,39 @@ def test_model_fit_takes_skip_mm_profiling(capsys: pytest.CaptureFixture[str]) -
 
     base = ["model", "fit", "Qwen/Qwen2.5-VL-7B-Instruct", "--gpu", "A100 80GB", "--vllm-version", "0.23"]
     base += ["--context", "128000", "--json"]
-    for args in (base, [*base, "--skip-mm-profiling"], [*base, "--limit-mm-per-prompt", "image=0,video=0"]):
+    small = [*base, "--mm-processor-kwargs", '{"max_pixels": 1003520}']
+    text_only = [*base, "--limit-mm-per-prompt", "image=0,video=0"]
+    for args in (base, [*base, "--skip-mm-profiling"], text_only, small):
         with pytest.raises(SystemExit) as done:
             main(args)
         assert done.value.code == 0
-    full, skipped, text = (json.loads(line) for line in capsys.readouterr().out.strip().splitlines())
+    full, skipped, text, smaller = (json.loads(line) for line in capsys.readouterr().out.strip().splitlines())
     assert skipped["available_kv_gib"] == pytest.approx(text["available_kv_gib"])
     assert skipped["available_kv_gib"] > full["available_kv_gib"] + 14
+    # 1,280-token frames: the video's profile shrinks to ~1.2 GiB
+    assert full["available_kv_gib"] + 12 < smaller["available_kv_gib"] < text["available_kv_gib"]
+
+
+def test_mm_processor_max_pixels_shrinks_the_dummy_items() -> None:
+    """`--mm-processor-kwargs '{"max_pixels": 1003520}'` (1,280 tokens of 28 × 28 px) makes Qwen2.5-VL's
+    dummy frames that size (qwen2_vl.py 0.23.0 get_image_size_with_most_features), so the 14-frame video
+    is 7 × 1,280 tokens; a Qwen3-VL video's total is capped by it below its own 25,165,824 px."""
+    spec = with_vllm_flags(spec_for("Qwen/Qwen2.5-VL-7B-Instruct"), mm_max_pixels=1_003_520)
+    mm = multimodal_profile(spec, "0.23.0", 2048, 256, 128_000)
+    assert (mm.modality, mm.item_tokens, mm.budget) == ("video", 7 * 1280, 8960)
+    assert mm.encoder_gib == pytest.approx(7 * 1280 * 4 * 35_672 / GIB)
+    qwen3 = with_vllm_flags(spec_for("Qwen/Qwen3-VL-30B-A3B-Instruct"), mm_max_pixels=1_048_576)
+    small = multimodal_profile(qwen3, "0.13.0", 8192, 1024, 8192)
+    assert (small.modality, small.item_tokens) == ("image", 1024)
+    assert multimodal_profile(qwen3, "0.13.0", 8192, 1024, 8192, {"image": 0}).encoded_tokens == 512
+
+
+def test_parse_max_pixels_forms() -> None:
+    from lmscreen.model.memory.multimodal import parse_max_pixels
+
+    assert parse_max_pixels(None) is None
+    assert parse_max_pixels('{"max_pixels": 1003520, "min_pixels": 3136}') == 1_003_520
+    assert parse_max_pixels('{"size": {"longest_edge": 802816}}') == 802_816
+    assert parse_max_pixels('{"fps": 2}') is None
+    with pytest.raises(InputError):
+        parse_max_pixels("max_pixels=5")

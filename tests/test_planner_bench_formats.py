@@ -137,3 +137,17 @@ def test_a_skip_mm_profiling_note_is_read() -> None:
     assert bench.SKIP_MM.search("vllm serve X --skip-mm-profiling --max-model-len 8192")
     assert bench.SKIP_MM.search("LLM(model=X, skip_mm_profiling=True)")
     assert not bench.SKIP_MM.search("LLM(model=X, skip_mm_profiling=False)")
+
+
+def test_an_mm_processor_kwargs_note_is_read() -> None:
+    """A note quoting `--mm-processor-kwargs` with a max_pixels (flat or under size) plans that image."""
+    bench = _bench()
+    from lmscreen.model.memory.multimodal import parse_max_pixels
+
+    for note, want in (
+        ("""vllm serve X --mm-processor-kwargs '{"max_pixels": 1003520}' --max-model-len 8192""", 1_003_520),
+        ("""--mm-processor-kwargs '{"size": {"longest_edge": 802816}, "fps": 2}'""", 802_816),
+    ):
+        found = bench.MM_PROCESSOR_KWARGS.search(note)
+        assert found is not None, note
+        assert parse_max_pixels(found.group(1)) == want, note

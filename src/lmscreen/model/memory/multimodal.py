@@ -15,6 +15,10 @@ Read in the released wheels (vllm 0.11.0, 0.12.0, 0.13.0, 0.19.1 from PyPI):
   `max(1, min(budget // item_tokens, max_num_seqs × items per prompt))` items, items per prompt being
   `max(1, min(limit, max_model_len // item_tokens))`. A modality limited to 0 by `--limit-mm-per-prompt` is
   dropped; with every modality at 0 (or `--language-model-only`, memory.flags) nothing is profiled.
+- `--mm-processor-kwargs '{"max_pixels": N}'` (or `size.longest_edge`) replaces the processor's largest
+  image: vllm 0.23.0 qwen2_vl.py / qwen3_vl.py read the override in `get_image_size_with_most_features` and
+  `_get_vision_info` (lines 986-998 / 906-913), 0.13.0 builds the HF processor with the merged kwargs, so
+  a Qwen2-VL frame and a Qwen3-VL video's total shrink with it (the latter only below its own cap).
 - The item sizes come from the model's processor (`get_mm_max_tokens_per_item`): for Qwen2-VL and
   Qwen2.5-VL (qwen2_vl.py) an image of the processor's `max_pixels` (12,845,056 px in their
   preprocessor_config.json: 16,384 tokens of 28 × 28 px) and a video of at most 14 such frames
@@ -231,7 +235,9 @@ def multimodal_profile(
     patch = _int(vision, "patch_size") or 14
     merge = _int(vision, "spatial_merge_size") or 2
     unit = patch * merge
-    image_tokens = family.image_max_pixels // (unit * unit)
+    # --mm-processor-kwargs '{"max_pixels": N}' resizes the processor's largest image (memory.flags)
+    image_pixels = spec.mm_max_pixels or family.image_max_pixels
+    image_tokens = image_pixels // (unit * unit)
     limits = {k.lower(): int(v) for k, v in (limits or {}).items()}
     image_limit = limits.get("image", DEFAULT_LIMIT)
     video_limit = limits.get("video", DEFAULT_LIMIT)
@@ -241,7 +247,9 @@ def multimodal_profile(
         tokens["image"] = (image_tokens, image_tokens)
     if video_limit > 0:
         if family.video_max_total_pixels:
-            encoded = family.video_max_total_pixels // (unit * unit) // 2
+            # the override caps a video's total pixels too (qwen3_vl.py 0.23.0 `_get_vision_info`)
+            total = min(spec.mm_max_pixels or family.video_max_total_pixels, family.video_max_total_pixels)
+            encoded = total // (unit * unit) // 2
             formatted = key <= QWEN3_VL_FORMATTED_VIDEO_UNTIL
             counted = int(encoded * QWEN3_VL_VIDEO_FORMAT) if formatted else encoded
         else:
@@ -275,6 +283,33 @@ def multimodal_profile(
     patches = items * encoded * merge * merge
     peak = patches * encoder_peak_bytes_per_patch(vision, family, tp) / GIB
     return MultimodalProfile(modality, item_tokens, encoded, items, budget, held, padded, peak)
+
+
+def parse_max_pixels(text: str | None) -> int | None:
+    """The image size `--mm-processor-kwargs` (JSON) sets for the processor, in pixels: its `max_pixels`,
+    or `size.longest_edge` (the newer processors' name); None when neither is given."""
+    if not text:
+        return None
+    import json
+
+    from lmscreen.errors import InputError
+
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise InputError(
+            f"--mm-processor-kwargs {text!r}: give JSON, e.g. '{{\"max_pixels\": 1003520}}'"
+        ) from exc
+    if not isinstance(data, dict):
+        raise InputError(f"--mm-processor-kwargs {text!r}: give a JSON object")
+    size = data.get("size")
+    value = data.get("max_pixels", size.get("longest_edge") if isinstance(size, dict) else None)
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"--mm-processor-kwargs {text!r}: max_pixels needs a number") from exc
 
 
 def parse_limits(text: str | None) -> dict[str, int] | None:

@@ -245,17 +245,21 @@ def activation_gib(
     )
     encoder = vision_profile_gib(spec, release)
     # the tower's own peak on the dummy items, counted from the vision config (memory.multimodal), on the
-    # first pipeline stage, which runs the encoder
-    tower = (
-        encoder_run_gib(spec, release, vllm_version, max_num_batched_tokens, max_num_seqs, max_model_len, tp)
-        if first_stage
-        else 0.0
+    # first pipeline stage, which runs the encoder; where it is counted it replaces the fitted term
+    mm = (
+        dummy_multimodal(spec, vllm_version, max_num_batched_tokens, max_num_seqs, max_model_len, tp)
+        if first_stage and release.mm_encoder_peak
+        else None
     )
+    tower = mm.encoder_gib if mm else 0.0
+    if mm:
+        encoder = 0.0
     if v2:
         # V2 keeps the dummy encoder outputs through the text run and the sampler: the encoder term adds
         # (Qwen3.8-27B on vLLM 0.29, 8,192 batched tokens: 2.58 GiB logged = 1.44 encoder + 0.85 forward
-        # + 0.15; the V1 fit's max() gave 1.59)
-        return max(encoder + max(forward, sampler), tower) + release.activation_constant_gib
+        # + 0.15; the V1 fit's max() gave 1.59); where the items are counted, their outputs
+        kept = mm.held_gib if mm else encoder
+        return max(kept + max(forward, sampler), tower) + release.activation_constant_gib
     # V1 keeps the dummy encoder outputs in the encoder cache while the text batch and the sampler run
     # (memory.multimodal), on the first pipeline stage, which runs the encoder
     held = (

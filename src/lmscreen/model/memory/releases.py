@@ -26,7 +26,8 @@ The activation peak is modelled as the largest of three profiled peaks, plus a c
   patch), a peak of its own: the encoder runs before the text profile (VllmRelease.mm_encoder_peak; not
   counted on 0.12–0.13). A 14-frame Qwen2.5-VL-7B video (max_model_len 128,000) is 458,752 patches, 15.2
   GiB; `--limit-mm-per-prompt '{"image": 0, "video": 0}'` or `--skip-mm-profiling` drop it (and the two
-  terms around it);
+  terms around it). For these families the count replaces the fitted per-parameter term below, and Model
+  Runner V2 adds their dummy outputs (as counted) to the text peak instead of that term;
 - from 0.16, for checkpoints with a vision tower, the encoder's profile (one image of the maximum feature
   size): `vision_profile_gib_per_b × vision parameters` (3.13 GiB per billion: club-3090#1087 logs 1.59 GiB
   of peak activation for Qwen3.8-27B at TP2); what keeps a few-sequence multimodal run from profiling

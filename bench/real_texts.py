@@ -93,7 +93,7 @@ class Report:
     pages: list[str] = field(default_factory=list)
 
 
-SETS = ("seen",) + tuple(f"heldout-{n}" for n in range(1, 89)) + ("heldout-101",)
+SETS = ("seen",) + tuple(f"heldout-{n}" for n in range(1, 89)) + ("heldout-93", "heldout-94", "heldout-101")
 
 
 def load(

@@ -5,7 +5,7 @@ Two sets of logged start-ups, each row citing its source:
 - calibration: ../shared/research/vllm-measurements-calibration.csv (copied to tests/data/research/) and
   bench/data/vllm-logs-public.csv (llm-d's H100 table and the start-ups gathered for issue 25). The release
   constants of lmscreen.model.memory.releases were fitted on these.
-- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv, -5.csv, -6.csv to -27.csv,
+- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv, -5.csv, -6.csv to -28.csv,
   start-ups the constants were *not* fitted on; their numbers are reported as they come out. Each file's rows
   were recorded with their sources before the planner was run on them, and the first scoring of each is kept
   here, because only that one is blind (a held-out row looked at while changing the planner no longer tests
@@ -748,6 +748,21 @@ Two sets of logged start-ups, each row citing its source:
   the profile, and on 0.12–0.15 the plan counts neither that encoder peak nor the held outputs:
   VllmRelease.mm_held_outputs, and the catalog holds no processor limits), not read further here.
 
+  vllm-logs-heldout-28.csv (8 start-ups, committed in 576eada before this script saw them, one per source,
+  from vLLM 0.10.2 to 0.19.1; a GLM-5.1-FP8 TP8 H200 bisect log was dropped before that commit as heldout-12's
+  setup): vllm#25970's Qwen2.5-Omni-7B named bare on an A100 40GB (0.10.2, LLM() defaults, eager), Qwen3-8B
+  at serve defaults on an A100-SXM4-40GB (0.19.1), hugging-quants Llama-3.1-70B-Instruct-AWQ-INT4 on an RTX
+  PRO 6000 (0.14.0rc2, utilization not logged) and five weights-only rows (the card not a catalog GPU or not
+  named): Qwen3-14B on a 48 GB gfx1100 Radeon (ROCm 0.16.1.dev), granite-4.0-h-350m on Strix Halo
+  (0.15.0rc3), Qwen3.5-35B-A3B-FP8 on a GB10 (0.18.1rc1), a group-32 W4A16 Qwen3.5-122B-A10B at TP2 on two
+  Ada cards (0.16.1rc1) and Qwen2.5-3B-Instruct-AWQ on a 4 GiB WSL2 laptop card (0.11.0): 10 of 13 checks
+  (76.9%: weights 5/8, KV within 10% 2/2, verdicts 3/3). Its misses: the Qwen3.5-122B-A10B W4A16 weights
+  (59.46 planned / 36.73 logged GiB a GPU: the catalog copy of Qwen/Qwen3.5-122B-A10B is the FP8 release's
+  config, and the logged 4-bit format was applied with that copy's 8-bit width), Qwen2.5-Omni-7B named bare
+  (15.56 / 16.74: estimated like Qwen2.5-VL-7B, so no audio tower; its pool inside 10%, 18.84 / 17.33) and
+  granite-4.0-h-350m named bare (0.61 / 0.84: granite-4.0-micro's layout scaled ×0.10). The Qwen3-8B A100
+  pool came out at 0.4%. Held out with it: 485 of 526 (92.2%: weights 159/169, KV within 10% 136/151,
+  verdicts 190/206); calibration 0.3%, 33 of 33.
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it
 logged: weights per GPU (within 5%), available KV memory (median error; held out: within 10%), and the verdict
@@ -812,6 +827,7 @@ HELDOUT_CSVS = [
     ROOT / "bench" / "data" / "vllm-logs-heldout-25.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-26.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-27.csv",
+    ROOT / "bench" / "data" / "vllm-logs-heldout-28.csv",
 ]
 GIB = 1 << 30
 NATIVE_SAMPLER = re.compile(r"FlashInfer is not available|VLLM_USE_FLASHINFER_SAMPLER=0")

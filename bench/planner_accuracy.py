@@ -763,6 +763,20 @@ Two sets of logged start-ups, each row citing its source:
   granite-4.0-h-350m named bare (0.61 / 0.84: granite-4.0-micro's layout scaled ×0.10). The Qwen3-8B A100
   pool came out at 0.4%. Held out with it: 485 of 526 (92.2%: weights 159/169, KV within 10% 136/151,
   verdicts 190/206); calibration 0.3%, 33 of 33.
+  Looked at since (no longer blind), the pl28 pass: planning a model in a format other than its checkpoint's
+  own drops what that checkpoint stated about its format (memory.weights.reformatted: bit width, group size,
+  16-bit layer list, header bytes), in this script's logged-format override, the recommender's variants, the
+  published-throughput estimate and `doctor`'s quantized alternatives; hf_bits ignores a spec's bit width when
+  asked about another format. The catalog's Qwen/Qwen3.5-122B-A10B copy is the FP8 release's config (8-bit,
+  its modules_to_not_convert list), so the W4A16 row was sized at 8.19 bits a weight. And a group size the
+  log cell states ("group 32", as vLLM prints group_size=32 for WNA16) is read: the row 59.46 -> 36.86 / 36.73
+  GiB a GPU (0.4%; 33.67 at the default group 128). heldout-28 10 -> 11 of 13, held out 485 -> 486 of 526
+  (92.4%); no other check changed; calibration 0.3%, 33 of 33. The recommender now offers an FP8 release's
+  AWQ variant at its real 4-bit size (Qwen3-30B-A3B on an RTX 3090), where the stale 8 bits hid it.
+  Still missed, and why: Qwen2.5-Omni-7B named bare (15.56 / 16.74 GiB: the estimate takes Qwen2.5-VL-7B's
+  vision tower and no audio encoder, ~0.63 B parameters by the 1.18 GiB gap; no Omni config copy in the
+  catalog to size the thinker's audio tower from) and granite-4.0-h-350m named bare (0.61 / 0.84: no
+  granite-4.0-h config copy; the micro layout scaled ×0.10 is not the hybrid's).
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it
 logged: weights per GPU (within 5%), available KV memory (median error; held out: within 10%), and the verdict
@@ -793,7 +807,7 @@ from lmscreen.model.memory.kv import kv_layout
 from lmscreen.model.memory.multimodal import parse_limits
 from lmscreen.model.memory.overhead import vllm_batch_defaults
 from lmscreen.model.memory.releases import mamba_speculative_blocks, release_for, reports_tokens_per_group
-from lmscreen.model.memory.weights import mtp_draft_weights_gib, normalize_quantization, weights
+from lmscreen.model.memory.weights import mtp_draft_weights_gib, normalize_quantization, reformatted, weights
 from lmscreen.model.spec import ModelSpec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -1029,8 +1043,22 @@ def resolve_spec(model: str, weights_format: str) -> tuple[ModelSpec, str | None
         note = f"estimated from the name: {next(iter(spec.sources.values()), 'estimate')}"
     quant = logged_quantization(weights_format, model)
     if quant and quant != (spec.quantization or "bf16"):
-        spec = replace(spec, **{"quantization": None if quant == "bf16" else quant})
+        spec = reformatted(spec, quant)
+    group = logged_group_size(weights_format)
+    if group and normalize_quantization(spec.quantization) in ("gptq", "awq", "int8"):
+        spec = replace(spec, quantization_group_size=group)
     return spec, note
+
+
+def logged_group_size(weights_format: str) -> int | None:
+    """The scale group of a weight-only int checkpoint when the log cell states it ("group 32").
+
+    vLLM prints it ("Using Marlin backend for WNA16 MoE (group_size=32, num_bits=4)"), and it sets the
+    scale overhead: 4 + 20/32 bits a weight at group 32 against 4 + 20/128 at the default 128, ~3 GiB a GPU
+    on a 120 B MoE at TP2 (heldout-28's Qwen3.5-122B-A10B W4A16 row).
+    """
+    found = re.search(r"group(?:[ _]size)?\s*[=:]?\s*(-?\d+)", (weights_format or "").lower())
+    return int(found.group(1)) if found else None
 
 
 def resolve_gpu(text: str) -> GPU:

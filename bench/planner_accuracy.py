@@ -773,6 +773,9 @@ Two sets of logged start-ups, each row citing its source:
   GiB a GPU (0.4%; 33.67 at the default group 128). heldout-28 10 -> 11 of 13, held out 485 -> 486 of 526
   (92.4%); no other check changed; calibration 0.3%, 33 of 33. The recommender now offers an FP8 release's
   AWQ variant at its real 4-bit size (Qwen3-30B-A3B on an RTX 3090), where the stale 8 bits hid it.
+  Then the catalog: Qwen/Qwen3.5-122B-A10B is bf16 (its copy less the FP8 release's quantization_config) and
+  Qwen/Qwen3.5-122B-A10B-FP8 an entry of its own with it (`model fit` planned the base release at 58 GiB a
+  GPU at TP2 where its bf16 weights are 114); no bench check changed.
   Still missed, and why: Qwen2.5-Omni-7B named bare (15.56 / 16.74 GiB: the estimate takes Qwen2.5-VL-7B's
   vision tower and no audio encoder, ~0.63 B parameters by the 1.18 GiB gap; no Omni config copy in the
   catalog to size the thinker's audio tower from) and granite-4.0-h-350m named bare (0.61 / 0.84: no

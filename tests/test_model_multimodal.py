@@ -227,3 +227,17 @@ def test_parse_max_pixels_forms() -> None:
     assert parse_max_pixels('{"fps": 2}') is None
     with pytest.raises(InputError):
         parse_max_pixels("max_pixels=5")
+
+
+def test_a_tower_borrowed_from_another_family_has_no_known_processor() -> None:
+    """A name estimate takes its vision tower from a sibling; where the name is not of the sibling's family
+    (Qwen2.5-Omni-7B, served by vLLM's qwen2_5_omni_thinker.py with the Omni processor) the sibling's
+    processor limits do not size its profile, while a VL name estimated from a VL sibling keeps them."""
+    from lmscreen.model.resolve import resolve
+
+    omni = resolve("Qwen/Qwen2.5-Omni-7B").spec
+    assert omni.model_type == "qwen2_5_vl" and omni.sources["model_type"].startswith("estimate")
+    assert multimodal_profile(omni, "0.23.0", 2048, 256, 32_768) is None
+    thinking = resolve("Qwen/Qwen3-VL-30B-A3B-Thinking-FP8").spec
+    assert thinking.sources["model_type"].startswith("estimate")
+    assert multimodal_profile(thinking, "0.14.0", 2048, 256, 262_144) is not None

@@ -490,6 +490,7 @@ def read_facts(
         period = _latest_printed(facts)
     if period is None:
         period = _announced_forecast(reading.folded)
+    period = _forecast_over_prior(reading.folded, period)
     period = _before_outlook(reading.folded, period)
     no_company = _names_no_company(text, names, reading.aliases)
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases, no_company)
@@ -755,6 +756,32 @@ def _announced_forecast(folded: str) -> Period | None:
             if p is not None and p.year is not None and p.sub in _PERIOD_END and p.sub != "E":
                 return p
     return None
+
+
+_OPENING_FORECAST_RE = re.compile(r"(?:公告|业绩预告)[^。；;]{0,16}?预计")
+
+
+def _forecast_over_prior(folded: str, period: Period | None) -> Period | None:
+    """`…公告，预计2021年归属于上市公司股东的净利润为人民币-110亿元至-135亿元。2020年度，公司归属于…的净利润
+    为人民币-118.35 亿元`: a text whose opening sentence announces the company's
+    forecast (公告 or 业绩预告, then 预计) of a period is about that period; the actual figures it prints for
+    the same period a year before are the comparison base, not its own. Other dated periods stay."""
+    if period is None or period.year is None:
+        return period
+    stop = folded.find("。", 0, _PREVIEW_HEAD)
+    head = folded[: stop if stop >= 0 else _PREVIEW_HEAD]
+    m = _OPENING_FORECAST_RE.search(head)
+    if m is None:
+        return period
+    for mention in find_periods(head[m.start() :]):
+        p = mention.period
+        sub = (p.sub or "FY") if p is not None else ""
+        if p is None or p.year is None or sub not in _PERIOD_END:
+            continue
+        if p.year == period.year + 1 and sub == period.sub:
+            return Period(p.year, sub)
+        break
+    return period
 
 
 def _latest_printed(facts: list[Fact]) -> Period | None:

@@ -248,6 +248,36 @@ def _read(m: re.Match[str]) -> PeriodMention:
     return PeriodMention(s, e, None, "date")  # pragma: no cover - every pattern is handled above
 
 
+_MONTH_END_RE = re.compile(
+    rf"(?P<y>{_Y4})\s?年\s?(?P<m>[01]?[0-9])\s?月(?:\s?(?P<d>[0-3]?[0-9])\s?日|末|底)?"
+)
+_FLOW_AFTER_RE = re.compile(
+    r"[^。；;！？\n]{0,40}?(?:营业总收入|营业收入|营收|收入|净利润|净利|净亏损|毛利率)"
+)
+"""An amount earned over time in the clause an as-of date leads (not a count or balance held at that date:
+`截至2023年3月31日公司股东户数为1.05万户`, `截至2021年6月30日，公司已累计回购股份`)."""
+_LAST_DAYS = {1: 31, 2: 28, 3: 31, 4: 30, 5: 31, 6: 30, 7: 31, 8: 31, 9: 30, 10: 31, 11: 30, 12: 31}
+
+
+def _as_of_month_end(text: str, mention: PeriodMention) -> PeriodMention:
+    """`截至2018年9月，…实现净利润0.69亿元`, `截止2020年9月30日，…营业收入1.8081亿元`: an amount stated as of
+    a month's end runs from January to it, so a quarter's end names the cumulative report period (`9月`: the
+    nine months) and any other month's end a span of months no report covers (`截至2022年2月，累计实现营收`:
+    not the year before's, which the sentence before may have named). A date inside a month (`截至2022年1月
+    19日`, an announcement's day) stays a date."""
+    m = _MONTH_END_RE.fullmatch(text.strip())
+    if m is None:
+        return mention
+    year, month = int(m.group("y")), int(m.group("m"))
+    day = m.group("d")
+    if not 1 <= month <= 12 or (day is not None and int(day) < _LAST_DAYS[month]):
+        return mention
+    sub = _FROM_JANUARY.get(str(month))
+    if sub is not None:
+        return PeriodMention(mention.start, mention.end, Period(year, sub), "period")
+    return PeriodMention(mention.start, mention.end, Period(year, SOME_MONTHS), "months")
+
+
 def find_periods(folded: str) -> list[PeriodMention]:
     """Every period expression (and date, and span of years) in the folded text, in order.
 
@@ -276,6 +306,12 @@ def find_periods(folded: str) -> list[PeriodMention]:
         ):
             # `截至2020Q3`: a point in time; what a report states as of then is the cumulative period
             mention = PeriodMention(mention.start, mention.end, Period(p.year, _TO_END[p.sub]), mention.kind)
+        elif (
+            mention.kind == "date"
+            and _AS_OF_RE.search(folded, max(0, m.start() - 4), m.start())
+            and _FLOW_AFTER_RE.match(folded, m.end())
+        ):
+            mention = _as_of_month_end(m.group(), mention)
         found.append(mention)
     return _summed(folded, found)
 

@@ -7,8 +7,8 @@ The rules, each general and each seen in real notes:
   reading, for a model to choose (never a fact on its own);
 - the words around it say what it is: a forecast (`预计`, `目标`, `2025E`), the prior period (`上年同期`),
   a change (`同比增长41.8%` after a revenue is its growth rate; `较上年减少7.97亿元` is no level at all);
-- a number in a comparison or threshold clause (`超过500亿元`, `低于1亿元`, `50倍以上`) or a range
-  (`1883.70万元–2260.44万元`) is no fact; `约831.42亿元` and `750亿元左右` are (approximate);
+- a number in a comparison or threshold clause (`超过500亿元`, `低于1亿元`, `市盈率不到7倍`, `50倍以上`) or a
+  range (`1883.70万元–2260.44万元`) is no fact; `约831.42亿元` and `750亿元左右` are (approximate);
 - the subject of the clause says whose it is: the company (`公司`, its name), a segment (`葵花籽实现营收`,
   `产险业务…净利润`, `均胜安全业务毛利率`, a part's heading `国内方面：`, `4）智能物流：16.95亿元…`, a margin
   after a part's sales `境外销售5.19亿，毛利率…`) or an industry (`厨电行业…`);
@@ -107,7 +107,7 @@ _FORECAST_EXTRA_RE = re.compile(
 综合毛利率…至29.96%`: a restated figure, not the one the report prints); a 业绩预告's figures and a rumour's
 (`内部消息，明天晚上业绩预告，年报净利润33亿左右`), and a year's figures the company 预告s."""
 _THRESHOLD_BEFORE_RE = re.compile(
-    r"(?:低于|高于|超过|超出|不低于|不高于|不超过|不少于|不足|少于|多于|大于|小于|至少|最多|最高|最低|突破|逾|超|破"
+    r"(?:低于|高于|超过|超出|不低于|不高于|不超过|不少于|不足|不到|少于|多于|大于|小于|至少|最多|最高|最低|突破|逾|超|破"
     r"|达不到|未达到|以上的|门槛|标准为|不得|须|应当"
     r"|below|above|exceed(?:s|ing)?|more than|less than|at least|over"
     r"|under|up to)\s*(?:人民币|RMB)?\s*$",

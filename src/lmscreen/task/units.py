@@ -98,6 +98,13 @@ _AFTER_OTHER_RE = re.compile(
 )
 _RMB_AFTER_RE = re.compile(r"[ \t]?人民币")
 """`90.2亿人民币`: 人 here begins 人民币, not a count of people."""
+_CARRIED_CURRENCY_RE = re.compile(
+    r"(?:" + "|".join(sorted(("新台币", *FOREIGN_CURRENCIES), key=len, reverse=True)) + r")"
+    r"[ \t]?[(（][ \t]?(?:货币)?(?:单位|币种)?(?:均)?下同[ \t]?[)）]"
+)
+"""`收益3188.5万港元(单位下同)`: a foreign currency declared for the amounts after it; a later
+`亏损1594万元` in the same paragraph is in that currency, not yuan (`_foreign_carried`)."""
+_RMB_BEFORE_RE = re.compile(r"(?:RMB|CNY|¥|人民币)[ \t]?-?$", re.IGNORECASE)
 _HEADER_UNIT_RE = re.compile(
     r"[(（]\s*(?:(?:金额)?单位[:：]\s*)?(?:人民币)?\s*(万亿元|亿元|百万元|万元|千元|元|%)\s*[)）]"
 )
@@ -434,6 +441,24 @@ def _english_unit(
     return kind, factor, end
 
 
+def _carried_spans(folded: str) -> list[tuple[int, int]]:
+    """Where a foreign currency declared once (`万港元(单位下同)`) stands for the amounts printed after it:
+    from the declaration to the end of its paragraph."""
+    spans = []
+    for m in _CARRIED_CURRENCY_RE.finditer(folded):
+        line_end = folded.find("\n", m.end())
+        spans.append((m.end(), len(folded) if line_end < 0 else line_end))
+    return spans
+
+
+def _foreign_carried(folded: str, spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    """An amount in yuan words (`1594万元`) inside a span where a foreign currency was declared `下同`: it is
+    in that currency, unless it says 人民币 itself (`人民币1.2亿元`, `1.2亿元人民币`)."""
+    if not any(lo <= start < hi for lo, hi in spans):
+        return False
+    return not (_RMB_BEFORE_RE.search(folded[max(0, start - 5) : start]) or _RMB_AFTER_RE.match(folded, end))
+
+
 @dataclass(frozen=True)
 class ScannedText:
     """A report text read once: its folded form and every number it prints."""
@@ -447,6 +472,7 @@ def scan(text: str) -> ScannedText:
     ft = fold(text)
     folded = ft.text
     context = _ContextUnits(folded)
+    carried = _carried_spans(folded)
     mentions: list[Mention] = []
     for m in _NUMBER_RE.finditer(folded):
         start = m.start("int")
@@ -478,6 +504,8 @@ def scan(text: str) -> ScannedText:
                 kind, factor = (
                     ("percent", 1.0) if ctx_unit == "%" else ("money", MONEY_UNIT_FACTORS[ctx_unit])
                 )
+        if kind == "money" and carried and _foreign_carried(folded, carried, m.start(), end):
+            kind, factor = "other", 1.0
         negative = (
             sign
             or _word_sign(folded, m.start())

@@ -67,6 +67,7 @@ from this module (the release's fitted per-parameter term, memory.releases, stil
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,7 +157,21 @@ class MultimodalProfile:
         )
 
 
+def _borrowed(spec: ModelSpec) -> bool:
+    """A name estimate that took its vision tower from a sibling of another family: the tower's shape is
+    the sibling's, its processor is not (Qwen2.5-Omni-7B, estimated like Qwen2.5-VL-7B, is served by
+    qwen2_5_omni_thinker.py with the Omni processor: its 0.10.2 log profiles 1.45 GiB in all where a
+    Qwen2.5-VL 32,768-token video would take 4.4). A name that says VL (Qwen3-VL-30B-A3B-Thinking-FP8,
+    estimated like Qwen3-VL-30B-A3B-Instruct) is of the family it borrowed from."""
+    if not str(spec.sources.get("model_type", "")).startswith("estimate"):
+        return False
+    words = re.split(r"[-_./ ]+", (spec.name or "").lower())
+    return "vl" not in words
+
+
 def _family(spec: ModelSpec) -> Family | None:
+    if _borrowed(spec):
+        return None
     kind = (spec.model_type or "").lower()
     arch = (spec.architecture or "").lower()
     for family in FAMILIES:

@@ -72,3 +72,27 @@ def test_a_small_profit_in_plain_yuan_beside_revenue_in_plain_yuan_is_kept() -> 
 def test_a_small_profit_in_plain_yuan_beside_revenue_in_wan_stays_a_slip() -> None:
     text = "华信商务2020年上半年营业收入38,919.32万元，同比减少7.13%；归属于挂牌公司股东的净利润9072.87元。"
     assert _kept(text, "net_profit", "华信商务") is None
+
+
+_US_LISTED = (
+    "原标题：3号健康Q2净亏损6120万元,子公司拟科创板上市\n美股上市公司3号健康(THH.US)公布2020年第二季度业绩。"
+    "公开资料显示，333集团旗下拥有：B2C医药平台“3号健康”、互联网医院“3诊”。\n"
+    "3号健康Q2录得净营收12.50亿元，同比增长50.1%;"
+)
+
+
+def test_a_company_name_holding_a_digit_is_the_companys_name() -> None:
+    text = _US_LISTED + "归属股东净亏损为6120万元，去年同期为7010万元。"
+    assert _kept(text, "revenue", "3号健康") == 1_250_000_000.0
+    assert _kept(text, "net_profit", "3号健康") == -61_200_000.0
+
+
+def test_a_non_gaap_profit_and_the_headline_quoting_it_are_not_the_reported_profit() -> None:
+    text = _US_LISTED + "非美国通用会计准则下，归属股东净亏损为6120万元，去年同期为7010万元。"
+    assert _kept(text, "revenue", "3号健康") == 1_250_000_000.0
+    assert _kept(text, "net_profit", "3号健康") is None
+
+
+def test_a_headline_figure_other_than_the_adjusted_one_stays() -> None:
+    text = _US_LISTED + "归属股东净亏损为6120万元；非美国通用会计准则下，归属股东净亏损为5010万元。"
+    assert _kept(text, "net_profit", "3号健康") == -61_200_000.0

@@ -404,6 +404,21 @@ def _plausible(fact: Fact) -> bool:
     return abs(fact.value) >= _LEAST_YUAN
 
 
+def _without_adjusted_echoes(facts: list[Fact], adjusted: list[tuple[str, float, int]]) -> list[Fact]:
+    """`原标题：1药网Q2净亏损7880万元…非美国通用会计准则下，归属股东净亏损为7880万元`: an amount printed
+    before the one the text calls adjusted, of the same metric and value, is a headline or lead quoting that
+    adjusted figure ahead of its qualifier, not the reported one."""
+    if not adjusted:
+        return facts
+    return [
+        f for f in facts
+        if f.mention is None or f.mention.kind != "money" or not any(
+            metric == f.metric and at > f.start and agree(abs(f.value), amount)
+            for metric, amount, at in adjusted
+        )
+    ]  # fmt: skip
+
+
 def _plausible_size(fact: Fact) -> bool:
     """Whether an amount is under the largest company's (see `_MOST_YUAN`)."""
     return fact.value is not None and abs(fact.value) <= _MOST_YUAN.get(fact.metric, math.inf)
@@ -491,7 +506,7 @@ def read_facts(
     found.extend(read_lists(reading))
     prose, loose = read_prose(reading)
     found.extend(prose)
-    facts = _restated_forecasts(_dedupe(found))
+    facts = _without_adjusted_echoes(_restated_forecasts(_dedupe(found)), reading.adjusted)
     taken = {f.start for f in facts}
     loose = [f for f in loose if f.start not in taken]
     previewed = _previewed(reading.folded)

@@ -8,6 +8,7 @@ shapes; the reader is the real one.
 from __future__ import annotations
 
 from lmscreen.task.facts import read_facts
+from lmscreen.task.period_text import find_periods
 from lmscreen.task.periods import Period
 
 
@@ -56,6 +57,9 @@ def test_months_ahead_of_a_deadline_are_no_period() -> None:
     text = "华信酒业公司提前3个月完成产能建设，2019年实现营业收入8.21亿元，同比增长12.1%。"
     assert read_facts(text, names=("华信酒业",)).period == Period(2019, "FY")
     assert _kept(text, "revenue", "华信酒业") == 821_000_000.0
+    for words in ("提前3个月", "上市前6个月", "限售期满前6个月", "到期前3个月", "此前9个月", "发行前6个月"):
+        assert not [m for m in find_periods(f"公司{words}完成建设。") if m.period is not None], words
+    assert [m.period for m in find_periods("今年前9个月营收5.21亿元")] == [Period(None, "Q1-Q3")]
 
 
 _YUAN_HALF = (

@@ -1,8 +1,9 @@
 """What held-out rounds 99 and 100 showed the reader getting wrong: a half-year 业绩预告 whose reasons tell
 the first and second quarters without a year (read as a first-quarter document, its 一季度 revenue kept),
 the first nine months said as 前9个月 (read as a part named 其前个月), and a small company's profit printed in
-plain 元 under 10万 beside its revenue in plain 元 (dropped as a slipped 万). Texts written here in those
-shapes; the reader is the real one.
+plain 元 under 10万 beside its revenue in plain 元 (dropped as a slipped 万), a company whose name holds a
+digit (1药网, cut to a part's name when the numbers were blanked) and its non-GAAP loss (非美国通用会计准则下)
+quoted ahead in the headline. Texts written here in those shapes; the reader is the real one.
 """
 
 from __future__ import annotations

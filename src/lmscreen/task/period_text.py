@@ -176,6 +176,7 @@ _FROM_JANUARY = {"3": "Q1", "6": "H1", "9": "Q1-Q3", "12": "FY"}
 """The months from January to the month named (`1-9月`, `9M20`): the cumulative period they are."""
 
 _CN_DIGIT = {"三": "3", "六": "6", "九": "9"}
+"""`前九个月`: the month counts a `前N个月` may spell in words, as the digits `_FROM_JANUARY` takes."""
 
 _MONTH_SPANS = {(4, 6): "Q2", (7, 9): "Q3", (10, 12): "Q4", (7, 12): "H2"}
 """Spans of months that are a quarter or a half alone (`1-3月`, `1-6月`, `1-9月`, `1-12月` are `months`)."""
@@ -575,7 +576,9 @@ def _main_period(
 
 
 _MONTHS_TO = {"Q1": 3, "Q2": 6, "H1": 6, "Q3": 9, "Q1-Q3": 9, "Q4": 12, "H2": 12, "FY": 12, "": 12}
+"""The month a period ends in (a bare year, `""`, is the whole year)."""
 _FROM_START = frozenset({"Q1", "H1", "Q1-Q3", "FY", ""})
+"""Periods that run from January: a forecast of one takes in every part that ends by its end."""
 
 
 def _piece_of_forecast(

@@ -707,6 +707,7 @@ def test_a_first_start_profiles_the_compile_peak_from_0_24() -> None:
     assert _activation(first) == pytest.approx(1.04, abs=0.1)
     assert not first.fits  # the logged refusal
     assert "first start" in next(c.source for c in first.breakdown if c.name == "activation peak")
+    assert any(n.startswith("a first start compiles") and "--enforce-eager leaves" in n for n in first.notes)
     warm = plan(spec, gpu("L4"), vllm_version="0.28.0", compile_cache_warm=True, **args)
     eager = plan(spec, gpu("L4"), vllm_version="0.28.0", enforce_eager=True, **args)
     assert _activation(warm) < 0.5 and _activation(eager) == pytest.approx(_activation(warm))

@@ -698,6 +698,24 @@ def _encoder_knob(inp: PlanInputs, core: _VllmCore, s: _Setup) -> str | None:
     )
 
 
+def _compile_knob(inp: PlanInputs, core: _VllmCore, s: _Setup) -> str | None:
+    """Where a first start's compile peak (releases.compile_scratch_gib) is what the plan is short by: the
+    pool --enforce-eager leaves (no compile, no CUDA graphs; slower decode) and that a restart that finds
+    the compile cache profiles without it. None where the compile is not the profile's peak."""
+    if not compile_scratch_gib(s.version, s.enforce_eager, s.compile_cache_warm):
+        return None
+    eager = _vllm_core(inp.spec, replace(s, enforce_eager=True), inp.tp, inp.pp)
+    freed = eager.available_gib - core.available_gib
+    if freed < 0.1:
+        return None
+    reach = f"one request up to {eager.max_context(1, inp.native):,} tokens" if eager.num_blocks else "no KV"
+    return (
+        f"a first start compiles the model inside vLLM's start-up profile, {freed:.2f} GiB of KV here: "
+        f"--enforce-eager leaves {eager.available_gib:.2f} GiB of KV, {reach} (slower decode); a restart "
+        "that finds the compile cache profiles without it"
+    )
+
+
 def _vllm_knobs(
     inp: PlanInputs,
     core: _VllmCore,
@@ -764,6 +782,9 @@ def _vllm_knobs(
         if encoder:
             # the cause first, beside "leave no room"
             notes.insert(1 if core.available_gib <= 0 else 0, encoder)
+        compiled = _compile_knob(inp, core, s)
+        if compiled:
+            notes.append(compiled)
         heads = spec.num_attention_heads or 0
         for tp in (2 * inp.tp, 4 * inp.tp, 8 * inp.tp):
             if heads and heads % tp:

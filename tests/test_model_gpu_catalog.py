@@ -188,17 +188,23 @@ def test_rtx_3060_family_resolves_as_users_and_nvidia_smi_name_it():
 
 def test_rtx_3060_plans_qwen3_8b_awq_on_its_driver_total():
     """A planned start-up on an RTX 3060 budgets util × the 11.63 GiB the driver reports (not 12):
-    Qwen3-8B-AWQ at 0.9 and 26,608 tokens fits on the newest release, 32,768 does not (KV pool < 4.5 GiB)."""
+    Qwen3-8B-AWQ at 0.9 logged a 3.66 GiB pool, which holds one 26,608-token request but not the 4.50 GiB
+    32,768 need (its release is not stated). On a release that profiles a first start's compile (0.24-0.28,
+    graphs outside the pool) the pool is planned within 5% and the longest request within 2% of 26,608; a
+    warm restart's pool is larger."""
     from lmscreen.model.hardware import gpu
     from lmscreen.model.memory import plan
     from lmscreen.model.resolve import resolve
 
     spec = resolve("Qwen/Qwen3-8B-AWQ").spec
     card = gpu("RTX 3060")
-    fits = plan(spec, card, context=26608, gpu_memory_utilization=0.9, table=False)
-    assert fits.gpu_total_gib == pytest.approx(11.63) and fits.fits
-    assert 5.0 < fits.weights_gib < 6.5 and 3.0 < fits.available_kv_gib < 4.5
-    assert not plan(spec, card, context=32768, gpu_memory_utilization=0.9, table=False).fits
+    args = {"context": 26608, "gpu_memory_utilization": 0.9, "vllm_version": "0.28", "table": False}
+    first = plan(spec, card, **args)
+    assert first.gpu_total_gib == pytest.approx(11.63)
+    assert 5.0 < first.weights_gib < 6.5 and first.available_kv_gib == pytest.approx(3.66, rel=0.05)
+    assert first.max_context == pytest.approx(26608, rel=0.02)
+    assert plan(spec, card, compile_cache_warm=True, **args).fits
+    assert not plan(spec, card, **(args | {"context": 32768})).fits
 
 
 @pytest.mark.parametrize(

@@ -167,3 +167,34 @@ def test_a_stated_group_size_is_read_from_the_log_cell() -> None:
     assert g32.quantization_group_size == 32
     gap = bench.weights(g32, tp=2).per_gpu_gib - bench.weights(g128, tp=2).per_gpu_gib
     assert 2.5 < gap < 4.0
+
+
+def test_eager_and_warm_compile_cache_notes_leave_out_the_compile_peak() -> None:
+    """A row whose notes quote `--enforce-eager` (not "removing --enforce-eager") or say its run had a warm
+    compile cache is planned without the first start's compile peak (memory.releases.compile_scratch_gib);
+    a plain row on a release that compiles keeps it, so its planned pool is smaller."""
+    bench = _bench()
+    row = {
+        "id": "t",
+        "engine_version": "0.28.0",
+        "model": "Qwen/Qwen2.5-7B-Instruct-AWQ",
+        "weights_format": "awq",
+        "kv_cache_dtype": "auto",
+        "gpu": "L4",
+        "gpu_total_gib_per_device": "22.03",
+        "tp": "1",
+        "pp": "1",
+        "gpu_memory_utilization": "0.6",
+        "max_model_len": "32768",
+        "max_num_seqs": "",
+        "max_num_batched_tokens": "",
+        "available_kv_gib": "6",
+        "gpu_kv_cache_tokens": "",
+        "outcome": "ok",
+        "notes": "",
+    }
+    first = bench.evaluate(row, "heldout").avail_planned
+    for note in ("vllm serve X --enforce-eager", "same flags, warm compile cache"):
+        assert bench.evaluate({**row, "notes": note}, "heldout").avail_planned > first + 0.5, note
+    undone = bench.evaluate({**row, "notes": "CUDA graphs (removing --enforce-eager)"}, "heldout")
+    assert undone.avail_planned < first + 0.5

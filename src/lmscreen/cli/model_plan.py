@@ -237,6 +237,16 @@ def register(app: click.Group) -> None:
         is_flag=True,
         help="vLLM --skip-mm-profiling: the start-up profile runs no vision encoder (tower still loaded).",
     )
+    @click.option(
+        "--enforce-eager",
+        is_flag=True,
+        help="vLLM --enforce-eager: no torch.compile peak in the start-up profile and no CUDA graphs.",
+    )
+    @click.option(
+        "--warm-compile-cache",
+        is_flag=True,
+        help="Plan a restart that finds vLLM's compile cache (default: a first start, which compiles).",
+    )
     @click.option("--workload", help="screen: rows/hour for a batch with a shared prefix (needs --rows …).")
     @click.option("--rows", type=int, help="Workload: rows to screen.")
     @click.option("--prompt-tokens", type=int, help="Workload: prompt tokens per row.")
@@ -266,6 +276,8 @@ def register(app: click.Group) -> None:
         limit_mm: str | None,
         mm_processor_kwargs: str | None,
         skip_mm_profiling: bool,
+        enforce_eager: bool,
+        warm_compile_cache: bool,
         workload: str | None,
         rows: int | None,
         prompt_tokens: int | None,
@@ -307,6 +319,8 @@ def register(app: click.Group) -> None:
             vllm_version=vllm_version,
             expert_parallel=expert_parallel,
             mtp_draft=mtp_draft,
+            enforce_eager=enforce_eager,
+            compile_cache_warm=warm_compile_cache,
         )
         if warning:
             result.notes.insert(0, f"estimate: {warning}")

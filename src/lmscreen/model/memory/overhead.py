@@ -46,6 +46,7 @@ from lmscreen.model.memory.releases import (
     SAMPLER_COPIES_V2,
     TRITON_SAMPLER_COPIES,
     VllmRelease,
+    compile_scratch_gib,
     parse_version,
     release_for,
     uses_v2_runner,
@@ -230,10 +231,13 @@ def activation_gib(
     first_stage: bool = True,
     v2_runner: bool | None = None,
     flashinfer_sampler: bool | None = None,
+    enforce_eager: bool = False,
+    compile_cache_warm: bool = False,
 ) -> float:
     """vLLM's profiled activation peak on one GPU (see the module docstring; constants per release).
     `v2_runner` None asks memory.releases.uses_v2_runner with the spec's own quantization;
-    `flashinfer_sampler` as sampler_gib."""
+    `flashinfer_sampler` as sampler_gib; `enforce_eager` / `compile_cache_warm` leave out a first start's
+    compile peak (releases.compile_scratch_gib), which is a peak of its own beside the others."""
     release = release_for(vllm_version)
     factor = MOE_FORWARD_FACTOR if spec.num_experts and spec.num_experts_per_tok else FORWARD_FACTOR
     forward = factor * max_num_batched_tokens * forward_bytes_per_token(spec, tp, expert_parallel) / GIB
@@ -254,12 +258,14 @@ def activation_gib(
     tower = mm.encoder_gib if mm else 0.0
     if mm:
         encoder = 0.0
+    # the compile's temporaries are freed before the dummy forward: a peak beside the others, not on top
+    compiled = compile_scratch_gib(vllm_version, enforce_eager, compile_cache_warm)
     if v2:
         # V2 keeps the dummy encoder outputs through the text run and the sampler: the encoder term adds
         # (Qwen3.8-27B on vLLM 0.29, 8,192 batched tokens: 2.58 GiB logged = 1.44 encoder + 0.85 forward
         # + 0.15; the V1 fit's max() gave 1.59); where the items are counted, their outputs
         kept = mm.held_gib if mm else encoder
-        return max(kept + max(forward, sampler), tower) + release.activation_constant_gib
+        return max(kept + max(forward, sampler), tower, compiled) + release.activation_constant_gib
     # V1 keeps the dummy encoder outputs in the encoder cache while the text batch and the sampler run
     # (memory.multimodal), on the first pipeline stage, which runs the encoder
     held = (
@@ -267,7 +273,7 @@ def activation_gib(
         if first_stage
         else 0.0
     )
-    return max(forward + held, sampler + held, encoder, tower) + release.activation_constant_gib
+    return max(forward + held, sampler + held, encoder, tower, compiled) + release.activation_constant_gib
 
 
 def dummy_multimodal(

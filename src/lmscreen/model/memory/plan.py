@@ -122,6 +122,8 @@ def plan(
     mtp_draft: bool = False,
     speculative_tokens: int | None = None,
     flashinfer_sampler: bool | None = None,
+    enforce_eager: bool = False,
+    compile_cache_warm: bool = False,
     table: bool = True,
 ) -> Plan:
     """Plan `spec` on `gpus` × (`gpu` or `vram_gib` GiB) for `engine`.
@@ -136,7 +138,11 @@ def plan(
     their attention layers caching in the pool), `speculative_tokens` its num_speculative_tokens (default
     the MTP layer count, as vLLM's); `flashinfer_sampler` False a run that samples top-k / top-p without
     FlashInfer (not installed, or VLLM_USE_FLASHINFER_SAMPLER=0), which releases whose profiled sampler is
-    FlashInfer's (0.10.0–0.10.1) then profile as PyTorch's full-vocabulary sort.
+    FlashInfer's (0.10.0–0.10.1) then profile as PyTorch's full-vocabulary sort. `enforce_eager` is vLLM's
+    --enforce-eager (no torch.compile, no CUDA graphs); `compile_cache_warm` a restart that finds the
+    compile cache: both leave out the compile peak a first start profiles from 0.24
+    (releases.compile_scratch_gib), which is planned by default because the first start is the one that
+    must fit.
     """
     engine = (engine or "vllm").lower().replace(".", "").replace("-", "")
     if engine not in ENGINES:
@@ -197,6 +203,8 @@ def plan(
             mtp_draft,
             speculative_tokens,
             flashinfer_sampler,
+            enforce_eager,
+            compile_cache_warm,
         )
     else:
         result = plan_llama(inp, engine, table)

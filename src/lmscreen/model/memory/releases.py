@@ -94,14 +94,16 @@ sequences and 635 at 1,024 (V1's sampler planned 570), Qwen2.5-0.5B on an RTX 40
 GiB at 256 sequences (V1: 1.04). A dated nightly ("2026-08 build") is planned as the newest release logged by
 that month (RELEASED_BY).
 
-What these terms leave out: a first boot's compile. With torch >= 2.10 vLLM AOT-compiles the model inside the
-profile run on a compile-cache miss (compilation/decorators.py of the 0.24.0-0.26.0 wheels: `aot_compile`,
-then the profiling forward, both inside gpu_worker's `memory_profiling` with no peak reset between them), so
-the compiler's temporaries count as peak activation until a restart finds the cache (vllm-project/vllm#54122,
-#54383). The logs the constants above were fitted on do not say whether their cache was warm; 0.26-0.31 dense
-models on V2 keep 0.4-1.3 GiB more than the V2 terms plan, and two 0.24.0 logs of one command 0.95. The size
-is Inductor's and Triton's scratch, which vLLM's code does not bound, so it is not planned
-(bench/planner_accuracy.py, s36-pl2 pass).
+A first start's compile (COMPILE_SCRATCH_FROM, compile_scratch_gib): with torch >= 2.10 vLLM AOT-compiles the
+model inside the profile run on a compile-cache miss (envs.py `use_aot_compile` defaults on from torch 2.10;
+compilation/decorators.py of the 0.24.0-0.26.0 wheels: `aot_compile`, then the profiling forward, both inside
+gpu_worker's `memory_profiling` with no peak reset between them), so Inductor's and Triton's temporaries are
+a peak of their own in the profile until a restart finds the cache (vllm-project/vllm#54122, #54383). They
+are freed before the dummy forward runs, so the profile's peak is the larger of them and the forward /
+sampler peak, not their sum: V1's sort-size sampler at 256+ sequences mostly hides them, Model Runner V2's
+one-copy sampler does not (19 V2 0.25+ text pools were planned 0.15-2.3 GiB high, median 0.75, without
+this term). `--enforce-eager` (-O0: no Inductor compile, config/vllm.py "Enforce eager set, overriding
+optimization level to -O0") and a warm compile cache skip it (plan's enforce_eager / compile_cache_warm).
 
 The sampler warm-up (read in 0.11.0 and 0.19.0 gpu_worker.py `compile_or_warm_up_model`): after the KV
 pool is allocated the worker runs the compile-size warm-ups, `kernel_warmup` (FlashInfer autotune on sm90+:
@@ -569,6 +571,32 @@ start-up captures its graphs after the pool is allocated, inside the (1 − util
 out of the pool for them (logged: Qwen2.5-7B-AWQ on an RTX 4080 at 0.26.0, 8.00 GiB = 15.99 × 0.9 − 5.29
 weights − 1.04 activation − 0.06 non-torch with 0.48 GiB of graphs beside; gemma-4-E4B on an L4 at 0.28.0,
 3.10 = budget − 10.29 − 0.27 with 0.78 GiB of graphs beside)."""
+COMPILE_SCRATCH_FROM = (0, 24, 0)
+"""First release planned with a first start's compile scratch in its profile: the 0.24.0 logs run torch
+2.11.0+cu130 (bench/data/vllm-logs-heldout-14.csv's RTX 4090 journal), where envs.py `use_aot_compile`
+defaults on (torch >= 2.10); one command there logged 36,992 tokens on its first start and 43,888 when
+re-run, 0.95 GiB of pool apart. Earlier releases keep their fitted terms (no log of theirs names torch
+2.10 or later)."""
+COMPILE_SCRATCH_GIB = 0.92
+"""Peak of the compile's temporaries on a first start, GiB per GPU: what the cold V2 profiles log where the
+text terms are small, less the release constant (V21_CONSTANT_GIB): 1.18 GiB of peak activation for
+Qwen3-8B on an RTX 4090 at 0.27.1 (its warm restarts on the same worker log 0.19), 1.04 for
+Qwen2.5-7B-AWQ on an RTX 4080 at 0.26.0 and again on an L4 at 0.28.0; median 1.04 - 0.115. Inductor's
+scratch is not bounded by vLLM's code (1CatAI/1Cat-vLLM#518 logs 1.85 GiB cold against warm for a 27B), so
+this is the logged median, not a count."""
+
+
+def compile_scratch_gib(
+    version: str | None, enforce_eager: bool = False, compile_cache_warm: bool = False
+) -> float:
+    """The first start's compile peak (COMPILE_SCRATCH_GIB) where the release compiles inside the profile
+    (COMPILE_SCRATCH_FROM on); none under --enforce-eager (no Inductor compile) or with a warm compile cache
+    (a restart loads the compiled graph). A plan is for the first start, the one that must fit."""
+    if enforce_eager or compile_cache_warm or parse_version(version) < COMPILE_SCRATCH_FROM:
+        return 0.0
+    return COMPILE_SCRATCH_GIB
+
+
 SAMPLER_COPIES_V2 = 1.2
 """fp32 copies of (rows × vocab) V2's profile keeps for the sampler: its `_dummy_sampler_run` computes the
 logits and samples without top-k / top-p ("During the initial memory profiling, the sampler may skip top_k,

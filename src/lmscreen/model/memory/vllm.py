@@ -45,6 +45,7 @@ from lmscreen.model.memory.kv import KV_DTYPE_BYTES, KVLayout, kv_layout, vllm_a
 from lmscreen.model.memory.releases import (
     VllmRelease,
     check_version,
+    compile_scratch_gib,
     mamba_speculative_blocks,
     release_for,
     reports_tokens_per_group,
@@ -221,6 +222,11 @@ class _Setup:
     flashinfer_sampler: bool | None = None
     """False when the run samples top-k / top-p without FlashInfer (releases.VllmRelease.
     native_sampler_copies); None: the release's own sampler."""
+    enforce_eager: bool = False
+    """--enforce-eager: no torch.compile (-O0) and no CUDA graphs."""
+    compile_cache_warm: bool = False
+    """A restart that finds vLLM's compile cache: no compile peak in the profile
+    (releases.compile_scratch_gib)."""
 
 
 def _stage_core(
@@ -254,12 +260,16 @@ def _stage_core(
         first_stage=stage == 0,
         v2_runner=v2,
         flashinfer_sampler=s.flashinfer_sampler,
+        enforce_eager=s.enforce_eager,
+        compile_cache_warm=s.compile_cache_warm,
     )
     nt = overhead.non_torch_gib(tp, s.version, pp, nvlink_multicast=_nvlink_multicast(s.gpu_name))
     received = overhead.pp_receive_buffer_gib(spec, s.mnbt, stage) if pp > 1 else 0.0
     layers = pp_partition(spec.num_layers, pp)[stage] if pp > 1 and spec.num_layers else spec.num_layers or 32
-    graphs = overhead.cuda_graph_gib(layers, s.max_num_seqs)
+    # --enforce-eager captures no graphs (config/vllm.py: "Cudagraph is disabled under eager mode")
+    graphs = 0.0 if s.enforce_eager else overhead.cuda_graph_gib(layers, s.max_num_seqs)
     in_pool = s.release.cudagraph_in_pool if s.cudagraph_profiling is None else s.cudagraph_profiling
+    in_pool = in_pool and not s.enforce_eager
     # V2 before 0.29 estimates no graphs, whatever the profiler flag: they are captured after the pool
     # (releases.V2_CUDAGRAPH_ESTIMATE_FROM)
     in_pool = in_pool and not (v2 and not v2_estimates_cudagraphs(s.version))
@@ -425,6 +435,18 @@ def _encoder_note(inp: PlanInputs, s: _Setup) -> str:
     return overhead.encoder_note(inp.spec, s.version, s.mnbt, s.max_num_seqs, s.max_model_len, inp.tp)
 
 
+def _compile_note(s: _Setup) -> str:
+    """The activation row's word on a first start's compile peak, where the release has one
+    (releases.compile_scratch_gib): it is why a restart keeps more KV than the first start."""
+    compiled = compile_scratch_gib(s.version, s.enforce_eager, s.compile_cache_warm)
+    if not compiled:
+        return ""
+    return (
+        f"; at least {compiled:.2f} GiB on a first start, which compiles the model inside the profile "
+        "(a restart with a warm compile cache, or --enforce-eager, profiles without it)"
+    )
+
+
 def _vllm_breakdown(inp: PlanInputs, core: _VllmCore, s: _Setup) -> list[Component]:
     parallel = (f", / TP {inp.tp}" if inp.tp > 1 else "") + (
         f", PP stage {core.stage + 1}" if inp.pp > 1 else ""
@@ -456,6 +478,7 @@ def _vllm_breakdown(inp: PlanInputs, core: _VllmCore, s: _Setup) -> list[Compone
                 "constants (lmscreen.model.memory.overhead)"
                 + ("" if core.stage == inp.pp - 1 else "; no sampler on this stage")
                 + (_encoder_note(inp, s) if core.stage == 0 else "")
+                + _compile_note(s)
             ),
         ),
         Component(
@@ -490,7 +513,7 @@ def _vllm_breakdown(inp: PlanInputs, core: _VllmCore, s: _Setup) -> list[Compone
             + (" − PP receive buffer" if core.pp_buffer_gib else "")
             + (" − CUDA graphs" if core.graphs_in_pool else ""),
         ),
-        *([] if core.graphs_in_pool else [graphs]),
+        *([] if core.graphs_in_pool or s.enforce_eager else [graphs]),
     ]
 
 
@@ -523,6 +546,8 @@ def plan_vllm(
     mtp_draft: bool = False,
     speculative_tokens: int | None = None,
     flashinfer_sampler: bool | None = None,
+    enforce_eager: bool = False,
+    compile_cache_warm: bool = False,
 ) -> Plan:
     spec = inp.spec
     version = check_version(version)
@@ -556,6 +581,8 @@ def plan_vllm(
         else 0,
         max_model_len=inp.context or inp.native,
         flashinfer_sampler=flashinfer_sampler,
+        enforce_eager=enforce_eager,
+        compile_cache_warm=compile_cache_warm,
     )
     core = _vllm_core(spec, setup, inp.tp, inp.pp)
     want = inp.concurrency or 1
@@ -599,7 +626,7 @@ def plan_vllm(
             f"(vLLM's default {seqs} fails at CUDA-graph capture)"
         )
     headroom = (1 - util) * inp.total_gib
-    if not core.graphs_in_pool and headroom < core.cuda_graph_gib + 0.2:
+    if not core.graphs_in_pool and not setup.enforce_eager and headroom < core.cuda_graph_gib + 0.2:
         notes.append(
             f"only {headroom:.2f} GiB stays outside the pool for CUDA graphs "
             f"(~{core.cuda_graph_gib:.1f} GiB): "
@@ -671,6 +698,24 @@ def _encoder_knob(inp: PlanInputs, core: _VllmCore, s: _Setup) -> str | None:
     )
 
 
+def _compile_knob(inp: PlanInputs, core: _VllmCore, s: _Setup) -> str | None:
+    """Where a first start's compile peak (releases.compile_scratch_gib) is what the plan is short by: the
+    pool --enforce-eager leaves (no compile, no CUDA graphs; slower decode) and that a restart that finds
+    the compile cache profiles without it. None where the compile is not the profile's peak."""
+    if not compile_scratch_gib(s.version, s.enforce_eager, s.compile_cache_warm):
+        return None
+    eager = _vllm_core(inp.spec, replace(s, enforce_eager=True), inp.tp, inp.pp)
+    freed = eager.available_gib - core.available_gib
+    if freed < 0.1:
+        return None
+    reach = f"one request up to {eager.max_context(1, inp.native):,} tokens" if eager.num_blocks else "no KV"
+    return (
+        f"a first start compiles the model inside vLLM's start-up profile, {freed:.2f} GiB of KV here: "
+        f"--enforce-eager leaves {eager.available_gib:.2f} GiB of KV, {reach} (slower decode); a restart "
+        "that finds the compile cache profiles without it"
+    )
+
+
 def _vllm_knobs(
     inp: PlanInputs,
     core: _VllmCore,
@@ -737,6 +782,9 @@ def _vllm_knobs(
         if encoder:
             # the cause first, beside "leave no room"
             notes.insert(1 if core.available_gib <= 0 else 0, encoder)
+        compiled = _compile_knob(inp, core, s)
+        if compiled:
+            notes.append(compiled)
         heads = spec.num_attention_heads or 0
         for tp in (2 * inp.tp, 4 * inp.tp, 8 * inp.tp):
             if heads and heads % tp:

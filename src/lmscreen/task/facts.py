@@ -765,8 +765,11 @@ def _forecast_over_prior(folded: str, period: Period | None) -> Period | None:
     """`…公告，预计2021年归属于上市公司股东的净利润为人民币-110亿元至-135亿元。2020年度，公司归属于…的净利润
     为人民币-118.35 亿元`: a text whose opening sentence announces the company's
     forecast (公告 or 业绩预告, then 预计) of a period is about that period; the actual figures it prints for
-    the same period a year before are the comparison base, not its own. Other dated periods stay."""
-    if period is None or period.year is None:
+    the same period a year before are the comparison base, not its own. Other dated periods stay.
+
+    A part named later with no year (`注：Q3净利0.16亿元，据此计算，Q4净利预计1.4亿元-1.6亿元`: an earlier
+    quarter's actual, the base of a remark) is no period of the text's own either: the forecast's is."""
+    if period is None:
         return period
     stop = folded.find("。", 0, _PREVIEW_HEAD)
     head = folded[: stop if stop >= 0 else _PREVIEW_HEAD]
@@ -778,7 +781,7 @@ def _forecast_over_prior(folded: str, period: Period | None) -> Period | None:
         sub = (p.sub or "FY") if p is not None else ""
         if p is None or p.year is None or sub not in _PERIOD_END:
             continue
-        if p.year == period.year + 1 and sub == period.sub:
+        if period.year is None or (p.year == period.year + 1 and sub == period.sub):
             return Period(p.year, sub)
         break
     return period

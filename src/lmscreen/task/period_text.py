@@ -475,7 +475,7 @@ def _main_period(
     names: tuple[str, ...] = (),
 ) -> Period | None:
     periods = [m for m in mentions if m.kind in ("period", CURRENT, TO_DATE, WITHIN)]
-    ranges = [m for m in mentions if m.kind == "range"]
+    ranges = [m for m in mentions if m.kind in ("range", "months")]
     head = folded[:_HEAD_CHARS]
     found = _from_report_word(folded, head, periods, forecast, today)
     if found is not None:
@@ -716,11 +716,15 @@ def _first_figures(
 ) -> Period | None:
     """The first period the text states the company's revenue or profit for as an amount, not forecast,
     planned, revised or a span's end; a part without a year takes `year` (none after `今年`); of a span
-    of whole years (`listed`: the text's spans, and the company's names) whose figures are listed year by
-    year, its last year."""
+    of whole years (`listed`: the text's spans and spans of months, and the company's names) whose figures are
+    listed year by year, its last year; of periods enumerated one after another with the figures listed, the
+    latest."""
     ranges, names = listed
-    for m in sorted([*periods, *ranges], key=lambda x: x.start):
+    mentions = sorted([*periods, *ranges], key=lambda x: x.start)
+    for m in mentions:
         if m.kind == "range" and (last := _listed_years_end(folded, m, forecast, today, names)) is not None:
+            return last
+        if m.kind == "period" and (last := _enumerated_end(folded, m, mentions, forecast, today, names)):
             return last
         q = m.period
         if q is None or m.kind != "period" or q.sub in ("E", LAST_QUARTER) or not _plausible(q.year, today):
@@ -787,6 +791,58 @@ def _listed_years_end(
     if forecast is not None and forecast.search(_clause_after(folded, m.end, 40)):
         return None
     return Period(year, "FY")
+
+
+_ENUMERATION_SEP_RE = re.compile(r"\s?(?:、|和|及|与|以及)\s?")
+_AMOUNT_RE = re.compile(r"[0-9][0-9,.]*\s?(?:(?:万亿|亿|千万|百万|万)\s?元?|元)")
+_LATEST_ORDER = {"Q1": 3, "Q2": 6, "H1": 6, "Q3": 9, "Q1-Q3": 9, "H2": 12, "Q4": 12, "FY": 12}
+
+
+def _enumerated_end(
+    folded: str,
+    m: PeriodMention,
+    mentions: list[PeriodMention],
+    forecast: re.Pattern[str] | None,
+    today: date | None,
+    names: tuple[str, ...],
+) -> Period | None:
+    """`2017年度、2018年度、2019年1-2月营业收入分别为825.03万元、1005.43万元、113.02万元`: periods enumerated
+    one after another (、, 和, 及) whose clause goes on to the company's revenue or profit listed period by
+    period (分别) are the periods the text reports; the latest of them that is a report's period (a year, a
+    half, the nine months, a quarter: a stub of some months, `2019年1-2月`, is none) is the document's own,
+    as the last year of a span is (`_listed_years_end`). The same checks hold: no forecast, estimate or plan
+    before it, none in the future, the company's own list."""
+    chain = [m]
+    while (sep := _ENUMERATION_SEP_RE.match(folded, chain[-1].end)) is not None:
+        following = next((n for n in mentions if n.start == sep.end()), None)
+        if following is None or following.kind not in ("period", "months"):
+            break
+        chain.append(following)
+    if len(chain) < 2:
+        return None
+    listed = _LISTED_AFTER_RE.match(folded, chain[-1].end)
+    if listed is None or not _AMOUNT_RE.match(folded, listed.end() - 1):
+        return None  # `2018年、2019H1营收增速分别为43.8%、53.5%`: rates of growth, no figures
+    who = listed.group("who").strip().removesuffix("的")
+    if who not in _COMPANY_WORDS and who not in names:
+        return None
+    if _forecast_before(folded, m.start, forecast):
+        return None
+    lead = folded[max(0, m.start - _FORECAST_WINDOW) : m.start]
+    lead = lead[max(lead.rfind(ch) for ch in "。；;\n") + 1 :]
+    if _REVISED_RE.search(lead) or _ESTIMATE_LEAD_RE.search(lead):
+        return None
+    reported = [
+        Period(p.year, p.sub or "FY")
+        for p in (n.period for n in chain)
+        if p is not None and p.year is not None and (p.sub or "FY") in _LATEST_ORDER
+        and _plausible(p.year, today)
+    ]  # fmt: skip
+    if len(reported) != sum(1 for n in chain if n.kind == "period"):
+        return None  # a member in the future, a forecast year (`2022E`) or no year: not a list of actuals
+    if not reported:
+        return None
+    return max(reversed(reported), key=lambda p: (p.year, _LATEST_ORDER[p.sub]))
 
 
 _NUMBER_IN_CLAUSE_RE = re.compile(r"[^。；;！？\n]*?[0-9]")

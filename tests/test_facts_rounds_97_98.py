@@ -3,7 +3,10 @@ enumerates its periods one after another before the company's figures listed wit
 (`2017年度、2018年度、2019年1-2月营业收入分别为…`) was read as about the first year of the list, so the
 oldest figures were kept; and a forecast announced in the opening sentence lost the document's period to a
 quarter named later without a year (`注：Q3净利0.16亿元，据此计算，Q4净利预计…`), so that quarter's actual
-was kept. Texts written here in those shapes; the reader is the real one.
+was kept. Their document periods showed two more shapes, no figure kept wrong by them there: `2020年前二季度`
+(the first two quarters, the half) read as a year and a second quarter, and a forecast announced in the
+opening sentence losing the document's period to an earlier report quoted for no figure (`2019年年报显示，…
+的主营业务为…`). Texts written here in those shapes; the reader is the real one.
 """
 
 from __future__ import annotations
@@ -67,3 +70,28 @@ def test_a_quarter_with_no_year_stays_the_period_without_an_opening_forecast() -
     text = "甲乙科技发布公告称，Q3净利0.16亿元，环比增长15%，订单饱满。"
     assert read_facts(text, names=("甲乙科技",)).period == Period(None, "Q3")
     assert _kept(text, "net_profit", "甲乙科技") == 16_000_000.0
+
+
+def test_the_first_two_quarters_are_the_half() -> None:
+    text = "甲乙化工7月13日晚间发布公告称，公司2020年前二季度实现营业收入5.2亿元，归母净利润3100万元。"
+    assert read_facts(text).period == Period(2020, "H1")
+    assert _kept(text, "revenue") == 520_000_000.0
+
+
+def test_an_opening_forecast_dates_the_text_over_an_earlier_report_it_quotes() -> None:
+    # the business mix quoted from the last annual report is an earlier period's: the text is the forecast's
+    text = (
+        "每经AI快讯，甲乙化工7月13日晚间发布业绩预告，预计2020年前二季度归属于上市公司股东的净利润亏损1100万元，"
+        "上年同期盈利3466.26万元。\n2019年年报显示，甲乙化工的主营业务为化工、酒店，占营收比例分别为：99.83%、0.17%。"
+    )
+    assert read_facts(text, names=("甲乙化工",)).period == Period(2020, "H1")
+    assert _kept(text, "net_profit", "甲乙化工") is None
+
+
+def test_a_later_actual_period_stays_beside_an_opening_forecast() -> None:
+    # the forecast announced first is of the half; the nine months printed after it end later, and stay
+    text = (
+        "甲乙化工公告，预计2020年上半年净利润1.1亿元-1.3亿元。"
+        "2020年前三季度，甲乙化工实现营业收入12.5亿元，归母净利润1.9亿元。"
+    )
+    assert read_facts(text, names=("甲乙化工",)).period == Period(2020, "Q1-Q3")

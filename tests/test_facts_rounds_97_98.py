@@ -95,3 +95,14 @@ def test_a_later_actual_period_stays_beside_an_opening_forecast() -> None:
         "2020年前三季度，甲乙化工实现营业收入12.5亿元，归母净利润1.9亿元。"
     )
     assert read_facts(text, names=("甲乙化工",)).period == Period(2020, "Q1-Q3")
+
+
+def test_a_length_of_years_after_yuewei_is_no_year() -> None:
+    # `生命周期约为15年`: a span of about fifteen years, not 2015
+    text = "大摩表示，由于铁路信号系统的生命周期约为15年，因此约于2008年投入服务的设备更换周期将至。"
+    assert read_facts(text).period is None
+
+
+def test_a_two_digit_year_after_wei_stays_a_year() -> None:
+    text = "公司营收为19年的1.5倍。19年公司实现营业收入12.5亿元。"
+    assert read_facts(text).period == Period(2019, "FY")

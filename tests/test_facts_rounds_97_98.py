@@ -104,5 +104,6 @@ def test_a_length_of_years_after_yuewei_is_no_year() -> None:
 
 
 def test_a_two_digit_year_after_wei_stays_a_year() -> None:
-    text = "公司营收为19年的1.5倍。19年公司实现营业收入12.5亿元。"
+    # the only year the text names, after 为 but not 约为
+    text = "公司收入最高的年份为19年，当年实现营业收入12.5亿元。"
     assert read_facts(text).period == Period(2019, "FY")

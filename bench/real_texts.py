@@ -7,7 +7,9 @@ bench/real_cfgpt_rebuild.py; `../shared/data/real-git-pdfs`, published annual an
 that public GitHub repositories carry, rebuilt by bench/real_git_rebuild.py; `../shared/data/real-git-texts`,
 news texts that public GitHub repositories carry in their data files, rebuilt by bench/real_git_texts.py;
 `../shared/data/real-fincuge-news`, every figure-bearing news article of BBT-FinCUGE's finqa and finna sets,
-rebuilt by bench/real_fincuge_news.py, a pool for blind rounds);
+rebuilt by bench/real_fincuge_news.py, a pool for blind rounds; `../shared/data/real-yanbao-reports`, every
+figure-bearing whole broker research report (PDF text) of one pinned repository tree, rebuilt by
+bench/real_yanbao_reports.py, a second pool for blind rounds);
 this repository keeps only their labels (`bench/data/real/labels.jsonl`): per text its set (`seen`: read
 while the reader was built; `heldout`: labelled and scored, never tuned on), its kind, the traps it holds,
 and the accepted values of the five screening figures of its own period in base units (or null). Each text
@@ -41,6 +43,7 @@ def folders() -> dict[str, Path]:
         "real-git-pdfs": shared.parent / "real-git-pdfs",
         "real-git-texts": shared.parent / "real-git-texts",
         "real-fincuge-news": shared.parent / "real-fincuge-news",
+        "real-yanbao-reports": shared.parent / "real-yanbao-reports",
     }
 
 
@@ -93,9 +96,9 @@ class Report:
     pages: list[str] = field(default_factory=list)
 
 
-SETS = ("seen",) + tuple(f"heldout-{n}" for n in range(1, 108))
-"""Every set: rounds 89-100 and 102-107 are the blind draws from real-fincuge-news (a set with no labels
-yet is skipped)."""
+SETS = ("seen",) + tuple(f"heldout-{n}" for n in range(1, 120))
+"""Every set: rounds 89-100 and 102-107 are the blind draws from real-fincuge-news, 108 on from
+real-yanbao-reports' company notes (a set with no labels yet is skipped)."""
 
 
 def load(

@@ -371,3 +371,14 @@ def test_exaone_4_0_32b_windows_three_layers_in_four_and_unties_its_102k_head() 
     assert (layout.layer_token_bytes, layout.full_layers, layout.swa_layers) == (8 * 128 * 2 * 2, 16, 48)
     fp8 = weights(spec, quantization="fp8").per_gpu_gib
     assert fp8 == pytest.approx(30.99, rel=0.03)
+
+
+def test_a_base_release_does_not_carry_its_fp8_releases_quantization() -> None:
+    """alibaba/InferSim vendors the FP8 release's config.json under Qwen/Qwen3.5-122B-A10B's name; the base
+    release is bf16 (the FP8 one is its own repository), so only the -FP8 id plans 8-bit weights."""
+    base = spec_for("Qwen/Qwen3.5-122B-A10B")
+    fp8 = spec_for("Qwen/Qwen3.5-122B-A10B-FP8")
+    assert base.quantization is None and fp8.quantization == "fp8"
+    assert lookup("Qwen/Qwen3.5-122B-A10B-FP8").id == "Qwen/Qwen3.5-122B-A10B-FP8"
+    bf16_gib, fp8_gib = weights(base, tp=2).per_gpu_gib, weights(fp8, tp=2).per_gpu_gib
+    assert 105 < bf16_gib < 120 and 0.45 < fp8_gib / bf16_gib < 0.55

@@ -128,3 +128,42 @@ def test_a_logged_pytorch_sampler_fallback_is_planned_without_flashinfer() -> No
     for line in ("'FlashInfer is not available. Falling back ...'", "env VLLM_USE_FLASHINFER_SAMPLER=0"):
         native = bench.evaluate({**row, "notes": line}, "heldout").avail_planned
         assert native < fused - 3.0
+
+
+def test_a_skip_mm_profiling_note_is_read() -> None:
+    """A note quoting `--skip-mm-profiling` (or an offline `skip_mm_profiling=True`) plans the start-up
+    without the encoder's profile (memory.flags); a note that only names the flag's absence does not."""
+    bench = _bench()
+    assert bench.SKIP_MM.search("vllm serve X --skip-mm-profiling --max-model-len 8192")
+    assert bench.SKIP_MM.search("LLM(model=X, skip_mm_profiling=True)")
+    assert not bench.SKIP_MM.search("LLM(model=X, skip_mm_profiling=False)")
+
+
+def test_an_mm_processor_kwargs_note_is_read() -> None:
+    """A note quoting `--mm-processor-kwargs` with a max_pixels (flat or under size) plans that image."""
+    bench = _bench()
+    from lmscreen.model.memory.multimodal import parse_max_pixels
+
+    for note, want in (
+        ("""vllm serve X --mm-processor-kwargs '{"max_pixels": 1003520}' --max-model-len 8192""", 1_003_520),
+        ("""--mm-processor-kwargs '{"size": {"longest_edge": 802816}, "fps": 2}'""", 802_816),
+    ):
+        found = bench.MM_PROCESSOR_KWARGS.search(note)
+        assert found is not None, note
+        assert parse_max_pixels(found.group(1)) == want, note
+
+
+def test_a_stated_group_size_is_read_from_the_log_cell() -> None:
+    """vLLM prints the scale group of a WNA16 checkpoint ("group_size=32"); at 32 the scales cost 20/32 bit a
+    weight, four times the default 128's, so a 120 B MoE at TP2 loads ~3 GiB more a GPU."""
+    bench = _bench()
+    assert bench.logged_group_size("w4a16 (compressed-tensors int4, group 32)") == 32
+    assert bench.logged_group_size("awq int4 (group 128, Marlin)") == 128
+    assert bench.logged_group_size("int4 group_size=64") == 64
+    assert bench.logged_group_size("bf16") is None
+    g32, _ = bench.resolve_spec("Qwen/Qwen3.5-122B-A10B", "w4a16 (compressed-tensors int4, group 32)")
+    g128, _ = bench.resolve_spec("Qwen/Qwen3.5-122B-A10B", "w4a16 (compressed-tensors int4)")
+    assert g32.quantization == "gptq" and g32.quantization_bits is None
+    assert g32.quantization_group_size == 32
+    gap = bench.weights(g32, tp=2).per_gpu_gib - bench.weights(g128, tp=2).per_gpu_gib
+    assert 2.5 < gap < 4.0

@@ -223,7 +223,19 @@ def register(app: click.Group) -> None:
     @click.option(
         "--limit-mm-per-prompt",
         "limit_mm",
-        help="vLLM --limit-mm-per-prompt (image=1,video=0 or JSON): sizes the encoder's start-up profile.",
+        help="vLLM --limit-mm-per-prompt (image=1,video=0 or JSON): sizes the encoder's start-up profile; "
+        "image=0,video=0 is text-only (no encoder profile).",
+    )
+    @click.option(
+        "--mm-processor-kwargs",
+        "mm_processor_kwargs",
+        help="""vLLM --mm-processor-kwargs (JSON); its max_pixels ('{"max_pixels": 1003520}') sizes the """
+        "encoder's dummy image.",
+    )
+    @click.option(
+        "--skip-mm-profiling",
+        is_flag=True,
+        help="vLLM --skip-mm-profiling: the start-up profile runs no vision encoder (tower still loaded).",
     )
     @click.option("--workload", help="screen: rows/hour for a batch with a shared prefix (needs --rows …).")
     @click.option("--rows", type=int, help="Workload: rows to screen.")
@@ -252,6 +264,8 @@ def register(app: click.Group) -> None:
         language_model_only: bool,
         mamba_ssm_cache_dtype: str | None,
         limit_mm: str | None,
+        mm_processor_kwargs: str | None,
+        skip_mm_profiling: bool,
         workload: str | None,
         rows: int | None,
         prompt_tokens: int | None,
@@ -263,7 +277,7 @@ def register(app: click.Group) -> None:
         """Plan GPU memory: weights, KV cache, overhead, max context and concurrency, knobs to turn."""
         from lmscreen.model.memory import plan
         from lmscreen.model.memory.flags import with_vllm_flags
-        from lmscreen.model.memory.multimodal import parse_limits
+        from lmscreen.model.memory.multimodal import parse_limits, parse_max_pixels
 
         _need_gpu(gpu, vram_gib)
         spec, _, _ = resolve_model(model, config)
@@ -272,6 +286,8 @@ def register(app: click.Group) -> None:
             language_model_only=language_model_only,
             mamba_ssm_cache_dtype=mamba_ssm_cache_dtype,
             limit_mm_per_prompt=parse_limits(limit_mm),
+            skip_mm_profiling=skip_mm_profiling,
+            mm_max_pixels=parse_max_pixels(mm_processor_kwargs),
         )
         warning = _estimate_warning(spec)
         if warning and not json_out:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from lmscreen.errors import InputError
@@ -371,12 +371,13 @@ def _fix_kv(f: LogFacts, gpu_name: str | None) -> list[str]:
 
 def _quantized_alternatives(spec, card, vram: float | None, tp: int) -> list[str]:
     from lmscreen.model.memory import plan
+    from lmscreen.model.memory.weights import reformatted
 
     out = []
     for quant, label in (("fp8", "an FP8"), ("awq", "a 4-bit AWQ/GPTQ")):
         if spec.quantization in (quant, "awq", "gptq", "nvfp4", "mxfp4"):
             continue
-        trial = replace(spec, **{"quantization": quant, "weights_bytes": None, "bytes_by_dtype": {}})
+        trial = reformatted(spec, quant)
         try:
             result = plan(trial, card, vram, gpus=tp, engine="vllm", table=False)
         except InputError:

@@ -136,6 +136,11 @@ class ModelSpec:
     the multimodal part of vLLM's start-up profile (memory.multimodal)."""
     mm_limits: dict[str, int] | None = None
     """vLLM's `--limit-mm-per-prompt` as given (modality -> items); None: the release's default."""
+    mm_max_pixels: int | None = None
+    """`max_pixels` of vLLM's `--mm-processor-kwargs`: the largest image the processor makes
+    (memory.multimodal); None: the checkpoint's preprocessor_config."""
+    skip_mm_profiling: bool = False
+    """vLLM's `--skip-mm-profiling`: the start-up profile runs no encoder and fills no encoder cache."""
 
     sources: dict[str, str] = field(default_factory=dict)
     """field name -> gguf | safetensors | config | catalog | name."""

@@ -77,6 +77,10 @@ class Reading:
     prior_asides: list[tuple[int, int]] = field(default_factory=list)
     """Folded [start, end) of the brackets that give an earlier period's figure (`PRIOR_ASIDE_RE`)."""
     _aside_starts: list[int] = field(default_factory=list)
+    adjusted: list[tuple[str, float, int]] = field(default_factory=list)
+    """Metric, amount (unsigned, base units) and offset (the original text's) of each amount the prose read
+    as the writer's adjusted figure (`非美国通用会计准则下，归属股东净亏损为7880万元`), so a headline quoting
+    it is known."""
     digest_items: list[tuple[int, int, str]] = field(default_factory=list)
     """Folded [start, end) and company of each item of a digest of several companies' announcements."""
     digest_own: tuple[str, ...] = ()

@@ -145,7 +145,8 @@ class FactSheet:
             kept = [
                 f
                 for f in self.facts
-                if f.metric == name and self.main(f) and _plausible(f) and not self._below_a_part(f)
+                if f.metric == name and self.main(f) and (_plausible(f) or self._in_plain_yuan(f))
+                and not self._below_a_part(f)
                 and not self._beside_part_items(f)
             ]  # fmt: skip
             if not kept and name in _NEXT_QUARTER_FIELDS and not self.no_company:
@@ -179,6 +180,21 @@ class FactSheet:
         if self.period is None:
             out = _undated_rivals(out)
         return out
+
+    def _in_plain_yuan(self, fact: Fact) -> bool:
+        """Whether a small amount in plain 元 (see `_LEAST_YUAN`) is believable after all: the text prints
+        the company's other measure of the same period in plain 元 too, above the floor
+        (`营业总收入2,955,118.67元；归属于挂牌公司股东的净利润-12,167.41元`): a small company writing in 元
+        throughout, where a dropped 万 is a slip in a text of 万 figures (`营业收入38,919.32万，归母净利润
+        9072.87元`)."""
+        if fact.metric not in ("revenue", "net_profit") or fact.unit != "元" or not _plausible_size(fact):
+            return False
+        return any(
+            other.metric in ("revenue", "net_profit") and other.metric != fact.metric and other.unit == "元"
+            and other.scope == "company" and other.basis == "actual" and other.period == fact.period
+            and abs(other.value) >= _LEAST_YUAN and abs(other.value) > abs(fact.value)
+            for other in self.facts
+        )  # fmt: skip
 
     def _beside_part_items(self, fact: Fact) -> bool:
         """Whether a company fact is printed in a numbered item of a paragraph whose other items give parts'
@@ -388,6 +404,26 @@ def _plausible(fact: Fact) -> bool:
     return abs(fact.value) >= _LEAST_YUAN
 
 
+def _without_adjusted_echoes(facts: list[Fact], adjusted: list[tuple[str, float, int]]) -> list[Fact]:
+    """`原标题：1药网Q2净亏损7880万元…非美国通用会计准则下，归属股东净亏损为7880万元`: an amount printed
+    before the one the text calls adjusted, of the same metric and value, is a headline or lead quoting that
+    adjusted figure ahead of its qualifier, not the reported one."""
+    if not adjusted:
+        return facts
+    return [
+        f for f in facts
+        if f.mention is None or f.mention.kind != "money" or not any(
+            metric == f.metric and at > f.start and agree(abs(f.value), amount)
+            for metric, amount, at in adjusted
+        )
+    ]  # fmt: skip
+
+
+def _plausible_size(fact: Fact) -> bool:
+    """Whether an amount is under the largest company's (see `_MOST_YUAN`)."""
+    return fact.value is not None and abs(fact.value) <= _MOST_YUAN.get(fact.metric, math.inf)
+
+
 def _same_exact(a: Period, b: Period | None) -> bool:
     if b is None:
         return True
@@ -470,7 +506,7 @@ def read_facts(
     found.extend(read_lists(reading))
     prose, loose = read_prose(reading)
     found.extend(prose)
-    facts = _restated_forecasts(_dedupe(found))
+    facts = _without_adjusted_echoes(_restated_forecasts(_dedupe(found)), reading.adjusted)
     taken = {f.start for f in facts}
     loose = [f for f in loose if f.start not in taken]
     previewed = _previewed(reading.folded)

@@ -51,6 +51,10 @@ _PATTERNS = [
     ),
     ("months", rf"(?<![0-9])(?P<m_y>{_Y4})?\s?年?\s?(?:度)?\s?1\s?[-至~到]\s?(?P<m_n>3|6|9|12)\s?月(?:份)?"),
     (
+        "first",
+        rf"(?:(?P<f_y>{_Y4})\s?年\s?)?(?<![提此之以目日当市行期满])前\s?(?P<f_n>[369三六九])\s?个?\s?月(?:份)?(?![0-9])",
+    ),
+    (
         "mspan",
         rf"(?<![0-9.])(?:(?P<ms_y>{_Y4})\s?年\s?)?(?P<ms_a>1[0-2]|[1-9])\s?[-至~到]\s?(?P<ms_b>1[0-2]|[1-9])\s?月(?:份)?",
     ),
@@ -171,6 +175,9 @@ def _ended(year: int, month: int, span: str) -> Period | None:
 _FROM_JANUARY = {"3": "Q1", "6": "H1", "9": "Q1-Q3", "12": "FY"}
 """The months from January to the month named (`1-9月`, `9M20`): the cumulative period they are."""
 
+_CN_DIGIT = {"三": "3", "六": "6", "九": "9"}
+"""`前九个月`: the month counts a `前N个月` may spell in words, as the digits `_FROM_JANUARY` takes."""
+
 _MONTH_SPANS = {(4, 6): "Q2", (7, 9): "Q3", (10, 12): "Q4", (7, 12): "H2"}
 """Spans of months that are a quarter or a half alone (`1-3月`, `1-6月`, `1-9月`, `1-12月` are `months`)."""
 
@@ -190,6 +197,9 @@ def _read(m: re.Match[str]) -> PeriodMention:
     if kind == "months":
         sub = _FROM_JANUARY[g("m_n")]
         return PeriodMention(s, e, Period(_year(g("m_y")), sub), "period")
+    if kind == "first":  # `前9个月营收5.73亿元`: the months from January, as `1-9月`
+        sub = _FROM_JANUARY[_CN_DIGIT.get(g("f_n"), g("f_n"))]
+        return PeriodMention(s, e, Period(_year(g("f_y")), sub), "period")
     if kind == "ymonth":  # `公司2021年12月合并营业收入约45.48亿元`: one month's, dated
         return PeriodMention(s, e, Period(_year(g("ym_y")), SOME_MONTHS), "months")
     if kind == "month":  # `3月营收约36.82亿元`: one month's figure, no reporting period's
@@ -248,6 +258,36 @@ def _read(m: re.Match[str]) -> PeriodMention:
     return PeriodMention(s, e, None, "date")  # pragma: no cover - every pattern is handled above
 
 
+_MONTH_END_RE = re.compile(
+    rf"(?P<y>{_Y4})\s?年\s?(?P<m>[01]?[0-9])\s?月(?:\s?(?P<d>[0-3]?[0-9])\s?日|末|底)?"
+)
+_FLOW_AFTER_RE = re.compile(
+    r"[^。；;！？\n]{0,40}?(?:营业总收入|营业收入|营收|收入|净利润|净利|净亏损|毛利率)"
+)
+"""An amount earned over time in the clause an as-of date leads (not a count or balance held at that date:
+`截至2023年3月31日公司股东户数为1.05万户`, `截至2021年6月30日，公司已累计回购股份`)."""
+_LAST_DAYS = {1: 31, 2: 28, 3: 31, 4: 30, 5: 31, 6: 30, 7: 31, 8: 31, 9: 30, 10: 31, 11: 30, 12: 31}
+
+
+def _as_of_month_end(text: str, mention: PeriodMention) -> PeriodMention:
+    """`截至2018年9月，…实现净利润0.69亿元`, `截止2020年9月30日，…营业收入1.8081亿元`: an amount stated as of
+    a month's end runs from January to it, so a quarter's end names the cumulative report period (`9月`: the
+    nine months) and any other month's end a span of months no report covers (`截至2022年2月，累计实现营收`:
+    not the year before's, which the sentence before may have named). A date inside a month (`截至2022年1月
+    19日`, an announcement's day) stays a date."""
+    m = _MONTH_END_RE.fullmatch(text.strip())
+    if m is None:
+        return mention
+    year, month = int(m.group("y")), int(m.group("m"))
+    day = m.group("d")
+    if not 1 <= month <= 12 or (day is not None and int(day) < _LAST_DAYS[month]):
+        return mention
+    sub = _FROM_JANUARY.get(str(month))
+    if sub is not None:
+        return PeriodMention(mention.start, mention.end, Period(year, sub), "period")
+    return PeriodMention(mention.start, mention.end, Period(year, SOME_MONTHS), "months")
+
+
 def find_periods(folded: str) -> list[PeriodMention]:
     """Every period expression (and date, and span of years) in the folded text, in order.
 
@@ -276,6 +316,12 @@ def find_periods(folded: str) -> list[PeriodMention]:
         ):
             # `截至2020Q3`: a point in time; what a report states as of then is the cumulative period
             mention = PeriodMention(mention.start, mention.end, Period(p.year, _TO_END[p.sub]), mention.kind)
+        elif (
+            mention.kind == "date"
+            and _AS_OF_RE.search(folded, max(0, m.start() - 4), m.start())
+            and _FLOW_AFTER_RE.match(folded, m.end())
+        ):
+            mention = _as_of_month_end(m.group(), mention)
         found.append(mention)
     return _summed(folded, found)
 
@@ -523,10 +569,39 @@ def _main_period(
         if p is not None and p.year is None and p.sub not in ("", LAST_QUARTER):
             if _forecast_before(folded, m.start, forecast) or _GUIDANCE_AFTER_RE.match(folded, m.end):
                 continue
-            if _looked_ahead_to(folded, m):
+            if _looked_ahead_to(folded, m) or _piece_of_forecast(folded, periods, m, forecast):
                 continue
             return Period(_part_year(folded, periods, p.sub, forecast, today), p.sub)
     return None
+
+
+_MONTHS_TO = {"Q1": 3, "Q2": 6, "H1": 6, "Q3": 9, "Q1-Q3": 9, "Q4": 12, "H2": 12, "FY": 12, "": 12}
+"""The month a period ends in (a bare year, `""`, is the whole year)."""
+_FROM_START = frozenset({"Q1", "H1", "Q1-Q3", "FY", ""})
+"""Periods that run from January: a forecast of one takes in every part that ends by its end."""
+
+
+def _piece_of_forecast(
+    folded: str, periods: list[PeriodMention], m: PeriodMention, forecast: re.Pattern[str] | None
+) -> bool:
+    """`公司预计2020年1-6月归属上市公司股东的净利润-1500.00万至-1100.00万。…一季度实现营业收入3,011.45万元…
+    第二季度实现营业收入约1.46亿元`: a part named without its year, after the forecast of a dated period
+    from the year's start that takes it in, is a piece of the forecast period told in the forecast's reasons,
+    not the document's own period (the document is the forecast)."""
+    part = m.period
+    if part is None or part.sub not in _MONTHS_TO or part.sub in ("FY", ""):
+        return False  # `全年`: the forecast's whole year, not a piece of it
+    for earlier in periods:
+        if earlier.start >= m.start:
+            return False
+        p = earlier.period
+        if (
+            p is not None and p.year is not None and p.sub in _FROM_START
+            and _MONTHS_TO[p.sub] >= _MONTHS_TO[part.sub] and p.sub != part.sub
+            and _forecast_before(folded, earlier.start, forecast)
+        ):  # fmt: skip
+            return True
+    return False
 
 
 def _first_dated(

@@ -874,6 +874,8 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     text = _blank_periods(reading, raw, lo, label.start)
     for other in reversed(reading.labels_in(lo, label.start)):
         text = text[: other.start - lo] + " " * (other.end - other.start) + text[other.end - lo :]
+    for alias in reading.aliases:  # before the numbers: a name may hold digits (`1药网Q2录得净营收`)
+        text = text.replace(alias, " " * len(alias))
     for m in reversed(reading.mentions_in(lo, label.start)):  # `84.6亿元（+34.6%）、归母净利润`
         end = min(label.start, m.folded_end)
         text = text[: m.folded_start - lo] + " " * (end - m.folded_start) + text[end - lo :]
@@ -1577,11 +1579,12 @@ _ADJUSTABLE = frozenset({"revenue", "net_profit", "gross_margin", "net_margin", 
 """Figures a writer restates after removing something; a 扣非 profit after `剔除该影响，` is still the
 reported deducted profit (the removal is its own)."""
 _ADJUSTED_LEAD_RE = re.compile(
-    r"(?:(?:可比|同|备考|模拟(?:合并)?|调整后(?:的)?)口径|经调整|调整后的?)(?:计算|来看|看|下|对比|比较)?[，,]?"
+    r"(?:(?:可比|同|备考|模拟(?:合并)?|调整后(?:的)?)口径|经调整|调整后的?"
+    r"|非(?:美国|国际)?(?:通用|公认)?(?:会计|财务报告)准则)(?:计算|来看|看|下|对比|比较)?[，,]?"
     r"[^，,；;。]{0,8}$"
 )
 """Right before the label, a basis other than the reported one (`按可比口径计算，公司毛利率`, `同口径下公司…`,
-`经调整净利润`): the writer's restated figure."""
+`经调整净利润`, `非美国通用会计准则下，归属股东净亏损`: non-GAAP): the writer's restated figure."""
 _REMOVED_ASIDE_RE = re.compile(
     r"(?:剔除|扣除|还原|不考虑|排除)[^，,；;。（(]{1,20}(?:影响|因素|后)\s?[（(][^）)]*$"
 )
@@ -2107,6 +2110,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         or _ADJUSTED_GAP_RE.search(gap)
         or _ADJUSTED_AFTER_RE.match(folded, pos + len(mention.printed))
     ):
+        if "money" in METRICS[metric] and mention.kind == "money":
+            reading.adjusted.append((metric, abs(mention.base), mention.start))
         return None  # `剔除股权激励费用后，归母净利润应为3.04亿元`, `毛利率调整后为…`: adjusted by the writer
     family = "pe" if metric in PE_METRICS else metric
     excluded = _EXCLUDED_RE.get(family)

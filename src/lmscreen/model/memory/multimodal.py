@@ -15,11 +15,17 @@ Read in the released wheels (vllm 0.11.0, 0.12.0, 0.13.0, 0.19.1 from PyPI):
   `max(1, min(budget // item_tokens, max_num_seqs × items per prompt))` items, items per prompt being
   `max(1, min(limit, max_model_len // item_tokens))`. A modality limited to 0 by `--limit-mm-per-prompt` is
   dropped; with every modality at 0 (or `--language-model-only`, memory.flags) nothing is profiled.
+- `--mm-processor-kwargs '{"max_pixels": N}'` (or `size.longest_edge`) replaces the processor's largest
+  image: vllm 0.23.0 qwen2_vl.py / qwen3_vl.py read the override in `get_image_size_with_most_features` and
+  `_get_vision_info` (lines 986-998 / 906-913), 0.13.0 builds the HF processor with the merged kwargs, so
+  a Qwen2-VL frame and a Qwen3-VL video's total shrink with it (the latter only below its own cap).
 - The item sizes come from the model's processor (`get_mm_max_tokens_per_item`): for Qwen2-VL and
   Qwen2.5-VL (qwen2_vl.py) an image of the processor's `max_pixels` (12,845,056 px in their
   preprocessor_config.json: 16,384 tokens of 28 × 28 px) and a video of at most 14 such frames
-  (`_MAX_FRAMES_PER_VIDEO`, two frames a token) that fits in max_model_len, one frame per video when the
-  video limit is the default 999; for Qwen3-VL (qwen3_vl.py) an image of 16,777,216 px (16,384 tokens of
+  (`_MAX_FRAMES_PER_VIDEO`, two frames a token) that fits in max_model_len: the budget asks for one item
+  per modality (`mm_counts` 1), whatever the limit, so a 128,000-token max_model_len profiles 14 frames,
+  114,688 tokens ("budget of 114688 tokens, and profiled with 1 video items", bench heldout-29's A100
+  0.23.0 log); for Qwen3-VL (qwen3_vl.py) an image of 16,777,216 px (16,384 tokens of
   32 × 32 px) and a video whose *total* pixels the video processor caps at 25,165,824 (`video_smart_resize`),
   12,288 tokens. Through 0.12.x Qwen3-VL counts that video as 12.5 tokens per visual token (the timestamp
   text: `formatted_video_soft_tokens = video_soft_tokens * 12.5`, qwen3_vl.py 0.11.0 line 674, 0.12.0 line
@@ -43,10 +49,17 @@ Read in the released wheels (vllm 0.11.0, 0.12.0, 0.13.0, 0.19.1 from PyPI):
 
 So on 0.11 Qwen3-VL-30B-A3B keeps 153,600 × 2,048 × 4 × 2 B = 2.34 GiB of padded rows plus the 12,288-row
 output (0.19 GiB) per GPU (every TP rank runs the tower); on 0.13 16,384 × 2,048 × 4 × 2 B = 0.25 GiB;
-Qwen2-VL-7B 16,384 × 3,584 × 2 B = 0.11 GiB (its image is its own budget: nothing to pad). The encoder's own
-peak (the tower's activations for 49,152 or 65,536 patches of a 1,152-wide, 16-head tower, before the text
-run) stays below the text profile's peak with the held outputs on the logged runs, so it is not a separate
-term here.
+Qwen2-VL-7B 16,384 × 3,584 × 2 B = 0.11 GiB (its image is its own budget: nothing to pad).
+
+The encoder's own peak, before the text run (encoder_peak_bytes_per_patch; read in vllm 0.23.0 and 0.13.0
+qwen2_5_vl.py, qwen2_vl.py, qwen3_vl.py): every dummy item's patches (visual tokens × merge²) pass the
+tower at once, so the peak scales with the item: 65,536 patches for a 16,384-token image, 458,752 for
+Qwen2.5-VL's 14-frame video at a 128,000-token max_model_len. Qwen2.5-VL-7B's 35,672 B a patch make that
+video 15.2 GiB (the A100 0.23.0 log: ~15.2 GiB of peak, bench heldout-29); Qwen3-VL's 1,152-wide tower
+27,200 B a patch, 1.66 GiB for its image (under TP each rank holds its share of the MLP-wide tensors, every
+rank runs the tower). `--skip-mm-profiling` (profile_run's
+`mm_config.skip_mm_profiling`, present from 0.10.2) and every modality at 0 leave the encoder out of the
+profile (memory.overhead.profiles_encoder).
 
 The families whose processor limits are known are listed in FAMILIES; any other vision model gets no term
 from this module (the release's fitted per-parameter term, memory.releases, still applies from 0.16).
@@ -54,6 +67,7 @@ from this module (the release's fitted per-parameter term, memory.releases, stil
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,7 +95,8 @@ caches the outputs as they are."""
 
 @dataclass(frozen=True)
 class Family:
-    """A vision-language family's processor limits (what `get_mm_max_tokens_per_item` reads)."""
+    """A vision-language family's processor limits (what `get_mm_max_tokens_per_item` reads) and the
+    shape of its vision blocks (what the encoder's profile peak counts: encoder_peak_bytes_per_patch)."""
 
     model_types: tuple[str, ...]
     image_max_pixels: int
@@ -92,12 +107,28 @@ class Family:
     architecture: str
     """Start of the lower-cased architecture class (`Qwen2_5_VLForConditionalGeneration`), for a config
     whose model_type is not one of `model_types`."""
+    gated_mlp: bool = False
+    """Qwen2.5-VL's vision MLP is `gate_up_proj` -> SiluAndMul -> `down_proj` behind an RMSNorm that adds
+    the residual out of place; Qwen2-VL's and Qwen3-VL's are `fc1` -> activation -> `fc2` inside
+    `x = x + mlp(norm2(x))`."""
 
 
 FAMILIES: tuple[Family, ...] = (
-    Family(("qwen2_vl", "qwen2_5_vl"), 12_845_056, None, 14, False, "qwen2"),
+    Family(("qwen2_5_vl",), 12_845_056, None, 14, False, "qwen2_5_vl", gated_mlp=True),
+    Family(("qwen2_vl",), 12_845_056, None, 14, False, "qwen2"),
     Family(("qwen3_vl", "qwen3_vl_moe"), 16_777_216, 25_165_824, 24_576, True, "qwen3vl"),
 )
+
+GATED_BLOCK_WIDTHS = (5, 3)
+"""Tensors live at a gated vision block's MLP peak, in (tower widths, MLP widths), counted in vllm 0.23.0
+qwen2_5_vl.py (`Qwen2_5_VisionBlock.forward`, `Qwen2_5_VisionMLP.forward`; the same code in 0.13.0): the
+block's input (the caller's `hidden_states`), `x_attn`, the norm's output and its out-of-place residual,
+then `gate_up` (2 MLP widths, a local until the MLP returns), the activation's output (1) and `down_proj`'s
+output (1 tower width)."""
+PLAIN_BLOCK_WIDTHS = (3, 2)
+"""The same for `x = x + mlp(norm2(x))` with `fc1` -> act -> `fc2` (qwen2_vl.py `Qwen2VisionBlock`,
+qwen3_vl.py `Qwen3_VisionBlock`): the caller's input, the block's `x` after the attention add, the norm's
+output, and `fc1`'s output with the activation's (`fc1`'s is freed before `fc2` runs)."""
 
 
 @dataclass(frozen=True)
@@ -114,17 +145,33 @@ class MultimodalProfile:
     held_gib: float
     padded_tokens: int = 0
     """Rows each item's output is padded to before it is cached (0 where the release caches it as is)."""
+    encoder_gib: float = 0.0
+    """The vision tower's own activation peak on the dummy batch (encoder_peak_bytes_per_patch)."""
 
     def describe(self) -> str:
         padded = f", padded to {self.padded_tokens:,} rows" if self.padded_tokens else ""
         return (
             f"encoder budget {self.budget:,} tokens, {self.items} {self.modality} item(s) of "
             f"{self.encoded_tokens:,} visual tokens{padded} held through the text profile "
-            f"({self.held_gib:.2f} GiB)"
+            f"({self.held_gib:.2f} GiB); the tower's peak on them {self.encoder_gib:.2f} GiB"
         )
 
 
+def _borrowed(spec: ModelSpec) -> bool:
+    """A name estimate that took its vision tower from a sibling of another family: the tower's shape is
+    the sibling's, its processor is not (Qwen2.5-Omni-7B, estimated like Qwen2.5-VL-7B, is served by
+    qwen2_5_omni_thinker.py with the Omni processor: its 0.10.2 log profiles 1.45 GiB in all where a
+    Qwen2.5-VL 32,768-token video would take 4.4). A name that says VL (Qwen3-VL-30B-A3B-Thinking-FP8,
+    estimated like Qwen3-VL-30B-A3B-Instruct) is of the family it borrowed from."""
+    if not str(spec.sources.get("model_type", "")).startswith("estimate"):
+        return False
+    words = re.split(r"[-_./ ]+", (spec.name or "").lower())
+    return "vl" not in words
+
+
 def _family(spec: ModelSpec) -> Family | None:
+    if _borrowed(spec):
+        return None
     kind = (spec.model_type or "").lower()
     arch = (spec.architecture or "").lower()
     for family in FAMILIES:
@@ -161,6 +208,28 @@ def _qwen2_video_tokens(image_tokens: int, seq_len: int, videos: int, max_frames
     return tokens(frames)
 
 
+def encoder_peak_bytes_per_patch(vision: dict[str, Any], family: Family, tp: int = 1) -> int:
+    """Bytes one input patch holds at the vision tower's peak during the profile's encoder run.
+
+    The dummy pixels stay on the GPU through the run (the batch `profile_run` passes to
+    `embed_multimodal`), `in_channels × temporal_patch_size × patch_size²` values a patch in the model
+    dtype (the processor's floating outputs are cast to it: multimodal/processing `_postprocess_output`,
+    0.11.0-0.23.0); the block's peak is at its MLP (GATED_BLOCK_WIDTHS / PLAIN_BLOCK_WIDTHS). Flash
+    attention over `cu_seqlens` keeps no patch × patch scores, and the tower runs eagerly
+    (`should_torch_compile_mm_encoder` off by default), so nothing is fused away. Under tensor parallel
+    the MLP's column-parallel output is a rank's share (`disable_tp` only with `--mm-encoder-tp-mode data`;
+    the default is "weights", config/multimodal.py), the tower-wide tensors whole. 2 B a value."""
+    channels = _int(vision, "in_channels", "in_chans") or 3
+    temporal = _int(vision, "temporal_patch_size") or 2
+    patch = _int(vision, "patch_size", "spatial_patch_size") or 14
+    # Qwen2-VL's vision_config names the tower width embed_dim (its hidden_size is the language model's)
+    width = _int(vision, "embed_dim", "hidden_size")
+    mlp = _int(vision, "intermediate_size") or width * (_int(vision, "mlp_ratio") or 4)
+    widths, mlp_widths = GATED_BLOCK_WIDTHS if family.gated_mlp else PLAIN_BLOCK_WIDTHS
+    share = -(-mlp // max(tp, 1))
+    return 2 * (channels * temporal * patch * patch + widths * width + mlp_widths * share)
+
+
 def multimodal_profile(
     spec: ModelSpec,
     vllm_version: str | None,
@@ -168,9 +237,10 @@ def multimodal_profile(
     max_num_seqs: int,
     max_model_len: int,
     limits: dict[str, int] | None = None,
+    tp: int = 1,
 ) -> MultimodalProfile | None:
-    """The multimodal part of vLLM's profile run for `spec`, or None where nothing is profiled or the
-    family's processor limits are not known (module docstring)."""
+    """The multimodal part of vLLM's profile run for `spec` on one of `tp` ranks, or None where nothing is
+    profiled or the family's processor limits are not known (module docstring)."""
     vision = spec.vision_config
     if not spec.is_vision or not isinstance(vision, dict):
         return None
@@ -180,7 +250,9 @@ def multimodal_profile(
     patch = _int(vision, "patch_size") or 14
     merge = _int(vision, "spatial_merge_size") or 2
     unit = patch * merge
-    image_tokens = family.image_max_pixels // (unit * unit)
+    # --mm-processor-kwargs '{"max_pixels": N}' resizes the processor's largest image (memory.flags)
+    image_pixels = spec.mm_max_pixels or family.image_max_pixels
+    image_tokens = image_pixels // (unit * unit)
     limits = {k.lower(): int(v) for k, v in (limits or {}).items()}
     image_limit = limits.get("image", DEFAULT_LIMIT)
     video_limit = limits.get("video", DEFAULT_LIMIT)
@@ -190,12 +262,17 @@ def multimodal_profile(
         tokens["image"] = (image_tokens, image_tokens)
     if video_limit > 0:
         if family.video_max_total_pixels:
-            encoded = family.video_max_total_pixels // (unit * unit) // 2
+            # the override caps a video's total pixels too (qwen3_vl.py 0.23.0 `_get_vision_info`)
+            total = min(spec.mm_max_pixels or family.video_max_total_pixels, family.video_max_total_pixels)
+            encoded = total // (unit * unit) // 2
             formatted = key <= QWEN3_VL_FORMATTED_VIDEO_UNTIL
             counted = int(encoded * QWEN3_VL_VIDEO_FORMAT) if formatted else encoded
         else:
+            # the budget asks for one item of each modality (`mm_counts` 1: 0.11.0 multimodal/registry.py
+            # get_max_tokens_per_item_by_modality, 0.13.0 line 169, 0.16.0+ encoder_budget.py
+            # `dict.fromkeys(active_modalities, 1)`), so a video takes every frame that fits seq_len
             frames = family.max_frames
-            encoded = counted = _qwen2_video_tokens(image_tokens, max_model_len, video_limit, frames)
+            encoded = counted = _qwen2_video_tokens(image_tokens, max_model_len, 1, frames)
         tokens["video"] = (counted, encoded)
     if not tokens:
         return None
@@ -218,7 +295,36 @@ def multimodal_profile(
             padded = target
             rows = items * padded + items * encoded
     held = rows * width * levels * 2 / GIB
-    return MultimodalProfile(modality, item_tokens, encoded, items, budget, held, padded)
+    patches = items * encoded * merge * merge
+    peak = patches * encoder_peak_bytes_per_patch(vision, family, tp) / GIB
+    return MultimodalProfile(modality, item_tokens, encoded, items, budget, held, padded, peak)
+
+
+def parse_max_pixels(text: str | None) -> int | None:
+    """The image size `--mm-processor-kwargs` (JSON) sets for the processor, in pixels: its `max_pixels`,
+    or `size.longest_edge` (the newer processors' name); None when neither is given."""
+    if not text:
+        return None
+    import json
+
+    from lmscreen.errors import InputError
+
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise InputError(
+            f"--mm-processor-kwargs {text!r}: give JSON, e.g. '{{\"max_pixels\": 1003520}}'"
+        ) from exc
+    if not isinstance(data, dict):
+        raise InputError(f"--mm-processor-kwargs {text!r}: give a JSON object")
+    size = data.get("size")
+    value = data.get("max_pixels", size.get("longest_edge") if isinstance(size, dict) else None)
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"--mm-processor-kwargs {text!r}: max_pixels needs a number") from exc
 
 
 def parse_limits(text: str | None) -> dict[str, int] | None:

@@ -41,7 +41,7 @@ of 457 MiB per CUDA/ROCm device (512 MiB on Metal, ml/device.go) on top of the l
 
 from __future__ import annotations
 
-from lmscreen.model.memory.multimodal import multimodal_profile
+from lmscreen.model.memory.multimodal import DEFAULT_LIMIT, MultimodalProfile, multimodal_profile
 from lmscreen.model.memory.releases import (
     SAMPLER_COPIES_V2,
     TRITON_SAMPLER_COPIES,
@@ -195,10 +195,23 @@ def sampler_gib(
     return copies * rows * (spec.vocab_size or 32000) * 4 / GIB
 
 
+def profiles_encoder(spec: ModelSpec) -> bool:
+    """Whether vLLM's start-up profile runs the vision encoder at all: not under `--skip-mm-profiling`
+    (profile_run's `mm_config.skip_mm_profiling`, 0.10.2-0.27.1), nor with every modality limited to 0
+    (the budget then has no item: `get_encoder_budget()` 0, or 0.23.0's "embedding-only mode"). A modality
+    the limits do not name keeps vLLM's default of 999 (multimodal.DEFAULT_LIMIT), so text-only is image
+    and video both at 0, as vLLM's own `{"image": 0, "video": 0}`."""
+    if not spec.is_vision or spec.skip_mm_profiling:
+        return False
+    limits = {k.lower(): int(v) for k, v in (spec.mm_limits or {}).items()}
+    visual = (limits.get(m, DEFAULT_LIMIT) for m in ("image", "video"))
+    return any(n > 0 for n in visual) or any(n > 0 for n in limits.values())
+
+
 def vision_profile_gib(spec: ModelSpec, release: VllmRelease) -> float:
     """The profiled multimodal-encoder peak (one image of the maximum feature size), where the release has
     one; it is what a multimodal run with a few sequences still profiles (memory.releases)."""
-    if not spec.is_vision or not spec.vision_params or release.vision_profile_gib_per_b is None:
+    if not profiles_encoder(spec) or not spec.vision_params or release.vision_profile_gib_per_b is None:
         return 0.0
     return release.vision_profile_gib_per_b * spec.vision_params / 1e9
 
@@ -231,11 +244,22 @@ def activation_gib(
         else 0.0
     )
     encoder = vision_profile_gib(spec, release)
+    # the tower's own peak on the dummy items, counted from the vision config (memory.multimodal), on the
+    # first pipeline stage, which runs the encoder; where it is counted it replaces the fitted term
+    mm = (
+        dummy_multimodal(spec, vllm_version, max_num_batched_tokens, max_num_seqs, max_model_len, tp)
+        if first_stage and release.mm_encoder_peak
+        else None
+    )
+    tower = mm.encoder_gib if mm else 0.0
+    if mm:
+        encoder = 0.0
     if v2:
         # V2 keeps the dummy encoder outputs through the text run and the sampler: the encoder term adds
         # (Qwen3.8-27B on vLLM 0.29, 8,192 batched tokens: 2.58 GiB logged = 1.44 encoder + 0.85 forward
-        # + 0.15; the V1 fit's max() gave 1.59)
-        return encoder + max(forward, sampler) + release.activation_constant_gib
+        # + 0.15; the V1 fit's max() gave 1.59); where the items are counted, their outputs
+        kept = mm.held_gib if mm else encoder
+        return max(kept + max(forward, sampler), tower) + release.activation_constant_gib
     # V1 keeps the dummy encoder outputs in the encoder cache while the text batch and the sampler run
     # (memory.multimodal), on the first pipeline stage, which runs the encoder
     held = (
@@ -243,7 +267,68 @@ def activation_gib(
         if first_stage
         else 0.0
     )
-    return max(forward + held, sampler + held, encoder) + release.activation_constant_gib
+    return max(forward + held, sampler + held, encoder, tower) + release.activation_constant_gib
+
+
+def dummy_multimodal(
+    spec: ModelSpec,
+    vllm_version: str | None,
+    max_num_batched_tokens: int,
+    max_num_seqs: int,
+    max_model_len: int | None,
+    tp: int = 1,
+) -> MultimodalProfile | None:
+    """The dummy multimodal batch of the start-up profile (memory.multimodal) on one of `tp` ranks, None
+    where none runs."""
+    if not profiles_encoder(spec):
+        return None
+    seq_len = max_model_len or spec.max_position_embeddings or max_num_batched_tokens
+    limits = spec.mm_limits
+    return multimodal_profile(spec, vllm_version, max_num_batched_tokens, max_num_seqs, seq_len, limits, tp)
+
+
+def encoder_run_gib(
+    spec: ModelSpec,
+    release: VllmRelease,
+    vllm_version: str | None,
+    max_num_batched_tokens: int,
+    max_num_seqs: int,
+    max_model_len: int | None,
+    tp: int = 1,
+) -> float:
+    """The vision tower's activation peak while the profile encodes its dummy items, where the release
+    counts it (VllmRelease.mm_encoder_peak) and the family's processor limits are known; 0 otherwise. It
+    runs before the text profile, so it competes with the text peak rather than adding to it."""
+    if not release.mm_encoder_peak:
+        return 0.0
+    mm = dummy_multimodal(spec, vllm_version, max_num_batched_tokens, max_num_seqs, max_model_len, tp)
+    return mm.encoder_gib if mm else 0.0
+
+
+def encoder_note(
+    spec: ModelSpec,
+    vllm_version: str | None,
+    max_num_batched_tokens: int,
+    max_num_seqs: int,
+    max_model_len: int | None,
+    tp: int = 1,
+) -> str:
+    """What the plan's activation row says about the encoder's part of the profile: the dummy items and
+    the tower's peak where the release counts it, why there is none under the two flags that drop it."""
+    if not spec.is_vision:
+        return ""
+    if not profiles_encoder(spec):
+        why = "--skip-mm-profiling" if spec.skip_mm_profiling else "every modality limited to 0"
+        return f"; no vision-encoder profile ({why})"
+    if not release_for(vllm_version).mm_encoder_peak:
+        return ""
+    mm = dummy_multimodal(spec, vllm_version, max_num_batched_tokens, max_num_seqs, max_model_len, tp)
+    if mm is None:
+        return ""
+    return (
+        f"; vision encoder on {mm.items} dummy {mm.modality} item(s) of {mm.encoded_tokens:,} visual "
+        f"tokens: {mm.encoder_gib:.2f} GiB peak (memory.multimodal)"
+    )
 
 
 def multimodal_held_gib(
@@ -258,8 +343,7 @@ def multimodal_held_gib(
     to do so and the model's processor limits are known (memory.multimodal); 0 otherwise."""
     if not release.mm_held_outputs:
         return 0.0
-    seq_len = max_model_len or spec.max_position_embeddings or max_num_batched_tokens
-    mm = multimodal_profile(spec, vllm_version, max_num_batched_tokens, max_num_seqs, seq_len, spec.mm_limits)
+    mm = dummy_multimodal(spec, vllm_version, max_num_batched_tokens, max_num_seqs, max_model_len)
     return mm.held_gib if mm else 0.0
 
 

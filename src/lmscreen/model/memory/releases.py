@@ -21,6 +21,13 @@ The activation peak is modelled as the largest of three profiled peaks, plus a c
   dense MLPs and 3.3 for fused MoE (top-k experts) (overhead.py);
 - on 0.10.2–0.11, for Qwen2-VL / Qwen2.5-VL / Qwen3-VL, the dummy encoder outputs the profile keeps
   through the text run (memory.multimodal), added to the larger of the two below;
+- for Qwen2-VL / Qwen2.5-VL / Qwen3-VL, the vision tower's own peak on the dummy items, counted from the
+  vision config (memory.multimodal encoder_peak_bytes_per_patch: pixels + the block's MLP-time tensors per
+  patch), a peak of its own: the encoder runs before the text profile (VllmRelease.mm_encoder_peak; not
+  counted on 0.12–0.13). A 14-frame Qwen2.5-VL-7B video (max_model_len 128,000) is 458,752 patches, 15.2
+  GiB; `--limit-mm-per-prompt '{"image": 0, "video": 0}'` or `--skip-mm-profiling` drop it (and the two
+  terms around it). For these families the count replaces the fitted per-parameter term below, and Model
+  Runner V2 adds their dummy outputs (as counted) to the text peak instead of that term;
 - from 0.16, for checkpoints with a vision tower, the encoder's profile (one image of the maximum feature
   size): `vision_profile_gib_per_b × vision parameters` (3.13 GiB per billion: club-3090#1087 logs 1.59 GiB
   of peak activation for Qwen3.8-27B at TP2); what keeps a few-sequence multimodal run from profiling
@@ -245,6 +252,18 @@ class VllmRelease:
     RTX 3090 pools), and adding Qwen2-VL's 0.11 GiB of held outputs on top takes its bf16 pool from 8.2% to
     10.7% (H100 NVL Qwen3-VL-30B-A3B: 3.6% -> 2.3%); that sampler is to be fixed first. From 0.16 the
     fitted per-parameter term (vision_profile_gib_per_b) stands for the whole multimodal profile."""
+    mm_encoder_peak: bool = False
+    """True where the plan counts the vision tower's own activation peak on the profile's dummy items
+    (memory.multimodal encoder_peak_bytes_per_patch) as a peak of its own beside the text profile's.
+    profile_run encodes the dummy items before the text run in every V1 release read (0.10.1, 0.10.2, 0.11.0,
+    0.13.0, 0.14.0, 0.16.0, 0.17.1, 0.19.0, 0.20.0, 0.21.0-0.23.0, 0.26.0, 0.27.1), and the count meets the
+    logs where the tower outweighs the text profile: Qwen2.5-VL-7B's 14-frame video at 0.23.0 (A100,
+    heldout-29: -14.28 GiB logged, -14.09 planned; -1.01 without it), Qwen3-VL-30B-A3B-FP8's first PP stage
+    at 0.14 (heldout-27: 9.05 / 9.61; 10.91 without it). Off on 0.12–0.13 although the code is the same:
+    the two Qwen2-VL-7B logs there (heldout-5, RTX 3090 at 0.13.0) profile 1.26 GiB in all, less than the
+    pixels and two MLP-wide tensors of a 16,384-token image alone (1.39 GiB); they are a fine-tune whose
+    preprocessor_config (max_pixels, which sizes the dummy image) is not known, so the count is left out
+    there rather than fitted to them."""
     non_torch_tp_multicast_gib: float | None = None
     """Per GPU under TP > 1 on NVSwitch cards (GPU.nvlink_multicast), where the release's profile counts
     the multicast all-reduce buffers the first forward allocates; None where no log shows it (then
@@ -346,6 +365,7 @@ RELEASES: tuple[VllmRelease, ...] = (
         pp_check_whole_model=False,
         mamba_seq_check=False,
         tokens_per_group=True,
+        mm_encoder_peak=True,
         sources=(DENNISLEE,),
         native_sampler_copies=SORT_SAMPLER_COPIES,
     ),
@@ -365,6 +385,7 @@ RELEASES: tuple[VllmRelease, ...] = (
         mamba_seq_check=False,
         tokens_per_group=True,
         mm_held_outputs=True,
+        mm_encoder_peak=True,
         sources=(
             LLMD,
             "https://github.com/vllm-project/vllm/issues/28228 (Kimi-Linear, 0.11.x)",
@@ -387,6 +408,7 @@ RELEASES: tuple[VllmRelease, ...] = (
         pp_check_whole_model=False,
         mamba_seq_check=False,
         tokens_per_group=True,
+        mm_encoder_peak=False,  # see VllmRelease.mm_encoder_peak
         sources=(
             "https://github.com/vllm-project/vllm/pull/32558 (the sort's memory; Triton kernel: #33538)",
             "bench/data/vllm-logs-heldout-5.csv zhuoyuan-qwen2vl-7b-* (0.13.0, RTX 3090)",
@@ -408,6 +430,7 @@ RELEASES: tuple[VllmRelease, ...] = (
         pp_check_whole_model=True,
         mamba_seq_check=False,
         tokens_per_group=True,
+        mm_encoder_peak=True,
         sources=(
             "https://github.com/vllm-project/vllm/pull/33698 (fix of #32105, regression of #29431)",
             "https://github.com/vllm-project/vllm/issues/34076 (0.15.2rc1)",
@@ -429,6 +452,7 @@ RELEASES: tuple[VllmRelease, ...] = (
         pp_check_whole_model=False,
         mamba_seq_check=False,
         tokens_per_group=True,
+        mm_encoder_peak=True,
         sources=(
             "vllm-0.16.0 sdist: v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p (full-vocabulary sort)",
             "https://github.com/vllm-project/vllm/pull/33698",
@@ -450,6 +474,7 @@ RELEASES: tuple[VllmRelease, ...] = (
         pp_check_whole_model=False,
         mamba_seq_check=False,
         tokens_per_group=True,
+        mm_encoder_peak=True,
         sources=(
             "vllm-0.17.1 sdist: gpu_model_runner.py _dummy_sampler_run / profile_run, v1/sample/sampler.py, "
             "v1/sample/ops/topk_topp_sampler.py, topk_topp_triton.py (the same in 0.19.0 and 0.20.0)",
@@ -474,6 +499,7 @@ RELEASES: tuple[VllmRelease, ...] = (
         pp_check_whole_model=False,
         mamba_seq_check=True,
         tokens_per_group=False,
+        mm_encoder_peak=True,
         sources=(
             "https://github.com/vllm-project/vllm/pull/41099 (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS)",
             AWS_L40S,

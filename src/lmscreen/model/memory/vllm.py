@@ -21,7 +21,7 @@ state block per decoding sequence). Its "maximum concurrency" assumes every requ
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lmscreen.errors import InputError
 from lmscreen.model.hardware import GPU
@@ -420,6 +420,11 @@ def _startup_checks(
     return refusals, seqs
 
 
+def _encoder_note(inp: PlanInputs, s: _Setup) -> str:
+    """The activation row's word on the vision encoder's part of the profile (first stage only)."""
+    return overhead.encoder_note(inp.spec, s.version, s.mnbt, s.max_num_seqs, s.max_model_len, inp.tp)
+
+
 def _vllm_breakdown(inp: PlanInputs, core: _VllmCore, s: _Setup) -> list[Component]:
     parallel = (f", / TP {inp.tp}" if inp.tp > 1 else "") + (
         f", PP stage {core.stage + 1}" if inp.pp > 1 else ""
@@ -450,6 +455,7 @@ def _vllm_breakdown(inp: PlanInputs, core: _VllmCore, s: _Setup) -> list[Compone
                 f"profiled {s.mnbt}-token batch and {s.max_num_seqs}-sequence sampler, vLLM {s.release.span} "
                 "constants (lmscreen.model.memory.overhead)"
                 + ("" if core.stage == inp.pp - 1 else "; no sampler on this stage")
+                + (_encoder_note(inp, s) if core.stage == 0 else "")
             ),
         ),
         Component(
@@ -647,6 +653,24 @@ def plan_vllm(
     )
 
 
+def _encoder_knob(inp: PlanInputs, core: _VllmCore, s: _Setup) -> str | None:
+    """Where the vision encoder's start-up profile is what leaves the KV short (a long max_model_len makes
+    Qwen2-VL's dummy video 14 frames: memory.multimodal), the vLLM flags that take it out and the pool
+    they leave; None where the profile costs little (under 0.5 GiB) or is not run."""
+    if not overhead.profiles_encoder(inp.spec):
+        return None
+    text = _vllm_core(replace(inp.spec, skip_mm_profiling=True), s, inp.tp, inp.pp)
+    freed = text.available_gib - core.available_gib
+    if freed < 0.5:
+        return None
+    reach = f"one request up to {text.max_context(1, inp.native):,} tokens" if text.num_blocks else "no KV"
+    return (
+        f"the vision encoder's start-up profile takes {freed:.1f} GiB: text-only "
+        """(--limit-mm-per-prompt '{"image": 0, "video": 0}') or --skip-mm-profiling leaves """
+        f"{text.available_gib:.1f} GiB of KV, {reach}"
+    )
+
+
 def _vllm_knobs(
     inp: PlanInputs,
     core: _VllmCore,
@@ -709,6 +733,10 @@ def _vllm_knobs(
                 f" tokens, one request up to {other.max_context(1, inp.native):,}"
             )
     if core.available_gib <= 0 or not fits:
+        encoder = _encoder_knob(inp, core, s)
+        if encoder:
+            # the cause first, beside "leave no room"
+            notes.insert(1 if core.available_gib <= 0 else 0, encoder)
         heads = spec.num_attention_heads or 0
         for tp in (2 * inp.tp, 4 * inp.tp, 8 * inp.tp):
             if heads and heads % tp:

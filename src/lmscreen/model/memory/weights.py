@@ -214,6 +214,34 @@ def normalize_quantization(quantization: str | None) -> str:
     return key
 
 
+def reformatted(spec: ModelSpec, quantization: str | None) -> ModelSpec:
+    """`spec` planned in another weight format: what its own checkpoint stated about its format is dropped.
+
+    A catalog spec read from a quantized release's config.json carries that release's bit width, group
+    size, 16-bit layer list and header bytes. Planning the same model in another format (a logged format, a
+    recommender variant, `--quant`) must not inherit them: Qwen/Qwen3.5-122B-A10B's config copy is the FP8
+    release's (8-bit), and a group-32 W4A16 checkpoint of it was planned at 8 bits a weight, 59.46 GiB a GPU
+    where 36.73 load at TP2 (bench/data/vllm-logs-heldout-28.csv). The same format keeps everything.
+    """
+    from dataclasses import replace
+
+    quant = None if quantization is None or normalize_quantization(quantization) == "bf16" else quantization
+    if normalize_quantization(quant) == normalize_quantization(spec.quantization):
+        return replace(spec, quantization=quant) if quant != spec.quantization else spec
+    return replace(
+        spec,
+        quantization=quant,
+        quantization_bits=None,
+        quantization_group_size=None,
+        unquantized_params=None,
+        fp8_params=None,
+        lm_head_quantized=False,
+        weights_bytes=None,
+        bytes_by_dtype={},
+        sources={**spec.sources, "quantization": "applied"},
+    )
+
+
 def is_gguf(quantization: str) -> bool:
     """True for llama.cpp files (q4_k_m, q8_0, iq4_xs …, or a GGUF of unknown type); bf16 counts as both."""
     return quantization == "gguf" or (quantization in GGUF_BITS and quantization not in HF_BITS)
@@ -302,6 +330,10 @@ def hf_bits(spec: ModelSpec, quant: str) -> float:
     weight width per group; per-channel groups (-1) cost almost nothing). A format this module does not know
     is sized from the stated bit width, or refused.
     """
+    if normalize_quantization(spec.quantization) != quant:
+        # the bit width and group size a spec carries describe its own checkpoint's format; asked about
+        # another format (an override), they say nothing about it (reformatted())
+        spec = reformatted(spec, quant)
     if quant in ("awq", "gptq", "int8") and (spec.quantization_bits or spec.quantization_group_size):
         bits = spec.quantization_bits or (8 if quant == "int8" else 4)
         group = spec.quantization_group_size or 128

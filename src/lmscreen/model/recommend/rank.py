@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from lmscreen.errors import InputError
 from lmscreen.model.launch.families import TASKS
 from lmscreen.model.memory.kv import kv_layout
 from lmscreen.model.memory.plan import plan
-from lmscreen.model.memory.weights import active_bytes_per_token, normalize_quantization
+from lmscreen.model.memory.weights import active_bytes_per_token, normalize_quantization, reformatted
 from lmscreen.model.recommend.quality import choose_benchmark, expected_quality, published
 from lmscreen.model.recommend.workload import (
     DECODE_EFFICIENCY,
@@ -204,7 +204,7 @@ def _fit(
     for quant, engine in _variants(spec, apple):
         if late is not None and engine != "vllm":
             break  # runs on vLLM, only too slowly: llama.cpp (untimed, no faster for a batch) is no way out
-        variant = spec if quant == own else replace(spec, **{"quantization": quant})
+        variant = spec if quant == own else reformatted(spec, quant)
         version = vllm_version if engine == "vllm" else None
         p = plan(
             variant,

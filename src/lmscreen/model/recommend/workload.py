@@ -36,12 +36,17 @@ thinking tokens (a reasoning model's output is its answer plus its thinking: pas
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from lmscreen.errors import InputError
 from lmscreen.model.memory.kv import kv_layout
-from lmscreen.model.memory.weights import active_bytes_per_token, estimate_total_bytes, expert_params
+from lmscreen.model.memory.weights import (
+    active_bytes_per_token,
+    estimate_total_bytes,
+    expert_params,
+    reformatted,
+)
 from lmscreen.model.spec import ModelSpec
 
 if TYPE_CHECKING:
@@ -292,7 +297,7 @@ def estimate_published(point: Published) -> float:
 
     spec = spec_for(point.model)
     if point.quantization:
-        spec = replace(spec, **{"quantization": point.quantization})
+        spec = reformatted(spec, point.quantization)
     card = gpu_named(point.gpu)
     if point.kind == "prefill":
         if not card.bf16_tflops:

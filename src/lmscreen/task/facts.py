@@ -808,9 +808,8 @@ def _forecast_over_prior(folded: str, period: Period | None, facts: list[Fact]) 
     stay.
 
     A part named later with no year (`注：Q3净利0.16亿元，据此计算，Q4净利预计1.4亿元-1.6亿元`: an earlier
-    quarter's actual, the base of a remark) is no period of the text's own either: the forecast's is."""
-    if period is None:
-        return period
+    quarter's actual, the base of a remark) is no period of the text's own either, nor is none read at all
+    (the part left undated as a piece of the forecast period): the forecast's is."""
     stop = folded.find("。", 0, _PREVIEW_HEAD)
     head = folded[: stop if stop >= 0 else _PREVIEW_HEAD]
     m = _OPENING_FORECAST_RE.search(head)
@@ -821,7 +820,7 @@ def _forecast_over_prior(folded: str, period: Period | None, facts: list[Fact]) 
         sub = (p.sub or "FY") if p is not None else ""
         if p is None or p.year is None or sub not in _PERIOD_END:
             continue
-        if period.year is None or (p.year == period.year + 1 and sub == period.sub):
+        if period is None or period.year is None or (p.year == period.year + 1 and sub == period.sub):
             return Period(p.year, sub)
         if _ends_later(Period(p.year, sub), period) and not _printed(facts, period):
             return Period(p.year, sub)

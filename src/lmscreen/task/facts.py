@@ -145,8 +145,7 @@ class FactSheet:
             kept = [
                 f
                 for f in self.facts
-                if f.metric == name and self.main(f) and (_plausible(f) or self._in_plain_yuan(f))
-                and not self._below_a_part(f)
+                if f.metric == name and self.main(f) and self._plausible(f) and not self._below_a_part(f)
                 and not self._beside_part_items(f)
             ]  # fmt: skip
             if not kept and name in _NEXT_QUARTER_FIELDS and not self.no_company:
@@ -257,8 +256,16 @@ class FactSheet:
             f
             for f in self.facts
             if f.metric == name and f.scope == "company" and f.basis == "actual" and f.source != "derived"
-            and f.period == quarter and _plausible(f)
+            and f.period == quarter and self._plausible(f)
         ]  # fmt: skip
+
+    def _plausible(self, fact: Fact) -> bool:
+        """Whether a screening fact's value can be what it says (`_plausible`), where a small amount in
+        plain 元 stands when the text prints the other measure in plain 元 above the floor
+        (`_in_plain_yuan`) or no amount in a scaled unit at all (`_every_amount_in_yuan`)."""
+        if _plausible(fact) or self._in_plain_yuan(fact):
+            return True
+        return _plausible(fact, small_yuan=True) and _every_amount_in_yuan(self.text)
 
     def _both_periods_results(self, main: Period, quarter: Period) -> bool:
         """`公司2021年实现收入148.36亿元…归母净利润60.63亿元…公司2022Q1实现收入29.39亿元…实现归母净利润
@@ -393,13 +400,14 @@ _MOST_YUAN = {"revenue": 1e13, "net_profit": 1e12}
 `全省实现营业收入58520.08亿元`) the reader took for the company's."""
 
 
-def _plausible(fact: Fact) -> bool:
-    """Whether a screening fact's value can be what it says (see `_LEAST_YUAN`, `_MOST_YUAN`)."""
+def _plausible(fact: Fact, small_yuan: bool = False) -> bool:
+    """Whether a screening fact's value can be what it says (see `_LEAST_YUAN`, `_MOST_YUAN`); `small_yuan`
+    lets an amount in plain 元 below `_LEAST_YUAN` stand."""
     if fact.metric not in ("revenue", "net_profit") or fact.value is None:
         return True
     if abs(fact.value) > _MOST_YUAN[fact.metric]:
         return False
-    if fact.unit != "元" or fact.value == 0:
+    if fact.unit != "元" or fact.value == 0 or small_yuan:
         return True
     return abs(fact.value) >= _LEAST_YUAN
 
@@ -422,6 +430,18 @@ def _without_adjusted_echoes(facts: list[Fact], adjusted: list[tuple[str, float,
 def _plausible_size(fact: Fact) -> bool:
     """Whether an amount is under the largest company's (see `_MOST_YUAN`)."""
     return fact.value is not None and abs(fact.value) <= _MOST_YUAN.get(fact.metric, math.inf)
+
+
+_SCALED_AMOUNT_RE = re.compile(r"[0-9]\s?(?:万|亿|百万|千万|千元|million|billion|mn|bn)", re.IGNORECASE)
+"""An amount printed in a scaled unit (`38,919.32万`, `11.51亿元`, `5 million`), a share count in 万 too."""
+
+
+def _every_amount_in_yuan(text: str) -> bool:
+    """Whether the text prints every amount in plain 元: a small company's report quoted to the fen
+    (`营业收入88,495.57元…净利润-336,975.44元…总资产为1,712,062.29元`) has no scaled unit a figure could
+    have dropped, so its small revenue is what it says; a text that prints any amount in 万 or 亿
+    (`营业收入38,919.32万…归母净利润9072.87元`) leaves `_LEAST_YUAN`'s dropped 万 the likelier reading."""
+    return _SCALED_AMOUNT_RE.search(text) is None
 
 
 def _same_exact(a: Period, b: Period | None) -> bool:

@@ -1599,12 +1599,19 @@ _SHARE_OF_WHOLE = (
     r"\s?[，,（(]?\s?(?:约|大约)?占(?:了)?(?:公司|本公司|上市公司|集团|本集团|母公司)(?:20[0-9]{2}\s?年度?|同期|当期|报告期|全年)?"
     r"(?:的)?(?:经审计的?)?(?:合并)?"
 )
+_SHARE_OF_NAMED_GROUP = r"\s?[，,（(]?\s?(?:约|大约)?占(?:了)?[\u4e00-\u9fff]{2,10}集团(?:的)?(?:比例|比重)"
 _SHARE_OF_WHOLE_AFTER_RE = {
-    "revenue": re.compile(_SHARE_OF_WHOLE + r"(?:营业)?(?:总|整体|全部)?(?:营业收入|营收|收入|销售额)"),
-    "net_profit": re.compile(_SHARE_OF_WHOLE + r"(?:归母|归属于[^，。；,;]{0,12}的)?(?:净利润|利润)"),
+    "revenue": re.compile(
+        _SHARE_OF_WHOLE + r"(?:营业)?(?:总|整体|全部)?(?:营业收入|营收|收入|销售额)|" + _SHARE_OF_NAMED_GROUP
+    ),
+    "net_profit": re.compile(
+        _SHARE_OF_WHOLE + r"(?:归母|归属于[^，。；,;]{0,12}的)?(?:净利润|利润)|" + _SHARE_OF_NAMED_GROUP
+    ),
 }
 """`营业收入12.86亿元，占公司2021年度总收入的40%`: a figure said to be a share of the company's own total
-of the same measure is a part of it (a subsidiary's, a segment's), not the total."""
+of the same measure is a part of it (a subsidiary's, a segment's), not the total; so is one said to be a
+share of a named group (`营业收入11.51亿元，占某某集团比例的3.21%`: 比例 right after the figure is the
+share of the group's same measure), a member of that group."""
 _RANKED_LEAD_RE = re.compile(
     r"最(?:高|低|大|小|多|少|快|慢)的(?:是|为|则是|当属)[^，,。；;]{2,16}[，,]\s?(?:实现了?|录得|达到?|为)?\s?$"
 )

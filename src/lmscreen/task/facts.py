@@ -546,7 +546,7 @@ def read_facts(
         period = _latest_printed(facts)
     if period is None:
         period = _announced_forecast(reading.folded)
-    period = _forecast_over_prior(reading.folded, period)
+    period = _forecast_over_prior(reading.folded, period, facts)
     period = _before_outlook(reading.folded, period)
     no_company = _names_no_company(text, names, reading.aliases)
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases, no_company)
@@ -817,13 +817,19 @@ def _announced_forecast(folded: str) -> Period | None:
 _OPENING_FORECAST_RE = re.compile(r"(?:公告|业绩预告)[^。；;]{0,16}?预计")
 
 
-def _forecast_over_prior(folded: str, period: Period | None) -> Period | None:
+def _forecast_over_prior(folded: str, period: Period | None, facts: list[Fact]) -> Period | None:
     """`…公告，预计2021年归属于上市公司股东的净利润为人民币-110亿元至-135亿元。2020年度，公司归属于…的净利润
     为人民币-118.35 亿元`: a text whose opening sentence announces the company's
     forecast (公告 or 业绩预告, then 预计) of a period is about that period; the actual figures it prints for
-    the same period a year before are the comparison base, not its own. Other dated periods stay."""
-    if period is None or period.year is None:
-        return period
+    the same period a year before are the comparison base, not its own. An earlier period for which it prints
+    no revenue or profit of the company (`2019年年报显示，…的主营业务为…` after a 2020 half year's forecast: a
+    report quoted for the business mix) is not its own either; one with its figures (`2021年度，公司…净利润
+    为-102.4亿元` beside a forecast of the next first quarter) and one that ends with or after the forecast's
+    stay.
+
+    A part named later with no year (`注：Q3净利0.16亿元，据此计算，Q4净利预计1.4亿元-1.6亿元`: an earlier
+    quarter's actual, the base of a remark) is no period of the text's own either, nor is none read at all
+    (the part left undated as a piece of the forecast period): the forecast's is."""
     stop = folded.find("。", 0, _PREVIEW_HEAD)
     head = folded[: stop if stop >= 0 else _PREVIEW_HEAD]
     m = _OPENING_FORECAST_RE.search(head)
@@ -834,10 +840,19 @@ def _forecast_over_prior(folded: str, period: Period | None) -> Period | None:
         sub = (p.sub or "FY") if p is not None else ""
         if p is None or p.year is None or sub not in _PERIOD_END:
             continue
-        if p.year == period.year + 1 and sub == period.sub:
+        if period is None or period.year is None or (p.year == period.year + 1 and sub == period.sub):
+            return Period(p.year, sub)
+        if _ends_later(Period(p.year, sub), period) and not _printed(facts, period):
             return Period(p.year, sub)
         break
     return period
+
+
+def _ends_later(forecast: Period, period: Period) -> bool:
+    """Whether the period forecast ends after `period` (both dated, both report periods)."""
+    if forecast.year is None or period.year is None or period.sub not in _PERIOD_END:
+        return False
+    return (forecast.year, _PERIOD_END[forecast.sub]) > (period.year, _PERIOD_END[period.sub])
 
 
 def _latest_printed(facts: list[Fact]) -> Period | None:

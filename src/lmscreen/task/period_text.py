@@ -26,7 +26,7 @@ _Y4 = r"20[0-9]{2}"
 _Y = r"(?:20[0-9]{2}|[0-9]{2})"
 _SUB_CN = (
     r"第?[一二三四1-4]季度(?:单季度?)?|单[一二三四1-4]季度?|[一二三四]季报|[一二三]季报|上半年|下半年|半年度|半年报"
-    r"|中期|中报|前[三3]季度?|三季报|一季报|全年|年度|年报|年末|年底|年初"
+    r"|中期|中报|前[三3]季度?|前[二两2]季度|三季报|一季报|全年|年度|年报|年末|年底|年初"
 )
 _MONTH_FIGURE = (
     r"(?:单月|当月)?\s?(?:公司)?\s?(?:实现)?\s?(?:合并)?\s?"
@@ -90,12 +90,12 @@ _PATTERNS = [
     ),
     (
         "yy",
-        r"(?<![0-9.])(?<!近)(?<!第)(?<!每)(?<!约)(?<!超)(?<!逾)(?P<yy_y>[12][0-9])\s?年(?!以|内|来|间|前|后|期|左右|多|龄|[0-9])"
+        r"(?<![0-9.])(?<!近)(?<!第)(?<!每)(?<!约)(?<!约为)(?<!超)(?<!逾)(?P<yy_y>[12][0-9])\s?年(?!以|内|来|间|前|后|期|左右|多|龄|[0-9])"
         rf"\s?(?:(?P<yy_sub>{_SUB_CN})|(?P<yy_q>[QH][1-4](?![0-9])))?",
     ),
     (
         "bare",
-        r"(?P<b>(?:20[0-9]{2}\s?)?年初至本?报告期末|年初至今|前[三3]季度?|上半年|下半年|半年度|本报告期|报告期内|全年"
+        r"(?P<b>(?:20[0-9]{2}\s?)?年初至本?报告期末|年初至今|前[三3]季度?|前[二两2]季度|上半年|下半年|半年度|本报告期|报告期内|全年"
         r"|第[一二三四1-4]季度|第[一二三四1-4]季(?=公司|实现|单季|营收|收入|归母|净利|毛利)"
         r"|[一二三四1-4]季度(?:单季度?)?|单[一二三四1-4]季度?|单季度?|三季报|一季报|半年报|中报)",
     ),
@@ -144,8 +144,8 @@ def _sub_cn(word: str | None) -> str:
     """The vocabulary's sub-period for a Chinese period word."""
     if not word:
         return ""
-    if word in ("上半年", "半年度", "半年报", "中期", "中报"):
-        return "H1"
+    if word in ("上半年", "半年度", "半年报", "中期", "中报", "前二季度", "前两季度", "前2季度"):
+        return "H1"  # `2020年前二季度`: the first two quarters, the half
     if word == "下半年":
         return "H2"
     if word in ("前三季度", "前三季", "三季报", "前3季度", "前3季"):  # `前三季实现营业收入…`: 度 left out
@@ -521,7 +521,7 @@ def _main_period(
     names: tuple[str, ...] = (),
 ) -> Period | None:
     periods = [m for m in mentions if m.kind in ("period", CURRENT, TO_DATE, WITHIN)]
-    ranges = [m for m in mentions if m.kind == "range"]
+    ranges = [m for m in mentions if m.kind in ("range", "months")]
     head = folded[:_HEAD_CHARS]
     found = _from_report_word(folded, head, periods, forecast, today)
     if found is not None:
@@ -791,11 +791,15 @@ def _first_figures(
 ) -> Period | None:
     """The first period the text states the company's revenue or profit for as an amount, not forecast,
     planned, revised or a span's end; a part without a year takes `year` (none after `今年`); of a span
-    of whole years (`listed`: the text's spans, and the company's names) whose figures are listed year by
-    year, its last year."""
+    of whole years (`listed`: the text's spans and spans of months, and the company's names) whose figures are
+    listed year by year, its last year; of periods enumerated one after another with the figures listed, the
+    latest."""
     ranges, names = listed
-    for m in sorted([*periods, *ranges], key=lambda x: x.start):
+    mentions = sorted([*periods, *ranges], key=lambda x: x.start)
+    for m in mentions:
         if m.kind == "range" and (last := _listed_years_end(folded, m, forecast, today, names)) is not None:
+            return last
+        if m.kind == "period" and (last := _enumerated_end(folded, m, mentions, forecast, today, names)):
             return last
         q = m.period
         if q is None or m.kind != "period" or q.sub in ("E", LAST_QUARTER) or not _plausible(q.year, today):
@@ -862,6 +866,58 @@ def _listed_years_end(
     if forecast is not None and forecast.search(_clause_after(folded, m.end, 40)):
         return None
     return Period(year, "FY")
+
+
+_ENUMERATION_SEP_RE = re.compile(r"\s?(?:、|和|及|与|以及)\s?")
+_AMOUNT_RE = re.compile(r"[0-9][0-9,.]*\s?(?:(?:万亿|亿|千万|百万|万)\s?元?|元)")
+_LATEST_ORDER = {"Q1": 3, "Q2": 6, "H1": 6, "Q3": 9, "Q1-Q3": 9, "H2": 12, "Q4": 12, "FY": 12}
+
+
+def _enumerated_end(
+    folded: str,
+    m: PeriodMention,
+    mentions: list[PeriodMention],
+    forecast: re.Pattern[str] | None,
+    today: date | None,
+    names: tuple[str, ...],
+) -> Period | None:
+    """`2017年度、2018年度、2019年1-2月营业收入分别为825.03万元、1005.43万元、113.02万元`: periods enumerated
+    one after another (、, 和, 及) whose clause goes on to the company's revenue or profit listed period by
+    period (分别) are the periods the text reports; the latest of them that is a report's period (a year, a
+    half, the nine months, a quarter: a stub of some months, `2019年1-2月`, is none) is the document's own,
+    as the last year of a span is (`_listed_years_end`). The same checks hold: no forecast, estimate or plan
+    before it, none in the future, the company's own list."""
+    chain = [m]
+    while (sep := _ENUMERATION_SEP_RE.match(folded, chain[-1].end)) is not None:
+        following = next((n for n in mentions if n.start == sep.end()), None)
+        if following is None or following.kind not in ("period", "months"):
+            break
+        chain.append(following)
+    if len(chain) < 2:
+        return None
+    listed = _LISTED_AFTER_RE.match(folded, chain[-1].end)
+    if listed is None or not _AMOUNT_RE.match(folded, listed.end() - 1):
+        return None  # `2018年、2019H1营收增速分别为43.8%、53.5%`: rates of growth, no figures
+    who = listed.group("who").strip().removesuffix("的")
+    if who not in _COMPANY_WORDS and who not in names:
+        return None
+    if _forecast_before(folded, m.start, forecast):
+        return None
+    lead = folded[max(0, m.start - _FORECAST_WINDOW) : m.start]
+    lead = lead[max(lead.rfind(ch) for ch in "。；;\n") + 1 :]
+    if _REVISED_RE.search(lead) or _ESTIMATE_LEAD_RE.search(lead):
+        return None
+    reported = [
+        Period(p.year, p.sub or "FY")
+        for p in (n.period for n in chain)
+        if p is not None and p.year is not None and (p.sub or "FY") in _LATEST_ORDER
+        and _plausible(p.year, today)
+    ]  # fmt: skip
+    if len(reported) != sum(1 for n in chain if n.kind == "period"):
+        return None  # a member in the future, a forecast year (`2022E`) or no year: not a list of actuals
+    if not reported:
+        return None
+    return max(reversed(reported), key=lambda p: (p.year, _LATEST_ORDER[p.sub]))
 
 
 _NUMBER_IN_CLAUSE_RE = re.compile(r"[^。；;！？\n]*?[0-9]")

@@ -889,6 +889,20 @@ Two sets of logged start-ups, each row citing its source:
   out at 0.2% / 0.6%, the Reranker (estimated like Qwen3-8B) at 1.2%, the weights-only rows at 0.7% / 1.4%.
   Held out with it: 526 of 569 (92.4%: weights 172/184, KV within 10% 149/165, verdicts 205/220); calibration
   0.3%, 33 of 33.
+  Looked at since (no longer blind), left unfixed: (1) the sleep-mode pools and refusal. vLLM issue 40256 and
+  PRs 37111 / 40258 / 49151 name the mechanism: with --enable-sleep-mode the weights load inside a live CuMem
+  MemPool, whose exit unmaps cached blocks behind PyTorch's back, so torch.cuda.memory_reserved() is inflated
+  and the profile's non-torch memory (cuda memory - memory_reserved) goes negative; the KV pool grows by the
+  stranded reserve (here 3.58 GiB at 0.80) and OOMs when it no longer fits. The stranded amount depends on
+  what process_weights_after_loading replaces (a Marlin repack, PR 49151's NVFP4 MoE conversion: up to a full
+  weight copy), not on anything a plan knows, and PRs 40258 / 49151 were still open in the thread, so no rule
+  is taken from one log pair. (2) gemma-4-12B's config.json is published whole (google/gemma-4-12B revision
+  56820d7d, Gemma4UnifiedForConditionalGeneration: 48 layers of 3840, 16 heads of 256, 8 KV heads on the
+  sliding layers and one of 512 on every sixth, MLP 15360, a patch-embedding vision input and a 640-wide audio
+  input; code-index file id 54518386891), but as a catalog entry it plans 7.55 GiB for the w4a16 QAT release
+  where 8.28 load (-8.8%: which modules the compressed-tensors export keeps 16 bit is not in any copy found)
+  and 177,750 tokens where 107,923 were logged (vLLM's per-request sizing of its sliding layers at this
+  ceiling is not the planner's), so it was not added.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

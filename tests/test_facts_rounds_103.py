@@ -1,7 +1,9 @@
-"""What held-out round 103 showed the reader missing: a news item that runs on from its headline with spaces
-and no stop (某某科技2021年净利1520.36万元增长18.20% 投资收益增加 某某网 4月20日消息，…营业收入为…), where the
-headline's 增长 was read as the name of a part whose figures the body's revenue went on with. Texts written
-here in those shapes; the reader is the real one.
+"""What held-out round 103 showed. (1) A news item that runs on from its headline with spaces and no stop
+(某某科技2021年净利1520.36万元增长18.20% 投资收益增加 某某网 4月20日消息，…营业收入为…): the headline's 增长
+was read as the name of a part whose figures the body's revenue went on with (the round's one miss).
+(2) A 业绩预告 whose reasons date an event by a quarter of the forecast's own year (某基地2021年一季度全面
+投产后) was read as a document of that quarter. Texts written here in those shapes; the reader is the
+real one.
 """
 
 from __future__ import annotations
@@ -44,3 +46,28 @@ def test_a_part_named_before_its_label_is_still_a_part() -> None:
     parts = {f.value: f.scope for f in facts if f.metric == "revenue" and f.basis == "actual"}
     assert parts[310_000_000.0] == "segment"
     assert parts[205_000_000.0] == "segment"
+
+
+_FORECAST_REASONS = (
+    "某某数控公告，预计2021年实现归属于上市公司股东的净利润5.1亿元-5.5亿元，同比增长44.71%-56.06%。公司不断"
+    "丰富产品线；智能制造基地2021年一季度全面投产后，总装产能得到大幅度释放，带动业绩持续增长。"
+)
+
+
+def test_a_dated_quarter_of_the_forecast_year_in_its_reasons_is_no_document_period() -> None:
+    # round 103's 业绩预告: the quarter dates an event of the forecast year (投产后), not a report
+    sheet = read_facts(_FORECAST_REASONS, names=("某某数控",))
+    assert sheet.period is None
+    assert _kept(_FORECAST_REASONS, "net_profit", "某某数控") is None
+
+
+def test_a_broker_note_reporting_the_quarter_after_its_forecast_keeps_the_quarter() -> None:
+    # control: the quarter's sentence prints its figures, so it is the quarter the note reports
+    text = (
+        "我们预计2021年公司净利润增长幅度36%，维持买入评级。2021年一季度，某某证券实现营业收入59.33亿元，"
+        "同比增长24.37%；实现归母净利润18.76亿元，同比增长46.90%。"
+    )
+    sheet = read_facts(text, names=("某某证券",))
+    assert sheet.period is not None and (sheet.period.year, sheet.period.sub) == (2021, "Q1")
+    assert _kept(text, "revenue", "某某证券") == 5_933_000_000.0
+    assert _kept(text, "net_profit", "某某证券") == 1_876_000_000.0

@@ -2,8 +2,9 @@
 (某某科技2021年净利1520.36万元增长18.20% 投资收益增加 某某网 4月20日消息，…营业收入为…): the headline's 增长
 was read as the name of a part whose figures the body's revenue went on with (the round's one miss).
 (2) A 业绩预告 whose reasons date an event by a quarter of the forecast's own year (某基地2021年一季度全面
-投产后) was read as a document of that quarter. Texts written here in those shapes; the reader is the
-real one.
+投产后) was read as a document of that quarter, and one whose reasons date a past event by the year
+before's half (主要原因是2020年上半年…计提了大额减值) as a document of that half. Texts written here in those
+shapes; the reader is the real one.
 """
 
 from __future__ import annotations
@@ -71,3 +72,23 @@ def test_a_broker_note_reporting_the_quarter_after_its_forecast_keeps_the_quarte
     assert sheet.period is not None and (sheet.period.year, sheet.period.sub) == (2021, "Q1")
     assert _kept(text, "revenue", "某某证券") == 5_933_000_000.0
     assert _kept(text, "net_profit", "某某证券") == 1_876_000_000.0
+
+
+def test_a_half_of_the_year_before_told_in_a_forecasts_reasons_is_no_document_period() -> None:
+    # round 103's 业绩预告: the last year's half dates a write-down among the reasons, not a report
+    text = (
+        "某某水泥公告，预计2021年净利润6123.45万元左右，将实现扭亏为盈，公司业绩预盈的主要原因是2020年上半年"
+        "某某财险对投资资产计提了大额减值。"
+    )
+    assert read_facts(text, names=("某某水泥",)).period is None
+
+
+def test_a_half_of_the_year_before_with_its_figures_still_dates_the_note() -> None:
+    # control: the half's sentence prints its figures, so it is a period the text reports
+    text = (
+        "我们预计2021年公司净利润增长20%。2020年上半年，某某水泥实现营业收入12.35亿元，同比增长8.10%；"
+        "实现归母净利润1.02亿元。"
+    )
+    sheet = read_facts(text, names=("某某水泥",))
+    assert sheet.period is not None and (sheet.period.year, sheet.period.sub) == (2020, "H1")
+    assert _kept(text, "revenue", "某某水泥") == 1_235_000_000.0

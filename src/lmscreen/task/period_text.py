@@ -644,8 +644,35 @@ def _first_dated(
             # year dating an event in its reasons, with no figure in its sentence (a broker's `我们预计2021年
             # …。2021年一季度，公司实现营业收入…` reports the quarter)
             continue
+        if _earlier_part_in_reasons(folded, periods, m, forecast):
+            continue
         return m
     return None
+
+
+def _earlier_part_in_reasons(
+    folded: str, periods: list[PeriodMention], m: PeriodMention, forecast: re.Pattern[str] | None
+) -> bool:
+    """`预计2021年净利润6123.45万元左右，…主要原因是2020年上半年某某对投资资产计提了大额减值`: a quarter or
+    half of a year before a forecast's year, told after the forecast in a sentence printing no figure, dates a
+    past event among the forecast's reasons, not a report of the document's."""
+    part = m.period
+    if part is None or part.year is None or part.sub in ("", "FY"):
+        return False
+    if _NUMBER_IN_CLAUSE_RE.match(folded, m.end):
+        return False
+    for earlier in periods:
+        if earlier.start >= m.start:
+            return False
+        p = earlier.period
+        if (
+            p is not None
+            and p.year is not None
+            and p.year > part.year
+            and _forecast_before(folded, earlier.start, forecast)
+        ):
+            return True
+    return False
 
 
 _TIMES_AFTER_RE = re.compile(r"的\s?(?:[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百]+)\s?倍")

@@ -587,7 +587,9 @@ def _piece_of_forecast(
     """`公司预计2020年1-6月归属上市公司股东的净利润-1500.00万至-1100.00万。…一季度实现营业收入3,011.45万元…
     第二季度实现营业收入约1.46亿元`: a part named without its year, after the forecast of a dated period
     from the year's start that takes it in, is a piece of the forecast period told in the forecast's reasons,
-    not the document's own period (the document is the forecast)."""
+    not the document's own period (the document is the forecast). A part that names the forecast's own year
+    (`预计2021年实现…净利润…；某基地2021年一季度全面投产后，…`) is as much a piece of it; `_first_dated`
+    passes over such a part only where its sentence prints no figure."""
     part = m.period
     if part is None or part.sub not in _MONTHS_TO or part.sub in ("FY", ""):
         return False  # `全年`: the forecast's whole year, not a piece of it
@@ -597,6 +599,7 @@ def _piece_of_forecast(
         p = earlier.period
         if (
             p is not None and p.year is not None and p.sub in _FROM_START
+            and part.year in (None, p.year)
             and _MONTHS_TO[p.sub] >= _MONTHS_TO[part.sub] and p.sub != part.sub
             and _forecast_before(folded, earlier.start, forecast)
         ):  # fmt: skip
@@ -636,8 +639,40 @@ def _first_dated(
             continue  # `我们维持23-25年净利润预测值4.04/6.86/9.40亿元`: the years of estimates
         if _valuation_or_horizon(folded, m):
             continue
+        if _piece_of_forecast(folded, periods, m, forecast) and not _NUMBER_IN_CLAUSE_RE.match(folded, m.end):
+            # `预计2021年…净利润…；某基地2021年一季度全面投产后，产能得到释放`: a piece of the forecast's
+            # year dating an event in its reasons, with no figure in its sentence (a broker's `我们预计2021年
+            # …。2021年一季度，公司实现营业收入…` reports the quarter)
+            continue
+        if _earlier_part_in_reasons(folded, periods, m, forecast):
+            continue
         return m
     return None
+
+
+def _earlier_part_in_reasons(
+    folded: str, periods: list[PeriodMention], m: PeriodMention, forecast: re.Pattern[str] | None
+) -> bool:
+    """`预计2021年净利润6123.45万元左右，…主要原因是2020年上半年某某对投资资产计提了大额减值`: a quarter or
+    half of a year before a forecast's year, told after the forecast in a sentence printing no figure, dates a
+    past event among the forecast's reasons, not a report of the document's."""
+    part = m.period
+    if part is None or part.year is None or part.sub in ("", "FY"):
+        return False
+    if _NUMBER_IN_CLAUSE_RE.match(folded, m.end):
+        return False
+    for earlier in periods:
+        if earlier.start >= m.start:
+            return False
+        p = earlier.period
+        if (
+            p is not None
+            and p.year is not None
+            and p.year > part.year
+            and _forecast_before(folded, earlier.start, forecast)
+        ):
+            return True
+    return False
 
 
 _TIMES_AFTER_RE = re.compile(r"的\s?(?:[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百]+)\s?倍")

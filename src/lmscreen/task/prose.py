@@ -924,6 +924,10 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         # `最终实现净利率13.0%`, `折合每股收益0.57元`, `公司二季度创造归母净利润`, `销售净利润率`: a word of
         # how the figure came or is named, no part's name; `中来股份前三季度…`: the company's name, its suffix
         return "company", None, True
+    if _CHANGE_WORD_RE.fullmatch(rest):
+        # `某某科技2021年净利1520.36万元增长18.20% 投资收益增加`: a headline run on with no stop; its 增长 is
+        # the move of the figure before, no part's name
+        return "company", None, False
     if _CHANGE_CAUSE_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
         return "company", None, False  # `产品结构升级带动毛利率…`: a change that moved it, no part's name
     if _VIEW_WORD_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
@@ -1038,6 +1042,9 @@ _CHANGE_CAUSE_RE = re.compile(
 )
 """A clause ending on a change and a cause's verb (`产品结构升级带动`, `产能利用率的恢复带动`): what moved the
 figure, not whose it is."""
+_CHANGE_WORD_RE = re.compile(r"(?:增长|增加|上升|提升|提高|下降|下滑|减少|降低|上涨|扩大|收窄)+")
+"""Words of a move alone (`增长`, `下降`), left before a label once the figure they moved is blanked: what
+changed, never a part's name."""
 _GENERIC_PART_RE = re.compile(r"业务|(?:全部|整体|各项|所有)业务")
 """A part's word with no part named (`公司业务整体毛利率`): the company's whole business."""
 _ALL_PRODUCTS_RE = re.compile(r"(?:全部|各项|所有)?产品")

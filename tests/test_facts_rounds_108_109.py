@@ -39,3 +39,23 @@ def test_a_headers_unit_still_holds_for_its_rows_numbers() -> None:
     mentions = find_mentions("营业收入（亿元） 12.5 13.8 15.2\n")
     assert [m.kind for m in mentions] == ["money", "money", "money"]
     assert mentions[0].base == 1_250_000_000.0
+
+
+_DIGEST = (
+    "重点公司最新观点。甲电子(002138CH)营收创新高：2月26日甲电子发布年报，2020年公司实现营收34.77亿元"
+    "(YoY29.09%)，归母净利润5.88亿元(YoY46.50%)。维持买入评级。乙股份(002841CH)业绩逆势增长：公司发布"
+    "业绩快报，20年实现收入171.44亿元，同比增长0.54%，归母净利润19.04亿元，同比增长18.22%。维持买入评级。"
+)
+
+
+def test_two_companies_announced_results_in_a_digest_are_no_headline() -> None:
+    assert _kept(_DIGEST, "revenue") is None
+    assert _kept(_DIGEST, "net_profit") is None
+
+
+def test_a_second_report_announced_beside_the_first_leaves_its_headline() -> None:
+    text = (
+        "事件：公司发布2019年年报，报告期内实现营收2.98亿元，同比增长47.71%；归母净利润0.34亿元，同比增长"
+        "330.28%。同时公司发布2020年一季报，报告期内实现营收0.73亿元，同比增长21.75%；归母净利润0.16亿元。"
+    )
+    assert _kept(text, "net_profit") == 34_000_000.0

@@ -76,6 +76,8 @@ _ANNOUNCED_RE = re.compile(
     r"|业绩快报|半年度报告|财务报告|业绩)"
 )
 """A report's announcement (`公司发布2022年中期业绩报告`): the sentence states the company's own figures."""
+_REPORT_WORDS_RE = re.compile(r"[^0-9一二三四季半中]")
+"""Everything in an announcement but the words of the period its report covers."""
 
 
 def agree(a: float, b: float) -> bool:
@@ -300,16 +302,28 @@ class FactSheet:
         lo = max(text.rfind(ch, 0, first.start) for ch in "。！？\n") + 1
         hi_found = [i for i in (text.find(ch, first.end) for ch in "。！？\n") if i >= 0]
         hi = min(hi_found) if hi_found else len(text)
-        if not _ANNOUNCED_RE.search(text, lo, first.start):
+        report = self._announcement(first)
+        if report is None:
             return None
         rivals = [
             f
             for f in self.facts
             if f.metric == name and self.main(f) and f is not first and not agree(f.value, first.value)
         ]
-        if any(lo <= f.start < hi for f in rivals):
+        if any(lo <= f.start < hi or self._announcement(f) == report for f in rivals):
             return None
         return first
+
+    def _announcement(self, fact: Fact) -> str | None:
+        """The report a fact's sentence announces before it (`公司发布2022年中期业绩报告，22H1实现营收…`),
+        as the period words it names (`2022中`; empty when it names none), or None when it announces none.
+        A rival figure announced as the same report (`…顺络发布年报，2020年公司实现营收34.77亿元…`, then
+        `…公司发布业绩快报，20年实现收入171.44亿元…` in a digest of several companies' results) leaves the
+        first no headline: each announcement states its own company's figure, and which is the report's
+        the text does not say. One announcing another report (`同时公司发布2020年一季报`) is no rival."""
+        lo = max(self.text.rfind(ch, 0, fact.start) for ch in "。！？\n") + 1
+        found = _ANNOUNCED_RE.search(self.text, lo, fact.start)
+        return None if found is None else _REPORT_WORDS_RE.sub("", found.group(0))
 
     def to_json(self) -> list[dict]:
         return [f.to_json(self.text) for f in self.facts]

@@ -59,3 +59,20 @@ def test_a_second_report_announced_beside_the_first_leaves_its_headline() -> Non
         "330.28%。同时公司发布2020年一季报，报告期内实现营收0.73亿元，同比增长21.75%；归母净利润0.16亿元。"
     )
     assert _kept(text, "net_profit") == 34_000_000.0
+
+
+_INITIATION = (
+    "公司盈利能力持续体现。2019年公司营收5.58亿元，同比增长73.7%，归母净利润3.06亿元，整体毛利率从86.1%"
+    "上升至92.6%。"
+)
+
+
+def test_a_later_halfs_margin_dates_a_note_after_that_half() -> None:
+    text = _INITIATION + "即使在疫情影响下的20H1，净利率仍然同比提升7.5pp至59.5%，展现强劲盈利能力。"
+    assert _kept(text, "gross_margin") is None
+    assert _kept(text, "revenue") is None
+
+
+def test_a_note_with_no_later_figure_keeps_its_year() -> None:
+    assert _kept(_INITIATION, "gross_margin") == 92.6
+    assert _kept(_INITIATION, "revenue") == 558_000_000.0

@@ -644,18 +644,24 @@ def _later_report(main: Period | None, facts: list[Fact]) -> Period | None:
     return later[-1] if later else main
 
 
+_INTERIM_METRICS = ("revenue", "net_profit", "gross_margin", "net_margin")
+"""The company's own figures whose printing for a later interim dates a text after that interim's report:
+its revenue, its profit, or a margin (`即使在疫情影响下的20H1，净利率仍然同比提升7.5pp至59.5%` in a note
+whose year is 2019: the half's report was out, and the year is a prior one)."""
+
+
 def _next_year_interim(period: Period | None, facts: list[Fact]) -> Period | None:
     """`2021年公司实现营收33.03亿元…，归母净利润2.35亿元…；2022H1实现营收19.75亿元…，归母净利润0.96亿元`,
     `2019年公司实现营收6.31亿元，…2020年前三季度实现营业总收入4.4亿`: a text about a year that prints the
-    company's revenue or profit for the next year's half or nine months was written after that interim
-    report; the year is a prior one and the latest interim is the document's. (The next year's first
+    company's revenue, profit or a margin for the next year's half or nine months was written after that
+    interim report; the year is a prior one and the latest interim is the document's. (The next year's first
     quarter alone is not: a FY note printing its Q1 beside it keeps the year.)"""
     if period is None or period.year is None or period.sub != "FY":
         return period
     later = [
         Period(period.year + 1, sub)
         for sub in ("H1", "Q1-Q3")
-        if _printed(facts, Period(period.year + 1, sub))
+        if _printed(facts, Period(period.year + 1, sub), _INTERIM_METRICS)
     ]
     return later[-1] if later else period
 

@@ -5,6 +5,7 @@ showed the reader doing wrong. Texts written here in those shapes; the reader is
 from __future__ import annotations
 
 from lmscreen.task.facts import read_facts
+from lmscreen.task.periods import Period
 from lmscreen.task.units import find_mentions
 
 
@@ -76,3 +77,29 @@ def test_a_later_halfs_margin_dates_a_note_after_that_half() -> None:
 def test_a_note_with_no_later_figure_keeps_its_year() -> None:
     assert _kept(_INITIATION, "gross_margin") == 92.6
     assert _kept(_INITIATION, "revenue") == 558_000_000.0
+
+
+_GROWTH_ONLY_HALF = (
+    "近年来业绩快速增长，至19年营收与净利分别为5.58亿元、3.06亿元；20H1受到国内疫情影响，营收与净利增速"
+    "分别为0.72%、15%。"
+)
+
+
+def _growth(text: str, metric: str) -> list[float]:
+    return [f.value for f in read_facts(text).facts if f.metric == metric and f.basis == "growth"]
+
+
+def test_a_growth_rate_named_before_a_list_makes_its_percents_changes() -> None:
+    assert _growth(_GROWTH_ONLY_HALF, "revenue") == [0.72]
+    assert _growth(_GROWTH_ONLY_HALF, "net_profit") == [15.0]
+
+
+def test_a_compound_rate_before_a_list_is_no_periods_growth() -> None:
+    assert _growth("14~19年营收、净利复合增速分别为49%、61%。", "revenue") == []
+
+
+def test_a_later_halfs_growth_dates_a_note_after_that_half() -> None:
+    sheet = read_facts(_GROWTH_ONLY_HALF)
+    assert sheet.period == Period(2020, "H1")
+    assert _kept(_GROWTH_ONLY_HALF, "revenue") is None
+    assert _kept(_GROWTH_ONLY_HALF, "net_profit") is None

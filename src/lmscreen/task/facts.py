@@ -662,8 +662,26 @@ def _next_year_interim(period: Period | None, facts: list[Fact]) -> Period | Non
         Period(period.year + 1, sub)
         for sub in ("H1", "Q1-Q3")
         if _printed(facts, Period(period.year + 1, sub), _INTERIM_METRICS)
+        or _grown(facts, Period(period.year + 1, sub))
     ]
     return later[-1] if later else period
+
+
+def _grown(facts: list[Fact], p: Period) -> bool:
+    """Whether the company's revenue and profit growth are both printed for exactly `p` (`20H1受到国内疫情
+    影响，营收与净利增速分别为0.72%、15%`): the period's report is out, though its levels go unprinted."""
+    return all(
+        any(
+            f.metric == metric
+            and f.scope == "company"
+            and f.basis == "growth"
+            and f.period is not None
+            and f.period.year == p.year
+            and f.period.sub == p.sub
+            for f in facts
+        )  # fmt: skip
+        for metric in ("revenue", "net_profit")
+    )
 
 
 _OWN_METRICS = ("revenue", "net_profit", "gross_margin")

@@ -103,3 +103,28 @@ def test_a_later_halfs_growth_dates_a_note_after_that_half() -> None:
     assert sheet.period == Period(2020, "H1")
     assert _kept(_GROWTH_ONLY_HALF, "revenue") is None
     assert _kept(_GROWTH_ONLY_HALF, "net_profit") is None
+
+
+def test_columns_run_together_give_no_number() -> None:
+    printed = [m.printed for m in find_mentions("归母净利122.85305.52360.59593.86887.24，毛利率33.05%")]
+    assert not any(p.startswith("122.85") for p in printed)
+    assert printed[-1] == "33.05%"
+
+
+_SUBSIDIARY = (
+    "公司公布2020年年报，2020年实现营业收入336.83亿元，同比下降4.97%。疫情下公司医药工业板块依旧保持"
+    "增长态势，中美华东实现收入110.40亿元（+5.07%），净利润23.32亿元。"
+)
+
+
+def test_a_short_name_ending_a_longer_name_is_another_company() -> None:
+    facts = read_facts(_SUBSIDIARY, names=("华东医药",)).facts
+    sub = next(f for f in facts if f.metric == "revenue" and f.value == 11_040_000_000.0)
+    assert sub.scope == "segment"
+    assert _kept(_SUBSIDIARY, "revenue", "华东医药") == 33_683_000_000.0
+
+
+def test_a_short_name_after_a_filler_is_the_company() -> None:
+    text = "报告期内华东实现营业收入336.83亿元，同比下降4.97%。"
+    fact = next(f for f in read_facts(text, names=("华东医药",)).facts if f.metric == "revenue")
+    assert fact.scope == "company"

@@ -878,8 +878,7 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         end = min(label.start, m.folded_end)
         text = text[: m.folded_start - lo] + " " * (end - m.folded_start) + text[end - lo :]
     text = _OWNER_RE.sub(lambda m: " " * len(m.group(0)), text)  # `归属于本行普通股股东的加权平均…`
-    for alias in reading.aliases:
-        text = text.replace(alias, " ")
+    text = _blank_aliases(reading, text)
     lettered = bool(re.search(r"[A-Za-z]", text))  # `公司CRO业务`: a part named in Latin letters
     latin = _latin_name(text)
     text = _ASCII_RUN_RE.sub(" ", text)
@@ -929,6 +928,26 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         # before the label, no part's name
         return "company", None, named
     return "segment", _printed_name(printed, text), True
+
+
+def _blank_aliases(reading: Reading, text: str) -> str:
+    """`text` with the company's names blanked, but for a short name (the two-character head of a longer
+    one, `华东` of `华东医药`) printed as the tail of a longer name (`中美华东实现收入110.40亿元`: a
+    subsidiary's, right after other name characters once fillers and periods are blanked): that name is
+    another company's and stays, so the clause names it as a part."""
+    for alias in reading.aliases:
+        head = len(alias) == 2 and any(a != alias and a.startswith(alias) for a in reading.aliases)
+        if not head:
+            text = text.replace(alias, " ")
+            continue
+        out, pos = [], 0
+        for m in re.finditer(re.escape(alias), text):
+            before = _FILLER_RE.sub(lambda f: " " * len(f.group(0)), text[: m.start()])
+            tail = bool(before) and "\u4e00" <= before[-1] <= "\u9fff"
+            out.append(text[pos : m.start()] + (alias if tail else " "))
+            pos = m.end()
+        text = "".join(out) + text[pos:]
+    return text
 
 
 def _printed_name(printed: str, kept: str) -> str:

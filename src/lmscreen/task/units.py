@@ -85,6 +85,9 @@ _NUMBER_RE = re.compile(
     r"[ \t]?(?P<scale>万亿|千亿|百亿|亿|千万|百万|万|千)?"
     r"[ \t]?(?P<unit>元/股|元每股|元|个百分点|百分点|%|倍)?"
 )
+_GLUED_RE = re.compile(r"\.[0-9]")
+"""A second decimal point right after a number's fraction (`122.85305.52360.59`): a table's columns a PDF
+extractor printed with nothing between them, or a date or a section number (`2020.10.28`, `3.2.1`)."""
 _ENGLISH_SCALE_RE = re.compile(r"[ \t]?(trillion|billion|million|thousand|bn|mn)(?![A-Za-z])", re.IGNORECASE)
 _TIMES_X_RE = re.compile(r"[xX×](?![A-Za-z])")
 _YUAN_BEFORE_RE = re.compile(r"(?:RMB|CNY|Rmb|rmb|¥|人民币)[ \t]?$")
@@ -498,6 +501,8 @@ def scan(text: str) -> ScannedText:
             else:
                 prev = before
         frac = m.group("frac") or ""
+        if frac and _GLUED_RE.match(folded, m.end("frac")):
+            continue  # columns run together: `归母净利122.85305.52360.59…`, no number says where it ends
         digits = m.group("int").replace(",", "")
         magnitude = float(f"{digits}.{frac}" if frac else digits)
         unit, scale = m.group("unit"), m.group("scale")

@@ -128,3 +128,16 @@ def test_a_short_name_after_a_filler_is_the_company() -> None:
     text = "报告期内华东实现营业收入336.83亿元，同比下降4.97%。"
     fact = next(f for f in read_facts(text, names=("华东医药",)).facts if f.metric == "revenue")
     assert fact.scope == "company"
+
+
+_NINE_MONTHS = "公司前三季度实现营收4.64亿元，归母净利润2.90亿元。"
+
+
+def test_a_heading_saying_how_a_figure_moved_names_no_part() -> None:
+    text = _NINE_MONTHS + "费用控制有效，净利率提升明显前三季度销售毛利率达69.41%（+5.73pct），费用控制出色。"
+    assert _kept(text, "gross_margin") == 69.41
+
+
+def test_a_named_business_before_the_margin_stays_a_part() -> None:
+    text = _NINE_MONTHS + "费用控制有效，嗨体业务前三季度销售毛利率达69.41%（+5.73pct），费用控制出色。"
+    assert _kept(text, "gross_margin") is None

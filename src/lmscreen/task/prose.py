@@ -923,6 +923,10 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         return "company", None, True
     if _CHANGE_CAUSE_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
         return "company", None, False  # `产品结构升级带动毛利率…`: a change that moved it, no part's name
+    if _MOVE_DEGREE_RE.fullmatch(rest):
+        # `费用控制有效，净利率提升明显前三季度销售毛利率达69.41%`: a heading that says how another
+        # figure moved (its label blanked) runs into the sentence; a move and its degree name no part
+        return "company", None, False
     if _VIEW_WORD_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
         # `仍看好中长期提升趋势毛利率达到35.79%`, `扣非增速…；2)前三季度毛利率10.5%`: a view or a trend
         # before the label, no part's name
@@ -1049,6 +1053,11 @@ _VIEW_WORD_RE = re.compile(r"看好|趋势|增速|景气|预期|态势")
 """Words of a view or a trend (`看好…提升趋势`, `增速`): a clause holding one names no part of the company."""
 _COMPANY_AFTER_VERB_RE = re.compile(r"(?:" + _CAUSE_VERBS + r")(?:本公司|公司|本集团|集团|本行)")
 """A cause's verb whose object is the company (`驱动公司单季度毛利率…`): the figure after is the company's."""
+_MOVES = r"(?:提升|提高|增长|上升|回升|改善|优化|下降|下滑|回落|减少)"
+_MOVE_DEGREE_RE = re.compile(
+    _MOVES + r"(?:明显|显著|较快|迅速|较大|较多)|(?:明显|显著|大幅|快速|持续|稳步)" + _MOVES
+)
+"""A move and its degree, nothing else (`提升明显`, `显著改善`): what a figure did, no one's name."""
 _CHANGE_CAUSE_RE = re.compile(
     r"(?:增长|提升|提高|上升|下降|回落|优化|改善|升级|恢复|放量|扩大|减少|上涨|下滑|回暖|释放|显现)的?"
     r"(?:" + _CAUSE_VERBS + r")$"

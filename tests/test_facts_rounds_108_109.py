@@ -141,3 +141,19 @@ def test_a_heading_saying_how_a_figure_moved_names_no_part() -> None:
 def test_a_named_business_before_the_margin_stays_a_part() -> None:
     text = _NINE_MONTHS + "费用控制有效，嗨体业务前三季度销售毛利率达69.41%（+5.73pct），费用控制出色。"
     assert _kept(text, "gross_margin") is None
+
+
+_FLAT_TABLE_THEN_EVENT = (
+    "公司盈利预测及估值指标2019A2020A2021E营业收入（百万元）35445.7033683.0635739.66每股现金流量1.141.951.98"
+    "净资产收益率22.85%19.29%16.50%投资要点事件：公司公布2020年年报，2020年实现营业收入336.83亿元，同比"
+    "下降4.97%；实现归母净利润28.20亿元，同比增长0.24%。"
+)
+
+
+def test_a_flattened_table_rows_label_gives_the_prose_after_it_no_subject() -> None:
+    assert _kept(_FLAT_TABLE_THEN_EVENT, "revenue", "华东医药") == 33_683_000_000.0
+
+
+def test_a_business_named_in_prose_still_carries_to_its_revenue() -> None:
+    text = "公司公布2020年年报。其中医药工业板块毛利率75.2%，同比提升1pct，实现营业收入110.40亿元。"
+    assert _kept(text, "revenue", "华东医药") is None

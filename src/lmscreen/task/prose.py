@@ -368,6 +368,8 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     if label.metric in _COMPANY_METRICS or _COMPANY_LABEL_RE.match(label.text):
         return "company", None  # `…业务毛利率23.87%，综合毛利率24.44%，加权平均净资产收益率…`: the company's
     for earlier in reversed(reading.labels_in(stop_lo, label.start)):
+        if _TABLE_ROW_AFTER_RE.match(reading.folded, earlier.end):
+            break  # `每股现金流量1.141.951.98…投资要点事件：公司公布2020年年报，2020年实现营业收入…`
         e_scope, e_segment, e_explicit = _own_subject(reading, earlier)
         if e_explicit:
             main_business = _main_business_subject(reading, earlier, e_scope, e_segment)
@@ -394,6 +396,10 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     return _topic(reading, label.start)
 
 
+_TABLE_ROW_AFTER_RE = re.compile(r"\s?(?:[(（][^()（）]{0,8}[)）])?\s?-?[0-9,]*\.[0-9]+[0-9,%\-]*\.[0-9]")
+"""A table row's numbers right after its label, run together with two or more decimal points and no word
+(`每股现金流量1.141.951.98`, as a PDF extractor prints a table with no line breaks): the row names no subject
+for the prose after it, so a later label takes none from it."""
 _OWNER_NAME_RE = re.compile(r"归属于?(?P<name>[\u4e00-\u9fffA-Za-z]{2,12}?)(?:股东|所有者|权益持有人)")
 _GENERIC_OWNERS = frozenset(
     {"上市公司", "母公司", "公司", "本公司", "本行", "本集团", "集团", "挂牌公司", "发行人"}

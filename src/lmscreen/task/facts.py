@@ -76,6 +76,8 @@ _ANNOUNCED_RE = re.compile(
     r"|业绩快报|半年度报告|财务报告|业绩)"
 )
 """A report's announcement (`公司发布2022年中期业绩报告`): the sentence states the company's own figures."""
+_REPORT_WORDS_RE = re.compile(r"[^0-9一二三四季半中]")
+"""Everything in an announcement but the words of the period its report covers."""
 
 
 def agree(a: float, b: float) -> bool:
@@ -323,16 +325,28 @@ class FactSheet:
         lo = max(text.rfind(ch, 0, first.start) for ch in "。！？\n") + 1
         hi_found = [i for i in (text.find(ch, first.end) for ch in "。！？\n") if i >= 0]
         hi = min(hi_found) if hi_found else len(text)
-        if not _ANNOUNCED_RE.search(text, lo, first.start):
+        report = self._announcement(first)
+        if report is None:
             return None
         rivals = [
             f
             for f in self.facts
             if f.metric == name and self.main(f) and f is not first and not agree(f.value, first.value)
         ]
-        if any(lo <= f.start < hi for f in rivals):
+        if any(lo <= f.start < hi or self._announcement(f) == report for f in rivals):
             return None
         return first
+
+    def _announcement(self, fact: Fact) -> str | None:
+        """The report a fact's sentence announces before it (`公司发布2022年中期业绩报告，22H1实现营收…`),
+        as the period words it names (`2022中`; empty when it names none), or None when it announces none.
+        A rival figure announced as the same report (`…顺络发布年报，2020年公司实现营收34.77亿元…`, then
+        `…公司发布业绩快报，20年实现收入171.44亿元…` in a digest of several companies' results) leaves the
+        first no headline: each announcement states its own company's figure, and which is the report's
+        the text does not say. One announcing another report (`同时公司发布2020年一季报`) is no rival."""
+        lo = max(self.text.rfind(ch, 0, fact.start) for ch in "。！？\n") + 1
+        found = _ANNOUNCED_RE.search(self.text, lo, fact.start)
+        return None if found is None else _REPORT_WORDS_RE.sub("", found.group(0))
 
     def to_json(self) -> list[dict]:
         return [f.to_json(self.text) for f in self.facts]
@@ -686,20 +700,44 @@ def _later_report(main: Period | None, facts: list[Fact]) -> Period | None:
     return later[-1] if later else main
 
 
+_INTERIM_METRICS = ("revenue", "net_profit", "gross_margin", "net_margin")
+"""The company's own figures whose printing for a later interim dates a text after that interim's report:
+its revenue, its profit, or a margin (`即使在疫情影响下的20H1，净利率仍然同比提升7.5pp至59.5%` in a note
+whose year is 2019: the half's report was out, and the year is a prior one)."""
+
+
 def _next_year_interim(period: Period | None, facts: list[Fact]) -> Period | None:
     """`2021年公司实现营收33.03亿元…，归母净利润2.35亿元…；2022H1实现营收19.75亿元…，归母净利润0.96亿元`,
     `2019年公司实现营收6.31亿元，…2020年前三季度实现营业总收入4.4亿`: a text about a year that prints the
-    company's revenue or profit for the next year's half or nine months was written after that interim
-    report; the year is a prior one and the latest interim is the document's. (The next year's first
+    company's revenue, profit or a margin for the next year's half or nine months was written after that
+    interim report; the year is a prior one and the latest interim is the document's. (The next year's first
     quarter alone is not: a FY note printing its Q1 beside it keeps the year.)"""
     if period is None or period.year is None or period.sub != "FY":
         return period
     later = [
         Period(period.year + 1, sub)
         for sub in ("H1", "Q1-Q3")
-        if _printed(facts, Period(period.year + 1, sub))
+        if _printed(facts, Period(period.year + 1, sub), _INTERIM_METRICS)
+        or _grown(facts, Period(period.year + 1, sub))
     ]
     return later[-1] if later else period
+
+
+def _grown(facts: list[Fact], p: Period) -> bool:
+    """Whether the company's revenue and profit growth are both printed for exactly `p` (`20H1受到国内疫情
+    影响，营收与净利增速分别为0.72%、15%`): the period's report is out, though its levels go unprinted."""
+    return all(
+        any(
+            f.metric == metric
+            and f.scope == "company"
+            and f.basis == "growth"
+            and f.period is not None
+            and f.period.year == p.year
+            and f.period.sub == p.sub
+            for f in facts
+        )  # fmt: skip
+        for metric in ("revenue", "net_profit")
+    )
 
 
 _OWN_METRICS = ("revenue", "net_profit", "gross_margin")

@@ -51,6 +51,9 @@ _CHANGE_AFTER_RE = re.compile(
 )
 """The changes a list states after 分别 (`分别同比增长…`, `分别同比-2.71pct、-0.22pct至…`)."""
 _NUMBER_KINDS = ("money", "percent", "times", "none")
+_RATE_NOUN_RE = re.compile(r"\s?(?:同比)?(?:增速|增长率|增幅)(?:均)?\s?")
+"""A growth rate named after a run of labels, before 分别 (`营收与净利增速分别为0.72%、15%`): the list's
+percents are the labels' changes, as after `同比分别增长`."""
 _SLASH_CHANGE_RE = re.compile(
     r"\s?(?:(?:同比|较上年同期|较上年|比上年同期|比上年|同)?\s?"
     r"(?:增长|增加|上升|提升|提高|下降|减少|下滑|降低|增|降|升|变动)|yoy|yoy\s?(?:变动|变化))\s?(?=[+\-]?[0-9])",
@@ -576,6 +579,11 @@ def _pair(
     if not level and (
         growth
         or (CHANGE_RE.search(folded[enum_start : shared[0].folded_start]) and shared[0].kind == "percent")
+        or (
+            labels
+            and _RATE_NOUN_RE.fullmatch(folded[labels[-1].end : enum_start])
+            and shared[0].kind == "percent"
+        )
     ):
         if basis != "actual":
             return []

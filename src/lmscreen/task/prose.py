@@ -368,6 +368,8 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     if label.metric in _COMPANY_METRICS or _COMPANY_LABEL_RE.match(label.text):
         return "company", None  # `…业务毛利率23.87%，综合毛利率24.44%，加权平均净资产收益率…`: the company's
     for earlier in reversed(reading.labels_in(stop_lo, label.start)):
+        if _TABLE_ROW_AFTER_RE.match(reading.folded, earlier.end):
+            break  # `每股现金流量1.141.951.98…投资要点事件：公司公布2020年年报，2020年实现营业收入…`
         e_scope, e_segment, e_explicit = _own_subject(reading, earlier)
         if e_explicit:
             main_business = _main_business_subject(reading, earlier, e_scope, e_segment)
@@ -394,6 +396,10 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
     return _topic(reading, label.start)
 
 
+_TABLE_ROW_AFTER_RE = re.compile(r"\s?(?:[(（][^()（）]{0,8}[)）])?\s?-?[0-9,]*\.[0-9]+[0-9,%\-]*\.[0-9]")
+"""A table row's numbers right after its label, run together with two or more decimal points and no word
+(`每股现金流量1.141.951.98`, as a PDF extractor prints a table with no line breaks): the row names no subject
+for the prose after it, so a later label takes none from it."""
 _OWNER_NAME_RE = re.compile(r"归属于?(?P<name>[\u4e00-\u9fffA-Za-z]{2,12}?)(?:股东|所有者|权益持有人)")
 _GENERIC_OWNERS = frozenset(
     {"上市公司", "母公司", "公司", "本公司", "本行", "本集团", "集团", "挂牌公司", "发行人"}
@@ -874,14 +880,11 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     text = _blank_periods(reading, raw, lo, label.start)
     for other in reversed(reading.labels_in(lo, label.start)):
         text = text[: other.start - lo] + " " * (other.end - other.start) + text[other.end - lo :]
-    for alias in reading.aliases:  # before the numbers: a name may hold digits (`1药网Q2录得净营收`)
-        text = text.replace(alias, " " * len(alias))
+    text = _blank_aliases(reading, text)  # before the numbers: a name may hold digits (`1药网Q2录得净营收`)
     for m in reversed(reading.mentions_in(lo, label.start)):  # `84.6亿元（+34.6%）、归母净利润`
         end = min(label.start, m.folded_end)
         text = text[: m.folded_start - lo] + " " * (end - m.folded_start) + text[end - lo :]
     text = _OWNER_RE.sub(lambda m: " " * len(m.group(0)), text)  # `归属于本行普通股股东的加权平均…`
-    for alias in reading.aliases:
-        text = text.replace(alias, " ")
     lettered = bool(re.search(r"[A-Za-z]", text))  # `公司CRO业务`: a part named in Latin letters
     latin = _latin_name(text)
     text = _ASCII_RUN_RE.sub(" ", text)
@@ -930,11 +933,35 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         return "company", None, False
     if _CHANGE_CAUSE_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
         return "company", None, False  # `产品结构升级带动毛利率…`: a change that moved it, no part's name
+    if _MOVE_DEGREE_RE.fullmatch(rest):
+        # `费用控制有效，净利率提升明显前三季度销售毛利率达69.41%`: a heading that says how another
+        # figure moved (its label blanked) runs into the sentence; a move and its degree name no part
+        return "company", None, False
     if _VIEW_WORD_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
         # `仍看好中长期提升趋势毛利率达到35.79%`, `扣非增速…；2)前三季度毛利率10.5%`: a view or a trend
         # before the label, no part's name
         return "company", None, named
     return "segment", _printed_name(printed, text), True
+
+
+def _blank_aliases(reading: Reading, text: str) -> str:
+    """`text` with the company's names blanked (offsets kept), but for a short name (the two-character
+    head of a longer one, `华东` of `华东医药`) printed as the tail of a longer name
+    (`中美华东实现收入110.40亿元`: a subsidiary's, right after other name characters once fillers and
+    periods are blanked): that name is another company's and stays, so the clause names it as a part."""
+    for alias in reading.aliases:
+        head = len(alias) == 2 and any(a != alias and a.startswith(alias) for a in reading.aliases)
+        if not head:
+            text = text.replace(alias, " " * len(alias))
+            continue
+        out, pos = [], 0
+        for m in re.finditer(re.escape(alias), text):
+            before = _FILLER_RE.sub(lambda f: " " * len(f.group(0)), text[: m.start()])
+            tail = bool(before) and "\u4e00" <= before[-1] <= "\u9fff"
+            out.append(text[pos : m.start()] + (alias if tail else " " * len(alias)))
+            pos = m.end()
+        text = "".join(out) + text[pos:]
+    return text
 
 
 def _printed_name(printed: str, kept: str) -> str:
@@ -1036,6 +1063,11 @@ _VIEW_WORD_RE = re.compile(r"看好|趋势|增速|景气|预期|态势")
 """Words of a view or a trend (`看好…提升趋势`, `增速`): a clause holding one names no part of the company."""
 _COMPANY_AFTER_VERB_RE = re.compile(r"(?:" + _CAUSE_VERBS + r")(?:本公司|公司|本集团|集团|本行)")
 """A cause's verb whose object is the company (`驱动公司单季度毛利率…`): the figure after is the company's."""
+_MOVES = r"(?:提升|提高|增长|上升|回升|改善|优化|下降|下滑|回落|减少)"
+_MOVE_DEGREE_RE = re.compile(
+    _MOVES + r"(?:明显|显著|较快|迅速|较大|较多)|(?:明显|显著|大幅|快速|持续|稳步)" + _MOVES
+)
+"""A move and its degree, nothing else (`提升明显`, `显著改善`): what a figure did, no one's name."""
 _CHANGE_CAUSE_RE = re.compile(
     r"(?:增长|提升|提高|上升|下降|回落|优化|改善|升级|恢复|放量|扩大|减少|上涨|下滑|回暖|释放|显现)的?"
     r"(?:" + _CAUSE_VERBS + r")$"

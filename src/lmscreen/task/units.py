@@ -85,6 +85,9 @@ _NUMBER_RE = re.compile(
     r"[ \t]?(?P<scale>万亿|千亿|百亿|亿|千万|百万|万|千)?"
     r"[ \t]?(?P<unit>元/股|元每股|元|个百分点|百分点|%|倍)?"
 )
+_GLUED_RE = re.compile(r"\.[0-9]")
+"""A second decimal point right after a number's fraction (`122.85305.52360.59`): a table's columns a PDF
+extractor printed with nothing between them, or a date or a section number (`2020.10.28`, `3.2.1`)."""
 _ENGLISH_SCALE_RE = re.compile(r"[ \t]?(trillion|billion|million|thousand|bn|mn)(?![A-Za-z])", re.IGNORECASE)
 _TIMES_X_RE = re.compile(r"[xX×](?![A-Za-z])")
 _YUAN_BEFORE_RE = re.compile(r"(?:RMB|CNY|Rmb|rmb|¥|人民币)[ \t]?$")
@@ -108,6 +111,8 @@ _RMB_BEFORE_RE = re.compile(r"(?:RMB|CNY|¥|人民币)[ \t]?-?$", re.IGNORECASE)
 _HEADER_UNIT_RE = re.compile(
     r"[(（]\s*(?:(?:金额)?单位[:：]\s*)?(?:人民币)?\s*(万亿元|亿元|百万元|万元|千元|元|%)\s*[)）]"
 )
+_SENTENCE_STOP_RE = re.compile(r"[。！？]")
+"""A sentence's end: no table row holds one."""
 _DECLARED_UNIT_RE = re.compile(
     r"单位(?:[:：]|均以|均为|为|以)\s*(?:人民币)?\s*(万亿元|亿元|百万元|万元|千元|元|%)"
 )
@@ -345,17 +350,26 @@ class _ContextUnits:
         # Indexed too: a search back to the previous newline per number is quadratic in a long text
         # printed without line breaks.
         self._breaks = [m.start() for m in re.finditer("\n", folded)]
+        self._stops = [m.start() for m in _SENTENCE_STOP_RE.finditer(folded)]
 
     def at(self, pos: int) -> tuple[str, Literal["header", "declared"]] | None:
         k = bisect_left(self._breaks, pos) - 1
         line_start = self._breaks[k] + 1 if k >= 0 else 0
         i = bisect_right(self._header_ends, pos) - 1
-        if i >= 0 and self._headers[i][1] >= line_start:
+        if i >= 0 and self._headers[i][1] >= line_start and not self._stop_between(self._headers[i][0], pos):
             return self._headers[i][2], "header"
         j = bisect_right(self._declared_ends, pos) - 1
         if j >= 0:
             return self._declared[j][1], "declared"
         return None
+
+    def _stop_between(self, lo: int, hi: int) -> bool:
+        """Whether a sentence ends between a header and a number: a header's unit is its row's, and a
+        row never ends a sentence. A text a PDF extractor printed without line breaks holds its tables
+        and its prose on one line (`…ROE(%)43.745.0…` then, pages later, `营收和归母净利润分别达到
+        4.64/2.90亿元`): past the first `。` after a header, a bare number is prose's, no cell of it."""
+        k = bisect_left(self._stops, lo)
+        return k < len(self._stops) and self._stops[k] < hi
 
 
 def _classify(
@@ -487,6 +501,8 @@ def scan(text: str) -> ScannedText:
             else:
                 prev = before
         frac = m.group("frac") or ""
+        if frac and _GLUED_RE.match(folded, m.end("frac")):
+            continue  # columns run together: `归母净利122.85305.52360.59…`, no number says where it ends
         digits = m.group("int").replace(",", "")
         magnitude = float(f"{digits}.{frac}" if frac else digits)
         unit, scale = m.group("unit"), m.group("scale")

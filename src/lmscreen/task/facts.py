@@ -548,7 +548,7 @@ def read_facts(
         period = _announced_forecast(reading.folded)
     period = _forecast_over_prior(reading.folded, period)
     period = _before_outlook(reading.folded, period)
-    no_company = _names_no_company(text, names, reading.aliases)
+    no_company = _names_no_company(text, names, reading.aliases) or _industry_report(text, names)
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases, no_company)
 
 
@@ -571,6 +571,28 @@ def _names_no_company(text: str, names: Sequence[str], subjects: Sequence[str]) 
     if any(n and n in text for n in names):
         return False
     return _COMPANY_OR_REPORT_RE.search(text) is None
+
+
+_INDUSTRY_REPORT_RE = re.compile(
+    r"行业(?:研究|专题|周报|月报|点评|策略|年度策略)|行业深度(?:报告|研究)|专题(?:研究)?报告|专题研究|周观点"
+)
+"""A report type on a broker's cover (`行业研究/深度研究`, `行业专题`, `电子周观点`); not a word
+that merely begins with 行业 in prose (`金针菇行业深度亏损`)."""
+_COMPANY_REPORT_RE = re.compile(r"公司(?:研究|点评|深度|报告|简评|首次覆盖)|个股(?:研究|点评)|首次覆盖")
+_REPORT_HEAD = 800
+"""How far a broker report's cover reaches: its title, type and rating come first."""
+
+
+def _industry_report(text: str, names: Sequence[str]) -> bool:
+    """`行业研究/深度研究…5G散热行业深度报告`, `电子周观点…专题研究`, `电子设备行业专题研究`: a broker's
+    industry report (its cover says so and calls itself no company report) is about a sector; the companies it
+    reviews or recommends are many, and a `公司实现营收…` in one's passage is that one's, not the text's own,
+    so it holds no company figures unless the company asked about is named in it (then its figures are
+    found by that name, as in any text)."""
+    head = text[:_REPORT_HEAD]
+    if _INDUSTRY_REPORT_RE.search(head) is None or _COMPANY_REPORT_RE.search(head) is not None:
+        return False
+    return not any(n and n in text for n in names)
 
 
 _PUBLIC_BODY_RE = re.compile(r"(?:局|委员会|委|厅|部|政府|办公室|协会|学会|联合会)$")
@@ -866,9 +888,24 @@ def _latest_printed(facts: list[Fact]) -> Period | None:
         # revenue and profit for a year's report and for the next one after it, the latest figures the text
         # gives (both measures for both, so a second company's figure beside them does not count)
         return latest
+    if latest is not None and _both_after_its_prior_report(own, latest):
+        return latest
     if len(printed) < 2 or len(listed & printed) < 2:
         return None  # only a list of the company's figures over its periods says they are the text's own
     return latest
+
+
+def _both_after_its_prior_report(own: list[Fact], latest: Period) -> bool:
+    """`2019年上半年公司实现营业收入82.06亿元…归母净利润23.69亿元…2019Q1-Q3公司营业收入123.79亿元…归母净利润
+    36.71亿元` in a note that also recalls older years' figures: the company's revenue and profit printed for
+    its latest period and for the report just before it (the half, then the nine months) follow its
+    results report by report up to the latest, which is the text's own, whatever older years it recalls
+    (those are history, earlier than both)."""
+    both = {
+        p for p in {f.period for f in own}
+        if {f.metric for f in own if f.period == p} >= {"revenue", "net_profit"}
+    }  # fmt: skip
+    return latest in both and any(_next_report(p, latest) for p in both if p != latest)
 
 
 def _next_report(earlier: Period, later: Period) -> bool:

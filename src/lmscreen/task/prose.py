@@ -2469,6 +2469,9 @@ def _pe(
         return None
     if scope != "company" or basis in ("prior", "growth"):
         return None
+    if _AVERAGE_BEFORE_RE.search(reading.folded, max(0, label.start - 6), label.start):
+        # `可比上市公司，平均PE(TTM)为78倍`: an average (the peers', a past span's), not the company's now
+        return None
     years = [
         p
         for p in reading.periods_in(reading.start_of(label.start, CLAUSE_BREAKS, 40), mention.folded_start)
@@ -2505,6 +2508,11 @@ def _pe(
         segment=segment,
         mention=mention,
     )
+
+
+_AVERAGE_BEFORE_RE = re.compile(r"(?:平均|均值|中位数|中值)[ \t]?(?:的)?[ \t]?$")
+"""`平均PE(TTM)`, `行业均值的PE`: a PE label qualified as an average or a median is a group's or a span's
+figure (comparable companies', an industry's, a year's range), never the company's trailing PE today."""
 
 
 def _pe_after(reading: Reading, mention: Mention) -> Fact | None:

@@ -1,0 +1,93 @@
+"""What held-out rounds 110 and 111 (long broker reports) showed the reader keeping wrong or missing: a
+year glued to a quarter's tag read as an amount in a table's declared unit, a broker's industry report's
+recommended companies' figures kept as the text's own, comparable companies' average PE(TTM) beside the
+company's, and a note on the nine months that also recalls older years left with no period. Texts
+written here in those shapes; the reader is the real one.
+"""
+
+from __future__ import annotations
+
+from lmscreen.task.facts import read_facts
+
+
+def _kept(text: str, field: str, name: str = "") -> float | None:
+    fact = read_facts(text, names=(name,)).screening()[field].fact
+    return None if fact is None else fact.value
+
+
+_QUARTER_TABLE = (
+    "2020年上半年疫苗板块收入总额增速为34.4%。图：板块收入（亿元）收入YOY。附录：样本标的营业收入和归母净利润情况"
+    "代码公司名称营业收入（分季度）归母净利润（分季度）2019Q12019Q22020Q12020Q2"
+    "300601.SZ康泰生物3.424.661.776.931.001.580.022.57"
+)
+
+
+def test_a_year_glued_to_a_quarter_tag_is_no_amount() -> None:
+    assert _kept(_QUARTER_TABLE, "net_profit") is None
+
+
+def test_a_quarter_tag_year_leaves_a_printed_amount_alone() -> None:
+    text = "公司2020年上半年实现归母净利润2019万元，同比增长12%；营业收入3.1亿元。"
+    assert _kept(text, "net_profit") == 20_190_000.0
+
+
+_SECTOR_COVER = "证券研究报告行业研究/电子设备电子设备行业专题研究2020年06月22日强于大市（维持）"
+_RECOMMENDED = (
+    "配置建议：晶方科技公司在2019年营收规模为5.60亿元，同比基本持平，净利润为1.08亿元，同比增长52.27%。"
+)
+
+
+_OWN_RESULTS = "公司2019年实现营业收入5.60亿元，归母净利润1.08亿元，同比增长52.27%。"
+
+
+def test_an_industry_reports_recommended_company_is_not_the_texts_own() -> None:
+    assert _kept(_SECTOR_COVER + _RECOMMENDED, "net_profit") is None
+
+
+def test_an_industry_report_still_gives_the_named_companys_figures() -> None:
+    assert _kept(_SECTOR_COVER + _RECOMMENDED, "net_profit", "晶方科技") == 108_000_000.0
+
+
+def test_a_company_report_without_a_name_keeps_its_figures() -> None:
+    cover = "证券研究报告公司研究/公司点评报告2020年06月22日买入（维持）"
+    assert _kept(cover + _OWN_RESULTS, "net_profit") == 108_000_000.0
+
+
+def test_an_industry_cover_in_a_text_printing_the_companys_results_without_a_name() -> None:
+    assert _kept(_SECTOR_COVER + _OWN_RESULTS, "net_profit") is None
+
+
+def test_comparable_companies_average_pe_is_not_the_companys() -> None:
+    text = (
+        "公司2019年实现营业收入16.5亿元。我们取几大医药龙头作为可比上市公司，平均PE(TTM)为78倍，"
+        "迈瑞医疗PE(TTM)为62倍，明显低于平均估值。"
+    )
+    assert _kept(text, "pe_ttm", "迈瑞医疗") == 62.0
+
+
+def test_an_average_pe_alone_is_kept_by_no_one() -> None:
+    text = "公司2019年实现营业收入16.5亿元。可比公司平均PE(TTM)为78倍。"
+    assert _kept(text, "pe_ttm") is None
+
+
+_OPENING = "公司自成立以来逐步完善自主研发体系，以外延并购拓宽产品线，并整合国内国际销售渠道。" * 12
+"""An initiation's opening that names no period: the figures come far below it."""
+_HISTORY_THEN_NINE_MONTHS = _OPENING + (
+    "公司2018年的营业收入为137.53亿元，是全国最大的医疗器械生产厂商。"
+    "2019年上半年公司实现营业收入82.06亿元，同比增长20.52%，实现归母净利润23.69亿元，同比增长26.57%。"
+    "2019Q1-Q3公司营业收入123.79亿元（+20.43%），归母净利润36.71亿元（+26.74%）。"
+)
+
+
+def test_the_latest_report_after_its_prior_one_is_the_texts_period() -> None:
+    sheet = read_facts(_HISTORY_THEN_NINE_MONTHS, names=("迈瑞医疗",))
+    assert sheet.screening()["revenue"].fact.value == 12_379_000_000.0
+    assert sheet.screening()["net_profit"].fact.value == 3_671_000_000.0
+
+
+def test_one_measure_for_the_prior_report_sets_no_period() -> None:
+    text = _OPENING + (
+        "公司2018年的营业收入为137.53亿元。2019年上半年公司实现营业收入82.06亿元。"
+        "2019Q1-Q3公司营业收入123.79亿元（+20.43%），归母净利润36.71亿元（+26.74%）。"
+    )
+    assert read_facts(text, names=("迈瑞医疗",)).period is None

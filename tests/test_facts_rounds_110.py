@@ -8,6 +8,7 @@ written here in those shapes; the reader is the real one.
 from __future__ import annotations
 
 from lmscreen.task.facts import read_facts
+from lmscreen.task.periods import Period
 
 
 def _kept(text: str, field: str, name: str = "") -> float | None:
@@ -91,3 +92,32 @@ def test_one_measure_for_the_prior_report_sets_no_period() -> None:
         "2019Q1-Q3公司营业收入123.79亿元（+20.43%），归母净利润36.71亿元（+26.74%）。"
     )
     assert read_facts(text, names=("迈瑞医疗",)).period is None
+
+
+_Q3_THEN_SINGLE = (
+    "2020年Q3收入为4.6亿元，同比增长17%，归母净利润为2.9亿元，同比增长32%。"
+    "单从第三季度来看，收入为2.2亿元，同比增长43.2%，归母净利润为1.4亿元，同比增长56%。"
+)
+
+
+def test_a_q3_figure_set_against_the_single_third_quarter_is_the_nine_months() -> None:
+    sheet = read_facts("2019年公司收入为5.6亿元，归母净利润为3.1亿元。" + _Q3_THEN_SINGLE)
+    revenue = [f for f in sheet.facts if f.metric == "revenue" and f.value == 460_000_000.0]
+    assert [str(f.period) for f in revenue] == [str(Period(2020, "Q1-Q3"))]
+    assert sheet.screening()["revenue"].fact.value == 460_000_000.0
+    assert sheet.screening()["net_profit"].fact.value == 290_000_000.0
+
+
+def test_a_q3_figure_alone_stays_the_quarter() -> None:
+    sheet = read_facts("2020年Q3收入为2.2亿元，同比增长43.2%，归母净利润为1.4亿元，同比增长56%。")
+    revenue = [f for f in sheet.facts if f.metric == "revenue" and f.value == 220_000_000.0]
+    assert [str(f.period) for f in revenue] == [str(Period(2020, "Q3"))]
+
+
+def test_a_single_quarter_word_before_another_metric_leaves_q3_alone() -> None:
+    text = (
+        "2020年Q3收入为2.2亿元，同比增长43.2%，归母净利润为1.4亿元，同比增长56%。"
+        "单三季度毛利率为91.2%，环比提升1.1pct。"
+    )
+    revenue = [f for f in read_facts(text).facts if f.metric == "revenue" and f.value == 220_000_000.0]
+    assert [str(f.period) for f in revenue] == [str(Period(2020, "Q3"))]

@@ -527,6 +527,7 @@ def read_facts(
     prose, loose = read_prose(reading)
     found.extend(prose)
     facts = _without_adjusted_echoes(_restated_forecasts(_dedupe(found)), reading.adjusted)
+    facts = _third_quarter_as_nine_months(text, facts)
     taken = {f.start for f in facts}
     loose = [f for f in loose if f.start not in taken]
     previewed = _previewed(reading.folded)
@@ -550,6 +551,42 @@ def read_facts(
     period = _before_outlook(reading.folded, period)
     no_company = _names_no_company(text, names, reading.aliases) or _industry_report(text, names)
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases, no_company)
+
+
+_SINGLE_THIRD_QUARTER_RE = re.compile(r"单(?:从|看)?(?:第三|第3|三|3)季度?|Q3单季|第三季度单季|单季度?Q3")
+_SINGLE_QUARTER_REACH = 160
+"""How far on a single quarter's figure of the same metric may follow (its paragraph's next sentence)."""
+
+
+def _third_quarter_as_nine_months(text: str, facts: list[Fact]) -> list[Fact]:
+    """`2020年Q3收入为4.6亿元，同比增长17%，归母净利润为2.9亿元，同比增长32%。单从第三季度来看，收入为2.2亿元…`:
+    a figure dated Q3 followed, in the same paragraph, by the third quarter's own figure of the same metric
+    (`单从第三季度`, `单三季度`, `Q3单季`) is the nine months': the text sets the single quarter against it,
+    so its `Q3` names the third-quarter report, cumulative (前三季度), not the quarter alone."""
+    out = []
+    for f in facts:
+        p = f.period
+        if (
+            p is not None and p.year is not None and p.sub == "Q3" and f.basis in ("actual", "growth")
+            and f.metric in ("revenue", "net_profit") and _single_third_quarter_after(text, f, facts)
+        ):  # fmt: skip
+            f = replace(f, period=Period(p.year, "Q1-Q3"))
+        out.append(f)
+    return out
+
+
+def _single_third_quarter_after(text: str, fact: Fact, facts: list[Fact]) -> bool:
+    """Whether a `单…第三季度` marker follows `fact` in its paragraph, and after it a figure of its metric."""
+    hi = fact.end + _SINGLE_QUARTER_REACH
+    brk = PARAGRAPH_BREAK_RE.search(text, fact.end, hi)
+    hi = brk.start() if brk is not None else hi
+    m = _SINGLE_THIRD_QUARTER_RE.search(text, fact.end, hi)
+    if m is None:
+        return False
+    return any(
+        g.metric == fact.metric and g.basis == "actual" and m.end() <= g.start < hi and g.value != fact.value
+        for g in facts
+    )
 
 
 _COMPANY_OR_REPORT_RE = re.compile(

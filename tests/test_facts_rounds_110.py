@@ -121,3 +121,20 @@ def test_a_single_quarter_word_before_another_metric_leaves_q3_alone() -> None:
     )
     revenue = [f for f in read_facts(text).facts if f.metric == "revenue" and f.value == 220_000_000.0]
     assert [str(f.period) for f in revenue] == [str(Period(2020, "Q3"))]
+
+
+_PARTS_REVIEWED = (
+    "公司发布2020年年报，实现营收13.32亿元，同比下滑16.95%，归母净利润2.30亿元，同比下降37.95%。"
+    "分板块来看，2020年公司眼科产品实现收入5.66亿元（-20.62%），骨科产品实现收入3.32亿元（-7.52%），"
+    "其他产品实现收入0.21亿元（-50%），占比1.58%。"
+)
+
+
+def test_a_margin_the_reviewed_parts_moved_is_the_companys() -> None:
+    text = _PARTS_REVIEWED + "受到以上板块调整因素，2020年毛利率为74.93%，同比下降2.38pct。"
+    assert _kept(text, "gross_margin") == 74.93
+
+
+def test_a_named_parts_margin_after_the_cause_stays_the_parts() -> None:
+    text = _PARTS_REVIEWED + "受到以上板块调整因素，2020年眼科产品毛利率为80.15%，同比下降2.38pct。"
+    assert _kept(text, "gross_margin") is None

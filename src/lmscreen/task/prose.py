@@ -293,6 +293,11 @@ _DRIVES_WHOLE_RE = re.compile(r"(?:" + _CAUSE_VERBS + r")(?:公司)?\s?$")
 """`其中A业务毛利率提升8.3pcts，带动整体毛利率…`, `主营业务成本…增长33.8%，使得整体毛利率…`: what drives or
 causes the overall figure; the overall one (`整体`, `综合`) is the company's, not the part's the clause before
 names, and the verb is no part's name."""
+_PARTS_AS_CAUSE_RE = re.compile(
+    r"(?:受|由于|因)(?:到)?(?:以上|上述|前述)[^，,。；;]{0,12}(?:因素|影响|调整|变化)(?:影响)?(?:所致)?[，,]?"
+)
+"""`受到以上板块调整因素，2020年毛利率为…`, `受上述业务结构变化影响，毛利率…`: a clause that names the
+parts just reviewed as the cause of an unnamed figure gives the whole's figure they moved, not a part's."""
 _ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
 _PUNCT_RE = re.compile(r"[、，,：:；;（）()“”\"'《》\[\]【】—\-·/\\\s]+")
 
@@ -367,6 +372,8 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
                 break
     if label.metric in _COMPANY_METRICS or _COMPANY_LABEL_RE.match(label.text):
         return "company", None  # `…业务毛利率23.87%，综合毛利率24.44%，加权平均净资产收益率…`: the company's
+    if _PARTS_AS_CAUSE_RE.search(reading.folded, reading.stop_start(label.start, 60), label.start):
+        return "company", None  # `受到以上板块调整因素，2020年毛利率为74.93%`: the whole the parts moved
     for earlier in reversed(reading.labels_in(stop_lo, label.start)):
         if _TABLE_ROW_AFTER_RE.match(reading.folded, earlier.end):
             break  # `每股现金流量1.141.951.98…投资要点事件：公司公布2020年年报，2020年实现营业收入…`
@@ -2508,6 +2515,9 @@ def _pe(
         return None
     if scope != "company" or basis in ("prior", "growth"):
         return None
+    if _AVERAGE_BEFORE_RE.search(reading.folded, max(0, label.start - 6), label.start):
+        # `可比上市公司，平均PE(TTM)为78倍`: an average (the peers', a past span's), not the company's now
+        return None
     years = [
         p
         for p in reading.periods_in(reading.start_of(label.start, CLAUSE_BREAKS, 40), mention.folded_start)
@@ -2544,6 +2554,11 @@ def _pe(
         segment=segment,
         mention=mention,
     )
+
+
+_AVERAGE_BEFORE_RE = re.compile(r"(?:平均|均值|中位数|中值)[ \t]?(?:的)?[ \t]?$")
+"""`平均PE(TTM)`, `行业均值的PE`: a PE label qualified as an average or a median is a group's or a span's
+figure (comparable companies', an industry's, a year's range), never the company's trailing PE today."""
 
 
 def _pe_after(reading: Reading, mention: Mention) -> Fact | None:

@@ -563,7 +563,11 @@ def read_facts(
         period = _announced_forecast(reading.folded)
     period = _forecast_over_prior(reading.folded, period, facts)
     period = _before_outlook(reading.folded, period)
-    no_company = _names_no_company(text, names, reading.aliases) or _industry_report(text, names)
+    no_company = (
+        _names_no_company(text, names, reading.aliases)
+        or _industry_report(text, names)
+        or _region_count_text(reading.folded, names, reading.aliases)
+    )
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases, no_company)
 
 
@@ -646,6 +650,21 @@ def _industry_report(text: str, names: Sequence[str]) -> bool:
     return not any(n and n in text for n in names)
 
 
+_REGION_COUNT_RE = re.compile(r"全(?:国|省|市)[^。；;]{0,8}?[0-9]+\s?家")
+"""A region's count of companies (`全国共有150家期货公司`, `全市已有32家上市公司`)."""
+
+
+def _region_count_text(folded: str, names: Sequence[str], subjects: Sequence[str]) -> bool:
+    """`截至2021年12月末，全国共有150家期货公司，分布在31个辖区。2021年12月…营业收入54.71亿元，净利润14.88
+    亿元`: a text that opens on a region's count of companies, and names no company of its own (none of the
+    row's names, no name found for a subject), gives that region's totals; its revenue and profit are
+    nobody's the screen asks about."""
+    if subjects or any(n and n in folded for n in names):
+        return False
+    stop = folded.find("。")
+    return _REGION_COUNT_RE.search(folded, 0, stop if stop >= 0 else len(folded)) is not None
+
+
 _PUBLIC_BODY_RE = re.compile(r"(?:局|委员会|委|厅|部|政府|办公室|协会|学会|联合会)$")
 
 
@@ -671,8 +690,10 @@ def _restated_forecasts(facts: list[Fact]) -> list[Fact]:
 
 _PREVIEW_RE = re.compile(
     r"(?P<when>(?:20[0-9]{2}|[0-9]{2})\s?年\s?度?\s?(?:第?[一二三]季度|上半年|半年度|前三季度|全年)?)\s?"
-    r"(?:(?:年度|年报|半年报|中报|三季报|一季报)?\s?业绩预[告报]|及[^，,。；;]{1,10}?业绩预[告报])"
+    r"(?:(?:年度|年报|半年报|中报|三季报|一季报)?\s?业绩预[告报亏盈增减]|及[^，,。；;]{1,10}?业绩预[告报])"
 )
+"""A 业绩预告 announced, also by its kind (`2019年前三季度业绩预亏公告`, `业绩预增`): a forecast all the
+same."""
 _REPORT_NAMED_RE = re.compile(r"业绩快报|年度报告|季度报告|中期报告|年报|中报|季报|业绩公告")
 _PREVIEW_HEAD = 150
 

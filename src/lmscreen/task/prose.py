@@ -447,6 +447,12 @@ _SUBSIDIARY_LEAD_RE = re.compile(
 )
 """An item opening on a subsidiary (`③控股子公司紫光云公司…`), also after the announcement's opening
 (`中金公司公告，子公司中金财富2022年1-6月实现营业收入…`)."""
+_OWNED_SUBSIDIARY_LEAD_RE = re.compile(
+    r"\s?(?P<owner>[\u4e00-\u9fffA-Za-z]{2,12}?)(?:旗下)?的?(?:控股|全资|参股|下属|重要|核心)?子公司"
+    r"(?P<name>[\u4e00-\u9fffA-Za-z]{0,12})"
+)
+"""An item opening on a subsidiary named after its owner (`东方财富子公司东方财富证券股份有限公司披露…`); the
+owner must be one of the company's names (checked by the caller), so `公司及子公司` is not matched."""
 
 _AMONG_PART_LEAD_RE = re.compile(
     r"\s?其中[，,]?\s?(?P<name>[\u4e00-\u9fffA-Za-z]{1,10}?(?:业务|板块|分部|事业部|品类|产品线))"
@@ -482,6 +488,19 @@ def _introduced_subsidiary(reading: Reading, item_lo: int, pos: int) -> str | No
     return None
 
 
+def _subsidiary_lead(reading: Reading, item_lo: int, hi: int) -> str | None:
+    """The subsidiary the item from `item_lo` opens on (`子公司中金财富`), or None."""
+    m = _SUBSIDIARY_LEAD_RE.match(reading.folded, item_lo, hi)
+    if m is not None:
+        return "子公司" + m.group("name")
+    owned = _OWNED_SUBSIDIARY_LEAD_RE.match(reading.folded, item_lo, hi)
+    if owned is not None and owned.group("owner") in reading.aliases:
+        # `东方财富子公司东方财富证券…披露2021年度…财务报表，实现营业总收入73亿元`: the company's subsidiary
+        # opens the item, so its figures are that subsidiary's, as after `<company>公告，子公司…`
+        return "子公司" + owned.group("name")
+    return None
+
+
 def _subsidiary_item(reading: Reading, pos: int) -> str | None:
     """`③控股子公司紫光云公司积极拓展行业云，…，上半年实现营业收入3.92亿元，归母净利润-2590.94万元`: an item
     of a sentence (after `；`, its number folded to a bare digit) that opens on a subsidiary is about that
@@ -491,9 +510,16 @@ def _subsidiary_item(reading: Reading, pos: int) -> str | None:
     lo = reading.start_of(pos, STOPS, 200)
     breaks = list(_ITEM_BREAK_RE.finditer(folded, lo, pos))
     item_lo = breaks[-1].end() if breaks else lo
-    m = _SUBSIDIARY_LEAD_RE.match(folded, item_lo, pos)
-    if m is not None:
-        return "子公司" + m.group("name")
+    lead = _subsidiary_lead(reading, item_lo, pos)
+    if lead is not None:
+        return lead
+    if breaks and not folded[item_lo:pos].strip():
+        # `…子公司东方财富证券…实现营业总收入73亿元，同比增长58.76%；净利润48.25亿元`: an item that is only
+        # its label goes on with the item before it, so a subsidiary opening that one still holds
+        prev_lo = breaks[-2].end() if len(breaks) > 1 else lo
+        lead = _subsidiary_lead(reading, prev_lo, breaks[-1].start())
+        if lead is not None:
+            return lead
     named = _introduced_subsidiary(reading, item_lo, pos)
     if named is not None:
         return "子公司" + named

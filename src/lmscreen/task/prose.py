@@ -353,6 +353,7 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
         _subsidiary_item(reading, label.start)
         or _other_company_before(reading, label)
         or _report_subject(reading, label)
+        or _appositive_subject(reading, label)
         or _series_subject(reading, label)
     )
     if subsidiary is not None:
@@ -581,6 +582,32 @@ def _report_subject(reading: Reading, label: Label) -> str | None:
     if name.upper() in _NOT_A_LATIN_NAME or _GENERIC_COMPANY_RE.search(name):
         return None
     if reading.names_company(name):
+        return None
+    return name
+
+
+_APPOSITIVE_OPENER_RE = re.compile(
+    r"[^\w，,。；;]{0,3}(?P<name>[\u4e00-\u9fff]{2,10}?|[A-Za-z][A-Za-z0-9&\-]{1,20})\s?(?:为|是)(?:一家)?"
+    r"[^，,。；;：:]{0,24}?(?:公司|企业)(?:[(（][^)）]{0,20}[)）])?[，,]"
+)
+
+
+def _appositive_subject(reading: Reading, label: Label) -> str | None:
+    """`EndyMed为以色列上市公司（ENDY.TA），2019年度营收1.13亿元，净利润1203万元` in a note on the
+    company buying it: a sentence that opens by saying what someone is (`<名>为…公司，`, `<名>是一家…企业，`)
+    holds that one's figures, not the text's company's, unless the name is one of the text's names for its
+    company (or a bare 公司/本公司) or the figure's own clause names the company. A bullet glyph a PDF's
+    list leaves before the name (`\uf0d8EndyMed为…`) is skipped."""
+    folded = reading.folded
+    lo = _sentence_lo(reading, label.start)
+    m = _APPOSITIVE_OPENER_RE.match(folded, lo, label.start)
+    if m is None:
+        return None
+    name = m.group("name")
+    if _GENERIC_COMPANY_RE.search(name) or reading.names_company(name):
+        return None
+    own = folded[reading.start_of(label.start, CLAUSE_BREAKS, 40) : label.start]
+    if any(a in own for a in reading.aliases):
         return None
     return name
 

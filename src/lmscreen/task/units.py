@@ -103,6 +103,10 @@ _PERIOD_TAG_AFTER_RE = re.compile(r"(?:Q[1-4]|H[12])(?![A-Za-z])")
 _YEAR_RE = re.compile(r"(?:19|20)[0-9]{2}")
 """`2019Q1`, `2020H1`: a year glued to a quarter's or a half's tag is a period (a column heading), never a
 figure; a unit declared for the table (`（分季度，亿元）`) does not make it 2019亿元."""
+_EXHIBIT_BEFORE_RE = re.compile(r"(?:图表|图|表)$")
+"""`图表5：`, `图17公司人工晶体营收`, `表3`: an integer right after an exhibit's word is the exhibit's number.
+Charts' captions run into the text extracted from a PDF (`华东医药PE-Bands图表5：华东医药PB-Bands`), and
+the number would otherwise be read as the figure of the label before it (a PE of 5)."""
 _RMB_AFTER_RE = re.compile(r"[ \t]?人民币")
 """`90.2亿人民币`: 人 here begins 人民币, not a count of people."""
 _CARRIED_CURRENCY_RE = re.compile(
@@ -522,6 +526,9 @@ def scan(text: str) -> ScannedText:
             and _YEAR_RE.fullmatch(digits)
         ):
             kind = "other"  # `归母净利润（分季度）2019Q1 2019Q2`: a column's period, not an amount in 亿元
+        exhibit = _EXHIBIT_BEFORE_RE.search(folded, max(0, start - 2), start)
+        if kind == "none" and not frac and len(digits) <= 3 and exhibit:
+            kind = "other"  # `PE-Bands图表5：…`: an exhibit's number, not a figure under the label before it
         unit_source: Literal["beside", "header", "declared", "none"] = "beside"
         if kind == "none":
             unit_source = "none"

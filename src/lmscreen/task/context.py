@@ -49,7 +49,9 @@ _DIGEST_HEAD_RE = re.compile(
 )
 """An item of a digest of announcements (`【巨星科技业绩快报：2020年度净利润13.11亿元…】  巨星科技公告，…`): a
 bracketed heading that opens on a company's name, and a body that opens on the same name."""
-_ALIAS_LEAD_RE = re.compile(r"^(?:根据|据|由|今日|日前|近日|昨日|电|讯|事件|点评|简评|消息|公告)+")
+_ALIAS_LEAD_RE = re.compile(r"^(?:根据|据|由|今日|日前|近日|昨日|电|讯|事件|点评|简评|消息|公告|截至|截止)+")
+"""Words that lead a text's opening before its subject's name, or stand in it with no name
+(`截至2021年12月末，全国共有150家期货公司`: an as-of date, no one's name)."""
 
 
 @dataclass

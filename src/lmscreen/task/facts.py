@@ -541,6 +541,7 @@ def read_facts(
     prose, loose = read_prose(reading)
     found.extend(prose)
     facts = _without_adjusted_echoes(_restated_forecasts(_dedupe(found)), reading.adjusted)
+    facts = _third_quarter_as_nine_months(text, facts)
     taken = {f.start for f in facts}
     loose = [f for f in loose if f.start not in taken]
     previewed = _previewed(reading.folded)
@@ -562,8 +563,48 @@ def read_facts(
         period = _announced_forecast(reading.folded)
     period = _forecast_over_prior(reading.folded, period, facts)
     period = _before_outlook(reading.folded, period)
-    no_company = _names_no_company(text, names, reading.aliases)
+    no_company = (
+        _names_no_company(text, names, reading.aliases)
+        or _industry_report(text, names)
+        or _region_count_text(reading.folded, names, reading.aliases)
+    )
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases, no_company)
+
+
+_SINGLE_THIRD_QUARTER_RE = re.compile(r"单(?:从|看)?(?:第三|第3|三|3)季度?|Q3单季|第三季度单季|单季度?Q3")
+_SINGLE_QUARTER_REACH = 160
+"""How far on a single quarter's figure of the same metric may follow (its paragraph's next sentence)."""
+
+
+def _third_quarter_as_nine_months(text: str, facts: list[Fact]) -> list[Fact]:
+    """`2020年Q3收入为4.6亿元，同比增长17%，归母净利润为2.9亿元，同比增长32%。单从第三季度来看，收入为2.2亿元…`:
+    a figure dated Q3 followed, in the same paragraph, by the third quarter's own figure of the same metric
+    (`单从第三季度`, `单三季度`, `Q3单季`) is the nine months': the text sets the single quarter against it,
+    so its `Q3` names the third-quarter report, cumulative (前三季度), not the quarter alone."""
+    out = []
+    for f in facts:
+        p = f.period
+        if (
+            p is not None and p.year is not None and p.sub == "Q3" and f.basis in ("actual", "growth")
+            and f.metric in ("revenue", "net_profit") and _single_third_quarter_after(text, f, facts)
+        ):  # fmt: skip
+            f = replace(f, period=Period(p.year, "Q1-Q3"))
+        out.append(f)
+    return out
+
+
+def _single_third_quarter_after(text: str, fact: Fact, facts: list[Fact]) -> bool:
+    """Whether a `单…第三季度` marker follows `fact` in its paragraph, and after it a figure of its metric."""
+    hi = fact.end + _SINGLE_QUARTER_REACH
+    brk = PARAGRAPH_BREAK_RE.search(text, fact.end, hi)
+    hi = brk.start() if brk is not None else hi
+    m = _SINGLE_THIRD_QUARTER_RE.search(text, fact.end, hi)
+    if m is None:
+        return False
+    return any(
+        g.metric == fact.metric and g.basis == "actual" and m.end() <= g.start < hi and g.value != fact.value
+        for g in facts
+    )
 
 
 _COMPANY_OR_REPORT_RE = re.compile(
@@ -585,6 +626,43 @@ def _names_no_company(text: str, names: Sequence[str], subjects: Sequence[str]) 
     if any(n and n in text for n in names):
         return False
     return _COMPANY_OR_REPORT_RE.search(text) is None
+
+
+_INDUSTRY_REPORT_RE = re.compile(
+    r"行业(?:研究|专题|周报|月报|点评|策略|年度策略)|行业深度(?:报告|研究)|专题(?:研究)?报告|专题研究|周观点"
+)
+"""A report type on a broker's cover (`行业研究/深度研究`, `行业专题`, `电子周观点`); not a word
+that merely begins with 行业 in prose (`金针菇行业深度亏损`)."""
+_COMPANY_REPORT_RE = re.compile(r"公司(?:研究|点评|深度|报告|简评|首次覆盖)|个股(?:研究|点评)|首次覆盖")
+_REPORT_HEAD = 800
+"""How far a broker report's cover reaches: its title, type and rating come first."""
+
+
+def _industry_report(text: str, names: Sequence[str]) -> bool:
+    """`行业研究/深度研究…5G散热行业深度报告`, `电子周观点…专题研究`, `电子设备行业专题研究`: a broker's
+    industry report (its cover says so and calls itself no company report) is about a sector; the companies it
+    reviews or recommends are many, and a `公司实现营收…` in one's passage is that one's, not the text's own,
+    so it holds no company figures unless the company asked about is named in it (then its figures are
+    found by that name, as in any text)."""
+    head = text[:_REPORT_HEAD]
+    if _INDUSTRY_REPORT_RE.search(head) is None or _COMPANY_REPORT_RE.search(head) is not None:
+        return False
+    return not any(n and n in text for n in names)
+
+
+_REGION_COUNT_RE = re.compile(r"全(?:国|省|市)[^。；;]{0,8}?[0-9]+\s?家")
+"""A region's count of companies (`全国共有150家期货公司`, `全市已有32家上市公司`)."""
+
+
+def _region_count_text(folded: str, names: Sequence[str], subjects: Sequence[str]) -> bool:
+    """`截至2021年12月末，全国共有150家期货公司，分布在31个辖区。2021年12月…营业收入54.71亿元，净利润14.88
+    亿元`: a text that opens on a region's count of companies, and names no company of its own (none of the
+    row's names, no name found for a subject), gives that region's totals; its revenue and profit are
+    nobody's the screen asks about."""
+    if subjects or any(n and n in folded for n in names):
+        return False
+    stop = folded.find("。")
+    return _REGION_COUNT_RE.search(folded, 0, stop if stop >= 0 else len(folded)) is not None
 
 
 _PUBLIC_BODY_RE = re.compile(r"(?:局|委员会|委|厅|部|政府|办公室|协会|学会|联合会)$")
@@ -612,8 +690,10 @@ def _restated_forecasts(facts: list[Fact]) -> list[Fact]:
 
 _PREVIEW_RE = re.compile(
     r"(?P<when>(?:20[0-9]{2}|[0-9]{2})\s?年\s?度?\s?(?:第?[一二三]季度|上半年|半年度|前三季度|全年)?)\s?"
-    r"(?:(?:年度|年报|半年报|中报|三季报|一季报)?\s?业绩预[告报]|及[^，,。；;]{1,10}?业绩预[告报])"
+    r"(?:(?:年度|年报|半年报|中报|三季报|一季报)?\s?业绩预[告报亏盈增减]|及[^，,。；;]{1,10}?业绩预[告报])"
 )
+"""A 业绩预告 announced, also by its kind (`2019年前三季度业绩预亏公告`, `业绩预增`): a forecast all the
+same."""
 _REPORT_NAMED_RE = re.compile(r"业绩快报|年度报告|季度报告|中期报告|年报|中报|季报|业绩公告")
 _PREVIEW_HEAD = 150
 
@@ -919,9 +999,24 @@ def _latest_printed(facts: list[Fact]) -> Period | None:
         # revenue and profit for a year's report and for the next one after it, the latest figures the text
         # gives (both measures for both, so a second company's figure beside them does not count)
         return latest
+    if latest is not None and _both_after_its_prior_report(own, latest):
+        return latest
     if len(printed) < 2 or len(listed & printed) < 2:
         return None  # only a list of the company's figures over its periods says they are the text's own
     return latest
+
+
+def _both_after_its_prior_report(own: list[Fact], latest: Period) -> bool:
+    """`2019年上半年公司实现营业收入82.06亿元…归母净利润23.69亿元…2019Q1-Q3公司营业收入123.79亿元…归母净利润
+    36.71亿元` in a note that also recalls older years' figures: the company's revenue and profit printed for
+    its latest period and for the report just before it (the half, then the nine months) follow its
+    results report by report up to the latest, which is the text's own, whatever older years it recalls
+    (those are history, earlier than both)."""
+    both = {
+        p for p in {f.period for f in own}
+        if {f.metric for f in own if f.period == p} >= {"revenue", "net_profit"}
+    }  # fmt: skip
+    return latest in both and any(_next_report(p, latest) for p in both if p != latest)
 
 
 def _next_report(earlier: Period, later: Period) -> bool:

@@ -60,7 +60,7 @@ _PATTERNS = [
     ),
     (
         "month",
-        rf"(?<![0-9年.\-~至到/])(?:1[0-2]|[1-9])\s?月(?:份)?(?=\s?{_MONTH_FIGURE})",
+        rf"(?:(?<![0-9年.\-~至到/])(?:1[0-2]|[1-9])\s?月(?:份)?|(?<![0-9月份])[当单]月)(?=\s?{_MONTH_FIGURE})",
     ),
     (
         "range",
@@ -202,7 +202,7 @@ def _read(m: re.Match[str]) -> PeriodMention:
         return PeriodMention(s, e, Period(_year(g("f_y")), sub), "period")
     if kind == "ymonth":  # `公司2021年12月合并营业收入约45.48亿元`: one month's, dated
         return PeriodMention(s, e, Period(_year(g("ym_y")), SOME_MONTHS), "months")
-    if kind == "month":  # `3月营收约36.82亿元`: one month's figure, no reporting period's
+    if kind == "month":  # `3月营收约36.82亿元`, `；当月实现营业收入170.81亿元`: one month's, no report's
         return PeriodMention(s, e, Period(None, SOME_MONTHS), "months")
     if kind == "mspan":
         # `2021年7-9月` is the third quarter; `2022年1至2月` no reporting period, its figures no report's
@@ -266,6 +266,12 @@ _FLOW_AFTER_RE = re.compile(
 )
 """An amount earned over time in the clause an as-of date leads (not a count or balance held at that date:
 `截至2023年3月31日公司股东户数为1.05万户`, `截至2021年6月30日，公司已累计回购股份`)."""
+_CUMULATIVE_FLOW_AFTER_RE = re.compile(
+    r"[^。！？\n]{0,120}?累计\s?(?:实现)?\s?(?:营业总收入|营业收入|营收|收入|净利润|净利|净亏损)"
+)
+"""`截至2021年12月底，…累计中标及新签合同额2697.69亿元…；累计实现营业收入1377.4亿元`: an amount the
+sentence an as-of date leads calls cumulative (`累计`) is earned up to that date, in a later item of the
+sentence too."""
 _LAST_DAYS = {1: 31, 2: 28, 3: 31, 4: 30, 5: 31, 6: 30, 7: 31, 8: 31, 9: 30, 10: 31, 11: 30, 12: 31}
 
 
@@ -319,7 +325,7 @@ def find_periods(folded: str) -> list[PeriodMention]:
         elif (
             mention.kind == "date"
             and _AS_OF_RE.search(folded, max(0, m.start() - 4), m.start())
-            and _FLOW_AFTER_RE.match(folded, m.end())
+            and (_FLOW_AFTER_RE.match(folded, m.end()) or _CUMULATIVE_FLOW_AFTER_RE.match(folded, m.end()))
         ):
             mention = _as_of_month_end(m.group(), mention)
         found.append(mention)

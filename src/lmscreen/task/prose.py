@@ -293,6 +293,11 @@ _DRIVES_WHOLE_RE = re.compile(r"(?:" + _CAUSE_VERBS + r")(?:公司)?\s?$")
 """`其中A业务毛利率提升8.3pcts，带动整体毛利率…`, `主营业务成本…增长33.8%，使得整体毛利率…`: what drives or
 causes the overall figure; the overall one (`整体`, `综合`) is the company's, not the part's the clause before
 names, and the verb is no part's name."""
+_PARTS_AS_CAUSE_RE = re.compile(
+    r"(?:受|由于|因)(?:到)?(?:以上|上述|前述)[^，,。；;]{0,12}(?:因素|影响|调整|变化)(?:影响)?(?:所致)?[，,]?"
+)
+"""`受到以上板块调整因素，2020年毛利率为…`, `受上述业务结构变化影响，毛利率…`: a clause that names the
+parts just reviewed as the cause of an unnamed figure gives the whole's figure they moved, not a part's."""
 _ASCII_RUN_RE = re.compile(r"[\x00-\x7f]+")
 _PUNCT_RE = re.compile(r"[、，,：:；;（）()“”\"'《》\[\]【】—\-·/\\\s]+")
 
@@ -367,6 +372,8 @@ def _subject(reading: Reading, label: Label) -> tuple[str, str | None]:
                 break
     if label.metric in _COMPANY_METRICS or _COMPANY_LABEL_RE.match(label.text):
         return "company", None  # `…业务毛利率23.87%，综合毛利率24.44%，加权平均净资产收益率…`: the company's
+    if _PARTS_AS_CAUSE_RE.search(reading.folded, reading.stop_start(label.start, 60), label.start):
+        return "company", None  # `受到以上板块调整因素，2020年毛利率为74.93%`: the whole the parts moved
     for earlier in reversed(reading.labels_in(stop_lo, label.start)):
         if _TABLE_ROW_AFTER_RE.match(reading.folded, earlier.end):
             break  # `每股现金流量1.141.951.98…投资要点事件：公司公布2020年年报，2020年实现营业收入…`
@@ -440,6 +447,12 @@ _SUBSIDIARY_LEAD_RE = re.compile(
 )
 """An item opening on a subsidiary (`③控股子公司紫光云公司…`), also after the announcement's opening
 (`中金公司公告，子公司中金财富2022年1-6月实现营业收入…`)."""
+_OWNED_SUBSIDIARY_LEAD_RE = re.compile(
+    r"\s?(?P<owner>[\u4e00-\u9fffA-Za-z]{2,12}?)(?:旗下)?的?(?:控股|全资|参股|下属|重要|核心)?子公司"
+    r"(?P<name>[\u4e00-\u9fffA-Za-z]{0,12})"
+)
+"""An item opening on a subsidiary named after its owner (`东方财富子公司东方财富证券股份有限公司披露…`); the
+owner must be one of the company's names (checked by the caller), so `公司及子公司` is not matched."""
 
 _AMONG_PART_LEAD_RE = re.compile(
     r"\s?其中[，,]?\s?(?P<name>[\u4e00-\u9fffA-Za-z]{1,10}?(?:业务|板块|分部|事业部|品类|产品线))"
@@ -475,6 +488,19 @@ def _introduced_subsidiary(reading: Reading, item_lo: int, pos: int) -> str | No
     return None
 
 
+def _subsidiary_lead(reading: Reading, item_lo: int, hi: int) -> str | None:
+    """The subsidiary the item from `item_lo` opens on (`子公司中金财富`), or None."""
+    m = _SUBSIDIARY_LEAD_RE.match(reading.folded, item_lo, hi)
+    if m is not None:
+        return "子公司" + m.group("name")
+    owned = _OWNED_SUBSIDIARY_LEAD_RE.match(reading.folded, item_lo, hi)
+    if owned is not None and owned.group("owner") in reading.aliases:
+        # `东方财富子公司东方财富证券…披露2021年度…财务报表，实现营业总收入73亿元`: the company's subsidiary
+        # opens the item, so its figures are that subsidiary's, as after `<company>公告，子公司…`
+        return "子公司" + owned.group("name")
+    return None
+
+
 def _subsidiary_item(reading: Reading, pos: int) -> str | None:
     """`③控股子公司紫光云公司积极拓展行业云，…，上半年实现营业收入3.92亿元，归母净利润-2590.94万元`: an item
     of a sentence (after `；`, its number folded to a bare digit) that opens on a subsidiary is about that
@@ -484,9 +510,16 @@ def _subsidiary_item(reading: Reading, pos: int) -> str | None:
     lo = reading.start_of(pos, STOPS, 200)
     breaks = list(_ITEM_BREAK_RE.finditer(folded, lo, pos))
     item_lo = breaks[-1].end() if breaks else lo
-    m = _SUBSIDIARY_LEAD_RE.match(folded, item_lo, pos)
-    if m is not None:
-        return "子公司" + m.group("name")
+    lead = _subsidiary_lead(reading, item_lo, pos)
+    if lead is not None:
+        return lead
+    if breaks and not folded[item_lo:pos].strip():
+        # `…子公司东方财富证券…实现营业总收入73亿元，同比增长58.76%；净利润48.25亿元`: an item that is only
+        # its label goes on with the item before it, so a subsidiary opening that one still holds
+        prev_lo = breaks[-2].end() if len(breaks) > 1 else lo
+        lead = _subsidiary_lead(reading, prev_lo, breaks[-1].start())
+        if lead is not None:
+            return lead
     named = _introduced_subsidiary(reading, item_lo, pos)
     if named is not None:
         return "子公司" + named
@@ -2508,6 +2541,9 @@ def _pe(
         return None
     if scope != "company" or basis in ("prior", "growth"):
         return None
+    if _AVERAGE_BEFORE_RE.search(reading.folded, max(0, label.start - 6), label.start):
+        # `可比上市公司，平均PE(TTM)为78倍`: an average (the peers', a past span's), not the company's now
+        return None
     years = [
         p
         for p in reading.periods_in(reading.start_of(label.start, CLAUSE_BREAKS, 40), mention.folded_start)
@@ -2544,6 +2580,11 @@ def _pe(
         segment=segment,
         mention=mention,
     )
+
+
+_AVERAGE_BEFORE_RE = re.compile(r"(?:平均|均值|中位数|中值)[ \t]?(?:的)?[ \t]?$")
+"""`平均PE(TTM)`, `行业均值的PE`: a PE label qualified as an average or a median is a group's or a span's
+figure (comparable companies', an industry's, a year's range), never the company's trailing PE today."""
 
 
 def _pe_after(reading: Reading, mention: Mention) -> Fact | None:

@@ -99,6 +99,10 @@ _FOREIGN_AFTER_RE = re.compile(
 _AFTER_OTHER_RE = re.compile(
     "[ \t]?(?:" + "|".join(re.escape(u) for u in sorted(_OTHER_UNITS, key=len, reverse=True)) + ")"
 )
+_PERIOD_TAG_AFTER_RE = re.compile(r"(?:Q[1-4]|H[12])(?![A-Za-z])")
+_YEAR_RE = re.compile(r"(?:19|20)[0-9]{2}")
+"""`2019Q1`, `2020H1`: a year glued to a quarter's or a half's tag is a period (a column heading), never a
+figure; a unit declared for the table (`（分季度，亿元）`) does not make it 2019亿元."""
 _RMB_AFTER_RE = re.compile(r"[ \t]?人民币")
 """`90.2亿人民币`: 人 here begins 人民币, not a count of people."""
 _CARRIED_CURRENCY_RE = re.compile(
@@ -511,6 +515,13 @@ def scan(text: str) -> ScannedText:
         kind, factor = _classify(unit, scale, folded, end, prev)
         if unit is None and scale is None:
             kind, factor, end = _english_unit(folded, m.start(), end, kind, factor)
+        if (
+            kind == "none"
+            and not frac
+            and _PERIOD_TAG_AFTER_RE.match(folded, end)
+            and _YEAR_RE.fullmatch(digits)
+        ):
+            kind = "other"  # `归母净利润（分季度）2019Q1 2019Q2`: a column's period, not an amount in 亿元
         unit_source: Literal["beside", "header", "declared", "none"] = "beside"
         if kind == "none":
             unit_source = "none"

@@ -76,3 +76,23 @@ def test_a_table_marking_an_earlier_year_actual_leaves_a_later_period() -> None:
         "盈利预测项目\\年度2019A2020E2021E营业收入（百万元）557.72721.141091.14"
     )
     assert read_facts(text, names=("甲医美",)).period == Period(2020, "Q1-Q3")
+
+
+# Round 113: a turn back to an earlier level, between the quarter's margin and the nine months'.
+_TURN = (
+    "甲医美（300896）跟踪点评。公司上半年受疫情影响毛利率略有1.9pp下滑至90.2%，但Q3单季度已经基本恢复去年"
+    "同期毛利率水准，达到93.0%，由此前三季度毛利率降幅缩窄至1.1pp，毛利率达到91.5%；毛利率维持高位。"
+)
+
+
+def test_a_turn_back_to_an_earlier_level_names_no_part() -> None:
+    text = "甲医美（300896）跟踪点评。公司2020年前三季度营收4.64亿元。" + _TURN
+    assert _kept(text, "gross_margin", "甲医美") == 91.5
+
+
+def test_a_parts_turn_back_keeps_its_name() -> None:
+    text = (
+        "甲医美（300896）跟踪点评。公司2020年前三季度营收4.64亿元。但医美业务已经基本恢复去年同期水准，"
+        "毛利率达到91.5%。"
+    )
+    assert _kept(text, "gross_margin", "甲医美") is None

@@ -1106,9 +1106,11 @@ _MOVE_DEGREE_RE = re.compile(
 _HOW_IT_DID_RE = re.compile(
     r"(?:利润|收入|营收|业绩|盈利能力|盈利)?(?:水平|表现|状况|情况)"
     r"(?:" + _MOVE_DEGREE_RE.pattern + r"|强劲|亮眼|优异|突出|良好|积极向好|向好)"
+    r"|(?:但|而|且|并)?(?:已经|已|经)?(?:基本|逐步|逐渐|全面|明显|显著)?(?:恢复|回升|回暖|修复)"
 )
 """A figure's level or showing and how it did (`利润表现强劲`, `水平快速提升`, `状况积极向好`): a heading's
-verdict on a result, no part's name; a part's (`医美业务表现强劲`) keeps its name."""
+verdict on a result, no part's name; a part's (`医美业务表现强劲`) keeps its name. Nor does a turn back to
+an earlier level (`但Q3单季度已经基本恢复去年同期毛利率水准` once its period words go: `但经基本恢复`)."""
 _CHANGE_CAUSE_RE = re.compile(
     r"(?:增长|提升|提高|上升|下降|回落|优化|改善|升级|恢复|放量|扩大|减少|上涨|下滑|回暖|释放|显现)的?"
     r"(?:" + _CAUSE_VERBS + r")$"

@@ -128,7 +128,9 @@ class FactSheet:
     layout: str = "plain"
     names: tuple[str, ...] = ()
     no_company: bool = False
-    """A public body's text naming no company and no report (see `_names_no_company`): no company figures."""
+    """A text about no company the screen asks about: a public body's naming no company and no report (see
+    `_names_no_company`), a broker's industry report (`_industry_report`), a region's totals
+    (`_region_count_text`), a report on other listed companies (`_covers_other_companies`)."""
 
     def main(self, fact: Fact) -> bool:
         """Whether a fact is a screening fact's kind: the main period, the company, actual."""
@@ -534,6 +536,7 @@ def read_facts(
     reading.main = main_period(
         reading.folded, reading.periods, FORECAST_RE, table_period, names=reading.aliases
     )
+    reading.main = _marked_actual(reading.folded, reading.main)
     reading.periods, reading.main = first_quarter_beside_annual(reading.folded, reading.periods, reading.main)
     reading.periods = next_first_quarter(reading.folded, reading.periods, reading.main)
     found = read_table_facts(reading, tables)
@@ -567,6 +570,7 @@ def read_facts(
         _names_no_company(text, names, reading.aliases)
         or _industry_report(text, names)
         or _region_count_text(reading.folded, names, reading.aliases)
+        or _covers_other_companies(text, names)
     )
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases, no_company)
 
@@ -663,6 +667,50 @@ def _region_count_text(folded: str, names: Sequence[str], subjects: Sequence[str
         return False
     stop = folded.find("。")
     return _REGION_COUNT_RE.search(folded, 0, stop if stop >= 0 else len(folded)) is not None
+
+
+_ACTUAL_COLUMN_RE = re.compile(r"(20[0-9]{2})A\s?(?=20[0-9]{2}\s?[AE](?![a-z]))")
+"""A forecast table's header marking its columns actual or estimated, run together as a PDF extraction
+prints it (`项目\\年度2020A2021E2022E2023E`): the year before `A` is a year of results."""
+
+
+def _marked_actual(folded: str, main: Period | None) -> Period | None:
+    """`深度研究…2021年02月10日…2018年受监管的中国医疗美容市场规模…` and a forecast table headed
+    `2020A2021E2022E2023E`: the opening's first year is an industry figure's, so the document was dated a
+    year whose results are not its latest; the text itself marks a later year's results (`2020A`) as out.
+    The document's period is no earlier than the latest year its own table marks actual: that year (when
+    the document was dated an earlier one, or not at all)."""
+    years = [int(m.group(1)) for m in _ACTUAL_COLUMN_RE.finditer(folded)]
+    if not years:
+        return main
+    marked = max(years)
+    if main is None or main.year is None or main.year < marked:
+        return Period(marked, "FY")
+    return main
+
+
+_LISTED_CODE_RE = re.compile(r"[（(]\s?([0-9]{6})(?:\.(?:SH|SZ))?\s?[)）]|(?<![0-9])([0-9]{6})\.(?:SH|SZ)")
+"""A listed company's stock code as a text prints it beside a name: `恒瑞医药（600276）`, `(002449.SZ)`,
+`300896.SZ`."""
+_OPENING_CHARS = 1000
+"""How far a report's opening runs: its first page's summary, where a company note names its own code."""
+_COVERED_CODES = 3
+
+
+def _covers_other_companies(text: str, names: Sequence[str]) -> bool:
+    """`建议关注国星光电（002449.SZ）、鸿利智汇（300219.SZ）、兆驰股份（002429.SZ）`,
+    `相关报告 昭衍新药（603127）…康龙化成（300759）…`: a text whose opening names three or more listed
+    companies by stock code, and that never names the company (none of its names is given, or none is
+    printed), is a sector report or a market digest about those companies; each figure it prints
+    (`药明康德…2019年实现营收128.72亿元`) is one of theirs, none the company's. A company note opens on its
+    own code, and a text naming the company keeps its figures as before. It catches the industry reports
+    whose cover names no report type in its first lines (`_industry_report`)."""
+    if any(n and n in text for n in names):
+        return False
+    codes = set()
+    for m in _LISTED_CODE_RE.finditer(text, 0, _OPENING_CHARS):
+        codes.add(m.group(1) or m.group(2))
+    return len(codes) >= _COVERED_CODES
 
 
 _PUBLIC_BODY_RE = re.compile(r"(?:局|委员会|委|厅|部|政府|办公室|协会|学会|联合会)$")

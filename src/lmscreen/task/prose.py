@@ -993,9 +993,11 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         return "company", None, False
     if _CHANGE_CAUSE_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
         return "company", None, False  # `产品结构升级带动毛利率…`: a change that moved it, no part's name
-    if _MOVE_DEGREE_RE.fullmatch(rest):
+    if _MOVE_DEGREE_RE.fullmatch(rest) or _HOW_IT_DID_RE.fullmatch(rest):
         # `费用控制有效，净利率提升明显前三季度销售毛利率达69.41%`: a heading that says how another
-        # figure moved (its label blanked) runs into the sentence; a move and its degree name no part
+        # figure moved (its label blanked) runs into the sentence; a move and its degree name no part;
+        # nor does a heading saying how a figure did (`利润表现强劲公司前三季度实现营收…`,
+        # `净利率水平快速提升公司前三季度实现毛利率…`)
         return "company", None, False
     if _VIEW_WORD_RE.search(rest) and not _SEGMENT_WORD_RE.search(rest):
         # `仍看好中长期提升趋势毛利率达到35.79%`, `扣非增速…；2)前三季度毛利率10.5%`: a view or a trend
@@ -1128,6 +1130,14 @@ _MOVE_DEGREE_RE = re.compile(
     _MOVES + r"(?:明显|显著|较快|迅速|较大|较多)|(?:明显|显著|大幅|快速|持续|稳步)" + _MOVES
 )
 """A move and its degree, nothing else (`提升明显`, `显著改善`): what a figure did, no one's name."""
+_HOW_IT_DID_RE = re.compile(
+    r"(?:利润|收入|营收|业绩|盈利能力|盈利)?(?:水平|表现|状况|情况)"
+    r"(?:" + _MOVE_DEGREE_RE.pattern + r"|强劲|亮眼|优异|突出|良好|积极向好|向好)"
+    r"|(?:但|而|且|并)?(?:已经|已|经)?(?:基本|逐步|逐渐|全面|明显|显著)?(?:恢复|回升|回暖|修复)"
+)
+"""A figure's level or showing and how it did (`利润表现强劲`, `水平快速提升`, `状况积极向好`): a heading's
+verdict on a result, no part's name; a part's (`医美业务表现强劲`) keeps its name. Nor does a turn back to
+an earlier level (`但Q3单季度已经基本恢复去年同期毛利率水准` once its period words go: `但经基本恢复`)."""
 _CHANGE_CAUSE_RE = re.compile(
     r"(?:增长|提升|提高|上升|下降|回落|优化|改善|升级|恢复|放量|扩大|减少|上涨|下滑|回暖|释放|显现)的?"
     r"(?:" + _CAUSE_VERBS + r")$"

@@ -47,7 +47,7 @@ from lmscreen.task.periods import Period
 from lmscreen.task.prose import _ASPECT_RE, read_prose
 from lmscreen.task.statements import read_statements
 from lmscreen.task.table_facts import read_table_facts
-from lmscreen.task.tables import read_tables
+from lmscreen.task.tables import flattened_tables, read_tables
 from lmscreen.task.units import FoldedText, ScannedText, scan
 from lmscreen.task.vocabulary import FORECAST_RE
 
@@ -539,7 +539,7 @@ def read_facts(
     reading.main = _marked_actual(reading.folded, reading.main)
     reading.periods, reading.main = first_quarter_beside_annual(reading.folded, reading.periods, reading.main)
     reading.periods = next_first_quarter(reading.folded, reading.periods, reading.main)
-    found = read_table_facts(reading, tables)
+    found = read_table_facts(reading, tables + flattened_tables(reading.folded))
     found.extend(read_lists(reading))
     prose, loose = read_prose(reading)
     found.extend(prose)

@@ -21,8 +21,8 @@ from lmscreen.task.metrics import GROWTH_METRICS, METRICS, table_label
 from lmscreen.task.period_text import previous, resolve, same
 from lmscreen.task.periods import Period
 from lmscreen.task.prose import _unit_kind_ok
-from lmscreen.task.tables import Column, Table, align, cell_unit
-from lmscreen.task.units import MONEY_UNIT_FACTORS, Mention, printed_unit
+from lmscreen.task.tables import Column, Table, align, cell_unit, split_cells
+from lmscreen.task.units import MONEY_UNIT_FACTORS, Mention, printed_unit, scan
 
 _TOTAL_RE = re.compile(r"^(?:合计|总计|小计|公司合计|主营业务合计|营业收入合计|total)$", re.IGNORECASE)
 _MARGIN_DECIMALS = 2
@@ -95,7 +95,22 @@ def _column_period(
 
 def _cell_mention(reading: Reading, cell: Cell) -> Mention | None:
     found = reading.mentions_in(cell.start, max(cell.end, cell.start + 1))
-    return found[0] if found else None
+    if found:
+        return found[0]
+    folded = reading.folded
+    beside = folded[max(0, cell.start - 1) : cell.start] + folded[cell.end : cell.end + 1]
+    if (
+        folded[cell.start : cell.end] != cell.text
+        or not re.search(r"[0-9.]", beside)
+        or not split_cells(cell.text)
+    ):
+        return None  # only a cell cut from glued cells: a spaced table's cell is in the scan already
+    # a cell cut from a run of glued cells (`split_cells`): the scan read none of it, so it is read alone
+    alone = scan(cell.text).mentions
+    if len(alone) != 1 or alone[0].folded_end != len(cell.text):
+        return None
+    start = reading.scanned.folded.origin(cell.start)
+    return replace(alone[0], start=start, end=start + len(cell.text), folded_start=cell.start)
 
 
 def read_table_facts(reading: Reading, tables: list[Table]) -> list[Fact]:

@@ -454,3 +454,71 @@ def align(table: Table, row: list[Cell], index: int) -> Cell | None:
     if not 0 < target < len(row):
         return None
     return row[target]
+
+
+_GLUED_YEARS_RE = re.compile(r"(?<![0-9.])(?:(?:19|20)[0-9]{2}[AE]?){3,8}(?![0-9.%])")
+"""A forecast table's year header a PDF extraction printed with nothing between its cells
+(`2019A2020A2021E2022E2023E`, `201820192020E2021E2022E`)."""
+_GLUED_ROW_RE = re.compile(r"([^0-9.\-]{1,24}?)(-?[0-9][0-9.%\-]*[0-9%])(?![0-9.])")
+"""A row of such a table: its label, then its cells run together (`ROE（%）11.486.805.568.039.40`)."""
+
+
+def split_cells(run: str) -> list[tuple[int, int]] | None:
+    """The cells of a run of numbers printed with nothing between them, as (start, end) in `run`: only
+    when one count of decimals cuts the whole run into plain numbers (no leading zero but `0.xx`, a sign
+    only first), each with that many decimals and all with or all without a `%`. A table prints a row's
+    figures to one precision, so the cut is certain; a run no such cut consumes is not read."""
+    found = [cut for d in (1, 2, 3, 4) if (cut := _cut(run, d)) is not None]
+    return found[0] if len(found) == 1 else None
+
+
+def _cut(run: str, decimals: int) -> list[tuple[int, int]] | None:
+    cells: list[tuple[int, int]] = []
+    i = 0
+    while i < len(run):
+        j = i + (run[i] == "-")
+        point = run.find(".", j)
+        whole = run[j:point] if point > j else ""
+        if not whole.isdigit() or (len(whole) > 1 and whole[0] == "0"):
+            return None
+        end = point + 1 + decimals
+        if not run[point + 1 : end].isdigit() or len(run[point + 1 : end]) != decimals:
+            return None
+        if end < len(run) and run[end] == "%":
+            end += 1
+        cells.append((i, end))
+        i = end
+    if len({run[e - 1] == "%" for _, e in cells}) != 1:
+        return None
+    return cells
+
+
+def flattened_tables(folded: str) -> list[Table]:
+    """The forecast tables a PDF extraction ran into one line with nothing between cells: a glued year
+    header, then the rows right after it whose cells split (`split_cells`) into exactly one per year. A row
+    that does not ends the table; the columns are the header's years, so only the main period's column is
+    the period's figure (the later ones are forecasts)."""
+    tables = []
+    for h in _GLUED_YEARS_RE.finditer(folded):
+        header = [Cell("", h.start(), h.start())]
+        header += [
+            Cell(y.group(0), h.start() + y.start(), h.start() + y.end())
+            for y in re.finditer(r"(?:19|20)[0-9]{2}[AE]?", h.group(0))
+        ]
+        columns = _header(header)
+        if columns is None or len(columns) != len(header) - 1:
+            continue
+        table = Table(header, columns, start=h.start())
+        pos = h.end()
+        while (m := _GLUED_ROW_RE.match(folded, pos)) is not None:
+            cut = split_cells(m.group(2))
+            if cut is None or len(cut) != len(header) - 1:
+                break
+            label = m.group(1).strip()
+            row = [Cell(label, m.start(1), m.end(1))]
+            row += [Cell(m.group(2)[s:e], m.start(2) + s, m.start(2) + e) for s, e in cut]
+            table.rows.append(row)
+            pos = m.end()
+        if table.rows:
+            tables.append(table)
+    return tables

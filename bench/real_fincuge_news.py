@@ -86,6 +86,18 @@ def digest(texts: list[tuple[str, bytes]]) -> str:
     return h.hexdigest()
 
 
+def write_checked(out: Path, texts: list[tuple[str, bytes]], count: int, pinned: str) -> str:
+    """Write the selection to `out`/reports only if it is the pinned one (count and digest), and return its
+    digest; any other selection stops the rebuild before a file is written."""
+    got = digest(texts)
+    if (len(texts), got) != (count, pinned):
+        raise SystemExit(f"selected {len(texts)} texts, digest {got}; pinned {count}, {pinned}")
+    (out / "reports").mkdir(parents=True, exist_ok=True)
+    for text_id, data in texts:
+        (out / "reports" / f"{text_id}.txt").write_bytes(data)
+    return got
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mirrors", type=Path, default=ROOT.parent / ".mirror")
@@ -103,14 +115,7 @@ def main() -> None:
                 node = node[key]
             pinned.append(node[text.start : text.end].encode("utf-8"))
     texts = select(blobs, pinned)
-    got = digest(texts)
-    if (len(texts), got) != (EXPECTED_COUNT, EXPECTED_DIGEST):
-        raise SystemExit(
-            f"selected {len(texts)} texts, digest {got}; pinned {EXPECTED_COUNT}, {EXPECTED_DIGEST}"
-        )
-    (args.out / "reports").mkdir(parents=True, exist_ok=True)
-    for text_id, data in texts:
-        (args.out / "reports" / f"{text_id}.txt").write_bytes(data)
+    got = write_checked(args.out, texts, EXPECTED_COUNT, EXPECTED_DIGEST)
     lists = "\n".join(
         f"- `{short}`: `{path}` (blob `{blob}`), items {what}" for short, path, blob, what in LISTS
     )

@@ -17,12 +17,11 @@ repository's own `source_id_2_pdf_name_map.jsonl` gives the report's file, so a 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from real_fincuge_news import FIGURE_NEAR_LABEL, write_checked
 from real_git_rebuild import _git, _git_dir
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,10 +32,6 @@ BASE, BASE_TREE = "data/yanbao", "188de8aa1f41dbaf9a975a8728b816c4badaca4d"
 # One folder per industry, each with raw_json_data/<title>.pdf.json and the id map; read in this order.
 INDUSTRIES = ("dianzi", "xuezhipin", "yiliaoqixie", "yimei", "yiyao")
 ID_MAP = "source_id_2_pdf_name_map.jsonl"
-# A figure beside a label the reader knows: the selection rule (changing it changes the pins below).
-FIGURE_NEAR_LABEL = re.compile(
-    r"(营业收入|营收|净利润|净利|毛利率|归母|净资产收益率|ROE|市盈率)[^。\n]{0,30}\d"
-)
 EXPECTED_COUNT = 369
 EXPECTED_DIGEST = "cca3f0712c347577b090ea3d7c8b40b56e0bed7e12ee4292f27f43825b83075a"
 
@@ -71,14 +66,6 @@ def select(corpus: dict[str, Industry]) -> list[tuple[str, bytes]]:
             seen.add(data)
             out.append((text_id, data))
     return out
-
-
-def digest(texts: list[tuple[str, bytes]]) -> str:
-    """One hash over every (id, text hash) in order: the whole selection, checked in one comparison."""
-    h = hashlib.sha256()
-    for text_id, data in texts:
-        h.update(f"{text_id} {hashlib.sha256(data).hexdigest()}\n".encode())
-    return h.hexdigest()
 
 
 def _tree(git_dir: Path, treeish: str) -> dict[str, str]:
@@ -118,14 +105,7 @@ def main() -> None:
     args = ap.parse_args()
     explicit = {k: Path(v) for k, v in (item.split("=", 1) for item in args.git)}
     texts = select(read_corpus(_git_dir(REPO, args.mirrors, explicit)))
-    got = digest(texts)
-    if (len(texts), got) != (EXPECTED_COUNT, EXPECTED_DIGEST):
-        raise SystemExit(
-            f"selected {len(texts)} texts, digest {got}; pinned {EXPECTED_COUNT}, {EXPECTED_DIGEST}"
-        )
-    (args.out / "reports").mkdir(parents=True, exist_ok=True)
-    for text_id, data in texts:
-        (args.out / "reports" / f"{text_id}.txt").write_bytes(data)
+    got = write_checked(args.out, texts, EXPECTED_COUNT, EXPECTED_DIGEST)
     (args.out / "PROVENANCE.md").write_text(
         f"# {COLLECTION}\n\nReal A-share broker research reports (the text a PDF extractor pulled out of "
         f"each, the `source_content` of one JSON file per report) from {REPO} at commit `{COMMIT}`, folder "

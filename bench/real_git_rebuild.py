@@ -35,6 +35,11 @@ class Source:
     what: str
 
 
+_RSTATS = "B题-示例数据/附件2：财务报告/"
+"""Where hsh819/rstats keeps its filings (a contest's sample data: SSE and SZSE periodic reports)."""
+_FINGLM = "code/结婚买房代代韭菜/serving/test_data/allpdf/"
+"""Where MetaGLM/FinGLM keeps one team's test annual reports."""
+
 SOURCES = (
     Source(
         "000001.SZ-2024.pdf", "平安银行", "FreeFlyingSheep/stock-analysis",
@@ -66,6 +71,61 @@ SOURCES = (
         "750ef7315f5e23366e6992c6236cf17bdb068995", "docs/report/H2_AN202604281821703679_1.pdf",
         "548e821d8e37f9400e47ca2ca2a89b4c08236bef",
         "2025 annual report (a Hong Kong H share in traditional Chinese, no revenue, a loss)",
+    ),
+    Source(
+        "600080.SH-2024.pdf", "金花股份", "hsh819/rstats",
+        "b728af3a083579c33dd59ac56ba8d7f5f02afdb0",
+        _RSTATS + "reports-上交所/600080_20250425_LXGH.pdf",
+        "95dacb6d1b43947ea08ab85fdaeee027b35241b7", "2024 annual report (SSE, a pharmaceutical maker)",
+    ),
+    Source(
+        "000999.SZ-2024S.pdf", "华润三九", "hsh819/rstats",
+        "b728af3a083579c33dd59ac56ba8d7f5f02afdb0",
+        _RSTATS + "reports-深交所/华润三九：2024年年度报告摘要.pdf",
+        "2ee098501e7eef4dc61a6276676cad4425a5d514", "2024 annual report summary (年度报告摘要, SZSE)",
+    ),
+    Source(
+        "600080.SH-2025Q3.pdf", "金花股份", "hsh819/rstats",
+        "b728af3a083579c33dd59ac56ba8d7f5f02afdb0",
+        _RSTATS + "reports-上交所/600080_20251030_IVCB.pdf",
+        "b4ad85b7a10c66a3fda61cd22792112df4b319cc", "2025 third-quarter report (SSE)",
+    ),
+    Source(
+        "000999.SZ-2025H1S.pdf", "华润三九", "hsh819/rstats",
+        "b728af3a083579c33dd59ac56ba8d7f5f02afdb0",
+        _RSTATS + "reports-深交所/华润三九：2025年半年度报告摘要.pdf",
+        "ec636366c51e4b3ce804429ce1636c314e820241", "2025 half-year report summary (半年度报告摘要, SZSE)",
+    ),
+    Source(
+        "600080.SH-2025H1.pdf", "金花股份", "hsh819/rstats",
+        "b728af3a083579c33dd59ac56ba8d7f5f02afdb0",
+        _RSTATS + "reports-上交所/600080_20250822_ODWZ.pdf",
+        "b81fffba58fff13341a31f642dbf9a23f3acd4c7", "2025 half-year report (SSE)",
+    ),
+    Source(
+        "000999.SZ-2023Q3.pdf", "华润三九", "hsh819/rstats",
+        "b728af3a083579c33dd59ac56ba8d7f5f02afdb0",
+        _RSTATS + "reports-深交所/华润三九：2023年三季度报告.pdf",
+        "34de28a29f33dbc94b27434a4addede67ae657c9", "2023 third-quarter report (SZSE)",
+    ),
+    Source(
+        "600201.SH-2020.pdf", "生物股份", "MetaGLM/FinGLM",
+        "ff48a9dc5e6c7f9d9a9c6120024dccefd8cbaa80",
+        _FINGLM
+        + "2021-04-23__金宇生物技术股份有限公司__600201__生物股份__2020年__年度报告.pdf",
+        "85eafea0300abaf715977af55b1a2e9600ce7b02", "2020 annual report (SSE, a veterinary vaccine maker)",
+    ),
+    Source(
+        "603339.SH-2019.pdf", "四方科技", "MetaGLM/FinGLM",
+        "ff48a9dc5e6c7f9d9a9c6120024dccefd8cbaa80",
+        _FINGLM
+        + "2020-04-16__四方科技集团股份有限公司__603339__四方科技__2019年__年度报告.pdfg",
+        "7c4bed9718d37f45a686646dce34ba8909e1f2e3", "2019 annual report (SSE, a machinery maker, .pdfg)",
+    ),
+    Source(
+        "600519.SH-2021.pdf", "贵州茅台", "RONyang-hui/financialCode",
+        "c8e833e36ff48be73eaf2f94f5fd2540cd287a01", "贵州茅台2021年年度报告.pdf",
+        "c96238e4641ac3ce735039a07d6a4848376fcc4a", "2021 annual report (SSE, a distiller)",
     ),
 )  # fmt: skip
 

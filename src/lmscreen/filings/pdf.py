@@ -38,7 +38,7 @@ from lmscreen.errors import InputError
 from lmscreen.filings import cache
 from lmscreen.filings.sections import SECTION_HEADINGS, is_toc_line
 
-EXTRACTOR_VERSION = 3
+EXTRACTOR_VERSION = 4
 """Bump on any change to what `extract_pdf` returns for a file: old cache entries are then never read."""
 LONG_REPORT_CHARS = 30_000
 """Above this many characters, only the pages holding the figures' sections are sent."""
@@ -115,6 +115,67 @@ def _cell(value: object) -> str:
     return " ".join(pieces)
 
 
+_GRID_SLACK = 0.5
+"""Points a cell's edge may miss a grid line by and still cover that grid column."""
+_THIN_COLUMN = 8.0
+"""A grid column narrower than this (points) holds no text: narrower than one character of a report's type.
+On the benchmark's PDFs such columns are 5-6 points wide, ruling offsets; no cell that narrow holds text."""
+
+
+_FIGURE_RE = re.compile(r"[-−(（]?[0-9][0-9,.\s]*[%％]?[)）]?")
+
+
+def _grid_rows(table: Any) -> list[list[str | None]]:
+    """The table's rows with a figure whose merged cell begins on a thin column moved to the column of text
+    it covers.
+
+    Why: pdfplumber splits a table into the columns of every ruling line any row draws, so a report whose
+    header row and body rows rule their cells a few points apart (SZSE templates: `本期发生额` over
+    x 246-392, its figures in one merged cell over x 241-397) gets thin 5-point columns beside the real
+    ones, and puts a merged cell's text in the first column it covers: the header in column 4, its figures
+    in column 3, and every figure read under the wrong header. A thin column holds no text
+    (`_THIN_COLUMN`); when no header or label of the table begins on it either, a figure's cell that begins
+    there is read under the first column it covers that is wide enough to print in, where its header
+    begins. Headers and labels stay where pdfplumber put them; so does a figure on a thin column some
+    header begins on (a sub-table below ruled differently: there the thin column is the figures' own).
+    A table whose rows do not lay out on one grid is returned as pdfplumber extracted it."""
+    extracted = table.extract()
+    rows = table.rows
+    edges = sorted({x for row in rows for box in row.cells if box for x in (box[0], box[2])})
+    width = len(edges) - 1
+    if len(rows) != len(extracted) or any(len(row.cells) != width for row in rows):
+        return extracted
+    heads = [
+        box[0]
+        for row, texts in zip(rows, extracted, strict=True)
+        for box, text in zip(row.cells, texts, strict=True)
+        if box is not None and text and not _FIGURE_RE.fullmatch(text.strip())
+    ]
+    out: list[list[str | None]] = []
+    for row, texts in zip(rows, extracted, strict=True):
+        laid: list[str | None] = list(texts)
+        for i, (box, text) in enumerate(zip(row.cells, texts, strict=True)):
+            if box is None or not text or not _FIGURE_RE.fullmatch(text.strip()):
+                continue
+            if edges[i + 1] - edges[i] >= _THIN_COLUMN or any(abs(h - box[0]) <= _GRID_SLACK for h in heads):
+                continue
+            target = _first_wide(box, i, edges)
+            if target != i and laid[target] is None:
+                laid[i], laid[target] = "", text
+        out.append(laid)
+    return out
+
+
+def _first_wide(box: tuple[float, float, float, float], first: int, edges: list[float]) -> int:
+    """The first grid column of at least `_THIN_COLUMN` that the cell covers; its own first when none."""
+    for j in range(first, len(edges) - 1):
+        if edges[j + 1] > box[2] + _GRID_SLACK:
+            break
+        if edges[j + 1] - edges[j] >= _THIN_COLUMN:
+            return j
+    return first
+
+
 def _page_text(page: Any) -> str:
     """Lines outside tables and table rows as `a | b | c`, in their order down the page."""
     tables = page.find_tables()
@@ -129,7 +190,7 @@ def _page_text(page: Any) -> str:
     for line in page.filter(outside).extract_text_lines() if boxes else page.extract_text_lines():
         pieces.append((float(line["top"]), line["text"]))
     for table in tables:
-        rows = [" | ".join(_cell(c) for c in row) for row in table.extract() if any(c for c in row)]
+        rows = [" | ".join(_cell(c) for c in row) for row in _grid_rows(table) if any(c for c in row)]
         pieces.append((float(table.bbox[1]), "\n".join(rows)))
     pieces.sort(key=lambda p: p[0])
     return "\n".join(text for _, text in pieces if text.strip())

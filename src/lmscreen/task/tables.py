@@ -52,6 +52,9 @@ _UNIT_LINE_RE = re.compile(
     r"^\s*(?:金额)?\s*(?:人民币|RMB)\s?(万亿元|亿元|百万元|万元|千元|元)(?:[，,、（(；;\s]|$)", re.MULTILINE
 )
 """`人民币百万元，另有标注除外`: a unit line above a table that does not say 单位."""
+_BARE_UNIT_LINE_RE = re.compile(r"^\s*(?:人民币)?\s*(万亿元|亿元|百万元|万元|千元|元)\s*$")
+"""`元` alone on the line right above a table: the SZSE template prints a key-figure table's unit so, at the
+table's right edge, with no 单位 before it."""
 _PAGE_LINE_RE = re.compile(
     r"^\s*(?:第?\s*\d+\s*页?\s*/\s*(?:共\s*)?\d+\s*页?|-?\s*\d+\s*-?|\d+\s*/\s*\d+)\s*$"
 )
@@ -109,6 +112,7 @@ class Table:
             _DECLARED_RE.search(self.context)
             or _UNIT_RE.search(self.context)
             or _UNIT_LINE_RE.search(self.context)
+            or _BARE_UNIT_LINE_RE.match(self.context.rsplit("\n", 1)[-1])
         )
         return m.group(1) if m else None
 
@@ -413,10 +417,23 @@ def _continues_label(table: Table, cells: list[Cell], moved_from: int, label_at:
         return True
     if moved_from == 0 or moved_from != label_at or above.rstrip().endswith(("）", ")")):
         return False
-    if table_label(above) is None:
+    named = table_label(above)
+    if named is None:
         return True  # `归属于上`: no label yet, so the row below holds the rest of it
+    if _whole_item(above, named[2]) and not cells[0].text.lstrip().startswith(("(", "（")):
+        return False  # `其中：营业收入` then `利息收入`: the next item (a row with no figures), not the rest
     # `每股收益（元/股）` under `…净利润`: a row of its own, not the rest of the label above
     return not _begins_label(cells[0].text)
+
+
+def _whole_item(label: str, named: str) -> bool:
+    """Whether a row's label ends on the figure's name it holds (`其中：营业收入`, `营业成本`): a whole item.
+
+    Why: a statement prints items with no figures of their own right under one (`利息收入`, `已赚保费`
+    under `其中：营业收入` in a 合并利润表); read as the rest of a wrapped label they turn `营业成本` into
+    `营业成本利息支出…`, which names no figure, and the derived margin loses its cost. A label cut mid-word
+    (`归属于上市公司股东的净利`) does not end on a name and still takes the row below."""
+    return "".join(label.split()).endswith("".join(named.split()))
 
 
 def _begins_label(text: str) -> bool:

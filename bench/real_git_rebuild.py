@@ -116,13 +116,6 @@ SOURCES = (
         "85eafea0300abaf715977af55b1a2e9600ce7b02", "2020 annual report (SSE, a veterinary vaccine maker)",
     ),
     Source(
-        "603339.SH-2019.pdf", "四方科技", "MetaGLM/FinGLM",
-        "ff48a9dc5e6c7f9d9a9c6120024dccefd8cbaa80",
-        _FINGLM
-        + "2020-04-16__四方科技集团股份有限公司__603339__四方科技__2019年__年度报告.pdfg",
-        "7c4bed9718d37f45a686646dce34ba8909e1f2e3", "2019 annual report (SSE, a machinery maker, .pdfg)",
-    ),
-    Source(
         "600519.SH-2021.pdf", "贵州茅台", "RONyang-hui/financialCode",
         "c8e833e36ff48be73eaf2f94f5fd2540cd287a01", "贵州茅台2021年年度报告.pdf",
         "c96238e4641ac3ce735039a07d6a4848376fcc4a", "2021 annual report (SSE, a distiller)",

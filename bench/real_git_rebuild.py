@@ -37,8 +37,6 @@ class Source:
 
 _RSTATS = "B题-示例数据/附件2：财务报告/"
 """Where hsh819/rstats keeps its filings (a contest's sample data: SSE and SZSE periodic reports)."""
-_FINGLM = "code/结婚买房代代韭菜/serving/test_data/allpdf/"
-"""Where MetaGLM/FinGLM keeps one team's test annual reports."""
 
 SOURCES = (
     Source(
@@ -107,13 +105,6 @@ SOURCES = (
         "b728af3a083579c33dd59ac56ba8d7f5f02afdb0",
         _RSTATS + "reports-深交所/华润三九：2023年三季度报告.pdf",
         "34de28a29f33dbc94b27434a4addede67ae657c9", "2023 third-quarter report (SZSE)",
-    ),
-    Source(
-        "600201.SH-2020.pdf", "生物股份", "MetaGLM/FinGLM",
-        "ff48a9dc5e6c7f9d9a9c6120024dccefd8cbaa80",
-        _FINGLM
-        + "2021-04-23__金宇生物技术股份有限公司__600201__生物股份__2020年__年度报告.pdf",
-        "85eafea0300abaf715977af55b1a2e9600ce7b02", "2020 annual report (SSE, a veterinary vaccine maker)",
     ),
     Source(
         "600519.SH-2021.pdf", "贵州茅台", "RONyang-hui/financialCode",

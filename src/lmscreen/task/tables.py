@@ -62,6 +62,10 @@ _MAX_CELL = 40
 """Longer than this is prose, not a cell (label cells of annual-report tables run to ~30 characters)."""
 _NUMERIC_CELL_RE = re.compile(r"^[-+(（]?[0-9][0-9,.]*\s*[%]?[)）]?$")
 _CONTEXT_LINES = 3
+_RUNNING_HEAD = 32
+"""The longest line taken for a running head when it repeats (three times or more): a report's page head
+names the company and the report (`金花企业（集团）股份有限公司 2025年第三季度报告`, 26 characters), and a
+table a page break cuts goes on past it."""
 
 
 @dataclass(frozen=True)
@@ -210,7 +214,8 @@ class _Rows:
     def __init__(self, folded: str, markup: list[tuple[list[Cell], int, int]]) -> None:
         self.items: list[tuple[str, list[Cell] | str, int, int]] = []
         marks = sorted(markup, key=lambda r: r[1])
-        repeated = Counter(line.strip() for line in folded.split("\n") if 0 < len(line.strip()) <= 24)
+        lines = (line.strip() for line in folded.split("\n"))
+        repeated = Counter(line for line in lines if 0 < len(line) <= _RUNNING_HEAD)
         self.running = {line for line, n in repeated.items() if n >= 3 and not re.search(r"[|\t]", line)}
         k = 0
         covered_to = -1

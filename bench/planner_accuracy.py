@@ -5,7 +5,7 @@ Two sets of logged start-ups, each row citing its source:
 - calibration: ../shared/research/vllm-measurements-calibration.csv (copied to tests/data/research/) and
   bench/data/vllm-logs-public.csv (llm-d's H100 table and the start-ups gathered for issue 25). The release
   constants of lmscreen.model.memory.releases were fitted on these.
-- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv, -5.csv, -6.csv to -30.csv,
+- held out: bench/data/vllm-logs-heldout.csv, -3.csv, -4.csv, -5.csv, -6.csv to -31.csv,
   start-ups the constants were *not* fitted on; their numbers are reported as they come out. Each file's rows
   were recorded with their sources before the planner was run on them, and the first scoring of each is kept
   here, because only that one is blind (a held-out row looked at while changing the planner no longer tests
@@ -903,6 +903,21 @@ Two sets of logged start-ups, each row citing its source:
   where 8.28 load (-8.8%: which modules the compressed-tensors export keeps 16 bit is not in any copy found)
   and 177,750 tokens where 107,923 were logged (vLLM's per-request sizing of its sliding layers at this
   ceiling is not the planner's), so it was not added.
+  vllm-logs-heldout-31.csv (5 start-ups, committed in 7a02239 before this script saw them, at most two per
+  source, none in any earlier CSV): Qwen/Qwen3-0.6B on a desktop RTX 3060 at 0.19.0 eager (0.60 / 4,096 / 8
+  sequences, started; 0.75 / 8,192, pool sized and then EngineCore failed in _dummy_sampler_run),
+  Qwen/Qwen2.5-7B-Instruct-AWQ on an H200 at 0.31.0 (utilization not quoted: weights only), and
+  scb10x/typhoon2.5-qwen3-4b named bare on an RTX 5060 Ti at 0.70 / 8,192 under bare vLLM 0.29.0 and under
+  Xinference's vLLM 0.30.0 (token counts only): 10 of 12 checks (83.3%: weights 5/5, KV within 10% 1/2,
+  verdicts 4/5). Both misses are the 0.75 RTX 3060 run: its pool is planned 6.94 / 8.03 GiB (13.6%) and it is
+  planned to start. Its logged pool and weights (8.03 + 1.12 = 9.15 GiB) exceed the whole 0.75 budget (8.72 of
+  11.63 GiB), which vLLM's profile allows only when memory held outside the engine shrinks between its start
+  snapshot and the profile (a negative non-torch term); the same desktop card had 2.6 GiB held by other
+  processes at the session's first attempt. The 0.60 run on the card came out at 0.3% (5.70 / 5.68). Weights:
+  the H200 AWQ 5.19 / 5.38 (3.5%), the typhoon rows 7.46 / 7.64 (2.4%, estimated like Qwen3-4B); the typhoon
+  pools are planned at 14,288 tokens where 0.29.0 logged 10,576 and 0.30.0 (through Xinference) 19,744.
+  Held out with it: 536 of 581 (92.3%: weights 177/189, KV within 10% 150/167, verdicts 209/225); calibration
+  0.3%, 33 of 33.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it
@@ -971,6 +986,7 @@ HELDOUT_CSVS = [
     ROOT / "bench" / "data" / "vllm-logs-heldout-28.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-29.csv",
     ROOT / "bench" / "data" / "vllm-logs-heldout-30.csv",
+    ROOT / "bench" / "data" / "vllm-logs-heldout-31.csv",
 ]
 GIB = 1 << 30
 NATIVE_SAMPLER = re.compile(r"FlashInfer is not available|VLLM_USE_FLASHINFER_SAMPLER=0")

@@ -1053,7 +1053,8 @@ MTP_DRAFT = re.compile(
 MTP_TOKENS = re.compile(r"\bMTP (?:n|K)=(\d+)|num_speculative_tokens\W{0,3}(\d+)")
 # vLLM flags a row's notes quote that change what the model holds: `--language-model-only` (no vision tower,
 # no encoder profile) and `--mamba-ssm-cache-dtype float16` (a 16-bit recurrent state); memory.flags.
-LANGUAGE_ONLY = re.compile(r"--language-model-only\b")
+# a note saying the run had no such flag ("served multimodal (no --language-model-only, ...)") is not the flag
+LANGUAGE_ONLY = re.compile(r"(?<!no )(?<!without )--language-model-only\b")
 SSM_DTYPE = re.compile(r"--mamba-ssm-cache-dtype[ =](\w+)")
 # Rows whose notes quote --language-model-only for another run than the one logged, with the evidence.
 NOT_LANGUAGE_ONLY = {

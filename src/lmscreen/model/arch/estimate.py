@@ -711,6 +711,25 @@ def _add_default_tower(spec: ModelSpec) -> None:
     )
 
 
+_OMNI_NAME = re.compile(r"(?i)(?:^|[-_/])omni(?=$|[-_.\d])")
+"""Omni names (`Qwen2.5-Omni-7B`): a thinker that hears as well as sees."""
+
+
+def _add_omni_audio(spec: ModelSpec) -> None:
+    """Give an Omni-named model whose template has no audio tower (Qwen2.5-Omni-7B estimated like
+    Qwen2.5-VL-7B) the Whisper-style encoder of Qwen2.5-Omni's thinker, projected to its width: vLLM loads the
+    thinker's audio tower with its vision tower (16.74 GiB logged for Qwen2.5-Omni-7B at 0.10.2, where the VL
+    sibling's layout holds 15.56). Only where the name's size is its template's own (`_add_default_tower`)."""
+    from lmscreen.model.arch.audio import QWEN_OMNI_AUDIO, audio_params
+
+    audio = audio_params(QWEN_OMNI_AUDIO, spec.hidden_size)
+    spec.audio_params = audio
+    spec.total_params = (spec.total_params or 0) + audio
+    spec.sources["audio_params"] = (
+        f"{ESTIMATE}: an Omni name: the Whisper-style audio encoder of Qwen2.5-Omni's thinker (32 x 1280)"
+    )
+
+
 def spec_from_name(name: str, *, exclude: frozenset[str] = frozenset()) -> ModelSpec:
     """Estimate the architecture of `name` from the catalog model it most resembles; InputError if none.
 
@@ -823,6 +842,8 @@ def spec_from_name(name: str, *, exclude: frozenset[str] = frozenset()) -> Model
         # the language model it is built on, as a llava name's is; a size the layout is scaled to (Llama-3.2-
         # 11B-Vision from the 8B) already holds the whole model, tower included
         _add_default_tower(spec)
+    if same_size and not spec.audio_params and _OMNI_NAME.search(name.split("/")[-1]):
+        _add_omni_audio(spec)
     same_release = _release_sibling(name, size_b)
     if same_release is not None and same_release.max_context:
         spec.max_position_embeddings = same_release.max_context

@@ -918,6 +918,27 @@ Two sets of logged start-ups, each row citing its source:
   pools are planned at 14,288 tokens where 0.29.0 logged 10,576 and 0.30.0 (through Xinference) 19,744.
   Held out with it: 536 of 581 (92.3%: weights 177/189, KV within 10% 150/167, verdicts 209/225); calibration
   0.3%, 33 of 33.
+  Looked at since (no longer blind), the pl31 pass: (1) a vision name at its text sibling's size whose line
+  the catalog holds no vision model of carries the SigLIP so400m/14 tower (arch.estimate._add_default_tower;
+  vision.SIGLIP_SO400M_TOWER, the config llama.cpp's README-granitevision writes for granite-vision-3.2-2b,
+  the 1152 x 27 x 4304 shape most catalog towers share), and a row note saying the run had *no*
+  --language-model-only no longer switches the flag on (LANGUAGE_ONLY): heldout-22's granite-vision-3.3-2b
+  weights 4.73 -> 5.51 / 5.54, pool 1.5% -> 0.6%; heldout-29's A100 Qwen3.8-27B AWQ pool 3.1% -> 8.8% (its
+  note says the tower was served). (2) An Omni name carries the Whisper-style audio encoder of Qwen2.5-Omni's
+  thinker (arch.audio.whisper_audio_params, QWEN_OMNI_AUDIO from transformers' Qwen2_5OmniAudioEncoderConfig
+  defaults, 0.64 B): heldout-28's Qwen2.5-Omni-7B weights 15.56 -> 16.76 / 16.74, pool 9.3% -> 2.5%. Held out
+  536 -> 538 of 581 (92.6%); calibration 0.3%, 33 of 33. Tried and not adopted: judging a generic template
+  (a family the catalog does not know) by its real count instead of its name's size fits LightOnOCR-2-1B
+  (2.33 -> 1.95 / 1.88 GiB, +1) but plans Seed-OSS-36B at 34.4 B (36.15 real) and, fitted exactly to the
+  name's size, takes Kimi-Dev-72B (72.7 B, named 72B) 3% low and its TP2 pool from 3.3% to 101% (-3): a
+  name's size rounds either way, so nothing general picks between them. Left, and why: the 0.75 RTX 3060
+  run's pool exceeds its own budget (memory outside the engine changed during the profile); LightOnOCR-2-1B
+  and MiniCPM5-1B have no config copy (MiniCPM5-1B's logged pool gives 24 KiB a token, so head_dim 128, but
+  its vocabulary and MLP width are not stated); gemma-4-E2B's QAT w4a16 export keeps ~0.56 B of its body 16
+  bit (8.02 logged against 1.85 B x 4.16 bpw planned) where E4B's keeps almost none, and no copy of either
+  export's ignore list was found; granite-4.0-h-350m (0.84 GiB logged for 0.34 B, 0.63 GiB of bf16) loads on a
+  ROCm APU whose load figure may count more than the weights; gpt-oss-120b at 0.11 on H100 is the Marlin
+  MXFP4 backend (65.97 GiB, vllm#23278) a pip install without triton_kernels falls back to, as recorded above.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

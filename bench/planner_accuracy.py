@@ -930,8 +930,8 @@ Two sets of logged start-ups, each row citing its source:
   536 -> 538 of 581 (92.6%); calibration 0.3%, 33 of 33. Tried and not adopted: judging a generic template
   (a family the catalog does not know) by its real count instead of its name's size fits LightOnOCR-2-1B
   (2.33 -> 1.95 / 1.88 GiB, +1) but plans Seed-OSS-36B at 34.4 B (36.15 real) and, fitted exactly to the
-  name's size, takes Kimi-Dev-72B (72.7 B, named 72B) 3% low and its TP2 pool from 3.3% to 101% (-3): a
-  name's size rounds either way, so nothing general picks between them. Left, and why: the 0.75 RTX 3060
+  name's size, takes Kimi-Dev-72B's weights (72.7 B, named 72B) 4.4% low and its TP2 pool from 3.3% to 101%
+  (-3 checks): a name's size rounds either way, so nothing general picks between them. Left, and why: the 0.75 RTX 3060
   run's pool exceeds its own budget (memory outside the engine changed during the profile); LightOnOCR-2-1B
   and MiniCPM5-1B have no config copy (MiniCPM5-1B's logged pool gives 24 KiB a token, so head_dim 128, but
   its vocabulary and MLP width are not stated); gemma-4-E2B's QAT w4a16 export keeps ~0.56 B of its body 16

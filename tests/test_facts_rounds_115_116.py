@@ -122,3 +122,13 @@ def test_a_run_together_half_year_column_is_the_next_halfs_results() -> None:
     assert _kept(text, "gross_margin") == 90.2
     assert _kept(text, "roe") == 18.3
     assert _kept(text, "revenue") is None
+
+
+def test_a_run_together_header_of_years_with_their_nian_holds_the_half_years_column() -> None:
+    text = (
+        _COVER.format(date="2020年10月19日")
+        + _THIS_YEAR
+        + "表4：公司2015-20H1净资产收益率变化及分拆2015年2016年2017年2018年2019年20年上半年"
+        "净资产收益率（%）14.725.828.034.057.820.1销售净利率（%）15.837.734.536.253.459.5资料来源：万得\n"
+    )
+    assert _kept(text, "roe") == 20.1

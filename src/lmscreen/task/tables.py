@@ -456,11 +456,11 @@ def align(table: Table, row: list[Cell], index: int) -> Cell | None:
     return row[target]
 
 
-_GLUED_YEAR = r"(?:19|20)[0-9]{2}(?:[AE]|H1)?"
+_GLUED_YEAR = r"(?:(?:19|20)?[0-9]{2}年(?:上半年)?|(?:19|20)[0-9]{2}(?:[AE]|H1)?)"
 _GLUED_YEARS_RE = re.compile(rf"(?<![0-9.])(?:{_GLUED_YEAR}){{3,8}}(?![0-9.%])")
 """A forecast table's year header a PDF extraction printed with nothing between its cells
 (`2019A2020A2021E2022E2023E`, `201820192020E2021E2022E`, with a half year's actual column:
-`20192020H12020E2021E2022E`)."""
+`20192020H12020E2021E2022E`, or each year with its 年: `2015年2016年…2019年20年上半年`)."""
 _GLUED_ROW_RE = re.compile(r"((?:[^0-9.\-]|-(?![0-9])){1,24}?)(-?[0-9][0-9.%\-]*[0-9%])(?![0-9.])")
 """A row of such a table: its label, then its cells run together (`ROE（%）11.486.805.568.039.40`)."""
 

@@ -132,3 +132,12 @@ def test_a_run_together_header_of_years_with_their_nian_holds_the_half_years_col
         "净资产收益率（%）14.725.828.034.057.820.1销售净利率（%）15.837.734.536.253.459.5资料来源：万得\n"
     )
     assert _kept(text, "roe") == 20.1
+
+
+def test_a_run_together_header_running_back_in_time_is_a_peer_table() -> None:
+    text = (
+        "2020H1公司营收为2.42亿，同比增长0.72%；归母净利润为1.48亿元，同比增长14.59%。"
+        "表1：同行业可比公司财务数据2020H1201920182017营业收入（亿元）华熙生物9.4718.8612.638.18"
+        "昊海生科4.969.928.447.11爱美客2.425.583.212.22资料来源：公司公告\n"
+    )
+    assert _kept(text, "revenue") == 242_000_000.0

@@ -508,7 +508,7 @@ def flattened_tables(folded: str) -> list[Table]:
             for y in re.finditer(_GLUED_YEAR, h.group(0))
         ]
         columns = _header(header)
-        if columns is None or len(columns) != len(header) - 1:
+        if columns is None or len(columns) != len(header) - 1 or not _ascending(columns):
             continue
         table = Table(header, columns, start=h.start())
         pos = h.end()
@@ -545,6 +545,14 @@ def _segment_title(folded: str, start: int) -> bool:
     title = folded[lo:start]
     stop = max(title.rfind(mark) for mark in "。；;！!？?")
     return _SEGMENT_HEAD_RE.search(title[stop + 1 :]) is not None
+
+
+def _ascending(columns: dict[int, Column]) -> bool:
+    """Whether a run-together header's years never go down (`20192020H12020E2021E`): a forecast or history
+    table runs from past to future. One that starts on the latest (`同行业可比公司财务数据2020H1201920182017`)
+    lists peers' figures, a company to a row under one label, and is not read as the company's table."""
+    years = [c.period.period.year for _, c in sorted(columns.items()) if c.period and c.period.period]
+    return all(a is not None and b is not None and a <= b for a, b in zip(years, years[1:], strict=False))
 
 
 def _whole_numbers_row(label: str, run: str) -> bool:

@@ -931,14 +931,15 @@ Two sets of logged start-ups, each row citing its source:
   (a family the catalog does not know) by its real count instead of its name's size fits LightOnOCR-2-1B
   (2.33 -> 1.95 / 1.88 GiB, +1) but plans Seed-OSS-36B at 34.4 B (36.15 real) and, fitted exactly to the
   name's size, takes Kimi-Dev-72B's weights (72.7 B, named 72B) 4.4% low and its TP2 pool from 3.3% to 101%
-  (-3 checks): a name's size rounds either way, so nothing general picks between them. Left, and why: the 0.75 RTX 3060
-  run's pool exceeds its own budget (memory outside the engine changed during the profile); LightOnOCR-2-1B
-  and MiniCPM5-1B have no config copy (MiniCPM5-1B's logged pool gives 24 KiB a token, so head_dim 128, but
-  its vocabulary and MLP width are not stated); gemma-4-E2B's QAT w4a16 export keeps ~0.56 B of its body 16
-  bit (8.02 logged against 1.85 B x 4.16 bpw planned) where E4B's keeps almost none, and no copy of either
-  export's ignore list was found; granite-4.0-h-350m (0.84 GiB logged for 0.34 B, 0.63 GiB of bf16) loads on a
-  ROCm APU whose load figure may count more than the weights; gpt-oss-120b at 0.11 on H100 is the Marlin
-  MXFP4 backend (65.97 GiB, vllm#23278) a pip install without triton_kernels falls back to, as recorded above.
+  (-3 checks): a name's size rounds either way, so nothing general picks between them. Left, and why: the
+  0.75 RTX 3060 run's pool exceeds its own budget (memory outside the engine changed during the profile);
+  LightOnOCR-2-1B and MiniCPM5-1B have no config copy (MiniCPM5-1B's logged pool gives 24 KiB a token, so
+  head_dim 128, but its vocabulary and MLP width are not stated); gemma-4-E2B's QAT w4a16 export keeps ~0.56
+  B of its body 16 bit (8.02 logged against 1.85 B x 4.16 bpw planned) where E4B's keeps almost none, and no
+  copy of either export's ignore list was found; granite-4.0-h-350m (0.84 GiB logged for 0.34 B, 0.63 GiB of
+  bf16) loads on a ROCm APU whose load figure may count more than the weights; gpt-oss-120b at 0.11 on H100
+  is the Marlin MXFP4 backend (65.97 GiB, vllm#23278) a pip install without triton_kernels falls back to, as
+  recorded above.
 
 Every row is planned with what the start-up used (GPU and its logged total, TP × PP, utilization,
 max-model-len, block size, max-num-seqs, batched tokens, KV dtype, the vLLM release) and checked on what it

@@ -47,7 +47,7 @@ from lmscreen.task.periods import Period
 from lmscreen.task.prose import _ASPECT_RE, read_prose
 from lmscreen.task.statements import read_statements
 from lmscreen.task.table_facts import read_table_facts
-from lmscreen.task.tables import flattened_tables, read_tables
+from lmscreen.task.tables import flattened_tables, glued_year_headers, read_tables
 from lmscreen.task.units import FoldedText, ScannedText, scan
 from lmscreen.task.vocabulary import FORECAST_RE
 
@@ -556,7 +556,7 @@ def read_facts(
         facts = [_paged(f, pages) for f in facts]
         loose = [_paged(f, pages) for f in loose]
     period = _later_report(_second_report_period(reading.folded, reading.main, facts), facts)
-    period = _next_year_interim(period, facts)
+    period = _glued_half_after(reading.folded, _next_year_interim(period, facts))
     period = _year_without_figures(reading.folded, period, facts)
     period = _half_without_figures(reading.folded, period, facts)
     period = _quarter_only(period, facts, period)
@@ -680,13 +680,41 @@ def _marked_actual(folded: str, main: Period | None) -> Period | None:
     year whose results are not its latest; the text itself marks a later year's results (`2020A`) as out.
     The document's period is no earlier than the latest year its own table marks actual: that year (when
     the document was dated an earlier one, or not at all)."""
-    years = [int(m.group(1)) for m in _ACTUAL_COLUMN_RE.finditer(folded)]
+    years = [int(m.group(1)) for m in _ACTUAL_COLUMN_RE.finditer(folded)] + _glued_actual_years(folded)
     if not years:
         return main
     marked = max(years)
     if main is None or main.year is None or main.year < marked:
         return Period(marked, "FY")
     return main
+
+
+def _glued_half_after(folded: str, main: Period | None) -> Period | None:
+    """`表9：利润表摘要（单位：百万元）2014201520162017201820192020H1营业收入…`: a history table whose last
+    column is the half year after the main year's results prints that half's results, so the text was written
+    after them and the half is its latest period (the forecast table beside it still marks the year `A`);
+    a later report the text prints (`_next_year_interim`'s nine months) is settled before."""
+    halves = [
+        int(header[-1][:4])
+        for header in glued_year_headers(folded)
+        if header[-1].endswith("H1") and all(not y.endswith("E") for y in header)
+    ]
+    if main is not None and main.year is not None and main.sub == "FY" and main.year + 1 in halves:
+        return Period(main.year + 1, "H1")
+    return main
+
+
+def _glued_actual_years(folded: str) -> list[int]:
+    """`盈利预测与估值201820192020E2021E2022E`: a forecast table's glued header that marks only its estimates
+    (`E`) leaves the years before them unmarked, and those are results; the last of them, right before the
+    first estimate, is the latest year of results the table knows."""
+    years = []
+    for header in glued_year_headers(folded):
+        marks = [(int(y[:4]), y[4:]) for y in header]
+        first = next((i for i, (_, mark) in enumerate(marks) if mark == "E"), None)
+        if first is not None and first > 0 and marks[first - 1][1] in ("", "A"):
+            years.append(marks[first - 1][0])
+    return years
 
 
 _LISTED_CODE_RE = re.compile(r"[（(]\s?([0-9]{6})(?:\.(?:SH|SZ))?\s?[)）]|(?<![0-9])([0-9]{6})\.(?:SH|SZ)")

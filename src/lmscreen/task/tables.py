@@ -456,20 +456,30 @@ def align(table: Table, row: list[Cell], index: int) -> Cell | None:
     return row[target]
 
 
-_GLUED_YEARS_RE = re.compile(r"(?<![0-9.])(?:(?:19|20)[0-9]{2}[AE]?){3,8}(?![0-9.%])")
+_GLUED_YEARS_RE = re.compile(
+    r"(?<![0-9.])(?:(?:19|20)[0-9]{2}[AE]?){2,7}(?:(?:19|20)[0-9]{2}(?:[AE]|H[12]|Q[1-4])?)(?![0-9.%])"
+)
 """A forecast table's year header a PDF extraction printed with nothing between its cells
-(`2019A2020A2021E2022E2023E`, `201820192020E2021E2022E`)."""
-_GLUED_ROW_RE = re.compile(r"([^0-9.\-]{1,24}?)(-?[0-9][0-9.%\-]*[0-9%])(?![0-9.])")
+(`2019A2020A2021E2022E2023E`, `201820192020E2021E2022E`), or a history's whose last column is an interim
+(`2014201520162017201820192020H1`)."""
+_GLUED_YEAR_RE = re.compile(r"(?:19|20)[0-9]{2}(?:[AE]|H[12]|Q[1-4])?")
+_GLUED_ROW_RE = re.compile(r"([^0-9.]{1,24}?)(-?[0-9][0-9.,%\-]*[0-9%])(?![0-9.])")
 """A row of such a table: its label, then its cells run together (`ROE（%）11.486.805.568.039.40`)."""
+_SCALE_UNIT_RE = re.compile(r"[(（]\s*(?:(?:金额)?单位[:：]\s*)?人民币\s*(百万|千万|万|亿|千)\s*[)）]")
+"""`会计年度(人民币百万)`: a scale with no 元, the unit a broker's statements print above their columns."""
+_GLUED_CONTEXT = 40
+"""How far before a glued header its title and unit are looked for (`利润表摘要（单位：百万元）`)."""
 
 
 def split_cells(run: str) -> list[tuple[int, int]] | None:
     """The cells of a run of numbers printed with nothing between them, as (start, end) in `run`: only
-    when one count of decimals cuts the whole run into plain numbers (no leading zero but `0.xx`, a sign
-    only first), each with that many decimals and all with or all without a `%`. A table prints a row's
-    figures to one precision, so the cut is certain; a run no such cut consumes is not read."""
-    found = [cut for d in (1, 2, 3, 4) if (cut := _cut(run, d)) is not None]
-    return found[0] if len(found) == 1 else None
+    when one cut consumes the whole run into plain numbers (no leading zero but `0.xx`, a sign only first),
+    each either with one count of decimals (all with or all without a `%`) or an integer grouped by
+    thousands (`30,66335,446` is 30,663 and 35,446: three digits follow each comma, so the digits before
+    the next comma begin the next cell). A table prints a row's figures to one precision, so the cut is
+    certain; a run two counts of decimals cut differently (`785.171,095`), or none, is not read."""
+    found = {tuple(cut) for d in (1, 2, 3, 4) if (cut := _cut(run, d)) is not None}
+    return list(found.pop()) if len(found) == 1 else None
 
 
 def _cut(run: str, decimals: int) -> list[tuple[int, int]] | None:
@@ -477,12 +487,19 @@ def _cut(run: str, decimals: int) -> list[tuple[int, int]] | None:
     i = 0
     while i < len(run):
         j = i + (run[i] == "-")
-        point = run.find(".", j)
-        whole = run[j:point] if point > j else ""
-        if not whole.isdigit() or (len(whole) > 1 and whole[0] == "0"):
+        lead = re.match(r"[0-9]*", run[j:]).group(0)  # type: ignore[union-attr]
+        k = j + len(lead)
+        if not lead or (len(lead) > 1 and lead[0] == "0"):
             return None
-        end = point + 1 + decimals
-        if not run[point + 1 : end].isdigit() or len(run[point + 1 : end]) != decimals:
+        if k < len(run) and run[k] == ",":
+            end = _grouped_end(run, k, lead)
+            if end is None:
+                return None
+        elif k < len(run) and run[k] == ".":
+            end = k + 1 + decimals
+            if not run[k + 1 : end].isdigit() or len(run[k + 1 : end]) != decimals:
+                return None
+        else:
             return None
         if end < len(run) and run[end] == "%":
             end += 1
@@ -493,32 +510,76 @@ def _cut(run: str, decimals: int) -> list[tuple[int, int]] | None:
     return cells
 
 
+def _grouped_end(run: str, comma: int, lead: str) -> int | None:
+    """Where an integer grouped by thousands ends (`1,604` of `1,6041,289`): one to three digits, then
+    groups of a comma and three digits; a point or a short group after them leaves the run unread."""
+    if len(lead) > 3:
+        return None
+    k = comma
+    while k < len(run) and run[k] == ",":
+        if not run[k + 1 : k + 4].isdigit() or len(run[k + 1 : k + 4]) != 3:
+            return None
+        k += 4
+    if k < len(run) and run[k] == ".":
+        return None
+    return k
+
+
 def flattened_tables(folded: str) -> list[Table]:
     """The forecast tables a PDF extraction ran into one line with nothing between cells: a glued year
-    header, then the rows right after it whose cells split (`split_cells`) into exactly one per year. A row
-    that does not ends the table; the columns are the header's years, so only the main period's column is
-    the period's figure (the later ones are forecasts)."""
+    header, then the rows after it whose cells split (`split_cells`) into exactly one per year. A row
+    that does not split so (a growth row one year short, negatives in brackets, bare integers no cut can
+    tell apart) is passed over, as two statements printed side by side interleave their rows; the table
+    ends where no labelled run follows (prose) or at the next glued header. The columns are the header's
+    years, so only the main period's column is the period's figure (the later ones are forecasts); the
+    unit is the row's, else the one printed right before the header (`会计年度(人民币百万)`)."""
     tables = []
-    for h in _GLUED_YEARS_RE.finditer(folded):
+    headers = list(_GLUED_YEARS_RE.finditer(folded))
+    for n, h in enumerate(headers):
         header = [Cell("", h.start(), h.start())]
         header += [
             Cell(y.group(0), h.start() + y.start(), h.start() + y.end())
-            for y in re.finditer(r"(?:19|20)[0-9]{2}[AE]?", h.group(0))
+            for y in _GLUED_YEAR_RE.finditer(h.group(0))
         ]
         columns = _header(header)
         if columns is None or len(columns) != len(header) - 1:
             continue
-        table = Table(header, columns, start=h.start())
+        table = Table(header, columns, context=_glued_context(folded, h.start()), start=h.start())
+        stop = headers[n + 1].start() if n + 1 < len(headers) else len(folded)
         pos = h.end()
-        while (m := _GLUED_ROW_RE.match(folded, pos)) is not None:
+        while (m := _GLUED_ROW_RE.match(folded, pos)) is not None and m.end() <= stop:
+            pos = m.end()
             cut = split_cells(m.group(2))
             if cut is None or len(cut) != len(header) - 1:
-                break
+                continue
             label = m.group(1).strip()
             row = [Cell(label, m.start(1), m.end(1))]
             row += [Cell(m.group(2)[s:e], m.start(2) + s, m.start(2) + e) for s, e in cut]
             table.rows.append(row)
-            pos = m.end()
+        table.rows = _without_breakdown_rows(table.rows)
         if table.rows:
             tables.append(table)
     return tables
+
+
+def _without_breakdown_rows(rows: list[list[Cell]]) -> list[list[Cell]]:
+    """A glued table that prints one label on several rows (`嗨体…毛利率…爱芙莱…毛利率…总收入…毛利率`,
+    `血液制品营业收入…成本…毛利率…疫苗营业收入…成本…毛利率`) breaks its figures down by part, each part's
+    rows under its name: none of those rows says whose it is, so none is read."""
+    keys = [re.sub(r"[(（][^)）]*[)）]|\s", "", row[0].text) for row in rows]
+    seen = Counter(keys)
+    return [row for row, key in zip(rows, keys, strict=True) if seen[key] == 1]
+
+
+def _glued_context(folded: str, start: int) -> str:
+    """The words right before a glued header, from its sentence's start or the last figure before it (a
+    row of the table above): its title and unit, with a `(人民币百万)` scale said as the unit it is."""
+    before = folded[max(0, start - _GLUED_CONTEXT) : start]
+    before = re.split(r"[。\n]|[0-9%](?=[^0-9%]*$)", before)[-1]
+    scale = _SCALE_UNIT_RE.search(before)
+    return before + (f" 单位：{scale.group(1)}元" if scale else "")
+
+
+def glued_year_headers(folded: str) -> list[list[str]]:
+    """Each glued year header's years as printed (`['2019', '2020E', '2021E']`)."""
+    return [_GLUED_YEAR_RE.findall(h.group(0)) for h in _GLUED_YEARS_RE.finditer(folded)]

@@ -97,3 +97,16 @@ def test_a_history_ending_on_a_full_year_leaves_the_period() -> None:
     text = _HISTORY.replace("2020H1营业收入", "2020营业收入").replace("2020年10月08日", "2021年3月08日")
     sheet = read_facts(text, names=("某公司",))
     assert sheet.period is not None and sheet.period.sub == "FY"
+
+
+_SIDE_BY_SIDE = (
+    "公司发布2019年年报。财务预测表资产负债表单位:百万元利润表单位:百万元"
+    "会计年度201820192020E2021E2022E会计年度201820192020E2021E2022E"
+    "流动资产2292.563945.384085.974582.705271.74营业收入1558.451604.331332.431846.502222.92"
+    "现金1442.753222.513387.243627.974135.84营业成本334.39364.00311.88436.88550.39资料来源：公司公告"
+)
+
+
+def test_two_statements_side_by_side_share_the_unit_before_both_headers() -> None:
+    assert _kept(_SIDE_BY_SIDE, "revenue") == 1_604_330_000.0
+    assert _kept(_SIDE_BY_SIDE, "gross_margin") == 77.31  # (1604.33 - 364.00) / 1604.33

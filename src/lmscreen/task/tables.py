@@ -544,7 +544,12 @@ def flattened_tables(folded: str) -> list[Table]:
         columns = _header(header)
         if columns is None or len(columns) != len(header) - 1:
             continue
-        table = Table(header, columns, context=_glued_context(folded, h.start()), start=h.start())
+        context = _glued_context(folded, h.start())
+        if n and not re.search(r"[0-9]", folded[headers[n - 1].end() : h.start()]):
+            # `资产负债表单位:百万元利润表单位:百万元会计年度2018…2022E会计年度2018…2022E`: two statements
+            # side by side, the second header right after the first: the title and unit before both are both's
+            context = _glued_context(folded, headers[n - 1].start()) + context
+        table = Table(header, columns, context=context, start=h.start())
         stop = headers[n + 1].start() if n + 1 < len(headers) else len(folded)
         pos = h.end()
         while (m := _GLUED_ROW_RE.match(folded, pos)) is not None and m.end() <= stop:

@@ -9,7 +9,7 @@ the real one.
 from __future__ import annotations
 
 from lmscreen.task.facts import read_facts
-from lmscreen.task.tables import split_cells
+from lmscreen.task.tables import growth_checked_cut, split_cells
 
 
 def _kept(text: str, field: str, name: str = "某公司") -> float | None:
@@ -110,3 +110,25 @@ _SIDE_BY_SIDE = (
 def test_two_statements_side_by_side_share_the_unit_before_both_headers() -> None:
     assert _kept(_SIDE_BY_SIDE, "revenue") == 1_604_330_000.0
     assert _kept(_SIDE_BY_SIDE, "gross_margin") == 77.31  # (1604.33 - 364.00) / 1604.33
+
+
+_BARE = "公司发布2019年年报。盈利预测与估值2019A2020E2021E2022E归母净利润（百万元）371230426559"
+
+
+def test_bare_integers_are_cut_where_the_growth_row_under_them_agrees() -> None:
+    assert growth_checked_cut("371230426559", "-10.6%-38.0%85.3%31.2%", 4) == [
+        (0, 3),
+        (3, 6),
+        (6, 9),
+        (9, 12),
+    ]
+    assert (
+        _kept(_BARE + "同比（%）-10.6%-38.0%85.3%31.2%每股收益（元/股）2.091.302.403.15", "net_profit")
+        == 371e6
+    )
+
+
+def test_bare_integers_no_growth_row_confirms_are_not_read() -> None:
+    assert growth_checked_cut("371230426559", "-10.6%-38.0%85.3%99.2%", 4) is None  # 426 → 559 is no 99.2%
+    assert _kept(_BARE + "每股收益（元/股）2.091.302.403.15", "net_profit") is None
+    assert _kept(_BARE + "同比（%）-10.6%-38.0%85.3%99.2%", "net_profit") is None

@@ -107,14 +107,14 @@ _INTERIMS = ("H1", "Q1", "Q2", "Q3", "Q4", "Q1-Q3")
 
 def _cell_mention(reading: Reading, cell: Cell) -> Mention | None:
     found = reading.mentions_in(cell.start, max(cell.end, cell.start + 1))
-    if found:
-        return found[0]
     folded = reading.folded
+    if found and not _cut_integer(folded, cell):
+        return found[0]
     beside = folded[max(0, cell.start - 1) : cell.start] + folded[cell.end : cell.end + 1]
     if (
         folded[cell.start : cell.end] != cell.text
         or not re.search(r"[0-9.]", beside)
-        or not split_cells(cell.text)
+        or not (split_cells(cell.text) or _cut_integer(folded, cell))
     ):
         return None  # only a cell cut from glued cells: a spaced table's cell is in the scan already
     # a cell cut from a run of glued cells (`split_cells`): the scan read none of it, so it is read alone
@@ -123,6 +123,14 @@ def _cell_mention(reading: Reading, cell: Cell) -> Mention | None:
         return None
     start = reading.scanned.folded.origin(cell.start)
     return replace(alone[0], start=start, end=start + len(cell.text), folded_start=cell.start)
+
+
+def _cut_integer(folded: str, cell: Cell) -> bool:
+    """A bare integer cut from a run of them (`growth_checked_cut`): the scan read the whole run as one
+    number, so the cell is read alone."""
+    text = folded[cell.start : cell.end]
+    glued = folded[cell.end : cell.end + 1].isdigit() or folded[cell.start - 1 : cell.start].isdigit()
+    return text == cell.text and text.isdigit() and cell.start > 0 and glued
 
 
 def read_table_facts(reading: Reading, tables: list[Table]) -> list[Fact]:

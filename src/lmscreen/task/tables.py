@@ -528,11 +528,12 @@ def _grouped_end(run: str, comma: int, lead: str) -> int | None:
 def flattened_tables(folded: str) -> list[Table]:
     """The forecast tables a PDF extraction ran into one line with nothing between cells: a glued year
     header, then the rows after it whose cells split (`split_cells`) into exactly one per year. A row
-    that does not split so (a growth row one year short, negatives in brackets, bare integers no cut can
-    tell apart) is passed over, as two statements printed side by side interleave their rows; the table
-    ends where no labelled run follows (prose) or at the next glued header. The columns are the header's
-    years, so only the main period's column is the period's figure (the later ones are forecasts); the
-    unit is the row's, else the one printed right before the header (`会计年度(人民币百万)`)."""
+    that does not split so (a growth row one year short, negatives in brackets, bare integers no growth
+    row under them confirms: `growth_checked_cut`) is passed over, as two statements printed side by
+    side interleave their rows; the table ends where no labelled run follows (prose) or at the next
+    glued header. The columns are the header's years, so only the main period's column is the period's
+    figure (the later ones are forecasts); the unit is the row's, else the one printed right before the
+    header (`会计年度(人民币百万)`)."""
     tables = []
     headers = list(_GLUED_YEARS_RE.finditer(folded))
     for n, h in enumerate(headers):
@@ -555,6 +556,12 @@ def flattened_tables(folded: str) -> list[Table]:
         while (m := _GLUED_ROW_RE.match(folded, pos)) is not None and m.end() <= stop:
             pos = m.end()
             cut = split_cells(m.group(2))
+            if (
+                cut is None
+                and (nxt := _GLUED_ROW_RE.match(folded, m.end()))
+                and _GROWTH_LABEL_RE.search(nxt.group(1))
+            ):
+                cut = growth_checked_cut(m.group(2), nxt.group(2), len(header) - 1)
             if cut is None or len(cut) != len(header) - 1:
                 continue
             label = m.group(1).strip()
@@ -565,6 +572,57 @@ def flattened_tables(folded: str) -> list[Table]:
         if table.rows:
             tables.append(table)
     return tables
+
+
+_GROWTH_LABEL_RE = re.compile(r"同比|增长率|增速|yoy|\+/-", re.IGNORECASE)
+"""The label of a growth row printed under an amount's row (`同比（%）`, `增长率yoy（%）`, `(+/-)`)."""
+_MAX_INTEGER_RUN = 40
+
+
+def growth_checked_cut(run: str, growth: str, cells: int) -> list[tuple[int, int]] | None:
+    """Bare integers run together (`归母净利润（百万元）371230426559`) carry no mark of where one ends, but
+    the growth row printed right under them (`同比（%）-10.6%-38.0%85.3%31.2%`) says how each year moved from
+    the one before: the cut is the one way of cutting the digits into one integer per year (no leading
+    zero) whose every move matches its printed growth within both roundings (371 → 230 is -38.0%,
+    230 → 426 is 85.3%, 426 → 559 is 31.2%). At least two moves must be checked, and exactly one cut
+    may pass; otherwise nothing is read."""
+    rates = split_cells(growth)
+    if not run.isdigit() or len(run) > _MAX_INTEGER_RUN or cells < 3 or rates is None:
+        return None
+    printed = [growth[s:e].rstrip("%") for s, e in rates]
+    if len(printed) == cells:
+        printed = printed[1:]  # the first year's growth is on the year before, which the row does not print
+    if len(printed) != cells - 1:
+        return None
+    checks = [(float(g), 0.5 * 10 ** -len(g.partition(".")[2])) for g in printed]
+    found = [cut for cut in _integer_cuts(run, cells) if _moves_match(run, cut, checks)]
+    return found[0] if len(found) == 1 else None
+
+
+def _integer_cuts(run: str, cells: int, start: int = 0) -> list[list[tuple[int, int]]]:
+    """Every way to cut `run[start:]` into `cells` integers with no leading zero."""
+    if cells == 1:
+        return [[(start, len(run))]] if run[start] != "0" else []
+    out = []
+    for end in range(start + 1, len(run) - cells + 2):
+        if run[start] == "0":
+            break
+        out += [[(start, end), *rest] for rest in _integer_cuts(run, cells - 1, end)]
+    return out
+
+
+def _moves_match(run: str, cut: list[tuple[int, int]], checks: list[tuple[float, float]]) -> bool:
+    """Whether each integer's move from the one before falls within its printed growth (percent, and half its
+    last digit), the integers being rounded to a unit themselves."""
+    values = [int(run[s:e]) for s, e in cut]
+    for (before, after), (rate, half) in zip(zip(values, values[1:], strict=False), checks, strict=True):
+        if before < 1:
+            return False
+        low = (after - 0.5) / (before + 0.5)
+        high = (after + 0.5) / (before - 0.5) if before > 0.5 else float("inf")
+        if not (low <= 1 + (rate + half) / 100 and high >= 1 + (rate - half) / 100):
+            return False
+    return True
 
 
 def _without_breakdown_rows(rows: list[list[Cell]]) -> list[list[Cell]]:

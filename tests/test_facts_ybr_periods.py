@@ -85,3 +85,29 @@ def test_a_comparisons_base_lends_no_year_to_a_later_half() -> None:
         "利润端方面，上半年亏损1.07亿元，业绩符合市场预期。"
     )
     assert _kept(text, "net_profit") == -107_000_000.0
+
+
+_INITIATION = (
+    "迈瑞医疗（300760）公司研究·医疗器械买入（首次）盈利预测与估值2018A2019E2020E2021E"
+    "营业收入（百万元）13,75316,56319,92423,918同比（%）23.1%20.4%20.3%20.0%"
+    "归母净利润（百万元）3,7194,6805,6136,651同比（%）43.6%25.8%19.9%18.5%投资要点迈瑞医疗：国内医疗器械企业领头羊。"
+    + "国际医疗器械市场规模5%左右稳定增长，我国市场增速接近20%。"
+    * 40
+    + "财务状况：2019年上半年公司实现营业收入82.06亿元，同比增长20.52%，"
+    "实现归母净利润23.69亿元，同比增长26.57%。"
+    "2019Q1-Q3公司营业收入123.79亿元（+20.43%），归母净利润36.71亿元（+26.74%）。"
+)
+_ROE = "公司ROE由42.16%下降到22.33%，是由于2018年公司募集大量资金导致净资产成倍增长拉低了ROE。"
+
+
+def test_undated_figures_follow_the_later_report_a_header_year_gave_way_to() -> None:
+    sheet = read_facts(_INITIATION + _ROE, names=("迈瑞医疗",))
+    assert sheet.period == Period(2019, "Q1-Q3")
+    assert _kept(_INITIATION + _ROE, "roe", "迈瑞医疗") == 22.33
+
+
+def test_undated_figures_of_the_header_year_stay_its_own() -> None:
+    text = _INITIATION.split("财务状况")[0] + "2018年公司营业收入137.53亿元，归母净利润37.19亿元。" + _ROE
+    sheet = read_facts(text, names=("迈瑞医疗",))
+    assert sheet.period == Period(2018, "FY")
+    assert _kept(text, "roe", "迈瑞医疗") == 22.33

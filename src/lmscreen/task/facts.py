@@ -505,11 +505,13 @@ def read_facts(
     *,
     page_at: Callable[[int], int | None] | None = None,
     names: Sequence[str] = (),
+    _settled: Period | None = None,
 ) -> FactSheet:
     """Read every figure of `text` (a filing's whole text) into facts.
 
     `page_at` maps an offset of `text` to its page (a PDF's page map; a JSON-lines page dump gives its own
     pages); `names` are the company's names (a pool row's name), so `常熟银行的营业收入` is the company's.
+    `_settled` (internal) is the period a first reading settled, to read the text again against.
     """
     layout = read_layout(text)
     scanned = scan(layout.text)
@@ -536,7 +538,8 @@ def read_facts(
     reading.main = main_period(
         reading.folded, reading.periods, FORECAST_RE, table_period, names=reading.aliases
     )
-    reading.main = _marked_actual(reading.folded, reading.main)
+    dated_by_text = reading.main is not None
+    reading.main = _settled if _settled is not None else _marked_actual(reading.folded, reading.main)
     reading.periods, reading.main = first_quarter_beside_annual(reading.folded, reading.periods, reading.main)
     reading.periods = next_first_quarter(reading.folded, reading.periods, reading.main)
     found = read_table_facts(reading, tables + flattened_tables(reading.folded))
@@ -572,7 +575,22 @@ def read_facts(
         or _region_count_text(reading.folded, names, reading.aliases)
         or _covers_other_companies(text, names)
     )
+    if _settled is None and not dated_by_text and _settled_later(reading.main, period):
+        # the main period was only the year a forecast table marks actual, and the text's own figures are a
+        # later report's: its undated figures are that report's, so it is read again against that period
+        again = read_facts(text, page_at=page_at, names=names, _settled=period)
+        return replace(again, period=period)
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases, no_company)
+
+
+def _settled_later(main: Period | None, period: Period | None) -> bool:
+    """Whether the text's period, settled from its figures, is a later report than the main period its
+    undated figures were read against (a FY2018 reading of a note on the 2019 nine months)."""
+    if main is None or period is None or main.year is None or period.year is None or main == period:
+        return False
+    if period.sub not in _PERIOD_END or main.sub not in _PERIOD_END:
+        return False
+    return (period.year, _PERIOD_END[period.sub]) > (main.year, _PERIOD_END[main.sub])
 
 
 _SINGLE_THIRD_QUARTER_RE = re.compile(r"单(?:从|看)?(?:第三|第3|三|3)季度?|Q3单季|第三季度单季|单季度?Q3")

@@ -47,7 +47,7 @@ from lmscreen.task.periods import Period
 from lmscreen.task.prose import _ASPECT_RE, read_prose
 from lmscreen.task.statements import read_statements
 from lmscreen.task.table_facts import read_table_facts
-from lmscreen.task.tables import flattened_tables, read_tables
+from lmscreen.task.tables import flattened_tables, glued_year_headers, read_tables
 from lmscreen.task.units import FoldedText, ScannedText, scan
 from lmscreen.task.vocabulary import FORECAST_RE
 
@@ -505,11 +505,13 @@ def read_facts(
     *,
     page_at: Callable[[int], int | None] | None = None,
     names: Sequence[str] = (),
+    _settled: Period | None = None,
 ) -> FactSheet:
     """Read every figure of `text` (a filing's whole text) into facts.
 
     `page_at` maps an offset of `text` to its page (a PDF's page map; a JSON-lines page dump gives its own
     pages); `names` are the company's names (a pool row's name), so `常熟银行的营业收入` is the company's.
+    `_settled` (internal) is the period a first reading settled, to read the text again against.
     """
     layout = read_layout(text)
     scanned = scan(layout.text)
@@ -536,7 +538,8 @@ def read_facts(
     reading.main = main_period(
         reading.folded, reading.periods, FORECAST_RE, table_period, names=reading.aliases
     )
-    reading.main = _marked_actual(reading.folded, reading.main)
+    dated_by_text = reading.main is not None
+    reading.main = _settled if _settled is not None else _marked_actual(reading.folded, reading.main)
     reading.periods, reading.main = first_quarter_beside_annual(reading.folded, reading.periods, reading.main)
     reading.periods = next_first_quarter(reading.folded, reading.periods, reading.main)
     found = read_table_facts(reading, tables + flattened_tables(reading.folded))
@@ -556,7 +559,7 @@ def read_facts(
         facts = [_paged(f, pages) for f in facts]
         loose = [_paged(f, pages) for f in loose]
     period = _later_report(_second_report_period(reading.folded, reading.main, facts), facts)
-    period = _next_year_interim(period, facts)
+    period = _glued_half_after(reading.folded, _next_year_interim(period, facts))
     period = _year_without_figures(reading.folded, period, facts)
     period = _half_without_figures(reading.folded, period, facts)
     period = _quarter_only(period, facts, period)
@@ -572,7 +575,22 @@ def read_facts(
         or _region_count_text(reading.folded, names, reading.aliases)
         or _covers_other_companies(text, names)
     )
+    if _settled is None and not dated_by_text and _settled_later(reading.main, period):
+        # the main period was only the year a forecast table marks actual, and the text's own figures are a
+        # later report's: its undated figures are that report's, so it is read again against that period
+        again = read_facts(text, page_at=page_at, names=names, _settled=period)
+        return replace(again, period=period)
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases, no_company)
+
+
+def _settled_later(main: Period | None, period: Period | None) -> bool:
+    """Whether the text's period, settled from its figures, is a later report than the main period its
+    undated figures were read against (a FY2018 reading of a note on the 2019 nine months)."""
+    if main is None or period is None or main.year is None or period.year is None or main == period:
+        return False
+    if period.sub not in _PERIOD_END or main.sub not in _PERIOD_END:
+        return False
+    return (period.year, _PERIOD_END[period.sub]) > (main.year, _PERIOD_END[main.sub])
 
 
 _SINGLE_THIRD_QUARTER_RE = re.compile(r"单(?:从|看)?(?:第三|第3|三|3)季度?|Q3单季|第三季度单季|单季度?Q3")
@@ -685,7 +703,7 @@ def _marked_actual(folded: str, main: Period | None) -> Period | None:
     year whose results are not its latest; the text itself marks a later year's results (`2020A`) as out.
     The document's period is no earlier than the latest year its own table marks actual: that year (when
     the document was dated an earlier one, or not at all)."""
-    years = [int(m.group(1)) for m in _ACTUAL_COLUMN_RE.finditer(folded)]
+    years = [int(m.group(1)) for m in _ACTUAL_COLUMN_RE.finditer(folded)] + _glued_actual_years(folded)
     years += [int(m.group(1)) for m in _LAST_PLAIN_YEAR_RE.finditer(folded)]
     if not years:
         return main
@@ -693,6 +711,40 @@ def _marked_actual(folded: str, main: Period | None) -> Period | None:
     if main is None or main.year is None or main.year < marked:
         return Period(marked, "FY")
     return main
+
+
+def _glued_half_after(folded: str, main: Period | None) -> Period | None:
+    """`表9：利润表摘要（单位：百万元）2014201520162017201820192020H1营业收入…`: a history table whose last
+    column is the half year after the main year's results prints that half's results, so the text was written
+    after them and the half is its latest period (the forecast table beside it still marks the year `A`);
+    a later report the text prints (`_next_year_interim`'s nine months) is settled before."""
+    halves = [
+        int(header[-1][:4])
+        for header in glued_year_headers(folded)
+        if header[-1].endswith("H1") and all(not y.endswith("E") for y in header)
+    ]
+    if main is not None and main.year is not None and main.sub == "FY" and main.year + 1 in halves:
+        return Period(main.year + 1, "H1")
+    return main
+
+
+_FOUR_DIGIT_YEAR_RE = re.compile(r"((?:19|20)[0-9]{2})([AE]|H[12]|Q[1-4])?")
+
+
+def _glued_actual_years(folded: str) -> list[int]:
+    """`盈利预测与估值201820192020E2021E2022E`: a forecast table's glued header that marks only its estimates
+    (`E`) leaves the years before them unmarked, and those are results; the last of them, right before the
+    first estimate, is the latest year of results the table knows."""
+    years = []
+    for header in glued_year_headers(folded):
+        parsed = [_FOUR_DIGIT_YEAR_RE.fullmatch(y) for y in header]
+        if not all(parsed):  # `2015年…20年上半年`: a history written with 年 marks no estimate
+            continue
+        marks = [(int(m.group(1)), m.group(2) or "") for m in parsed if m is not None]
+        first = next((i for i, (_, mark) in enumerate(marks) if mark == "E"), None)
+        if first is not None and first > 0 and marks[first - 1][1] in ("", "A"):
+            years.append(marks[first - 1][0])
+    return years
 
 
 _LISTED_CODE_RE = re.compile(r"[（(]\s?([0-9]{6})(?:\.(?:SH|SZ))?\s?[)）]|(?<![0-9])([0-9]{6})\.(?:SH|SZ)")

@@ -1799,6 +1799,21 @@ def _in_number_run(reading: Reading, index: int) -> bool:
     return False
 
 
+_GLUED_NEXT_RE = re.compile(r"-?[0-9]")
+
+
+def _glued_cell(folded: str, mention: Mention) -> bool:
+    """A percent run straight into the next number (`毛利率31.7%29.1%27.8%`): a table's row a PDF extraction
+    printed with nothing between its cells, whose columns (years, quarters) only its header says; the
+    words before it are the row's label, not a sentence that dates the first cell."""
+    end = mention.folded_end
+    return (
+        mention.kind == "percent"
+        and folded[end - 1 : end] in ("%", "％")
+        and bool(_GLUED_NEXT_RE.match(folded, end))
+    )
+
+
 def _approx(folded: str, mention: Mention, gap: str) -> bool:
     end = mention.folded_end
     return bool(_APPROX_BEFORE_RE.search(gap[-6:]) or _APPROX_AFTER_RE.match(folded[end : end + 4]))
@@ -1834,7 +1849,7 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
             ]
             if quarters:
                 return quarters[-1]
-        return last
+        return _with_sentence_year(folded, last, reading.periods_in(sentence_lo, last.start), sentence_lo)
     earlier = [
         p
         for p in reading.periods_in(sentence_lo, lo)
@@ -1846,7 +1861,34 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
     ]
     if earlier and _quarter_marked_clause_by_clause(folded, earlier, sentence_lo, pos):
         return None
-    return earlier[-1] if earlier else None
+    if not earlier:
+        return None
+    return _with_sentence_year(
+        folded, earlier[-1], reading.periods_in(sentence_lo, earlier[-1].start), sentence_lo
+    )
+
+
+def _with_sentence_year(
+    folded: str, period: PeriodMention, before: list[PeriodMention], sentence_lo: int
+) -> PeriodMention:
+    """`2020年上半年疫情背景下，…上半年嗨体收入同比增长58%，带动公司归母净利润…达1.5亿元`: a clause's yearless
+    half or quarter repeats the one its sentence opened on (the sentence's first period, the same part with
+    its year), so it is that year's, not the main period's year (which may be the last full year's). A
+    comparison's base (`较19H1增长37.42%`) opens nothing."""
+    p = period.period
+    if p is None or p.year is not None or not p.sub:
+        return period
+    opening = next((m for m in before if m.kind != "date"), None)
+    q = opening.period if opening is not None else None
+    if (
+        opening is None
+        or q is None
+        or q.year is None
+        or q.sub != p.sub
+        or compared_base(folded, opening, sentence_lo)
+    ):
+        return period
+    return replace(period, period=Period(q.year, p.sub))
 
 
 _PART_OPENING_RE = re.compile(r"\s?其中")
@@ -2225,6 +2267,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         return None  # `…增幅最大的是圆通速递，实现净利润17.71亿元`: the first of a ranking's, named before
     if _in_number_run(reading, index):
         return None  # `PE为8.8/8.1/7.4倍`: several numbers for one label, a list no reader could pair
+    if _glued_cell(folded, mention):
+        return None  # `毛利率31.7%29.1%27.8%…`: a table row's first cell, its column unsaid
     lead_lo = max(reading.start_of(label.start, CLAUSE_BREAKS, 40), sent_lo)
     lead = folded[lead_lo : label.start]
     if ENUM_RE.search(lead):

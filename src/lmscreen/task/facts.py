@@ -416,9 +416,17 @@ _MOST_YUAN = {"revenue": 1e13, "net_profit": 1e12}
 `全省实现营业收入58520.08亿元`) the reader took for the company's."""
 
 
+_MOST_MARGIN = 100.0
+"""A gross margin is gross profit over revenue, and gross profit cannot exceed revenue: a margin above
+100% is no margin (`毛利率(%)65666666`, a PDF extraction's run-together row of four years' 65/66/66/66
+left whole when its header could not cut it)."""
+
+
 def _plausible(fact: Fact, small_yuan: bool = False) -> bool:
-    """Whether a screening fact's value can be what it says (see `_LEAST_YUAN`, `_MOST_YUAN`); `small_yuan`
-    lets an amount in plain 元 below `_LEAST_YUAN` stand."""
+    """Whether a screening fact's value can be what it says (see `_LEAST_YUAN`, `_MOST_YUAN`,
+    `_MOST_MARGIN`); `small_yuan` lets an amount in plain 元 below `_LEAST_YUAN` stand."""
+    if fact.metric == "gross_margin" and fact.value is not None:
+        return fact.value <= _MOST_MARGIN
     if fact.metric not in ("revenue", "net_profit") or fact.value is None:
         return True
     if abs(fact.value) > _MOST_YUAN[fact.metric]:

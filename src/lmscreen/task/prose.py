@@ -914,6 +914,7 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     if bullet >= 0:
         # `业绩简报◾公司20H1实现营收35.3亿元`: a bullet opens the item; the words before it are a heading
         lo = bullet + 1
+    lo = _after_source_note(folded, lo, label.start)
     raw = folded[lo : label.start]
     compared = list(_HIGHER_LOWER_RE.finditer(raw))
     if compared:
@@ -1004,6 +1005,23 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         # before the label, no part's name
         return "company", None, named
     return "segment", _printed_name(printed, text), True
+
+
+_SOURCE_NOTE_RE = re.compile(r"来源[：:]")
+_SOURCE_END_RE = re.compile(r"证券研究所|证券|研究所|研究院|研究中心|研究|整理|测算|预测")
+_SOURCE_REACH = 60
+
+
+def _after_source_note(folded: str, lo: int, end: int) -> int:
+    """`资料来源：公司半年报，中银证券公司2020年上半年实现营业收入105.65亿元`: a chart's source note (来源：,
+    then sources ending in the broker's name, `中银证券`, `华西证券研究所`, or `整理`) that a PDF extraction
+    ran into the next sentence is no one's name; the clause's subject starts after the note's last source.
+    A note whose sources end in no such word leaves the subject as it was."""
+    notes = list(_SOURCE_NOTE_RE.finditer(folded, max(0, lo - _SOURCE_REACH), end))
+    if not notes or "。" in folded[notes[-1].end() : end]:
+        return lo
+    ends = list(_SOURCE_END_RE.finditer(folded, notes[-1].end(), end))
+    return max(lo, ends[-1].end()) if ends else lo
 
 
 def _blank_aliases(reading: Reading, text: str) -> str:

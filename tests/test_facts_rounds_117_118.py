@@ -1,0 +1,61 @@
+"""What held-out rounds 117 and 118 (long broker reports) showed the reader keeping wrong or missing: a
+forecast table's run-together row whose header could not cut it (`毛利率(%)65666666`) kept as a margin of
+65666666%, and a chart's source note run into the next sentence (`资料来源：公司半年报，中银证券公司2020年
+上半年实现营业收入105.65亿元`) taken for a business named 中银证券公司, so the half's revenue, the company's,
+went unread and the note was dated by its table's last actual year. Texts written here in those shapes; the
+reader is the real one.
+"""
+
+from __future__ import annotations
+
+from lmscreen.task.facts import read_facts
+
+
+def _kept(text: str, field: str, name: str = "") -> float | None:
+    fact = read_facts(text, names=(name,)).screening()[field].fact
+    return None if fact is None else fact.value
+
+
+# a header printing 2021E twice: the glued-table rule cannot give each cell a year, so the rows stay whole
+_FORECAST_TABLE = (
+    "公司2019年实现营业收入120.50亿元。图表9.甲公司盈利预测报告期2019A2020E2021E2021E"
+    "监护类收入4,210.55,102.36,233.47,415.8YOY(%)21.1522.1021.00毛利2,801.123,402.554,150.204,950.31"
+    "毛利率(%)66.5366.7066.6066.80"
+    "诊断类收入3,120.43,560.14,020.54,600.2YOY(%)14.1012.9314.41毛利2,010.552,310.202,640.803,050.66"
+    "毛利率(%)64.4364.8965.6866.31"
+    "其他业务收入30.131.632.233.5YOY(%)5555毛利20.1121.0321.5522.40毛利率(%)66.8366.5566.9266.87"
+    "总营业收入收入12,050.1514,210.3316,540.2219,301.45YOY(%)18171617毛利7,920.339,410.2210,990.1512,870.40"
+    "毛利率(%){margin}资料来源：公司年报，某某证券"
+)
+
+
+def test_a_margin_above_a_hundred_percent_is_no_margin() -> None:
+    assert _kept(_FORECAST_TABLE.format(margin="66666767"), "gross_margin", "甲公司") is None
+
+
+def test_a_margin_of_a_hundred_percent_or_less_is_kept() -> None:
+    text = "公司2019年实现营业收入165.56亿元，综合毛利率为65.24%。"
+    assert _kept(text, "gross_margin", "甲公司") == 65.24
+
+
+_NOTE_RUN_ON = (
+    "甲公司（300760）深度报告。图表12.2020H1甲公司业绩情况资料来源：公司半年报，某某证券资料来源：公司半年报，"
+    "某某证券公司2020年上半年实现营业收入105.65亿元，同比增长28.74%，其中生命与支持业务实现营业收入53.43亿元。"
+)
+
+
+def test_a_source_note_run_into_the_sentence_names_no_business() -> None:
+    sheet = read_facts(_NOTE_RUN_ON, names=("甲公司",))
+    assert sheet.period is not None and (sheet.period.year, sheet.period.sub) == (2020, "H1")
+    assert _kept(_NOTE_RUN_ON, "revenue", "甲公司") == 10_565_000_000.0
+
+
+def test_a_business_named_after_the_source_note_keeps_its_name() -> None:
+    note = "甲公司（300760）深度报告。资料来源：公司半年报，某某证券"
+    text = note + "体外诊断业务2020年上半年实现营业收入30.29亿元。"
+    assert _kept(text, "revenue", "甲公司") is None
+
+
+def test_a_company_named_outside_a_source_note_is_still_someone_elses() -> None:
+    text = "甲公司（300760）深度报告。某某证券公司2020年上半年实现营业收入105.65亿元。"
+    assert _kept(text, "revenue", "甲公司") is None

@@ -59,3 +59,26 @@ def test_a_business_named_after_the_source_note_keeps_its_name() -> None:
 def test_a_company_named_outside_a_source_note_is_still_someone_elses() -> None:
     text = "甲公司（300760）深度报告。某某证券公司2020年上半年实现营业收入105.65亿元。"
     assert _kept(text, "revenue", "甲公司") is None
+
+
+_TWO_RATED = (
+    "2020年12月2日证券研究报告/首次覆盖报告医药股票名称代码评级目标价甲医疗300111CH买入RMB41.07"
+    "乙光电002999CH买入RMB62.37医疗器械龙头开疆辟土。"
+)
+_NINE_MONTHS = (
+    "根据甲医疗三季报，2020年前三季度公司实现营业收入161亿元，同比增长29.8%；净利润同比增长46.1％至54亿元。"
+)
+
+
+def test_a_cover_rating_two_companies_gives_neither_ones_figures_unasked() -> None:
+    assert _kept(_TWO_RATED + _NINE_MONTHS, "revenue") is None
+    assert _kept(_TWO_RATED + _NINE_MONTHS, "net_profit") is None
+
+
+def test_the_rated_company_asked_by_name_keeps_its_figures() -> None:
+    assert _kept(_TWO_RATED + _NINE_MONTHS, "revenue", "甲医疗") == 16_100_000_000.0
+
+
+def test_a_cover_rating_one_company_keeps_its_figures_unasked() -> None:
+    one = "证券研究报告/首次覆盖报告股票名称代码评级目标价甲医疗300111CH买入RMB41.07医疗器械龙头。"
+    assert _kept(one + _NINE_MONTHS, "revenue") == 16_100_000_000.0

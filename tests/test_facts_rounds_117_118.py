@@ -82,3 +82,31 @@ def test_the_rated_company_asked_by_name_keeps_its_figures() -> None:
 def test_a_cover_rating_one_company_keeps_its_figures_unasked() -> None:
     one = "证券研究报告/首次覆盖报告股票名称代码评级目标价甲医疗300111CH买入RMB41.07医疗器械龙头。"
     assert _kept(one + _NINE_MONTHS, "revenue") == 16_100_000_000.0
+
+
+_COVER = (
+    "甲生物(688111CH)年报点评投资评级(维持):买入目标价(人民币):150.972021年3月31日│中国内地医药健康/"
+    "线上业务高增长，维持买入评级受益于护肤品板块的高速增长，"
+)
+_RESULTS = "公司20年实现收入21.5亿元（+30.6%yoy），归母净利润5.5亿元（+12.3%yoy），业绩符合预期。"
+_REVISION = (
+    "盈利预测调整（人民币百万元）2020A2021E2022E2023E营业收入调整前1,9543,0304,112"
+    "调整后2,1533,4054,8626,029(+/-）%7.28%13.85%"
+)
+
+
+def test_a_covers_price_target_before_its_bar_makes_no_forecast_of_the_summary() -> None:
+    assert _kept(_COVER + _RESULTS, "revenue", "甲生物") == 2_150_000_000.0
+
+
+def test_a_forecast_revisions_after_figures_are_no_adjusted_figures_to_echo() -> None:
+    assert _kept("甲生物年报点评。" + _RESULTS + _REVISION, "revenue", "甲生物") == 2_150_000_000.0
+
+
+def test_a_forecast_after_the_bar_is_still_a_forecast() -> None:
+    assert _kept("甲生物(688111CH)年报点评│我们预计公司21年实现收入30.5亿元。", "revenue", "甲生物") is None
+
+
+def test_a_figure_restated_by_the_writer_is_still_echoed_away() -> None:
+    text = "原标题：1药网Q2净亏损7880万元。非美国通用会计准则下，归属股东净亏损为7880万元。"
+    assert _kept(text, "net_profit", "1药网") is None

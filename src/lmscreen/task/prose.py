@@ -1717,6 +1717,18 @@ _REMOVED_ASIDE_RE = re.compile(
 )
 """`剔除六间房出表影响（18H1净利润为1.89亿，…）`: a bracket right after what the writer removes gives that
 item's figures (or the basis it was removed from), not the period's."""
+_REVISION_BEFORE_RE = re.compile(r"调整前")
+_REVISION_REACH = 60
+
+
+def _revised_estimate(folded: str, pos: int) -> bool:
+    """`盈利预测调整（人民币百万元）2020A2021E…营业收入调整前2,4543,4304,612调整后2,6333,9055,3627,029`: a
+    调整后 with its 调整前 just before is a broker's estimates revised, before and after, not a figure
+    restated by removing something; it is no adjusted figure a headline could echo (the note's own
+    `公司20年实现收入26.3亿元` stays the company's revenue)."""
+    return _REVISION_BEFORE_RE.search(folded, max(0, pos - _REVISION_REACH), pos) is not None
+
+
 _ADJUSTED_AFTER_RE = re.compile(r"\s?[%％]?\s?(?:[（(]\s?调整后|[（(]\s?经调整|[（(]\s?备考)")
 _ADJUSTED_GAP_RE = re.compile(r"调整后|经调整|还原后|剔除[^，,；;。]{0,12}后")
 _BASE_AFTER_RE = re.compile(r"\s?(?:的)?基础上")
@@ -2244,7 +2256,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         or _ADJUSTED_GAP_RE.search(gap)
         or _ADJUSTED_AFTER_RE.match(folded, pos + len(mention.printed))
     ):
-        if "money" in METRICS[metric] and mention.kind == "money":
+        if "money" in METRICS[metric] and mention.kind == "money" and not _revised_estimate(folded, pos):
             reading.adjusted.append((metric, abs(mention.base), mention.start))
         return None  # `剔除股权激励费用后，归母净利润应为3.04亿元`, `毛利率调整后为…`: adjusted by the writer
     family = "pe" if metric in PE_METRICS else metric

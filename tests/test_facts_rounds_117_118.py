@@ -110,3 +110,13 @@ def test_a_forecast_after_the_bar_is_still_a_forecast() -> None:
 def test_a_figure_restated_by_the_writer_is_still_echoed_away() -> None:
     text = "原标题：1药网Q2净亏损7880万元。非美国通用会计准则下，归属股东净亏损为7880万元。"
     assert _kept(text, "net_profit", "1药网") is None
+
+
+def test_a_heading_on_the_level_a_margin_rose_at_names_no_business() -> None:
+    text = "甲公司深度报告。3.1财务数据优秀，毛利率高位上扬2020年公司实现营收7.09亿元，同比增长27.18%。"
+    assert _kept(text, "revenue", "甲公司") == 709_000_000.0
+
+
+def test_a_business_named_after_such_a_heading_keeps_its_name() -> None:
+    text = "甲公司深度报告。3.1财务数据优秀，毛利率高位上扬2020年玻尿酸业务实现营收4.47亿元，同比增长84%。"
+    assert _kept(text, "revenue", "甲公司") is None

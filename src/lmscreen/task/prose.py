@@ -1134,9 +1134,11 @@ _CAUSE_VERB_RE = re.compile(_CAUSE_VERBS)
 """A clause that is only a cause's verb (`，带动毛利率…`): its subject is the clause before's."""
 _DEDUCTION_QUALIFIER_RE = re.compile(r"扣除非经常性损益(?:后|后的)?|扣非(?:后|后的)?")
 """What a deducted profit's label opens on (`扣除非经常性损益后归母净利润`), left as its clause's subject."""
-_NO_NAME_RE = re.compile(r"最终|折合|创造|基本|每股|销售|前三")
+_NO_NAME_RE = re.compile(r"最终|折合|创造|基本|每股|销售|前三|高位|低位")
 """Words left before a label once fillers go that name no part: how the figure came (`最终实现`, `创造`,
-`折合`), the label's own first word (`基本EPS`, `每股 EPS`, `销售净利润率`), a clipped `前三季度`."""
+`折合`), the label's own first word (`基本EPS`, `每股 EPS`, `销售净利润率`), a clipped `前三季度`, the level
+another figure moved at in a heading run into the sentence (`毛利率高位上扬2020年公司实现营收7.09亿元`, its
+label and 上扬 gone: `高位`)."""
 _COMPANY_SUFFIX_RE = re.compile(r"股份|证券|集团|控股|银行|科技")
 """A company name's suffix, left when the name's stem is one of the text's names for the company."""
 _VIEW_WORD_RE = re.compile(r"看好|趋势|增速|景气|预期|态势")

@@ -120,3 +120,16 @@ def test_a_heading_on_the_level_a_margin_rose_at_names_no_business() -> None:
 def test_a_business_named_after_such_a_heading_keeps_its_name() -> None:
     text = "甲公司深度报告。3.1财务数据优秀，毛利率高位上扬2020年玻尿酸业务实现营收4.47亿元，同比增长84%。"
     assert _kept(text, "revenue", "甲公司") is None
+
+
+_HALF_LAST = "甲公司首次覆盖。2020H1营收为2.42亿，同比增长0.72%。"
+
+
+def test_a_slash_list_ending_on_a_half_dates_its_last_figure_the_half() -> None:
+    text = _HALF_LAST + "2017/2018/2019/2020H1公司综合毛利率分别为86.15%/89.34%/92.63%/90.22%，持续提升。"
+    assert _kept(text, "gross_margin", "甲公司") == 90.22
+
+
+def test_a_slash_list_of_whole_years_is_read_as_before() -> None:
+    text = _HALF_LAST + "2017/2018/2019/2020公司综合毛利率分别为86.15%/89.34%/92.63%/90.22%，持续提升。"
+    assert _kept(text, "gross_margin", "甲公司") is None

@@ -133,3 +133,16 @@ def test_a_slash_list_ending_on_a_half_dates_its_last_figure_the_half() -> None:
 def test_a_slash_list_of_whole_years_is_read_as_before() -> None:
     text = _HALF_LAST + "2017/2018/2019/2020公司综合毛利率分别为86.15%/89.34%/92.63%/90.22%，持续提升。"
     assert _kept(text, "gross_margin", "甲公司") is None
+
+
+_YEAR_NOTE = "甲公司深度报告。公司2019年实现营业收入354亿元。"
+
+
+def test_the_level_a_move_over_a_span_reached_is_the_last_years() -> None:
+    text = _YEAR_NOTE + "2014-2019年，毛利率从21.98%提升至32.05%，带动净利率从4.98%提升至8.25%。"
+    assert _kept(text, "gross_margin", "甲公司") == 32.05
+
+
+def test_a_spans_total_is_still_no_years_figure() -> None:
+    text = "甲公司深度报告。公司2019年毛利率为32.05%。2017-2019年公司累计实现营业收入10.5亿元。"
+    assert _kept(text, "revenue", "甲公司") is None

@@ -1830,6 +1830,18 @@ _LONG_SENTENCE = 400
 """How far back a sentence's start is looked for when the usual window ends inside it."""
 
 
+_SPAN_REACHED_RE = re.compile(r"(?:从|由)[^，,；;。]{0,30}?(?:至|到)\s?$")
+"""A move from one level to another, the number right after its 至
+(`2014-2019年，毛利率从21.98%提升至32.05%`)."""
+
+
+def _span_last_year(span: PeriodMention) -> PeriodMention:
+    """`2014-2019年，毛利率从21.98%提升至32.05%，带动净利率从4.98%提升至8.25%`: the level a move over a span
+    of whole years reached (the number after 至) is the span's last year's, as its starting level (after 从)
+    is the first year's; the span's years, a list no single figure stands for, date nothing else."""
+    return PeriodMention(span.start, span.end, Period(span.years[-1], "FY"), "period")
+
+
 def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodMention | None:
     """The period a number at `pos` is for: the last the clause [lo, pos) names, else the last an earlier
     clause of its sentence names (`其中，2020年第二季度…；实现归母净利2.12亿元`), a comparison's period
@@ -2376,6 +2388,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         when = _paragraph_quarter(reading, label.start)
     if metric in PE_METRICS:
         return _pe(reading, label, mention, gap, lead, basis, scope, segment)
+    if when is not None and when.kind == "range" and basis == "actual" and _SPAN_REACHED_RE.search(gap):
+        when = _span_last_year(when)
     got = resolved_period(reading, when, basis)
     if got is None:
         return None

@@ -642,10 +642,10 @@ def _names_no_company(text: str, names: Sequence[str], subjects: Sequence[str]) 
 
 
 _INDUSTRY_REPORT_RE = re.compile(
-    r"行业(?:研究|专题|周报|月报|点评|策略|年度策略)|行业深度(?:报告|研究)|专题(?:研究)?报告|专题研究|周观点"
+    r"行业(?:研究|专题|周报|月报|点评|(?:投资|年度)?策略)|行业深度(?:报告|研究)|专题(?:研究)?报告|专题研究|周观点"
 )
-"""A report type on a broker's cover (`行业研究/深度研究`, `行业专题`, `电子周观点`); not a word
-that merely begins with 行业 in prose (`金针菇行业深度亏损`)."""
+"""A report type on a broker's cover (`行业研究/深度研究`, `行业专题`, `电子周观点`, `行业投资策略`); not a
+word that merely begins with 行业 in prose (`金针菇行业深度亏损`)."""
 _COMPANY_REPORT_RE = re.compile(r"公司(?:研究|点评|深度|报告|简评|首次覆盖)|个股(?:研究|点评)|首次覆盖")
 _REPORT_HEAD = 800
 """How far a broker report's cover reaches: its title, type and rating come first."""
@@ -683,6 +683,11 @@ _ACTUAL_COLUMN_RE = re.compile(r"(20[0-9]{2})A\s?(?=20[0-9]{2}\s?[AE](?![a-z]))"
 prints it (`项目\\年度2020A2021E2022E2023E`): the year before `A` is a year of results."""
 
 
+_LAST_PLAIN_YEAR_RE = re.compile(r"(?<=[0-9])(20[0-9]{2})(?=20[0-9]{2}E(?![a-z]))")
+"""The same header with only its estimates marked, run on from earlier years (`201820192020E2021E2022E`): the
+year right before the first `E` year, itself run on from a year before it, is a year of results."""
+
+
 def _marked_actual(folded: str, main: Period | None) -> Period | None:
     """`深度研究…2021年02月10日…2018年受监管的中国医疗美容市场规模…` and a forecast table headed
     `2020A2021E2022E2023E`: the opening's first year is an industry figure's, so the document was dated a
@@ -690,6 +695,7 @@ def _marked_actual(folded: str, main: Period | None) -> Period | None:
     The document's period is no earlier than the latest year its own table marks actual: that year (when
     the document was dated an earlier one, or not at all)."""
     years = [int(m.group(1)) for m in _ACTUAL_COLUMN_RE.finditer(folded)]
+    years += [int(m.group(1)) for m in _LAST_PLAIN_YEAR_RE.finditer(folded)]
     if not years:
         return main
     marked = max(years)

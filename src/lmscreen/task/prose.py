@@ -198,6 +198,16 @@ _TO_AFTER_RE = re.compile(
 _SAME_PERIOD_LEAD_RE = re.compile(r"^\s?同期(?:内)?(?=[\u4e00-\u9fff]|$)")
 """`同期公司毛利率2.1%，同比下降19.7pcts`: a clause opening with a bare 同期 (no 上年/去年/较 before it) is
 the period the text was just on, and the year-on-year change after the figure says it is this period's."""
+_NAMED_YEAR_RE = re.compile(r"20[0-9]{2}\s?年")
+
+
+def _year_named_before(before: str) -> bool:
+    """`2020年公司营收入下滑37%至19.9亿元，…所致；同期公司归母净利润亏损1.35亿元`: a clause opening with a
+    bare 同期 after clauses of its sentence that name a year, and no earlier year's words (上年, 去年, 同期
+    itself), is that year's: the same period the sentence is on, not the year before it."""
+    return _NAMED_YEAR_RE.search(before) is not None and PRIOR_RE.search(before) is None
+
+
 _CHANGE_AFTER_RE = re.compile(r"^[，,（(]?\s?(?:同比|较上年|较去年|比上年|比去年|yoy)", re.IGNORECASE)
 _BREAKDOWN_KINDS = r"(?:渠道|产品|业务|业态|地区|区域|板块|品类|行业|模式|市场|事业部)"
 _BREAKDOWN_RE = re.compile(
@@ -2299,7 +2309,11 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     # `同期公司毛利率2.1%，同比下降…`, `同期毛利率下降23.5pcts至21.1%`: a change says the level is now
     same_as_before = bool(
         _SAME_PERIOD_LEAD_RE.match(lead)
-        and (_CHANGE_AFTER_RE.match(after) or (CHANGE_RE.search(gap) and level_after_change(gap)))
+        and (
+            _CHANGE_AFTER_RE.match(after)
+            or (CHANGE_RE.search(gap) and level_after_change(gap))
+            or _year_named_before(folded[_sentence_lo(reading, lead_lo) : lead_lo])
+        )
     )
     if same_as_before:
         lead = lead.replace("同期", "  ", 1)  # the period just named, this year's: no prior figure

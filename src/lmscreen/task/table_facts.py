@@ -88,6 +88,10 @@ def _column_period(
     if main is not None and main.year is not None and period.year is not None:
         if period.year < main.year:
             return period, "prior"
+        if period.year == main.year + 1 and period.sub == "H1" and main.sub == "FY":
+            # `20192020H12020E2021E2022E`: a half year's column after the year's, marked no estimate, holds
+            # the next half's results (the text was written after them), not a forecast
+            return period, "actual"
         if period.year > main.year:
             return Period(period.year, "E"), "forecast"
     return period, "actual"

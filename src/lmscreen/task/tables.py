@@ -456,10 +456,12 @@ def align(table: Table, row: list[Cell], index: int) -> Cell | None:
     return row[target]
 
 
-_GLUED_YEARS_RE = re.compile(r"(?<![0-9.])(?:(?:19|20)[0-9]{2}[AE]?){3,8}(?![0-9.%])")
+_GLUED_YEAR = r"(?:(?:19|20)?[0-9]{2}年(?:上半年)?|(?:19|20)[0-9]{2}(?:[AE]|H1)?)"
+_GLUED_YEARS_RE = re.compile(rf"(?<![0-9.])(?:{_GLUED_YEAR}){{3,8}}(?![0-9.%])")
 """A forecast table's year header a PDF extraction printed with nothing between its cells
-(`2019A2020A2021E2022E2023E`, `201820192020E2021E2022E`)."""
-_GLUED_ROW_RE = re.compile(r"([^0-9.\-]{1,24}?)(-?[0-9][0-9.%\-]*[0-9%])(?![0-9.])")
+(`2019A2020A2021E2022E2023E`, `201820192020E2021E2022E`, with a half year's actual column:
+`20192020H12020E2021E2022E`, or each year with its 年: `2015年2016年…2019年20年上半年`)."""
+_GLUED_ROW_RE = re.compile(r"((?:[^0-9.\-]|-(?![0-9])){1,24}?)(-?[0-9][0-9.%\-]*[0-9%])(?![0-9.])")
 """A row of such a table: its label, then its cells run together (`ROE（%）11.486.805.568.039.40`)."""
 
 
@@ -503,15 +505,19 @@ def flattened_tables(folded: str) -> list[Table]:
         header = [Cell("", h.start(), h.start())]
         header += [
             Cell(y.group(0), h.start() + y.start(), h.start() + y.end())
-            for y in re.finditer(r"(?:19|20)[0-9]{2}[AE]?", h.group(0))
+            for y in re.finditer(_GLUED_YEAR, h.group(0))
         ]
         columns = _header(header)
-        if columns is None or len(columns) != len(header) - 1:
+        if columns is None or len(columns) != len(header) - 1 or not _ascending(columns):
             continue
         table = Table(header, columns, start=h.start())
         pos = h.end()
         while (m := _GLUED_ROW_RE.match(folded, pos)) is not None:
             cut = split_cells(m.group(2))
+            if cut is None and _whole_numbers_row(m.group(1), m.group(2)):
+                # `营业收入(百万元)32155871410111386`, `…5582427341,2171,884`: integers run together; skipped
+                pos = re.compile(r"[0-9,]*").match(folded, m.end()).end()  # type: ignore[union-attr]
+                continue
             if cut is None or len(cut) != len(header) - 1:
                 break
             label = m.group(1).strip()
@@ -519,6 +525,73 @@ def flattened_tables(folded: str) -> list[Table]:
             row += [Cell(m.group(2)[s:e], m.start(2) + s, m.start(2) + e) for s, e in cut]
             table.rows.append(row)
             pos = m.end()
-        if table.rows:
+        table.rows = _whole_company_rows(table.rows)
+        if table.rows and not _segment_title(folded, h.start()):
             tables.append(table)
     return tables
+
+
+_TITLE_REACH = 40
+"""How far before a run-together header its table's title runs (`表3：分业务收入及毛利率单位：百万元`)."""
+
+
+def _segment_title(folded: str, start: int) -> bool:
+    """`表3：分业务收入及毛利率单位：百万元2020A2021E…地产开发与销售收入1402.65…毛利率33.6%30.0%…`: a
+    run-together table whose title, right before its year header and after the sentence before it, says it
+    splits the company (`分业务`, `分产品`, `按地区`) prints its parts' rows; the part's name stands in a row
+    label the cut reads as a label, so a `毛利率` row under it would pass for the company's. Such a table is
+    not read."""
+    lo = max(0, start - _TITLE_REACH)
+    title = folded[lo:start]
+    stop = max(title.rfind(mark) for mark in "。；;！!？?")
+    return _SEGMENT_HEAD_RE.search(title[stop + 1 :]) is not None
+
+
+def _ascending(columns: dict[int, Column]) -> bool:
+    """Whether a run-together header's years never go down (`20192020H12020E2021E`): a forecast or history
+    table runs from past to future. One that starts on the latest (`同行业可比公司财务数据2020H1201920182017`)
+    lists peers' figures, a company to a row under one label, and is not read as the company's table."""
+    years = [c.period.period.year for _, c in sorted(columns.items()) if c.period and c.period.period]
+    return all(a is not None and b is not None and a <= b for a, b in zip(years, years[1:], strict=False))
+
+
+def _whole_numbers_row(label: str, run: str) -> bool:
+    """`营业收入(百万元)32155871410111386`, `营业总收入（百万元）5582427341,2171,884`: a row of a
+    figure's whole numbers run together (no decimal point) cannot be cut, since nothing says where one
+    ends; it is not read, but it is still a row of the table, and the rows after it (`毛利率(%)89.3%…`)
+    are read. Only a row whose label names a table figure; anything else ends the table."""
+    return "." not in run and table_label(label) is not None and re.fullmatch(r"[0-9,]+", run) is not None
+
+
+_TOTAL_LABEL_RE = re.compile(r"合计|总计")
+
+
+def _whole_company_rows(rows: list[list[Cell]]) -> list[list[Cell]]:
+    """`公司产品2016201720182019爱美客逸美出厂价…毛利率87.80%92.87%…营业收入（万元）2386.42…宝尼达出厂价…
+    毛利率98.23%…营业收入（万元）1348.68…`: a run-together table that prints one figure's row twice with
+    different figures (the same label, a screened metric's) repeats its rows for groups whose names the cut
+    cannot see (products, segments, companies, each named in or before its first row); those rows are the
+    groups', none the whole company's, and are not read. When a row names the total (`收入合计`,
+    `成本合计`) and no row after it repeats, the rows from it on are the company's total group and are read.
+    The same row printed twice with the same figures (a statement's revenue restated in its key ratios) is
+    one figure: the table is read as it is."""
+    if not _grouped_rows(rows):
+        return rows
+    total = next((i for i, row in enumerate(rows) if _TOTAL_LABEL_RE.search(row[0].text)), None)
+    if total is None or _grouped_rows(rows[total:]):
+        return []
+    return rows[total:]
+
+
+def _grouped_rows(rows: list[list[Cell]]) -> bool:
+    """Whether a screened metric's row label comes twice with different figures."""
+    seen: dict[str, list[str]] = {}
+    for row in rows:
+        label = row[0].text
+        if table_label(label) is None:
+            continue
+        figures = [cell.text for cell in row[1:]]
+        if label in seen and seen[label] != figures:
+            return True
+        seen.setdefault(label, figures)
+    return False

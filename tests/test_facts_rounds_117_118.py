@@ -146,3 +146,13 @@ def test_the_level_a_move_over_a_span_reached_is_the_last_years() -> None:
 def test_a_spans_total_is_still_no_years_figure() -> None:
     text = "甲公司深度报告。公司2019年毛利率为32.05%。2017-2019年公司累计实现营业收入10.5亿元。"
     assert _kept(text, "revenue", "甲公司") is None
+
+
+def test_a_source_note_run_into_the_next_charts_title_leaves_the_parts_as_they_were() -> None:
+    text = (
+        "甲公司深度报告。2019年公司收入5.58亿元增长73.7%，归母净利润3.06亿元增长149%。图1公司2015-2019年收入及增速"
+        "资料来源：Wind，某某证券研究所图2公司2015-2019年归母净利润及增速资料来源：Wind，某某证券研究所分产品：乙产品"
+        "2017年上市后增长迅速，2019年收入2.4亿元增长223.6%，占比已达到43.5%；丙产品2015年上市之后增长稳定，2019年收入"
+        "2.2亿元增长15.12%。"
+    )
+    assert _kept(text, "revenue", "甲公司") == 558_000_000.0

@@ -1020,18 +1020,22 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
 _SOURCE_NOTE_RE = re.compile(r"来源[：:]")
 _SOURCE_END_RE = re.compile(r"证券研究所|证券|研究所|研究院|研究中心|研究|整理|测算|预测")
 _SOURCE_REACH = 60
+_CAPTION_AFTER_RE = re.compile(r"\s?(?:图表|图|表)\s?[0-9]")
 
 
 def _after_source_note(folded: str, lo: int, end: int) -> int:
     """`资料来源：公司半年报，中银证券公司2020年上半年实现营业收入105.65亿元`: a chart's source note (来源：,
     then sources ending in the broker's name, `中银证券`, `华西证券研究所`, or `整理`) that a PDF extraction
     ran into the next sentence is no one's name; the clause's subject starts after the note's last source.
-    A note whose sources end in no such word leaves the subject as it was."""
+    A note whose sources end in no such word, or that runs into the next exhibit's title (`图2…`, a chart's
+    words, no sentence), leaves the subject as it was."""
     notes = list(_SOURCE_NOTE_RE.finditer(folded, max(0, lo - _SOURCE_REACH), end))
     if not notes or "。" in folded[notes[-1].end() : end]:
         return lo
     ends = list(_SOURCE_END_RE.finditer(folded, notes[-1].end(), end))
-    return max(lo, ends[-1].end()) if ends else lo
+    if not ends or _CAPTION_AFTER_RE.match(folded, ends[-1].end()):
+        return lo  # `…海通证券研究所图2公司2015-2019年归母净利润及增速`: the next chart's title, no sentence
+    return max(lo, ends[-1].end())
 
 
 def _blank_aliases(reading: Reading, text: str) -> str:

@@ -416,9 +416,17 @@ _MOST_YUAN = {"revenue": 1e13, "net_profit": 1e12}
 `全省实现营业收入58520.08亿元`) the reader took for the company's."""
 
 
+_MOST_MARGIN = 100.0
+"""A gross margin is gross profit over revenue, and gross profit cannot exceed revenue: a margin above
+100% is no margin (`毛利率(%)65666666`, a PDF extraction's run-together row of four years' 65/66/66/66
+left whole when its header could not cut it)."""
+
+
 def _plausible(fact: Fact, small_yuan: bool = False) -> bool:
-    """Whether a screening fact's value can be what it says (see `_LEAST_YUAN`, `_MOST_YUAN`); `small_yuan`
-    lets an amount in plain 元 below `_LEAST_YUAN` stand."""
+    """Whether a screening fact's value can be what it says (see `_LEAST_YUAN`, `_MOST_YUAN`,
+    `_MOST_MARGIN`); `small_yuan` lets an amount in plain 元 below `_LEAST_YUAN` stand."""
+    if fact.metric == "gross_margin" and fact.value is not None:
+        return fact.value <= _MOST_MARGIN
     if fact.metric not in ("revenue", "net_profit") or fact.value is None:
         return True
     if abs(fact.value) > _MOST_YUAN[fact.metric]:
@@ -574,6 +582,7 @@ def read_facts(
         or _industry_report(text, names)
         or _region_count_text(reading.folded, names, reading.aliases)
         or _covers_other_companies(text, names)
+        or _rates_several_companies(text, names)
     )
     if _settled is None and not dated_by_text and _settled_later(reading.main, period):
         # the main period was only the year a forecast table marks actual, and the text's own figures are a
@@ -769,6 +778,25 @@ def _covers_other_companies(text: str, names: Sequence[str]) -> bool:
     for m in _LISTED_CODE_RE.finditer(text, 0, _OPENING_CHARS):
         codes.add(m.group(1) or m.group(2))
     return len(codes) >= _COVERED_CODES
+
+
+_RATED_CODE_RE = re.compile(
+    r"(?<![0-9])([0-9]{6})(?:\.(?:SH|SZ)|\s?CH)?\s?[)）]?\s?(?:买入|增持|推荐|强烈推荐|谨慎推荐|中性|持有|减持|卖出)"
+)
+"""A stock code with its rating right after it, as a broker's cover table prints each company it rates
+(`迈瑞医疗300760CH买入RMB417.07`, `（002690.SZ）增持`)."""
+_RATED_COMPANIES = 2
+
+
+def _rates_several_companies(text: str, names: Sequence[str]) -> bool:
+    """`股票名称代码评级目标价迈瑞医疗300760CH买入RMB417.07美亚光电002690CH买入RMB62.37`: a report whose
+    opening rates two or more companies, each code with its rating, initiates on all of them (a sector's
+    initiation); asked about none of them by name (no name given, or none printed), it has no company of
+    its own, and the first one's figures are no more the text's than the second's. A company note rates
+    its own company alone."""
+    if any(n and n in text for n in names):
+        return False
+    return len({m.group(1) for m in _RATED_CODE_RE.finditer(text, 0, _OPENING_CHARS)}) >= _RATED_COMPANIES
 
 
 _PUBLIC_BODY_RE = re.compile(r"(?:局|委员会|委|厅|部|政府|办公室|协会|学会|联合会)$")

@@ -17,7 +17,10 @@ from lmscreen.task.periods import Period
 from lmscreen.task.statements import COLUMNS_END_RE, Statements
 from lmscreen.task.units import Mention, ScannedText
 
-SENTENCE_BREAKS = "。；;\n!?！？"
+SENTENCE_BREAKS = "。；;\n!?！？│"
+"""Where a sentence ends; `│`, a box-drawing bar a PDF extraction keeps between a cover's fields
+(`目标价(人民币):190.972021年3月31日│中国内地医药健康/…线上业务高增长，…公司20年实现收入26.3亿元`), ends one
+too: the price target before it is no forecast word of the summary after it."""
 STOPS = "。!?！？\n"
 """A full stop: a period named at a sentence's start holds for its clauses after `；`."""
 CLAUSE_BREAKS = SENTENCE_BREAKS + "，,"

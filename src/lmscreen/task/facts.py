@@ -47,7 +47,7 @@ from lmscreen.task.periods import Period
 from lmscreen.task.prose import _ASPECT_RE, read_prose
 from lmscreen.task.statements import read_statements
 from lmscreen.task.table_facts import read_table_facts
-from lmscreen.task.tables import flattened_tables, read_tables
+from lmscreen.task.tables import flattened_tables, glued_year_headers, read_tables
 from lmscreen.task.units import FoldedText, ScannedText, scan
 from lmscreen.task.vocabulary import FORECAST_RE
 
@@ -416,9 +416,17 @@ _MOST_YUAN = {"revenue": 1e13, "net_profit": 1e12}
 `全省实现营业收入58520.08亿元`) the reader took for the company's."""
 
 
+_MOST_MARGIN = 100.0
+"""A gross margin is gross profit over revenue, and gross profit cannot exceed revenue: a margin above
+100% is no margin (`毛利率(%)65666666`, a PDF extraction's run-together row of four years' 65/66/66/66
+left whole when its header could not cut it)."""
+
+
 def _plausible(fact: Fact, small_yuan: bool = False) -> bool:
-    """Whether a screening fact's value can be what it says (see `_LEAST_YUAN`, `_MOST_YUAN`); `small_yuan`
-    lets an amount in plain 元 below `_LEAST_YUAN` stand."""
+    """Whether a screening fact's value can be what it says (see `_LEAST_YUAN`, `_MOST_YUAN`,
+    `_MOST_MARGIN`); `small_yuan` lets an amount in plain 元 below `_LEAST_YUAN` stand."""
+    if fact.metric == "gross_margin" and fact.value is not None:
+        return fact.value <= _MOST_MARGIN
     if fact.metric not in ("revenue", "net_profit") or fact.value is None:
         return True
     if abs(fact.value) > _MOST_YUAN[fact.metric]:
@@ -505,11 +513,13 @@ def read_facts(
     *,
     page_at: Callable[[int], int | None] | None = None,
     names: Sequence[str] = (),
+    _settled: Period | None = None,
 ) -> FactSheet:
     """Read every figure of `text` (a filing's whole text) into facts.
 
     `page_at` maps an offset of `text` to its page (a PDF's page map; a JSON-lines page dump gives its own
     pages); `names` are the company's names (a pool row's name), so `常熟银行的营业收入` is the company's.
+    `_settled` (internal) is the period a first reading settled, to read the text again against.
     """
     layout = read_layout(text)
     scanned = scan(layout.text)
@@ -536,7 +546,8 @@ def read_facts(
     reading.main = main_period(
         reading.folded, reading.periods, FORECAST_RE, table_period, names=reading.aliases
     )
-    reading.main = _marked_actual(reading.folded, reading.main)
+    dated_by_text = reading.main is not None
+    reading.main = _settled if _settled is not None else _marked_actual(reading.folded, reading.main)
     reading.periods, reading.main = first_quarter_beside_annual(reading.folded, reading.periods, reading.main)
     reading.periods = next_first_quarter(reading.folded, reading.periods, reading.main)
     found = read_table_facts(reading, tables + flattened_tables(reading.folded))
@@ -556,7 +567,7 @@ def read_facts(
         facts = [_paged(f, pages) for f in facts]
         loose = [_paged(f, pages) for f in loose]
     period = _later_report(_second_report_period(reading.folded, reading.main, facts), facts)
-    period = _next_year_interim(period, facts)
+    period = _glued_half_after(reading.folded, _next_year_interim(period, facts))
     period = _year_without_figures(reading.folded, period, facts)
     period = _half_without_figures(reading.folded, period, facts)
     period = _quarter_only(period, facts, period)
@@ -571,8 +582,25 @@ def read_facts(
         or _industry_report(text, names)
         or _region_count_text(reading.folded, names, reading.aliases)
         or _covers_other_companies(text, names)
+        or _rates_several_companies(text, names)
+        or _relates_several_companies(text, names)
     )
+    if _settled is None and not dated_by_text and _settled_later(reading.main, period):
+        # the main period was only the year a forecast table marks actual, and the text's own figures are a
+        # later report's: its undated figures are that report's, so it is read again against that period
+        again = read_facts(text, page_at=page_at, names=names, _settled=period)
+        return replace(again, period=period)
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases, no_company)
+
+
+def _settled_later(main: Period | None, period: Period | None) -> bool:
+    """Whether the text's period, settled from its figures, is a later report than the main period its
+    undated figures were read against (a FY2018 reading of a note on the 2019 nine months)."""
+    if main is None or period is None or main.year is None or period.year is None or main == period:
+        return False
+    if period.sub not in _PERIOD_END or main.sub not in _PERIOD_END:
+        return False
+    return (period.year, _PERIOD_END[period.sub]) > (main.year, _PERIOD_END[main.sub])
 
 
 _SINGLE_THIRD_QUARTER_RE = re.compile(r"单(?:从|看)?(?:第三|第3|三|3)季度?|Q3单季|第三季度单季|单季度?Q3")
@@ -633,10 +661,10 @@ def _names_no_company(text: str, names: Sequence[str], subjects: Sequence[str]) 
 
 
 _INDUSTRY_REPORT_RE = re.compile(
-    r"行业(?:研究|专题|周报|月报|点评|策略|年度策略)|行业深度(?:报告|研究)|专题(?:研究)?报告|专题研究|周观点"
+    r"行业(?:研究|专题|周报|月报|点评|(?:投资|年度)?策略)|行业深度(?:报告|研究)|专题(?:研究)?报告|专题研究|周观点"
 )
-"""A report type on a broker's cover (`行业研究/深度研究`, `行业专题`, `电子周观点`); not a word
-that merely begins with 行业 in prose (`金针菇行业深度亏损`)."""
+"""A report type on a broker's cover (`行业研究/深度研究`, `行业专题`, `电子周观点`, `行业投资策略`); not a
+word that merely begins with 行业 in prose (`金针菇行业深度亏损`)."""
 _COMPANY_REPORT_RE = re.compile(r"公司(?:研究|点评|深度|报告|简评|首次覆盖)|个股(?:研究|点评)|首次覆盖")
 _REPORT_HEAD = 800
 """How far a broker report's cover reaches: its title, type and rating come first."""
@@ -674,19 +702,59 @@ _ACTUAL_COLUMN_RE = re.compile(r"(20[0-9]{2})A\s?(?=20[0-9]{2}\s?[AE](?![a-z]))"
 prints it (`项目\\年度2020A2021E2022E2023E`): the year before `A` is a year of results."""
 
 
+_LAST_PLAIN_YEAR_RE = re.compile(r"(?<=[0-9])(20[0-9]{2})(?=20[0-9]{2}E(?![a-z]))")
+"""The same header with only its estimates marked, run on from earlier years (`201820192020E2021E2022E`): the
+year right before the first `E` year, itself run on from a year before it, is a year of results."""
+
+
 def _marked_actual(folded: str, main: Period | None) -> Period | None:
     """`深度研究…2021年02月10日…2018年受监管的中国医疗美容市场规模…` and a forecast table headed
     `2020A2021E2022E2023E`: the opening's first year is an industry figure's, so the document was dated a
     year whose results are not its latest; the text itself marks a later year's results (`2020A`) as out.
     The document's period is no earlier than the latest year its own table marks actual: that year (when
     the document was dated an earlier one, or not at all)."""
-    years = [int(m.group(1)) for m in _ACTUAL_COLUMN_RE.finditer(folded)]
+    years = [int(m.group(1)) for m in _ACTUAL_COLUMN_RE.finditer(folded)] + _glued_actual_years(folded)
+    years += [int(m.group(1)) for m in _LAST_PLAIN_YEAR_RE.finditer(folded)]
     if not years:
         return main
     marked = max(years)
     if main is None or main.year is None or main.year < marked:
         return Period(marked, "FY")
     return main
+
+
+def _glued_half_after(folded: str, main: Period | None) -> Period | None:
+    """`表9：利润表摘要（单位：百万元）2014201520162017201820192020H1营业收入…`: a history table whose last
+    column is the half year after the main year's results prints that half's results, so the text was written
+    after them and the half is its latest period (the forecast table beside it still marks the year `A`);
+    a later report the text prints (`_next_year_interim`'s nine months) is settled before."""
+    halves = [
+        int(header[-1][:4])
+        for header in glued_year_headers(folded)
+        if header[-1].endswith("H1") and all(not y.endswith("E") for y in header)
+    ]
+    if main is not None and main.year is not None and main.sub == "FY" and main.year + 1 in halves:
+        return Period(main.year + 1, "H1")
+    return main
+
+
+_FOUR_DIGIT_YEAR_RE = re.compile(r"((?:19|20)[0-9]{2})([AE]|H[12]|Q[1-4])?")
+
+
+def _glued_actual_years(folded: str) -> list[int]:
+    """`盈利预测与估值201820192020E2021E2022E`: a forecast table's glued header that marks only its estimates
+    (`E`) leaves the years before them unmarked, and those are results; the last of them, right before the
+    first estimate, is the latest year of results the table knows."""
+    years = []
+    for header in glued_year_headers(folded):
+        parsed = [_FOUR_DIGIT_YEAR_RE.fullmatch(y) for y in header]
+        if not all(parsed):  # `2015年…20年上半年`: a history written with 年 marks no estimate
+            continue
+        marks = [(int(m.group(1)), m.group(2) or "") for m in parsed if m is not None]
+        first = next((i for i, (_, mark) in enumerate(marks) if mark == "E"), None)
+        if first is not None and first > 0 and marks[first - 1][1] in ("", "A"):
+            years.append(marks[first - 1][0])
+    return years
 
 
 _LISTED_CODE_RE = re.compile(r"[（(]\s?([0-9]{6})(?:\.(?:SH|SZ))?\s?[)）]|(?<![0-9])([0-9]{6})\.(?:SH|SZ)")
@@ -711,6 +779,52 @@ def _covers_other_companies(text: str, names: Sequence[str]) -> bool:
     for m in _LISTED_CODE_RE.finditer(text, 0, _OPENING_CHARS):
         codes.add(m.group(1) or m.group(2))
     return len(codes) >= _COVERED_CODES
+
+
+_RATED_CODE_RE = re.compile(
+    r"(?<![0-9])([0-9]{6})(?:\.(?:SH|SZ)|\s?CH)?\s?[)）]?\s?(?:买入|增持|推荐|强烈推荐|谨慎推荐|中性|持有|减持|卖出)"
+)
+"""A stock code with its rating right after it, as a broker's cover table prints each company it rates
+(`迈瑞医疗300760CH买入RMB417.07`, `（002690.SZ）增持`)."""
+_RATED_COMPANIES = 2
+
+
+def _rates_several_companies(text: str, names: Sequence[str]) -> bool:
+    """`股票名称代码评级目标价迈瑞医疗300760CH买入RMB417.07美亚光电002690CH买入RMB62.37`: a report whose
+    opening rates two or more companies, each code with its rating, initiates on all of them (a sector's
+    initiation); asked about none of them by name (no name given, or none printed), it has no company of
+    its own, and the first one's figures are no more the text's than the second's. A company note rates
+    its own company alone."""
+    if any(n and n in text for n in names):
+        return False
+    return len({m.group(1) for m in _RATED_CODE_RE.finditer(text, 0, _OPENING_CHARS)}) >= _RATED_COMPANIES
+
+
+_RELATED_SECURITIES_RE = re.compile(r"相关标的")
+"""A broker cover's box of the securities a report relates to
+(`相关标的元/股002612.SZ朗姿股份430335.OC华韩整形`)."""
+_RELATED_CODE_RE = re.compile(r"(?<![0-9])([0-9]{6})\.(?:SH|SZ|OC|BJ)|(?<![0-9])([0-9]{4,5})\.HK")
+"""A listed code with its exchange, as such a box prints it: Shanghai, Shenzhen, the NEEQ (`.OC`), Beijing,
+Hong Kong."""
+_COVER_CHARS = 4000
+"""How far a long report's cover page reaches: its summary runs on before the box of related securities."""
+_RELATED_BOX_CHARS = 120
+"""How far the box's codes run after its title."""
+
+
+def _relates_several_companies(text: str, names: Sequence[str]) -> bool:
+    """`…医美终端诊疗机构专题…相关标的元/股002612.SZ朗姿股份430335.OC华韩整形`: a report whose cover
+    lists two or more related securities (`相关标的`) is a thematic on those companies together; asked about
+    none of them by name (no name given, or none printed), it has no company of its own, and one company's
+    table (a subsidiary hospital's `净利润`) is no more the text's than the other's. A company note names
+    its own security alone."""
+    if any(n and n in text for n in names):
+        return False
+    box = _RELATED_SECURITIES_RE.search(text, 0, _COVER_CHARS)
+    if box is None:
+        return False
+    codes = {a or b for a, b in _RELATED_CODE_RE.findall(text[box.end() : box.end() + _RELATED_BOX_CHARS])}
+    return len(codes) >= _RATED_COMPANIES
 
 
 _PUBLIC_BODY_RE = re.compile(r"(?:局|委员会|委|厅|部|政府|办公室|协会|学会|联合会)$")

@@ -65,6 +65,7 @@ _PATTERNS = [
     (
         "range",
         rf"(?<![0-9.])(?P<r_a>{_Y4})\s?(?:[-~至到/、―—]|年\s?[-~至到―—])\s?(?P<r_b>{_Y4}|[0-9]{{2}})(?!\s?年?\s?[0-9]{{1,2}}\s?(?:[-~至到]\s?[0-9]{{1,2}}\s?)?月)"
+        r"(?![HQ][1-4])"  # `2019/2020H1`: a year, then a half glued to its year, no span of years
         r"\s?年?(?P<r_e>[EF])?(?![0-9])",
     ),
     ("fy", rf"FY\s?(?P<fy_y>{_Y})(?![0-9])|(?<![0-9.A-Za-z])(?P<fy_y2>{_Y})\s?FY(?![A-Za-z0-9])"),
@@ -329,7 +330,58 @@ def find_periods(folded: str) -> list[PeriodMention]:
         ):
             mention = _as_of_month_end(m.group(), mention)
         found.append(mention)
-    return _summed(folded, found)
+    return _summed(folded, _this_year_of_date(folded, found))
+
+
+_OPENING_DATE_CHARS = 1000
+"""How far into a text its own date may stand (a broker report's cover: `深度报告2020年10月19日`)."""
+_FULL_DATE_RE = re.compile(r"(20[0-9]{2})\s?年\s?([01]?[0-9])\s?月\s?[0-3]?[0-9]\s?日")
+_THIS_YEAR_BEFORE_RE = re.compile(r"今年\s?$")
+_EVENT_DATE_BEFORE_RE = re.compile(r"(?:自|于|在|从|至|止|到|截至|截止)\s?$")
+_EVENT_DATE_AFTER_RE = re.compile(r"\s?(?:以来|起|前|后|之前|之后|开始|，|,)")
+
+
+def _own_date(folded: str, m: PeriodMention) -> bool:
+    """Whether a full date stands as the text's own (`深度报告2020年10月19日汲肖飞`), not an event's told in a
+    sentence (`自2018年11月30日上线以来`, `截至2019年9月30日，…`, `于2021年3月18日，公司…`)."""
+    return (
+        m.kind == "date"
+        and _FULL_DATE_RE.fullmatch(folded[m.start : m.end]) is not None
+        and _EVENT_DATE_BEFORE_RE.search(folded, max(0, m.start - 2), m.start) is None
+        and _EVENT_DATE_AFTER_RE.match(folded, m.end) is None
+    )
+
+
+_PART_END_MONTH = {"Q1": 3, "Q2": 6, "H1": 6, "Q3": 9, "Q1-Q3": 9}
+
+
+def _this_year_of_date(folded: str, found: list[PeriodMention]) -> list[PeriodMention]:
+    """`…深度报告2020年10月19日…公司今年上半年实现收入2.4亿元`: a part of `今年` (this year) in a text whose
+    opening prints its date (a full day) is that date's year's, when the part had ended by then: the writer's
+    this year is the year they write in, whatever year the text's other figures are of (a note opening on
+    last year's results); the same part named again later in its sentence (`；上半年实现归母净利润1.5亿元`) is
+    that one. A part not over by the date (`今年下半年开始投入市场`) keeps no year."""
+    date = next((m for m in found if m.start < _OPENING_DATE_CHARS and _own_date(folded, m)), None)
+    if date is None:
+        return found
+    d = _FULL_DATE_RE.fullmatch(folded[date.start : date.end])
+    assert d is not None
+    year, month = int(d.group(1)), int(d.group(2))
+    out = []
+    named: PeriodMention | None = None  # the last part dated so, whose sentence's same part it dates too
+    for m in found:
+        p = m.period
+        if p is not None and p.year is None and month > _PART_END_MONTH.get(p.sub, 12):
+            if _THIS_YEAR_BEFORE_RE.search(folded, max(0, m.start - 3), m.start) or (
+                named is not None
+                and named.period is not None
+                and named.period.sub == p.sub
+                and not any(stop in folded[named.end : m.start] for stop in "。！？\n")
+            ):
+                m = PeriodMention(m.start, m.end, Period(year, p.sub), m.kind, m.years)
+                named = m
+        out.append(m)
+    return out
 
 
 _SUMMED_BEFORE_RE = re.compile(r"(?:加总|合计|汇总|累计|合并|叠加)\s?$")

@@ -198,6 +198,16 @@ _TO_AFTER_RE = re.compile(
 _SAME_PERIOD_LEAD_RE = re.compile(r"^\s?同期(?:内)?(?=[\u4e00-\u9fff]|$)")
 """`同期公司毛利率2.1%，同比下降19.7pcts`: a clause opening with a bare 同期 (no 上年/去年/较 before it) is
 the period the text was just on, and the year-on-year change after the figure says it is this period's."""
+_NAMED_YEAR_RE = re.compile(r"20[0-9]{2}\s?年")
+
+
+def _year_named_before(before: str) -> bool:
+    """`2020年公司营收入下滑37%至19.9亿元，…所致；同期公司归母净利润亏损1.35亿元`: a clause opening with a
+    bare 同期 after clauses of its sentence that name a year, and no earlier year's words (上年, 去年, 同期
+    itself), is that year's: the same period the sentence is on, not the year before it."""
+    return _NAMED_YEAR_RE.search(before) is not None and PRIOR_RE.search(before) is None
+
+
 _CHANGE_AFTER_RE = re.compile(r"^[，,（(]?\s?(?:同比|较上年|较去年|比上年|比去年|yoy)", re.IGNORECASE)
 _BREAKDOWN_KINDS = r"(?:渠道|产品|业务|业态|地区|区域|板块|品类|行业|模式|市场|事业部)"
 _BREAKDOWN_RE = re.compile(
@@ -914,6 +924,7 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
     if bullet >= 0:
         # `业绩简报◾公司20H1实现营收35.3亿元`: a bullet opens the item; the words before it are a heading
         lo = bullet + 1
+    lo = _after_source_note(folded, lo, label.start)
     raw = folded[lo : label.start]
     compared = list(_HIGHER_LOWER_RE.finditer(raw))
     if compared:
@@ -1004,6 +1015,27 @@ def _own_subject(reading: Reading, label: Label) -> tuple[str, str | None, bool]
         # before the label, no part's name
         return "company", None, named
     return "segment", _printed_name(printed, text), True
+
+
+_SOURCE_NOTE_RE = re.compile(r"来源[：:]")
+_SOURCE_END_RE = re.compile(r"证券研究所|证券|研究所|研究院|研究中心|研究|整理|测算|预测")
+_SOURCE_REACH = 60
+_CAPTION_AFTER_RE = re.compile(r"\s?(?:图表|图|表)\s?[0-9]")
+
+
+def _after_source_note(folded: str, lo: int, end: int) -> int:
+    """`资料来源：公司半年报，中银证券公司2020年上半年实现营业收入105.65亿元`: a chart's source note (来源：,
+    then sources ending in the broker's name, `中银证券`, `华西证券研究所`, or `整理`) that a PDF extraction
+    ran into the next sentence is no one's name; the clause's subject starts after the note's last source.
+    A note whose sources end in no such word, or that runs into the next exhibit's title (`图2…`, a chart's
+    words, no sentence), leaves the subject as it was."""
+    notes = list(_SOURCE_NOTE_RE.finditer(folded, max(0, lo - _SOURCE_REACH), end))
+    if not notes or "。" in folded[notes[-1].end() : end]:
+        return lo
+    ends = list(_SOURCE_END_RE.finditer(folded, notes[-1].end(), end))
+    if not ends or _CAPTION_AFTER_RE.match(folded, ends[-1].end()):
+        return lo  # `…海通证券研究所图2公司2015-2019年归母净利润及增速`: the next chart's title, no sentence
+    return max(lo, ends[-1].end())
 
 
 def _blank_aliases(reading: Reading, text: str) -> str:
@@ -1116,9 +1148,11 @@ _CAUSE_VERB_RE = re.compile(_CAUSE_VERBS)
 """A clause that is only a cause's verb (`，带动毛利率…`): its subject is the clause before's."""
 _DEDUCTION_QUALIFIER_RE = re.compile(r"扣除非经常性损益(?:后|后的)?|扣非(?:后|后的)?")
 """What a deducted profit's label opens on (`扣除非经常性损益后归母净利润`), left as its clause's subject."""
-_NO_NAME_RE = re.compile(r"最终|折合|创造|基本|每股|销售|前三")
+_NO_NAME_RE = re.compile(r"最终|折合|创造|基本|每股|销售|前三|高位|低位")
 """Words left before a label once fillers go that name no part: how the figure came (`最终实现`, `创造`,
-`折合`), the label's own first word (`基本EPS`, `每股 EPS`, `销售净利润率`), a clipped `前三季度`."""
+`折合`), the label's own first word (`基本EPS`, `每股 EPS`, `销售净利润率`), a clipped `前三季度`, the level
+another figure moved at in a heading run into the sentence (`毛利率高位上扬2020年公司实现营收7.09亿元`, its
+label and 上扬 gone: `高位`)."""
 _COMPANY_SUFFIX_RE = re.compile(r"股份|证券|集团|控股|银行|科技")
 """A company name's suffix, left when the name's stem is one of the text's names for the company."""
 _VIEW_WORD_RE = re.compile(r"看好|趋势|增速|景气|预期|态势")
@@ -1699,6 +1733,18 @@ _REMOVED_ASIDE_RE = re.compile(
 )
 """`剔除六间房出表影响（18H1净利润为1.89亿，…）`: a bracket right after what the writer removes gives that
 item's figures (or the basis it was removed from), not the period's."""
+_REVISION_BEFORE_RE = re.compile(r"调整前")
+_REVISION_REACH = 60
+
+
+def _revised_estimate(folded: str, pos: int) -> bool:
+    """`盈利预测调整（人民币百万元）2020A2021E…营业收入调整前2,4543,4304,612调整后2,6333,9055,3627,029`: a
+    调整后 with its 调整前 just before is a broker's estimates revised, before and after, not a figure
+    restated by removing something; it is no adjusted figure a headline could echo (the note's own
+    `公司20年实现收入26.3亿元` stays the company's revenue)."""
+    return _REVISION_BEFORE_RE.search(folded, max(0, pos - _REVISION_REACH), pos) is not None
+
+
 _ADJUSTED_AFTER_RE = re.compile(r"\s?[%％]?\s?(?:[（(]\s?调整后|[（(]\s?经调整|[（(]\s?备考)")
 _ADJUSTED_GAP_RE = re.compile(r"调整后|经调整|还原后|剔除[^，,；;。]{0,12}后")
 _BASE_AFTER_RE = re.compile(r"\s?(?:的)?基础上")
@@ -1789,6 +1835,21 @@ def _in_number_run(reading: Reading, index: int) -> bool:
     return False
 
 
+_GLUED_NEXT_RE = re.compile(r"-?[0-9]")
+
+
+def _glued_cell(folded: str, mention: Mention) -> bool:
+    """A percent run straight into the next number (`毛利率31.7%29.1%27.8%`): a table's row a PDF extraction
+    printed with nothing between its cells, whose columns (years, quarters) only its header says; the
+    words before it are the row's label, not a sentence that dates the first cell."""
+    end = mention.folded_end
+    return (
+        mention.kind == "percent"
+        and folded[end - 1 : end] in ("%", "％")
+        and bool(_GLUED_NEXT_RE.match(folded, end))
+    )
+
+
 def _approx(folded: str, mention: Mention, gap: str) -> bool:
     end = mention.folded_end
     return bool(_APPROX_BEFORE_RE.search(gap[-6:]) or _APPROX_AFTER_RE.match(folded[end : end + 4]))
@@ -1796,6 +1857,18 @@ def _approx(folded: str, mention: Mention, gap: str) -> bool:
 
 _LONG_SENTENCE = 400
 """How far back a sentence's start is looked for when the usual window ends inside it."""
+
+
+_SPAN_REACHED_RE = re.compile(r"(?:从|由)[^，,；;。]{0,30}?(?:至|到)\s?$")
+"""A move from one level to another, the number right after its 至
+(`2014-2019年，毛利率从21.98%提升至32.05%`)."""
+
+
+def _span_last_year(span: PeriodMention) -> PeriodMention:
+    """`2014-2019年，毛利率从21.98%提升至32.05%，带动净利率从4.98%提升至8.25%`: the level a move over a span
+    of whole years reached (the number after 至) is the span's last year's, as its starting level (after 从)
+    is the first year's; the span's years, a list no single figure stands for, date nothing else."""
+    return PeriodMention(span.start, span.end, Period(span.years[-1], "FY"), "period")
 
 
 def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodMention | None:
@@ -1824,7 +1897,7 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
             ]
             if quarters:
                 return quarters[-1]
-        return last
+        return _with_sentence_year(folded, last, reading.periods_in(sentence_lo, last.start), sentence_lo)
     earlier = [
         p
         for p in reading.periods_in(sentence_lo, lo)
@@ -1836,7 +1909,34 @@ def period_for(reading: Reading, lo: int, pos: int, sentence_lo: int) -> PeriodM
     ]
     if earlier and _quarter_marked_clause_by_clause(folded, earlier, sentence_lo, pos):
         return None
-    return earlier[-1] if earlier else None
+    if not earlier:
+        return None
+    return _with_sentence_year(
+        folded, earlier[-1], reading.periods_in(sentence_lo, earlier[-1].start), sentence_lo
+    )
+
+
+def _with_sentence_year(
+    folded: str, period: PeriodMention, before: list[PeriodMention], sentence_lo: int
+) -> PeriodMention:
+    """`2020年上半年疫情背景下，…上半年嗨体收入同比增长58%，带动公司归母净利润…达1.5亿元`: a clause's yearless
+    half or quarter repeats the one its sentence opened on (the sentence's first period, the same part with
+    its year), so it is that year's, not the main period's year (which may be the last full year's). A
+    comparison's base (`较19H1增长37.42%`) opens nothing."""
+    p = period.period
+    if p is None or p.year is not None or not p.sub:
+        return period
+    opening = next((m for m in before if m.kind != "date"), None)
+    q = opening.period if opening is not None else None
+    if (
+        opening is None
+        or q is None
+        or q.year is None
+        or q.sub != p.sub
+        or compared_base(folded, opening, sentence_lo)
+    ):
+        return period
+    return replace(period, period=Period(q.year, p.sub))
 
 
 _PART_OPENING_RE = re.compile(r"\s?其中")
@@ -2215,6 +2315,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         return None  # `…增幅最大的是圆通速递，实现净利润17.71亿元`: the first of a ranking's, named before
     if _in_number_run(reading, index):
         return None  # `PE为8.8/8.1/7.4倍`: several numbers for one label, a list no reader could pair
+    if _glued_cell(folded, mention):
+        return None  # `毛利率31.7%29.1%27.8%…`: a table row's first cell, its column unsaid
     lead_lo = max(reading.start_of(label.start, CLAUSE_BREAKS, 40), sent_lo)
     lead = folded[lead_lo : label.start]
     if ENUM_RE.search(lead):
@@ -2226,7 +2328,7 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         or _ADJUSTED_GAP_RE.search(gap)
         or _ADJUSTED_AFTER_RE.match(folded, pos + len(mention.printed))
     ):
-        if "money" in METRICS[metric] and mention.kind == "money":
+        if "money" in METRICS[metric] and mention.kind == "money" and not _revised_estimate(folded, pos):
             reading.adjusted.append((metric, abs(mention.base), mention.start))
         return None  # `剔除股权激励费用后，归母净利润应为3.04亿元`, `毛利率调整后为…`: adjusted by the writer
     family = "pe" if metric in PE_METRICS else metric
@@ -2255,7 +2357,11 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
     # `同期公司毛利率2.1%，同比下降…`, `同期毛利率下降23.5pcts至21.1%`: a change says the level is now
     same_as_before = bool(
         _SAME_PERIOD_LEAD_RE.match(lead)
-        and (_CHANGE_AFTER_RE.match(after) or (CHANGE_RE.search(gap) and level_after_change(gap)))
+        and (
+            _CHANGE_AFTER_RE.match(after)
+            or (CHANGE_RE.search(gap) and level_after_change(gap))
+            or _year_named_before(folded[_sentence_lo(reading, lead_lo) : lead_lo])
+        )
     )
     if same_as_before:
         lead = lead.replace("同期", "  ", 1)  # the period just named, this year's: no prior figure
@@ -2344,6 +2450,8 @@ def _read_one(reading: Reading, index: int, mention: Mention, sent_lo: int) -> F
         when = _paragraph_quarter(reading, label.start)
     if metric in PE_METRICS:
         return _pe(reading, label, mention, gap, lead, basis, scope, segment)
+    if when is not None and when.kind == "range" and basis == "actual" and _SPAN_REACHED_RE.search(gap):
+        when = _span_last_year(when)
     got = resolved_period(reading, when, basis)
     if got is None:
         return None

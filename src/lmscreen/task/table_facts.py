@@ -88,21 +88,33 @@ def _column_period(
     if main is not None and main.year is not None and period.year is not None:
         if period.year < main.year:
             return period, "prior"
-        if period.year > main.year:
+        if period.year > main.year and not _later_interim(col):
             return Period(period.year, "E"), "forecast"
     return period, "actual"
 
 
+def _later_interim(col: Column) -> bool:
+    """`2014…20192020H1`: a column headed by a half or a quarter of a year after the main one is that
+    interim's results, printed as they are out (a forecast says `E`); the main period, read before the
+    document's latest results are known, may be the last full year, and the interim may yet prove the
+    document's own."""
+    p = col.period
+    return p is not None and p.kind != "forecast" and p.period is not None and p.period.sub in _INTERIMS
+
+
+_INTERIMS = ("H1", "Q1", "Q2", "Q3", "Q4", "Q1-Q3")
+
+
 def _cell_mention(reading: Reading, cell: Cell) -> Mention | None:
     found = reading.mentions_in(cell.start, max(cell.end, cell.start + 1))
-    if found:
-        return found[0]
     folded = reading.folded
+    if found and not _cut_integer(folded, cell):
+        return found[0]
     beside = folded[max(0, cell.start - 1) : cell.start] + folded[cell.end : cell.end + 1]
     if (
         folded[cell.start : cell.end] != cell.text
         or not re.search(r"[0-9.]", beside)
-        or not split_cells(cell.text)
+        or not (split_cells(cell.text) or _cut_integer(folded, cell))
     ):
         return None  # only a cell cut from glued cells: a spaced table's cell is in the scan already
     # a cell cut from a run of glued cells (`split_cells`): the scan read none of it, so it is read alone
@@ -111,6 +123,14 @@ def _cell_mention(reading: Reading, cell: Cell) -> Mention | None:
         return None
     start = reading.scanned.folded.origin(cell.start)
     return replace(alone[0], start=start, end=start + len(cell.text), folded_start=cell.start)
+
+
+def _cut_integer(folded: str, cell: Cell) -> bool:
+    """A bare integer cut from a run of them (`growth_checked_cut`): the scan read the whole run as one
+    number, so the cell is read alone."""
+    text = folded[cell.start : cell.end]
+    glued = folded[cell.end : cell.end + 1].isdigit() or folded[cell.start - 1 : cell.start].isdigit()
+    return text == cell.text and text.isdigit() and cell.start > 0 and glued
 
 
 def read_table_facts(reading: Reading, tables: list[Table]) -> list[Fact]:
@@ -131,10 +151,15 @@ def read_table_facts(reading: Reading, tables: list[Table]) -> list[Fact]:
 _MONEY_ROWS = ("revenue", "net_profit", "net_profit_deducted")
 
 
+_GROWTH_ROW_RE = re.compile(r"增长率|增速|同比|增减|yoy", re.IGNORECASE)
+"""A row label that names a change (`净利润增长率(%)`): its percents say nothing of the columns."""
+
+
 def _change_columns(table: Table) -> set[int]:
     """Columns the header calls a period's but whose amount rows (营业收入, 净利润) print only percents
     (`16.15%` under a `调整后` a PDF's merged header cells shifted): they are change columns, and a ratio
-    row's percent there is a change in points, not the ratio."""
+    row's percent there is a change in points, not the ratio. A row labelled as a change
+    (`净利润增长率(%)`, in a forecast table's ratios) prints percents in any column: it is no such sign."""
     out = set()
     for index, col in table.columns.items():
         if index == 0 or col.basis not in ("prior", "actual") or col.metric is not None:
@@ -142,7 +167,7 @@ def _change_columns(table: Table) -> set[int]:
         cells = []
         for row in table.rows:
             named = table_label(row[0].text) if row and row[0].text else None
-            if named is not None and named[0] in _MONEY_ROWS:
+            if named is not None and named[0] in _MONEY_ROWS and not _GROWTH_ROW_RE.search(row[0].text):
                 cell = align(table, row, index)
                 if cell is not None and cell.text:
                     cells.append(cell.text.replace(" ", ""))

@@ -478,20 +478,31 @@ def align(table: Table, row: list[Cell], index: int) -> Cell | None:
     return row[target]
 
 
-_GLUED_YEARS_RE = re.compile(r"(?<![0-9.])(?:(?:19|20)[0-9]{2}[AE]?){3,8}(?![0-9.%])")
+_GLUED_YEAR = r"(?:(?:19|20)?[0-9]{2}年(?:上半年)?|(?:19|20)[0-9]{2}(?:[AE]|H1)?)"
+_GLUED_LAST_YEAR = rf"(?:(?:19|20)[0-9]{{2}}(?:H2|Q[1-4])|{_GLUED_YEAR})"
+_GLUED_YEARS_RE = re.compile(rf"(?<![0-9.])(?:{_GLUED_YEAR}){{2,7}}{_GLUED_LAST_YEAR}(?![0-9.%])")
 """A forecast table's year header a PDF extraction printed with nothing between its cells
-(`2019A2020A2021E2022E2023E`, `201820192020E2021E2022E`)."""
-_GLUED_ROW_RE = re.compile(r"([^0-9.\-]{1,24}?)(-?[0-9][0-9.%\-]*[0-9%])(?![0-9.])")
+(`2019A2020A2021E2022E2023E`, `201820192020E2021E2022E`), with a half year's or a quarter's actual column
+(`20192020H12020E2021E2022E`, a history's `2014201520162017201820192020H1`; a quarter only last), or each
+year with its 年 (`2015年2016年…2019年20年上半年`)."""
+_GLUED_YEAR_RE = re.compile(_GLUED_LAST_YEAR)
+_GLUED_ROW_RE = re.compile(r"([^0-9.]{1,24}?)(-?[0-9][0-9.,%\-]*[0-9%])(?![0-9.])")
 """A row of such a table: its label, then its cells run together (`ROE（%）11.486.805.568.039.40`)."""
+_SCALE_UNIT_RE = re.compile(r"[(（]\s*(?:(?:金额)?单位[:：]\s*)?人民币\s*(百万|千万|万|亿|千)\s*[)）]")
+"""`会计年度(人民币百万)`: a scale with no 元, the unit a broker's statements print above their columns."""
+_GLUED_CONTEXT = 40
+"""How far before a glued header its title and unit are looked for (`利润表摘要（单位：百万元）`)."""
 
 
 def split_cells(run: str) -> list[tuple[int, int]] | None:
     """The cells of a run of numbers printed with nothing between them, as (start, end) in `run`: only
-    when one count of decimals cuts the whole run into plain numbers (no leading zero but `0.xx`, a sign
-    only first), each with that many decimals and all with or all without a `%`. A table prints a row's
-    figures to one precision, so the cut is certain; a run no such cut consumes is not read."""
-    found = [cut for d in (1, 2, 3, 4) if (cut := _cut(run, d)) is not None]
-    return found[0] if len(found) == 1 else None
+    when one cut consumes the whole run into plain numbers (no leading zero but `0.xx`, a sign only first),
+    each either with one count of decimals (all with or all without a `%`) or an integer grouped by
+    thousands (`30,66335,446` is 30,663 and 35,446: three digits follow each comma, so the digits before
+    the next comma begin the next cell). A table prints a row's figures to one precision, so the cut is
+    certain; a run two counts of decimals cut differently (`785.171,095`), or none, is not read."""
+    found = {tuple(cut) for d in (1, 2, 3, 4) if (cut := _cut(run, d)) is not None}
+    return list(found.pop()) if len(found) == 1 else None
 
 
 def _cut(run: str, decimals: int) -> list[tuple[int, int]] | None:
@@ -499,12 +510,19 @@ def _cut(run: str, decimals: int) -> list[tuple[int, int]] | None:
     i = 0
     while i < len(run):
         j = i + (run[i] == "-")
-        point = run.find(".", j)
-        whole = run[j:point] if point > j else ""
-        if not whole.isdigit() or (len(whole) > 1 and whole[0] == "0"):
+        lead = re.match(r"[0-9]*", run[j:]).group(0)  # type: ignore[union-attr]
+        k = j + len(lead)
+        if not lead or (len(lead) > 1 and lead[0] == "0"):
             return None
-        end = point + 1 + decimals
-        if not run[point + 1 : end].isdigit() or len(run[point + 1 : end]) != decimals:
+        if k < len(run) and run[k] == ",":
+            end = _grouped_end(run, k, lead)
+            if end is None:
+                return None
+        elif k < len(run) and run[k] == ".":
+            end = k + 1 + decimals
+            if not run[k + 1 : end].isdigit() or len(run[k + 1 : end]) != decimals:
+                return None
+        else:
             return None
         if end < len(run) and run[end] == "%":
             end += 1
@@ -515,32 +533,200 @@ def _cut(run: str, decimals: int) -> list[tuple[int, int]] | None:
     return cells
 
 
+def _grouped_end(run: str, comma: int, lead: str) -> int | None:
+    """Where an integer grouped by thousands ends (`1,604` of `1,6041,289`): one to three digits, then
+    groups of a comma and three digits; a point or a short group after them leaves the run unread."""
+    if len(lead) > 3:
+        return None
+    k = comma
+    while k < len(run) and run[k] == ",":
+        if not run[k + 1 : k + 4].isdigit() or len(run[k + 1 : k + 4]) != 3:
+            return None
+        k += 4
+    if k < len(run) and run[k] == ".":
+        return None
+    return k
+
+
 def flattened_tables(folded: str) -> list[Table]:
     """The forecast tables a PDF extraction ran into one line with nothing between cells: a glued year
-    header, then the rows right after it whose cells split (`split_cells`) into exactly one per year. A row
-    that does not ends the table; the columns are the header's years, so only the main period's column is
-    the period's figure (the later ones are forecasts)."""
+    header, then the rows after it whose cells split (`split_cells`) into exactly one per year. A row
+    that does not split so (a growth row one year short, negatives in brackets, bare integers no growth
+    row under them confirms: `growth_checked_cut`) is passed over, as two statements printed side by
+    side interleave their rows; the table ends where no labelled run follows (prose) or at the next
+    glued header. The columns are the header's years, so only the main period's column is the period's
+    figure (the later ones are forecasts); the unit is the row's, else the one printed right before the
+    header (`会计年度(人民币百万)`)."""
     tables = []
-    for h in _GLUED_YEARS_RE.finditer(folded):
+    headers = list(_GLUED_YEARS_RE.finditer(folded))
+    for n, h in enumerate(headers):
         header = [Cell("", h.start(), h.start())]
         header += [
             Cell(y.group(0), h.start() + y.start(), h.start() + y.end())
-            for y in re.finditer(r"(?:19|20)[0-9]{2}[AE]?", h.group(0))
+            for y in _GLUED_YEAR_RE.finditer(h.group(0))
         ]
         columns = _header(header)
-        if columns is None or len(columns) != len(header) - 1:
+        if columns is None or len(columns) != len(header) - 1 or not _ascending(columns):
             continue
-        table = Table(header, columns, start=h.start())
+        context = _glued_context(folded, h.start())
+        if n and not re.search(r"[0-9]", folded[headers[n - 1].end() : h.start()]):
+            # `资产负债表单位:百万元利润表单位:百万元会计年度2018…2022E会计年度2018…2022E`: two statements
+            # side by side, the second header right after the first: the title and unit before both are both's
+            context = _glued_context(folded, headers[n - 1].start()) + context
+        table = Table(header, columns, context=context, start=h.start())
+        stop = headers[n + 1].start() if n + 1 < len(headers) else len(folded)
         pos = h.end()
-        while (m := _GLUED_ROW_RE.match(folded, pos)) is not None:
+        while (m := _GLUED_ROW_RE.match(folded, pos)) is not None and m.end() <= stop:
+            pos = m.end()
             cut = split_cells(m.group(2))
+            if (
+                cut is None
+                and (nxt := _GLUED_ROW_RE.match(folded, m.end()))
+                and _GROWTH_LABEL_RE.search(nxt.group(1))
+            ):
+                cut = growth_checked_cut(m.group(2), nxt.group(2), len(header) - 1)
             if cut is None or len(cut) != len(header) - 1:
-                break
+                continue
             label = m.group(1).strip()
             row = [Cell(label, m.start(1), m.end(1))]
             row += [Cell(m.group(2)[s:e], m.start(2) + s, m.start(2) + e) for s, e in cut]
             table.rows.append(row)
-            pos = m.end()
-        if table.rows:
+        table.rows = _without_breakdown_rows(_whole_company_rows(table.rows))
+        if table.rows and not _segment_title(folded, h.start()):
             tables.append(table)
     return tables
+
+
+_TITLE_REACH = 40
+"""How far before a run-together header its table's title runs (`表3：分业务收入及毛利率单位：百万元`)."""
+
+
+def _segment_title(folded: str, start: int) -> bool:
+    """`表3：分业务收入及毛利率单位：百万元2020A2021E…地产开发与销售收入1402.65…毛利率33.6%30.0%…`: a
+    run-together table whose title, right before its year header and after the sentence before it, says it
+    splits the company (`分业务`, `分产品`, `按地区`) prints its parts' rows; the part's name stands in a row
+    label the cut reads as a label, so a `毛利率` row under it would pass for the company's. Such a table is
+    not read."""
+    lo = max(0, start - _TITLE_REACH)
+    title = folded[lo:start]
+    stop = max(title.rfind(mark) for mark in "。；;！!？?")
+    return _SEGMENT_HEAD_RE.search(title[stop + 1 :]) is not None
+
+
+def _ascending(columns: dict[int, Column]) -> bool:
+    """Whether a run-together header's years never go down (`20192020H12020E2021E`): a forecast or history
+    table runs from past to future. One that starts on the latest (`同行业可比公司财务数据2020H1201920182017`)
+    lists peers' figures, a company to a row under one label, and is not read as the company's table."""
+    years = [c.period.period.year for _, c in sorted(columns.items()) if c.period and c.period.period]
+    return all(a is not None and b is not None and a <= b for a, b in zip(years, years[1:], strict=False))
+
+
+_TOTAL_LABEL_RE = re.compile(r"合计|总计")
+
+
+def _whole_company_rows(rows: list[list[Cell]]) -> list[list[Cell]]:
+    """`公司产品2016201720182019爱美客逸美出厂价…毛利率87.80%92.87%…营业收入（万元）2386.42…宝尼达出厂价…
+    毛利率98.23%…营业收入（万元）1348.68…`: a run-together table that prints one figure's row twice with
+    different figures (the same label, a screened metric's) repeats its rows for groups whose names the cut
+    cannot see (products, segments, companies, each named in or before its first row); those rows are the
+    groups', none the whole company's, and are not read. When a row names the total (`收入合计`,
+    `成本合计`) and no row after it repeats, the rows from it on are the company's total group and are read.
+    The same row printed twice with the same figures (a statement's revenue restated in its key ratios) is
+    one figure: the table is read as it is."""
+    if not _grouped_rows(rows):
+        return rows
+    total = next((i for i, row in enumerate(rows) if _TOTAL_LABEL_RE.search(row[0].text)), None)
+    if total is None or _grouped_rows(rows[total:]):
+        return []
+    return rows[total:]
+
+
+def _grouped_rows(rows: list[list[Cell]]) -> bool:
+    """Whether a screened metric's row label comes twice with different figures."""
+    seen: dict[str, list[str]] = {}
+    for row in rows:
+        label = row[0].text
+        if table_label(label) is None:
+            continue
+        figures = [cell.text for cell in row[1:]]
+        if label in seen and seen[label] != figures:
+            return True
+        seen.setdefault(label, figures)
+    return False
+
+
+_GROWTH_LABEL_RE = re.compile(r"同比|增长率|增速|yoy|\+/-", re.IGNORECASE)
+"""The label of a growth row printed under an amount's row (`同比（%）`, `增长率yoy（%）`, `(+/-)`)."""
+_MAX_INTEGER_RUN = 40
+
+
+def growth_checked_cut(run: str, growth: str, cells: int) -> list[tuple[int, int]] | None:
+    """Bare integers run together (`归母净利润（百万元）371230426559`) carry no mark of where one ends, but
+    the growth row printed right under them (`同比（%）-10.6%-38.0%85.3%31.2%`) says how each year moved from
+    the one before: the cut is the one way of cutting the digits into one integer per year (no leading
+    zero) whose every move matches its printed growth within both roundings (371 → 230 is -38.0%,
+    230 → 426 is 85.3%, 426 → 559 is 31.2%). At least two moves must be checked, and exactly one cut
+    may pass; otherwise nothing is read."""
+    rates = split_cells(growth)
+    if not run.isdigit() or len(run) > _MAX_INTEGER_RUN or cells < 3 or rates is None:
+        return None
+    printed = [growth[s:e].rstrip("%") for s, e in rates]
+    if len(printed) == cells:
+        printed = printed[1:]  # the first year's growth is on the year before, which the row does not print
+    if len(printed) != cells - 1:
+        return None
+    checks = [(float(g), 0.5 * 10 ** -len(g.partition(".")[2])) for g in printed]
+    found = [cut for cut in _integer_cuts(run, cells) if _moves_match(run, cut, checks)]
+    return found[0] if len(found) == 1 else None
+
+
+def _integer_cuts(run: str, cells: int, start: int = 0) -> list[list[tuple[int, int]]]:
+    """Every way to cut `run[start:]` into `cells` integers with no leading zero."""
+    if cells == 1:
+        return [[(start, len(run))]] if run[start] != "0" else []
+    out = []
+    for end in range(start + 1, len(run) - cells + 2):
+        if run[start] == "0":
+            break
+        out += [[(start, end), *rest] for rest in _integer_cuts(run, cells - 1, end)]
+    return out
+
+
+def _moves_match(run: str, cut: list[tuple[int, int]], checks: list[tuple[float, float]]) -> bool:
+    """Whether each integer's move from the one before falls within its printed growth (percent, and half its
+    last digit), the integers being rounded to a unit themselves."""
+    values = [int(run[s:e]) for s, e in cut]
+    for (before, after), (rate, half) in zip(zip(values, values[1:], strict=False), checks, strict=True):
+        if before < 1:
+            return False
+        low = (after - 0.5) / (before + 0.5)
+        high = (after + 0.5) / (before - 0.5) if before > 0.5 else float("inf")
+        if not (low <= 1 + (rate + half) / 100 and high >= 1 + (rate - half) / 100):
+            return False
+    return True
+
+
+def _without_breakdown_rows(rows: list[list[Cell]]) -> list[list[Cell]]:
+    """A glued table that prints one label on several rows (`嗨体…毛利率…爱芙莱…毛利率…总收入…毛利率`,
+    `血液制品营业收入…成本…毛利率…疫苗营业收入…成本…毛利率`) breaks its figures down by part, each part's
+    rows under its name: none of those rows says whose it is, so none is read."""
+    keys = [re.sub(r"[(（][^)）]*[)）]|\s", "", row[0].text) for row in rows]
+    printed: dict[str, set[tuple[str, ...]]] = {}
+    for row, key in zip(rows, keys, strict=True):
+        printed.setdefault(key, set()).add(tuple(cell.text for cell in row[1:]))
+    # the same row printed twice with the same figures (a statement's line restated in its key ratios) is one
+    return [row for row, key in zip(rows, keys, strict=True) if len(printed[key]) == 1]
+
+
+def _glued_context(folded: str, start: int) -> str:
+    """The words right before a glued header, from its sentence's start or the last figure before it (a
+    row of the table above): its title and unit, with a `(人民币百万)` scale said as the unit it is."""
+    before = folded[max(0, start - _GLUED_CONTEXT) : start]
+    before = re.split(r"[。\n]|[0-9%](?=[^0-9%]*$)", before)[-1]
+    scale = _SCALE_UNIT_RE.search(before)
+    return before + (f" 单位：{scale.group(1)}元" if scale else "")
+
+
+def glued_year_headers(folded: str) -> list[list[str]]:
+    """Each glued year header's years as printed (`['2019', '2020E', '2021E']`)."""
+    return [_GLUED_YEAR_RE.findall(h.group(0)) for h in _GLUED_YEARS_RE.finditer(folded)]

@@ -112,8 +112,11 @@ _CHANGE = _words(
     "yoy",
     "y/y",
 )
-_LEVEL_AFTER_CHANGE = re.compile(r"(?:至|到|(?<![A-Za-z])to(?![A-Za-z]))\s*(?:人民币|RMB|CNY)?\s*$")
-"""`同比增长15.7%至1741.44亿元` / `rose 12% to RMB 67.5 billion`: the number after 至 is the new level."""
+_LEVEL_AFTER_CHANGE = re.compile(
+    r"(?:至|到|(?<![A-Za-z])to(?![A-Za-z])|(?<=[0-9%％点倍])\s?达到?)\s*(?:人民币|RMB|CNY)?\s*$"
+)
+"""`同比增长15.7%至1741.44亿元` / `rose 12% to RMB 67.5 billion`: the number after 至 is the new level; so
+is the one a 达 leads to right after the change's size (`同比增长15%达1.5亿元`; `增长达15%` is the size)."""
 
 _INJECTION = (
     _words(

@@ -1,4 +1,5 @@
-"""Parameters of an audio encoder from its `audio_config`: the Gemma 4 E2B / E4B Conformer tower.
+"""Parameters of an audio encoder from its `audio_config`: the Gemma 4 E2B / E4B Conformer tower, and the
+Whisper-style encoder of Qwen2-Audio / Qwen2.5-Omni (`whisper_audio_params`).
 
 vLLM loads the audio tower of a Gemma 4 E-series checkpoint with the language model, as it does the vision
 tower (arch.vision): both stay 16 bit in quantized checkpoints and `--language-model-only` drops both. Left
@@ -55,10 +56,54 @@ def gemma4_audio_params(audio: dict[str, Any], text_hidden: int | None = None) -
     return subsample + depth * layer + h * out + out + out * (text_hidden or out)
 
 
+WHISPER_ENCODERS = frozenset({"qwen2_5_omni_audio_encoder", "qwen2_audio_encoder", "whisper"})
+"""model_types of a Whisper-style audio encoder (Qwen2-Audio's, Qwen2.5-Omni's thinker's)."""
+
+
+def whisper_audio_params(audio: dict[str, Any], text_hidden: int | None = None) -> int:
+    """Parameters of a Whisper-style audio encoder and its projection into the text width.
+
+    The shapes of transformers' Qwen2_5OmniAudioEncoder (modeling_qwen2_5_omni, the layers of
+    Qwen2AudioEncoderLayer): two Conv1d of kernel 3 with biases (mel bins → d, d → d); per layer q / k / v / o
+    of d² (k without bias), fc1 d → ffn and fc2 ffn → d with biases, two LayerNorms; `ln_post`; `proj` d →
+    output_dim with bias; the two `audio_bos_eos_token` rows of output_dim. Its position table is a computed
+    sinusoid, not a parameter.
+    """
+    depth = config_int(audio, "encoder_layers", "num_hidden_layers")
+    d = config_int(audio, "d_model", "hidden_size")
+    ffn = config_int(audio, "encoder_ffn_dim", "intermediate_size")
+    if not (depth and d and ffn):
+        return 0
+    mels = config_int(audio, "num_mel_bins") or 128
+    out = config_int(audio, "output_dim") or text_hidden or d
+    convs = mels * d * 3 + d + d * d * 3 + d
+    layer = 4 * d * d + 3 * d + 2 * d * ffn + ffn + d + 4 * d
+    return convs + depth * layer + 2 * d + d * out + out + 2 * out
+
+
 def audio_params(audio: Any, text_hidden: int | None = None) -> int:
     """Parameters of the audio encoder described by `audio` (an audio_config dict); 0 when unknown."""
     if not isinstance(audio, dict):
         return 0
-    if str(audio.get("model_type") or "") == "gemma4_audio":
+    kind = str(audio.get("model_type") or "")
+    if kind == "gemma4_audio":
         return gemma4_audio_params(audio, text_hidden)
+    if kind in WHISPER_ENCODERS:
+        return whisper_audio_params(audio, text_hidden)
     return 0
+
+
+QWEN_OMNI_AUDIO: dict[str, Any] = {
+    "model_type": "qwen2_5_omni_audio_encoder",
+    "num_mel_bins": 128,
+    "encoder_layers": 32,
+    "encoder_attention_heads": 20,
+    "encoder_ffn_dim": 5120,
+    "d_model": 1280,
+    "max_source_positions": 1500,
+}
+"""The audio encoder of Qwen2.5-Omni's thinker: transformers' Qwen2_5OmniAudioEncoderConfig defaults
+(`@auto_docstring(checkpoint="Qwen/Qwen2.5-Omni-7B")`: 32 layers of 1280, 20 heads, FFN 5120, 128 mel bins),
+the Whisper-large-v3 encoder shape Qwen2-Audio carries too; 0.64 B with its projection into a 3584-wide model.
+An Omni name whose catalog template has no audio tower (Qwen2.5-Omni-7B estimated like Qwen2.5-VL-7B) gets it
+(arch.estimate); its output width is the language model's."""

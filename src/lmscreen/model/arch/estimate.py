@@ -15,9 +15,10 @@ until its count is the name's, with its embeddings tied or untied as the publish
 size have them, because the embedding share grows as a model shrinks. Templates are publishers' own releases,
 never another exporter's quantized copy. The vision tower follows the name, not the template (`_tower_for`): a
 VL / Vision / -V / Omni name carries its line's tower, a plain name one only where its line's plain names do
-(Gemma 3, Qwen3.5); a llava name adds the CLIP tower. Every borrowed field is recorded as
-an estimate (`sources[field] = "estimate: like <catalog id>"`), so that a plan or launch line built on it says
-so. Nothing is downloaded.
+(Gemma 3, Qwen3.5); a llava name adds the CLIP tower, and a vision name at its text sibling's size whose line
+has no vision model in the catalog the SigLIP so400m one (`_add_default_tower`). Every borrowed field is
+recorded as an estimate (`sources[field] = "estimate: like <catalog id>"`), so that a plan or launch line
+built on it says so. Nothing is downloaded.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from lmscreen.errors import InputError
+from lmscreen.model.arch.vision import SIGLIP_SO400M_TOWER as SIGLIP
 from lmscreen.model.spec import ModelSpec
 
 if TYPE_CHECKING:
@@ -691,6 +693,43 @@ def _point_release(name: str, exclude: frozenset[str]) -> CatalogEntry | None:
     return min(same, key=lambda t: (t[0], _quantized(t[1])))[1]
 
 
+def _add_default_tower(spec: ModelSpec) -> None:
+    """Give a vision-named model whose line the catalog holds no vision model of (granite-vision-3.3-2b beside
+    the text-only granite-3.3-2b-instruct) the SigLIP so400m tower and a two-layer projector, on top of the
+    language model its name sizes, as a llava name gets its CLIP tower: the name says it has a tower, and
+    planning none (what the text template has) leaves ~0.8 GiB of bf16 weights out. Only for a name whose
+    size is its text template's own: a size the layout was scaled to already counts the whole model."""
+    from lmscreen.model.arch.vision import projected_tower_params
+
+    tower = projected_tower_params(SIGLIP, spec.hidden_size)
+    spec.vision_params = tower
+    spec.total_params = (spec.total_params or 0) + tower
+    spec.is_vision = True
+    spec.sources["vision_params"] = (
+        f"{ESTIMATE}: a vision name with no vision model of its line in the catalog: the SigLIP so400m/14 "
+        "tower most open vision-language lines carry"
+    )
+
+
+_OMNI_NAME = re.compile(r"(?i)(?:^|[-_/])omni(?=$|[-_.\d])")
+"""Omni names (`Qwen2.5-Omni-7B`): a thinker that hears as well as sees."""
+
+
+def _add_omni_audio(spec: ModelSpec) -> None:
+    """Give an Omni-named model whose template has no audio tower (Qwen2.5-Omni-7B estimated like
+    Qwen2.5-VL-7B) the Whisper-style encoder of Qwen2.5-Omni's thinker, projected to its width: vLLM loads the
+    thinker's audio tower with its vision tower (16.74 GiB logged for Qwen2.5-Omni-7B at 0.10.2, where the VL
+    sibling's layout holds 15.56). Only where the name's size is its template's own (`_add_default_tower`)."""
+    from lmscreen.model.arch.audio import QWEN_OMNI_AUDIO, audio_params
+
+    audio = audio_params(QWEN_OMNI_AUDIO, spec.hidden_size)
+    spec.audio_params = audio
+    spec.total_params = (spec.total_params or 0) + audio
+    spec.sources["audio_params"] = (
+        f"{ESTIMATE}: an Omni name: the Whisper-style audio encoder of Qwen2.5-Omni's thinker (32 x 1280)"
+    )
+
+
 def spec_from_name(name: str, *, exclude: frozenset[str] = frozenset()) -> ModelSpec:
     """Estimate the architecture of `name` from the catalog model it most resembles; InputError if none.
 
@@ -798,6 +837,13 @@ def spec_from_name(name: str, *, exclude: frozenset[str] = frozenset()) -> Model
         spec.total_params = (spec.total_params or 0) + clip
         spec.is_vision = True
         spec.sources["vision_params"] = "estimate: the CLIP ViT-L/14-336 tower of every LLaVA-1.5/1.6 release"
+    elif same_size and tower is None and not spec.vision_params and _VISION_NAME.search(name.split("/")[-1]):
+        # the name states its text sibling's size (granite-vision-3.3-2b beside granite-3.3-2b): the size of
+        # the language model it is built on, as a llava name's is; a size the layout is scaled to (Llama-3.2-
+        # 11B-Vision from the 8B) already holds the whole model, tower included
+        _add_default_tower(spec)
+    if same_size and not spec.audio_params and _OMNI_NAME.search(name.split("/")[-1]):
+        _add_omni_audio(spec)
     same_release = _release_sibling(name, size_b)
     if same_release is not None and same_release.max_context:
         spec.max_position_embeddings = same_release.max_context

@@ -134,10 +134,32 @@ the two-layer projector to the language model's width. A llava name sized from i
 (arch.estimate) adds it: vLLM loads 14.08 GiB for llava-v1.6-mistral-7b-hf where Mistral-7B alone is 13.5."""
 
 
-def llava_tower_params(text_hidden: int | None) -> int:
-    """Parameters of the LLaVA CLIP tower and its projector into a `text_hidden`-wide language model."""
-    tower = vision_params(LLAVA_CLIP_TOWER, text_hidden)
-    h = LLAVA_CLIP_TOWER["hidden_size"]
+SIGLIP_SO400M_TOWER: dict[str, Any] = {
+    "model_type": "siglip_vision_model",
+    "hidden_size": 1152,
+    "intermediate_size": 4304,
+    "num_hidden_layers": 27,
+    "num_attention_heads": 16,
+    "patch_size": 14,
+    "image_size": 384,
+    "hidden_act": "gelu_pytorch_tanh",
+}
+"""SigLIP so400m/14 at 384 px, the vision tower of the Granite Vision releases (the SiglipVisionModel config
+llama.cpp's README-granitevision writes for granite-vision-3.2-2b: 27 layers of 1152, MLP 4304, patch 14,
+384 px), 0.41 B parameters. Its 1152 × 27 × 4304 shape is the one most towers in the catalog share
+(MiniCPM-V 2.6's SigLIP, Gemma 4's and Kimi-VL's towers, Qwen3-VL / Qwen3.5's ViT width), so a vision
+name whose line the catalog has no vision model of is given this tower (arch.estimate)."""
+
+
+def projected_tower_params(tower: dict[str, Any], text_hidden: int | None) -> int:
+    """Parameters of a ViT `tower` and a LLaVA-style two-layer projector into a `text_hidden`-wide model."""
+    params = vision_params(tower, text_hidden)
+    h = int(tower["hidden_size"])
     out = text_hidden or h
     # vision_params counts a one-matrix merger; LLaVA's projector is linear(h→out), GELU, linear(out→out)
-    return tower - (h * h + h + h * out + out + 2 * h) + (h * out + out + out * out + out)
+    return params - (h * h + h + h * out + out + 2 * h) + (h * out + out + out * out + out)
+
+
+def llava_tower_params(text_hidden: int | None) -> int:
+    """Parameters of the LLaVA CLIP tower and its projector into a `text_hidden`-wide language model."""
+    return projected_tower_params(LLAVA_CLIP_TOWER, text_hidden)

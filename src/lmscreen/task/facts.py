@@ -583,6 +583,7 @@ def read_facts(
         or _region_count_text(reading.folded, names, reading.aliases)
         or _covers_other_companies(text, names)
         or _rates_several_companies(text, names)
+        or _relates_several_companies(text, names)
     )
     if _settled is None and not dated_by_text and _settled_later(reading.main, period):
         # the main period was only the year a forecast table marks actual, and the text's own figures are a
@@ -813,6 +814,33 @@ def _rates_several_companies(text: str, names: Sequence[str]) -> bool:
     if any(n and n in text for n in names):
         return False
     return len({m.group(1) for m in _RATED_CODE_RE.finditer(text, 0, _OPENING_CHARS)}) >= _RATED_COMPANIES
+
+
+_RELATED_SECURITIES_RE = re.compile(r"相关标的")
+"""A broker cover's box of the securities a report relates to
+(`相关标的元/股002612.SZ朗姿股份430335.OC华韩整形`)."""
+_RELATED_CODE_RE = re.compile(r"(?<![0-9])([0-9]{6})\.(?:SH|SZ|OC|BJ)|(?<![0-9])([0-9]{4,5})\.HK")
+"""A listed code with its exchange, as such a box prints it: Shanghai, Shenzhen, the NEEQ (`.OC`), Beijing,
+Hong Kong."""
+_COVER_CHARS = 4000
+"""How far a long report's cover page reaches: its summary runs on before the box of related securities."""
+_RELATED_BOX_CHARS = 120
+"""How far the box's codes run after its title."""
+
+
+def _relates_several_companies(text: str, names: Sequence[str]) -> bool:
+    """`…医美终端诊疗机构专题…相关标的元/股002612.SZ朗姿股份430335.OC华韩整形`: a report whose cover
+    lists two or more related securities (`相关标的`) is a thematic on those companies together; asked about
+    none of them by name (no name given, or none printed), it has no company of its own, and one company's
+    table (a subsidiary hospital's `净利润`) is no more the text's than the other's. A company note names
+    its own security alone."""
+    if any(n and n in text for n in names):
+        return False
+    box = _RELATED_SECURITIES_RE.search(text, 0, _COVER_CHARS)
+    if box is None:
+        return False
+    codes = {a or b for a, b in _RELATED_CODE_RE.findall(text[box.end() : box.end() + _RELATED_BOX_CHARS])}
+    return len(codes) >= _RATED_COMPANIES
 
 
 _PUBLIC_BODY_RE = re.compile(r"(?:局|委员会|委|厅|部|政府|办公室|协会|学会|联合会)$")

@@ -665,7 +665,11 @@ _INDUSTRY_REPORT_RE = re.compile(
 )
 """A report type on a broker's cover (`行业研究/深度研究`, `行业专题`, `电子周观点`, `行业投资策略`); not a
 word that merely begins with 行业 in prose (`金针菇行业深度亏损`)."""
-_COMPANY_REPORT_RE = re.compile(r"公司(?:研究|点评|深度|报告|简评|首次覆盖)|个股(?:研究|点评)|首次覆盖")
+_COMPANY_REPORT_RE = re.compile(
+    r"(?<!本)公司(?:研究|点评|深度|报告|简评|首次覆盖)|个股(?:研究|点评)|首次覆盖"
+)
+"""A company report's type on a cover (`公司研究`, `公司点评`); not the broker's own name for its research
+in a cover's notice (`请通过合法途径获取本公司研究报告`: 本公司 is the broker)."""
 _REPORT_HEAD = 800
 """How far a broker report's cover reaches: its title, type and rating come first."""
 

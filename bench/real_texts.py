@@ -98,7 +98,8 @@ class Report:
 
 SETS = ("seen",) + tuple(f"heldout-{n}" for n in range(1, 130))
 """Every set: rounds 89-100 and 102-107 are the blind draws from real-fincuge-news, 108 on from
-real-yanbao-reports' company notes (a set with no labels yet is skipped)."""
+real-yanbao-reports (121 on: its reports other than company notes, industry reports among them; a set with
+no labels yet is skipped)."""
 
 
 def load(

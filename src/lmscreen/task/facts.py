@@ -661,13 +661,27 @@ def _names_no_company(text: str, names: Sequence[str], subjects: Sequence[str]) 
 
 
 _INDUSTRY_REPORT_RE = re.compile(
-    r"行业(?:研究|专题|周报|月报|点评|(?:投资|年度)?策略)|行业深度(?:报告|研究)|专题(?:研究)?报告|专题研究|周观点"
+    r"行业(?:研究|专题|周报|月报|点评|动态|(?:投资|年度)?策略)|行业深度(?:报告|研究)|专题(?:研究)?报告|专题研究|周观点"
 )
 """A report type on a broker's cover (`行业研究/深度研究`, `行业专题`, `电子周观点`, `行业投资策略`); not a
 word that merely begins with 行业 in prose (`金针菇行业深度亏损`)."""
-_COMPANY_REPORT_RE = re.compile(r"公司(?:研究|点评|深度|报告|简评|首次覆盖)|个股(?:研究|点评)|首次覆盖")
+_COMPANY_REPORT_RE = re.compile(
+    r"(?<!本)公司(?:研究|点评|深度|报告|简评|首次覆盖)|个股(?:研究|点评)|首次覆盖"
+)
+"""A company report's type on a cover (`公司研究`, `公司点评`); not the broker's own name for its research
+in a cover's notice (`请通过合法途径获取本公司研究报告`: 本公司 is the broker)."""
 _REPORT_HEAD = 800
 """How far a broker report's cover reaches: its title, type and rating come first."""
+
+
+_TEMPLATE_NAME_RE = re.compile(r"(?:公司|行业)[\u4e00-\u9fff]{0,6}?模板")
+"""The name of the file template a broker's report was made from, left on its cover by the extraction
+(`[table_main]公司深度报告模板`, `行业研究类模板`): it says which layout was copied, not the report's type."""
+_COVER_TYPE_RE = re.compile(r"(行业|公司)[\u4e00-\u9fff]{0,6}?证券研究报告")
+"""A cover's report-type line run into its `证券研究报告` banner (`行业分析证券研究报告`,
+`公司快报证券研究报告`)."""
+_COVER_CHARS = 2000
+"""How far a cover block may sit: some brokers print the first page's summary before it."""
 
 
 def _industry_report(text: str, names: Sequence[str]) -> bool:
@@ -675,9 +689,15 @@ def _industry_report(text: str, names: Sequence[str]) -> bool:
     industry report (its cover says so and calls itself no company report) is about a sector; the companies it
     reviews or recommends are many, and a `公司实现营收…` in one's passage is that one's, not the text's own,
     so it holds no company figures unless the company asked about is named in it (then its figures are
-    found by that name, as in any text)."""
-    head = text[:_REPORT_HEAD]
-    if _INDUSTRY_REPORT_RE.search(head) is None or _COMPANY_REPORT_RE.search(head) is not None:
+    found by that name, as in any text). A template's name on the cover (`公司深度报告模板` under
+    `行业动态报告`) is no report type; a cover printed after the first page's summary names its type in its
+    banner (`行业分析证券研究报告`)."""
+    head = _TEMPLATE_NAME_RE.sub("", text[:_REPORT_HEAD])
+    cover = _COVER_TYPE_RE.search(text, 0, _COVER_CHARS)
+    banner = cover.group(1) if cover is not None else None
+    industry = _INDUSTRY_REPORT_RE.search(head) is not None or banner == "行业"
+    company = _COMPANY_REPORT_RE.search(head) is not None or banner == "公司"
+    if not industry or company:
         return False
     return not any(n and n in text for n in names)
 

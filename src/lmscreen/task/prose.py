@@ -1252,6 +1252,22 @@ def _collective_topic(reading: Reading, pos: int) -> str | None:
     return m.group(0) if m is not None else None
 
 
+def _past_heading_colon(reading: Reading, lo: int, hi: int) -> int:
+    """`■归母净利高增，医美板块业务发力：2月26日朗姿股份发布业绩快报，FY2020收入28.73亿元`: a clause that
+    holds a heading's colon, and after it names the company (one of its names, `公司`), is the company's
+    own from the colon on; the business the heading names before it (`医美板块`) is the bullet's theme,
+    not the subject of the report the company announces. Where the clause starts, read past such a colon
+    (else `lo`)."""
+    folded = reading.folded
+    colon = max(folded.rfind("：", lo, hi), folded.rfind(":", lo, hi))
+    if colon < 0:
+        return lo
+    after = folded[colon + 1 : hi]
+    if _COMPANY_RE.search(after) is None and not any(alias and alias in after for alias in reading.aliases):
+        return lo
+    return colon + 1
+
+
 def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     """Whose a figure is when its own clause does not say: the segment its sentence is about.
 
@@ -1349,6 +1365,7 @@ def _topic(reading: Reading, pos: int) -> tuple[str, str | None]:
     prev_end = own - 1
     if prev_end > lo:
         prev_lo = max(lo, reading.start_of(prev_end, CLAUSE_BREAKS, 60))
+        prev_lo = _past_heading_colon(reading, prev_lo, prev_end)
         prev = folded[prev_lo:prev_end].strip()
         named = _named_subsidiary(reading, prev)
         if named is not None and not reading.labels_in(prev_lo, prev_end):

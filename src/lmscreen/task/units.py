@@ -100,9 +100,11 @@ _AFTER_OTHER_RE = re.compile(
     "[ \t]?(?:" + "|".join(re.escape(u) for u in sorted(_OTHER_UNITS, key=len, reverse=True)) + ")"
 )
 _PERIOD_TAG_AFTER_RE = re.compile(r"(?:Q[1-4]|H[12])(?![A-Za-z])")
-_YEAR_RE = re.compile(r"(?:19|20)[0-9]{2}")
+_YEAR_RE = re.compile(r"(?:19|20)[0-9]{2}|[12][0-9]")
 """`2019Q1`, `2020H1`: a year glued to a quarter's or a half's tag is a period (a column heading), never a
-figure; a unit declared for the table (`（分季度，亿元）`) does not make it 2019亿元."""
+figure; a unit declared for the table (`（分季度，亿元）`) does not make it 2019亿元.
+A two-digit year glued to the tag is the same heading written short (`净利润20Q1~Q3(亿元)`: 2020's
+first three quarters, not 20亿元)."""
 _EXHIBIT_BEFORE_RE = re.compile(r"(?:图表|图|表)$")
 """`图表5：`, `图17公司人工晶体营收`, `表3`: an integer right after an exhibit's word is the exhibit's number.
 Charts' captions run into the text extracted from a PDF (`华东医药PE-Bands图表5：华东医药PB-Bands`), and

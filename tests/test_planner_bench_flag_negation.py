@@ -7,19 +7,13 @@ without its vision tower.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
+from types import ModuleType
 
-REPO = Path(__file__).resolve().parents[1]
+from bench_scripts import load_bench
 
 
-def _bench():
-    spec = importlib.util.spec_from_file_location("planner_accuracy", REPO / "bench" / "planner_accuracy.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["planner_accuracy"] = module
-    spec.loader.exec_module(module)
-    return module
+def _bench() -> ModuleType:
+    return load_bench("planner_accuracy")
 
 
 def test_a_negated_language_model_only_is_not_the_flag() -> None:

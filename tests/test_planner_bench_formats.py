@@ -7,19 +7,16 @@ weights per L40S against 22.53 logged, heldout-8). These cases run the bench's o
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
+from types import ModuleType
+
+from bench_scripts import load_bench
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _bench():
-    spec = importlib.util.spec_from_file_location("planner_accuracy", REPO / "bench" / "planner_accuracy.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["planner_accuracy"] = module
-    spec.loader.exec_module(module)
-    return module
+def _bench() -> ModuleType:
+    return load_bench("planner_accuracy")
 
 
 def test_llm_compressor_spellings_are_weight_only_int4() -> None:

@@ -6,22 +6,14 @@ these cases run the script's own selection and digest on news lists the test wri
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
+from types import ModuleType
 
-REPO = Path(__file__).resolve().parents[1]
+from bench_scripts import load_bench
 
 
-def _bench():
-    sys.path.insert(0, str(REPO / "bench"))
-    path = REPO / "bench" / "real_fincuge_news.py"
-    spec = importlib.util.spec_from_file_location("real_fincuge_news", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["real_fincuge_news"] = module
-    spec.loader.exec_module(module)
-    return module
+def _bench() -> ModuleType:
+    return load_bench("real_fincuge_news")
 
 
 WITH_FIGURE = "公司2020年实现营业收入12.5亿元，同比增长8.1%。"

@@ -7,23 +7,18 @@ made from: these cases run the script's own `rebuild` on a repository the test w
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import subprocess
-import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from bench_scripts import load_bench
 
 
-def _bench():
-    spec = importlib.util.spec_from_file_location("real_git_rebuild", REPO / "bench" / "real_git_rebuild.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["real_git_rebuild"] = module
-    spec.loader.exec_module(module)
-    return module
+def _bench() -> ModuleType:
+    return load_bench("real_git_rebuild")
 
 
 def _git(cwd: Path, *args: str) -> str:

@@ -7,23 +7,16 @@ made from: these cases run the script's own `excerpt` on JSON the test writes.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
-import sys
-from pathlib import Path
+from types import ModuleType
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from bench_scripts import load_bench
 
 
-def _bench():
-    sys.path.insert(0, str(REPO / "bench"))
-    spec = importlib.util.spec_from_file_location("real_git_texts", REPO / "bench" / "real_git_texts.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["real_git_texts"] = module
-    spec.loader.exec_module(module)
-    return module
+def _bench() -> ModuleType:
+    return load_bench("real_git_texts")
 
 
 ARTICLE = "问题：营收多少？公司2020年实现营业收入12.5亿元，同比增长8.1%。"

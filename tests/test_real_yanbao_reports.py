@@ -8,25 +8,19 @@ on a small repository the test commits.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from bench_scripts import load_bench
 
 
-def _bench():
-    sys.path.insert(0, str(REPO / "bench"))
-    path = REPO / "bench" / "real_yanbao_reports.py"
-    spec = importlib.util.spec_from_file_location("real_yanbao_reports", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["real_yanbao_reports"] = module
-    spec.loader.exec_module(module)
-    return module
+def _bench() -> ModuleType:
+    return load_bench("real_yanbao_reports")
 
 
 WITH_FIGURE = "公司2020年实现营业收入12.5亿元，同比增长8.1%。"

@@ -643,16 +643,16 @@ def _whole_company_rows(rows: list[list[Cell]]) -> list[list[Cell]]:
 
 def _grouped_rows(rows: list[list[Cell]]) -> bool:
     """Whether a screened metric's row label comes twice with different figures."""
-    seen: dict[str, list[str]] = {}
+    return any(table_label(label) is not None for label in _printed_differently(rows, lambda label: label))
+
+
+def _printed_differently(rows: list[list[Cell]], key: Callable[[str], str]) -> set[str]:
+    """The row labels (as `key` names them) printed on two or more rows with different figures; the same row
+    printed twice with the same figures (a statement's line restated in its key ratios) is one row."""
+    printed: dict[str, set[tuple[str, ...]]] = {}
     for row in rows:
-        label = row[0].text
-        if table_label(label) is None:
-            continue
-        figures = [cell.text for cell in row[1:]]
-        if label in seen and seen[label] != figures:
-            return True
-        seen.setdefault(label, figures)
-    return False
+        printed.setdefault(key(row[0].text), set()).add(tuple(cell.text for cell in row[1:]))
+    return {label for label, figures in printed.items() if len(figures) > 1}
 
 
 _GROWTH_LABEL_RE = re.compile(r"同比|增长率|增速|yoy|\+/-", re.IGNORECASE)
@@ -710,12 +710,13 @@ def _without_breakdown_rows(rows: list[list[Cell]]) -> list[list[Cell]]:
     """A glued table that prints one label on several rows (`嗨体…毛利率…爱芙莱…毛利率…总收入…毛利率`,
     `血液制品营业收入…成本…毛利率…疫苗营业收入…成本…毛利率`) breaks its figures down by part, each part's
     rows under its name: none of those rows says whose it is, so none is read."""
-    keys = [re.sub(r"[(（][^)）]*[)）]|\s", "", row[0].text) for row in rows]
-    printed: dict[str, set[tuple[str, ...]]] = {}
-    for row, key in zip(rows, keys, strict=True):
-        printed.setdefault(key, set()).add(tuple(cell.text for cell in row[1:]))
-    # the same row printed twice with the same figures (a statement's line restated in its key ratios) is one
-    return [row for row, key in zip(rows, keys, strict=True) if len(printed[key]) == 1]
+    repeated = _printed_differently(rows, _bare_label)
+    return [row for row in rows if _bare_label(row[0].text) not in repeated]
+
+
+def _bare_label(label: str) -> str:
+    """A row label less its bracketed unit and spaces (`营业收入(百万元)` and `营业收入` are one row)."""
+    return re.sub(r"[(（][^)）]*[)）]|\s", "", label)
 
 
 def _glued_context(folded: str, start: int) -> str:

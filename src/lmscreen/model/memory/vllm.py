@@ -680,6 +680,11 @@ def plan_vllm(
     )
 
 
+def _one_request_reach(core: _VllmCore, native: int) -> str:
+    """What a knob's pool lets one request reach, as the knob notes say it."""
+    return f"one request up to {core.max_context(1, native):,} tokens" if core.num_blocks else "no KV"
+
+
 def _encoder_knob(inp: PlanInputs, core: _VllmCore, s: _Setup) -> str | None:
     """Where the vision encoder's start-up profile is what leaves the KV short (a long max_model_len makes
     Qwen2-VL's dummy video 14 frames: memory.multimodal), the vLLM flags that take it out and the pool
@@ -690,7 +695,7 @@ def _encoder_knob(inp: PlanInputs, core: _VllmCore, s: _Setup) -> str | None:
     freed = text.available_gib - core.available_gib
     if freed < 0.5:
         return None
-    reach = f"one request up to {text.max_context(1, inp.native):,} tokens" if text.num_blocks else "no KV"
+    reach = _one_request_reach(text, inp.native)
     return (
         f"the vision encoder's start-up profile takes {freed:.1f} GiB: text-only "
         """(--limit-mm-per-prompt '{"image": 0, "video": 0}') or --skip-mm-profiling leaves """
@@ -708,7 +713,7 @@ def _compile_knob(inp: PlanInputs, core: _VllmCore, s: _Setup) -> str | None:
     freed = eager.available_gib - core.available_gib
     if freed < 0.1:
         return None
-    reach = f"one request up to {eager.max_context(1, inp.native):,} tokens" if eager.num_blocks else "no KV"
+    reach = _one_request_reach(eager, inp.native)
     return (
         f"a first start compiles the model inside vLLM's start-up profile, {freed:.2f} GiB of KV here: "
         f"--enforce-eager leaves {eager.available_gib:.2f} GiB of KV, {reach} (slower decode); a restart "

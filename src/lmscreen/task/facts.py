@@ -680,7 +680,7 @@ _TEMPLATE_NAME_RE = re.compile(r"(?:公司|行业)[\u4e00-\u9fff]{0,6}?模板")
 _COVER_TYPE_RE = re.compile(r"(行业|公司)[\u4e00-\u9fff]{0,6}?证券研究报告")
 """A cover's report-type line run into its `证券研究报告` banner (`行业分析证券研究报告`,
 `公司快报证券研究报告`)."""
-_COVER_CHARS = 2000
+_BANNER_CHARS = 2000
 """How far a cover block may sit: some brokers print the first page's summary before it."""
 
 
@@ -693,7 +693,7 @@ def _industry_report(text: str, names: Sequence[str]) -> bool:
     `行业动态报告`) is no report type; a cover printed after the first page's summary names its type in its
     banner (`行业分析证券研究报告`)."""
     head = _TEMPLATE_NAME_RE.sub("", text[:_REPORT_HEAD])
-    cover = _COVER_TYPE_RE.search(text, 0, _COVER_CHARS)
+    cover = _COVER_TYPE_RE.search(text, 0, _BANNER_CHARS)
     banner = cover.group(1) if cover is not None else None
     industry = _INDUSTRY_REPORT_RE.search(head) is not None or banner == "行业"
     company = _COMPANY_REPORT_RE.search(head) is not None or banner == "公司"
@@ -826,7 +826,7 @@ _RELATED_SECURITIES_RE = re.compile(r"相关标的")
 _RELATED_CODE_RE = re.compile(r"(?<![0-9])([0-9]{6})\.(?:SH|SZ|OC|BJ)|(?<![0-9])([0-9]{4,5})\.HK")
 """A listed code with its exchange, as such a box prints it: Shanghai, Shenzhen, the NEEQ (`.OC`), Beijing,
 Hong Kong."""
-_COVER_CHARS = 4000
+_RELATED_BOX_REACH = 4000
 """How far a long report's cover page reaches: its summary runs on before the box of related securities."""
 _RELATED_BOX_CHARS = 120
 """How far the box's codes run after its title."""
@@ -840,7 +840,7 @@ def _relates_several_companies(text: str, names: Sequence[str]) -> bool:
     its own security alone."""
     if any(n and n in text for n in names):
         return False
-    box = _RELATED_SECURITIES_RE.search(text, 0, _COVER_CHARS)
+    box = _RELATED_SECURITIES_RE.search(text, 0, _RELATED_BOX_REACH)
     if box is None:
         return False
     codes = {a or b for a, b in _RELATED_CODE_RE.findall(text[box.end() : box.end() + _RELATED_BOX_CHARS])}

@@ -577,6 +577,11 @@ def read_facts(
         period = _announced_forecast(reading.folded)
     period = _forecast_over_prior(reading.folded, period, facts)
     period = _before_outlook(reading.folded, period)
+    if _settled is None and not dated_by_text and _settled_later(reading.main, period):
+        # the main period was only the year a forecast table marks actual, and the text's own figures are a
+        # later report's: its undated figures are that report's, so it is read again against that period
+        again = read_facts(text, page_at=page_at, names=names, _settled=period)
+        return replace(again, period=period)
     no_company = (
         _names_no_company(text, names, reading.aliases)
         or _industry_report(text, names)
@@ -585,11 +590,6 @@ def read_facts(
         or _rates_several_companies(text, names)
         or _relates_several_companies(text, names)
     )
-    if _settled is None and not dated_by_text and _settled_later(reading.main, period):
-        # the main period was only the year a forecast table marks actual, and the text's own figures are a
-        # later report's: its undated figures are that report's, so it is read again against that period
-        again = read_facts(text, page_at=page_at, names=names, _settled=period)
-        return replace(again, period=period)
     return FactSheet(text, period, facts, loose, scanned, layout.kind, reading.aliases, no_company)
 
 
